@@ -1,0 +1,1 @@
+//! PLACEHOLDER: the search crate is issue 5.

@@ -1,0 +1,161 @@
+//! One position type for every family, for callers that choose the game at run time.
+use std::fmt;
+
+use crate::{
+    Color, IllegalMove, NotationError, Outcome, Position, focus::FocusPosition, gipf::GipfPosition,
+    race::RacePosition,
+};
+
+#[derive(Clone, Debug)]
+pub enum AnyPosition {
+    Race(RacePosition),
+    Focus(FocusPosition),
+    Gipf(GipfPosition),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AnyMove {
+    Race(<RacePosition as Position>::Move),
+    Focus(<FocusPosition as Position>::Move),
+    Gipf(<GipfPosition as Position>::Move),
+}
+
+#[derive(Clone, Debug)]
+pub enum AnyEffect {
+    Race(<RacePosition as Position>::Effect),
+    Focus(<FocusPosition as Position>::Effect),
+    Gipf(<GipfPosition as Position>::Effect),
+}
+
+pub enum AnyUndo {
+    Race(<RacePosition as Position>::Undo),
+    Focus(<FocusPosition as Position>::Undo),
+    Gipf(<GipfPosition as Position>::Undo),
+}
+
+/// Runs `$body` with `$p` bound to the inner position, whatever the family.
+macro_rules! each {
+    ($self:expr, $p:ident => $body:expr) => {
+        match $self {
+            AnyPosition::Race($p) => $body,
+            AnyPosition::Focus($p) => $body,
+            AnyPosition::Gipf($p) => $body,
+        }
+    };
+}
+
+/// Runs `$body` with the inner position and move of the same family; a move of another family
+/// goes to `$mismatch`.
+macro_rules! pair {
+    ($self:expr, $mv:expr, ($p:ident, $m:ident) => $body:expr, $mismatch:expr) => {
+        match ($self, $mv) {
+            (AnyPosition::Race($p), AnyMove::Race($m)) => $body,
+            (AnyPosition::Focus($p), AnyMove::Focus($m)) => $body,
+            (AnyPosition::Gipf($p), AnyMove::Gipf($m)) => $body,
+            _ => $mismatch,
+        }
+    };
+}
+
+fn wrong_family(mv: &AnyMove) -> IllegalMove {
+    IllegalMove {
+        notation: format!("{mv:?}"),
+        why: "the move belongs to another game".into(),
+    }
+}
+
+impl Position for AnyPosition {
+    type Move = AnyMove;
+    type Undo = AnyUndo;
+    type Effect = AnyEffect;
+
+    fn side_to_move(&self) -> Color {
+        each!(self, p => p.side_to_move())
+    }
+
+    fn ply(&self) -> u32 {
+        each!(self, p => p.ply())
+    }
+
+    fn legal_moves(&self, moves: &mut Vec<AnyMove>) {
+        moves.clear();
+        match self {
+            AnyPosition::Race(p) => {
+                let mut inner = Vec::new();
+                p.legal_moves(&mut inner);
+                moves.extend(inner.into_iter().map(AnyMove::Race));
+            }
+            AnyPosition::Focus(p) => {
+                let mut inner = Vec::new();
+                p.legal_moves(&mut inner);
+                moves.extend(inner.into_iter().map(AnyMove::Focus));
+            }
+            AnyPosition::Gipf(p) => {
+                let mut inner = Vec::new();
+                p.legal_moves(&mut inner);
+                moves.extend(inner.into_iter().map(AnyMove::Gipf));
+            }
+        }
+    }
+
+    fn count_legal_moves(&self) -> u64 {
+        each!(self, p => p.count_legal_moves())
+    }
+
+    fn is_legal(&self, mv: &AnyMove) -> bool {
+        pair!(self, mv, (p, m) => p.is_legal(m), false)
+    }
+
+    fn play(&mut self, mv: &AnyMove) -> Result<AnyEffect, IllegalMove> {
+        match (self, mv) {
+            (AnyPosition::Race(p), AnyMove::Race(m)) => p.play(m).map(AnyEffect::Race),
+            (AnyPosition::Focus(p), AnyMove::Focus(m)) => p.play(m).map(AnyEffect::Focus),
+            (AnyPosition::Gipf(p), AnyMove::Gipf(m)) => p.play(m).map(AnyEffect::Gipf),
+            _ => Err(wrong_family(mv)),
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: &AnyMove) -> AnyUndo {
+        match (self, mv) {
+            (AnyPosition::Race(p), AnyMove::Race(m)) => AnyUndo::Race(p.play_unchecked(m)),
+            (AnyPosition::Focus(p), AnyMove::Focus(m)) => AnyUndo::Focus(p.play_unchecked(m)),
+            (AnyPosition::Gipf(p), AnyMove::Gipf(m)) => AnyUndo::Gipf(p.play_unchecked(m)),
+            _ => panic!("play_unchecked: {}", wrong_family(mv)),
+        }
+    }
+
+    fn undo(&mut self, mv: &AnyMove, undo: AnyUndo) {
+        match (self, mv, undo) {
+            (AnyPosition::Race(p), AnyMove::Race(m), AnyUndo::Race(u)) => p.undo(m, u),
+            (AnyPosition::Focus(p), AnyMove::Focus(m), AnyUndo::Focus(u)) => p.undo(m, u),
+            (AnyPosition::Gipf(p), AnyMove::Gipf(m), AnyUndo::Gipf(u)) => p.undo(m, u),
+            _ => panic!("undo: {}", wrong_family(mv)),
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        each!(self, p => p.outcome())
+    }
+
+    fn hash(&self) -> u64 {
+        each!(self, p => p.hash())
+    }
+
+    fn format_move(&self, mv: &AnyMove) -> String {
+        pair!(self, mv, (p, m) => p.format_move(m), format!("{mv:?}"))
+    }
+
+    fn parse_move(&self, text: &str) -> Result<AnyMove, NotationError> {
+        match self {
+            AnyPosition::Race(p) => p.parse_move(text).map(AnyMove::Race),
+            AnyPosition::Focus(p) => p.parse_move(text).map(AnyMove::Focus),
+            AnyPosition::Gipf(p) => p.parse_move(text).map(AnyMove::Gipf),
+        }
+    }
+}
+
+impl fmt::Display for AnyPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        each!(self, p => fmt::Display::fmt(p, f))
+    }
+}

@@ -1,0 +1,129 @@
+use std::{fmt, hash::Hash};
+
+use crate::{Color, Outcome};
+
+/// A game position of any family, in the spirit of shakmaty's `Position`: legal move
+/// generation, checked and unchecked play, undo for search, outcome, Zobrist hash and notation.
+///
+/// Contract shared by every family (the AI, the CLI and the app rely on it):
+/// - a finished position (`outcome().is_some()`) has no legal moves;
+/// - `legal_moves` is deterministic and free of duplicates (moves compare by their identity,
+///   e.g. `(from, to)` for jump chains);
+/// - `play_unchecked(m)` followed by `undo(m, token)` restores the position exactly, hash and
+///   repetition history included;
+/// - `hash()` is a Zobrist hash of everything that decides the future of the game (board, side
+///   to move, reserves …), but not the ply counter or history;
+/// - `format_move` / `parse_move` round-trip for every legal move.
+pub trait Position: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
+    /// A legal move. Cheap to clone; equality and hashing are by the move's identity.
+    type Move: Clone + Eq + Hash + fmt::Debug + Send + Sync + 'static;
+    /// What `play_unchecked` needs to remember so that `undo` can restore the position.
+    type Undo: Send + Sync + 'static;
+    /// What a played move did, in the detail a view needs to animate it (every hop of a chain,
+    /// lifted pieces and overflow, pushes and removed rows).
+    type Effect: Clone + fmt::Debug + Send + Sync + 'static;
+
+    /// The side whose turn it is.
+    fn side_to_move(&self) -> Color;
+
+    /// Plies played since the start position.
+    fn ply(&self) -> u32;
+
+    /// Clears `moves` and fills it with every legal move (none when the game is over).
+    fn legal_moves(&self, moves: &mut Vec<Self::Move>);
+
+    /// The number of legal moves; families override it with a bulk count for perft.
+    fn count_legal_moves(&self) -> u64 {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves.len() as u64
+    }
+
+    fn is_legal(&self, mv: &Self::Move) -> bool {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves.contains(mv)
+    }
+
+    /// Plays a move after checking that it is legal, returning what happened.
+    fn play(&mut self, mv: &Self::Move) -> Result<Self::Effect, IllegalMove>;
+
+    /// Plays a move known to be legal (from `legal_moves` of this very position). Fast path
+    /// for search; an illegal move here may leave the position inconsistent.
+    fn play_unchecked(&mut self, mv: &Self::Move) -> Self::Undo;
+
+    /// Takes back `mv`, which must be the last move played with `play_unchecked`.
+    fn undo(&mut self, mv: &Self::Move, undo: Self::Undo);
+
+    /// `Some` once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    fn is_game_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
+    /// Zobrist hash of the position (see the trait docs for what it covers).
+    fn hash(&self) -> u64;
+
+    /// The move in the game's notation (`a3-a4`, `b3:d3:d5`, `+e5`, `e1-e2;xe2,e3,e4,e5` …).
+    fn format_move(&self, mv: &Self::Move) -> String;
+
+    /// Reads a move typed in the game's notation and returns the legal move it names.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, NotationError>;
+}
+
+/// A move that is not legal in the position it was played in.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move {notation}: {why}")]
+pub struct IllegalMove {
+    pub notation: String,
+    pub why: String,
+}
+
+/// A move string that could not be turned into a legal move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotationError {
+    /// The text is not a move in this game's notation at all.
+    #[error("cannot read `{text}` as a move: {why}")]
+    Syntax { text: String, why: String },
+    /// The text is well formed but names no legal move here.
+    #[error("`{text}` is not a legal move here: {why}")]
+    Illegal { text: String, why: String },
+}
+
+impl NotationError {
+    pub fn syntax(text: &str, why: impl Into<String>) -> Self {
+        NotationError::Syntax {
+            text: text.to_owned(),
+            why: why.into(),
+        }
+    }
+
+    pub fn illegal(text: &str, why: impl Into<String>) -> Self {
+        NotationError::Illegal {
+            text: text.to_owned(),
+            why: why.into(),
+        }
+    }
+}
+
+/// Plays a whitespace-separated list of moves (move numbers like `1.` and `2...` are skipped),
+/// as the CLI's `--after` and saved games give them.
+pub fn play_line<P: Position>(pos: &mut P, line: &str) -> Result<Vec<P::Effect>, NotationError> {
+    let mut effects = Vec::new();
+    for token in line.split_whitespace() {
+        if token
+            .trim_end_matches('.')
+            .chars()
+            .all(|c| c.is_ascii_digit())
+        {
+            continue;
+        }
+        let mv = pos.parse_move(token)?;
+        let effect = pos
+            .play(&mv)
+            .map_err(|e| NotationError::illegal(token, e.why))?;
+        effects.push(effect);
+    }
+    Ok(effects)
+}

@@ -1,0 +1,389 @@
+//! Variant files: the RON schema shared by all families, validation with errors a modder can
+//! act on, and the shipped variants embedded at build time.
+//!
+//! A file looks like
+//! ```ron
+//! (
+//!     format_version: 1,
+//!     name: "ugolki-hg-3x3",
+//!     title: "Ugolki 3×3 (Happy Games)",
+//!     description: "…",
+//!     rules: Race( /* the family's fields */ ),
+//! )
+//! ```
+//! Unknown fields are errors everywhere; `rules` names the family (`Race`, `Focus`, `Gipf`).
+use std::{fmt, path::Path, sync::Arc};
+
+use serde::Deserialize;
+
+use crate::{AnyPosition, focus, gipf, race};
+
+/// The schema version this build reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VariantFile {
+    format_version: u32,
+    name: String,
+    title: String,
+    #[serde(default)]
+    description: String,
+    rules: FamilySpec,
+}
+
+#[derive(Debug, Deserialize)]
+enum FamilySpec {
+    Race(race::RaceSpec),
+    Focus(focus::FocusSpec),
+    Gipf(gipf::GipfSpec),
+}
+
+/// The validated rules of one family, shared cheaply between positions.
+#[derive(Clone, Debug)]
+pub enum FamilyRules {
+    Race(Arc<race::RaceRules>),
+    Focus(Arc<focus::FocusRules>),
+    Gipf(Arc<gipf::GipfRules>),
+}
+
+impl FamilyRules {
+    /// The family's name as written in variant files.
+    pub fn family_name(&self) -> &'static str {
+        match self {
+            FamilyRules::Race(_) => "Race",
+            FamilyRules::Focus(_) => "Focus",
+            FamilyRules::Gipf(_) => "Gipf",
+        }
+    }
+}
+
+/// A validated variant: what a game is started from.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    pub name: String,
+    pub title: String,
+    pub description: String,
+    pub rules: FamilyRules,
+    /// FNV-1a hash of the file's text, so a save can tell whether its variant file changed.
+    pub content_hash: u64,
+}
+
+impl Variant {
+    /// Parses and validates a variant file. `file` is only used to label errors.
+    pub fn from_ron(file: &str, text: &str) -> Result<Variant, VariantError> {
+        let options = ron::Options::default()
+            .with_default_extension(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES);
+        let parsed: VariantFile = options.from_str(text).map_err(|e| VariantError {
+            file: file.to_owned(),
+            problems: vec![Problem {
+                line: Some(e.span.start.line),
+                column: Some(e.span.start.col),
+                field: None,
+                message: describe_ron_error(&e.code),
+            }],
+        })?;
+        let located = |errors: Vec<FieldError>| VariantError {
+            file: file.to_owned(),
+            problems: errors
+                .into_iter()
+                .map(|fe| {
+                    let line = locate_field(text, &fe.field);
+                    Problem {
+                        line,
+                        column: None,
+                        field: Some(fe.field),
+                        message: fe.message,
+                    }
+                })
+                .collect(),
+        };
+        let mut errors = Vec::new();
+        if parsed.format_version != FORMAT_VERSION {
+            errors.push(FieldError::new(
+                "format_version",
+                format!(
+                    "format_version {} is not supported; this version of Boardcraft reads format_version {FORMAT_VERSION}",
+                    parsed.format_version
+                ),
+            ));
+        }
+        if !is_valid_name(&parsed.name) {
+            errors.push(FieldError::new(
+                "name",
+                format!(
+                    "`{}` is not a usable variant name: use lower-case letters, digits and '-' (like \"ugolki-hg-3x3\")",
+                    parsed.name
+                ),
+            ));
+        }
+        if parsed.title.trim().is_empty() {
+            errors.push(FieldError::new("title", "the title must not be empty"));
+        }
+        let rules = match parsed.rules {
+            FamilySpec::Race(spec) => spec.validate().map(|r| FamilyRules::Race(Arc::new(r))),
+            FamilySpec::Focus(spec) => spec.validate().map(|r| FamilyRules::Focus(Arc::new(r))),
+            FamilySpec::Gipf(spec) => spec.validate().map(|r| FamilyRules::Gipf(Arc::new(r))),
+        };
+        let rules = match rules {
+            Ok(rules) if errors.is_empty() => rules,
+            Ok(_) => return Err(located(errors)),
+            Err(family_errors) => {
+                errors.extend(family_errors.into_iter().map(|mut fe| {
+                    fe.field = format!("rules.{}", fe.field);
+                    fe
+                }));
+                return Err(located(errors));
+            }
+        };
+        Ok(Variant {
+            name: parsed.name,
+            title: parsed.title,
+            description: parsed.description,
+            rules,
+            content_hash: fnv1a(text.as_bytes()),
+        })
+    }
+
+    /// Reads and validates a variant file from disk.
+    pub fn from_path(path: &Path) -> Result<Variant, VariantError> {
+        let label = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| VariantError::whole_file(&label, format!("cannot read the file: {e}")))?;
+        Variant::from_ron(&label, &text)
+    }
+
+    /// A shipped variant by name, or a variant file by path (anything ending in `.ron` or
+    /// containing a path separator). This is how the CLI and the app read `<variant>`.
+    pub fn resolve(name_or_path: &str) -> Result<Variant, VariantError> {
+        if name_or_path.ends_with(".ron")
+            || name_or_path.contains(std::path::MAIN_SEPARATOR)
+            || name_or_path.contains('/')
+        {
+            Variant::from_path(Path::new(name_or_path))
+        } else {
+            shipped_variant(name_or_path)
+        }
+    }
+
+    /// The start position of this variant.
+    pub fn new_game(&self) -> AnyPosition {
+        match &self.rules {
+            FamilyRules::Race(r) => AnyPosition::Race(race::RacePosition::new(r.clone())),
+            FamilyRules::Focus(r) => AnyPosition::Focus(focus::FocusPosition::new(r.clone())),
+            FamilyRules::Gipf(r) => AnyPosition::Gipf(gipf::GipfPosition::new(r.clone())),
+        }
+    }
+}
+
+fn is_valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/shipped.rs"));
+}
+
+/// The shipped variant files as `(file name, text)`, in manifest order.
+pub fn shipped_files() -> &'static [(&'static str, &'static str)] {
+    embedded::SHIPPED
+}
+
+/// The names of the shipped variants (file names without `.ron`), in manifest order.
+pub fn shipped_variants() -> impl Iterator<Item = &'static str> {
+    embedded::SHIPPED
+        .iter()
+        .map(|(file, _)| file.trim_end_matches(".ron"))
+}
+
+/// A shipped variant by name.
+pub fn shipped_variant(name: &str) -> Result<Variant, VariantError> {
+    let file = format!("{name}.ron");
+    match embedded::SHIPPED.iter().find(|(f, _)| *f == file) {
+        Some((f, text)) => Variant::from_ron(&format!("assets/variants/{f}"), text),
+        None => Err(VariantError::whole_file(
+            name,
+            format!(
+                "no shipped variant is called `{name}`; shipped: {}",
+                shipped_variants().collect::<Vec<_>>().join(", ")
+            ),
+        )),
+    }
+}
+
+/// One problem in a family's rules, found by validation: the field (a path such as
+/// `white_camp` or `setup[3]`) and what is wrong with it, in a modder's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    pub field: String,
+    pub message: String,
+}
+
+impl FieldError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        FieldError {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Why a variant file was rejected: every problem found, each with the file, the line (and
+/// column) where it is known, and the field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantError {
+    pub file: String,
+    pub problems: Vec<Problem>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub field: Option<String>,
+    pub message: String,
+}
+
+impl VariantError {
+    fn whole_file(file: &str, message: String) -> Self {
+        VariantError {
+            file: file.to_owned(),
+            problems: vec![Problem {
+                line: None,
+                column: None,
+                field: None,
+                message,
+            }],
+        }
+    }
+}
+
+impl fmt::Display for VariantError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{}", self.file)?;
+            if let Some(line) = p.line {
+                write!(f, ":{line}")?;
+                if let Some(col) = p.column {
+                    write!(f, ":{col}")?;
+                }
+            }
+            write!(f, ": ")?;
+            if let Some(field) = &p.field {
+                write!(f, "field `{field}`: ")?;
+            }
+            write!(f, "{}", p.message)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for VariantError {}
+
+/// RON's messages, reworded where they would puzzle a modder.
+fn describe_ron_error(code: &ron::Error) -> String {
+    use ron::Error as E;
+    match code {
+        E::NoSuchStructField {
+            expected,
+            found,
+            outer,
+        } => {
+            let place = outer
+                .as_deref()
+                .map(|o| format!(" in `{o}`"))
+                .unwrap_or_default();
+            format!(
+                "unknown field `{found}`{place}; the fields allowed here are: {}",
+                expected.join(", ")
+            )
+        }
+        E::MissingStructField { field, outer } => {
+            let place = outer
+                .as_deref()
+                .map(|o| format!(" in `{o}`"))
+                .unwrap_or_default();
+            format!("the field `{field}`{place} is missing")
+        }
+        E::NoSuchEnumVariant {
+            expected,
+            found,
+            outer,
+        } => {
+            let place = outer
+                .as_deref()
+                .map(|o| format!(" for `{o}`"))
+                .unwrap_or_default();
+            format!(
+                "`{found}` is not a known choice{place}; use one of: {}",
+                expected.join(", ")
+            )
+        }
+        E::DuplicateStructField { field, .. } => format!("the field `{field}` is given twice"),
+        other => format!("syntax error: {other}"),
+    }
+}
+
+/// The 1-based line where the last named segment of `field` (e.g. `camps` of `rules.camps[2]`)
+/// is written as `name:` in the file, if it is there.
+fn locate_field(text: &str, field: &str) -> Option<usize> {
+    let last = field.rsplit('.').next()?;
+    let name = last.split('[').next()?;
+    if name.is_empty() {
+        return None;
+    }
+    for (i, line) in text.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("");
+        let mut rest = code;
+        while let Some(at) = rest.find(name) {
+            let before_ok = rest[..at]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+            let after = rest[at + name.len()..].trim_start();
+            if before_ok && after.starts_with(':') {
+                return Some(i + 1);
+            }
+            rest = &rest[at + name.len()..];
+        }
+    }
+    None
+}
+
+/// FNV-1a, 64 bit: a stable content hash (not for security).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locates_fields_by_name() {
+        let text = "(\n  format_version: 1,\n  rules: Race(\n    white_camp: [\"a1\"], // white_camp\n  ),\n)";
+        assert_eq!(locate_field(text, "rules.white_camp[0]"), Some(4));
+        assert_eq!(locate_field(text, "format_version"), Some(2));
+        assert_eq!(locate_field(text, "rules.black_camp"), None);
+    }
+
+    #[test]
+    fn every_shipped_variant_is_valid_and_named_after_its_file() {
+        for (file, text) in shipped_files() {
+            let v = Variant::from_ron(file, text).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(format!("{}.ron", v.name), *file);
+        }
+    }
+}

@@ -1,0 +1,5 @@
+fn main() {
+    eprintln!(
+        "The Boardcraft game window arrives with the Bevy plugins; meanwhile use `cargo run -p boardcraft-cli -- --help`."
+    );
+}
