@@ -1,0 +1,118 @@
+//! The computer player: when a computer side is to move, its search runs as an async task
+//! (off the frame, so the window stays responsive) and its answer becomes a
+//! [`MoveRequested`] like a human's click.
+use bevy::{
+    prelude::*,
+    tasks::{AsyncComputeTaskPool, Task, futures::check_ready},
+};
+use boardcraft_rules::{AnyMove, AnyPosition, Color as Side, Position};
+
+use crate::{
+    GameSystems,
+    config::{Level, PlayerKind, Players},
+    match_state::{Match, MoveRequested, TurnPhase},
+};
+
+/// What the computer is doing, for the UI's thinking indicator.
+#[derive(Resource, Default)]
+pub struct AiThinking {
+    task: Option<Task<Option<AnyMove>>>,
+    game_id: u64,
+    ply: u32,
+    /// The side thinking, while a search runs.
+    pub side: Option<Side>,
+    /// When the search started (seconds of real time since the app started).
+    pub since: f64,
+}
+
+impl AiThinking {
+    pub fn is_thinking(&self) -> bool {
+        self.task.is_some()
+    }
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<AiThinking>()
+        .init_resource::<Players>()
+        .add_systems(
+            Update,
+            (
+                drop_stale_search,
+                (start_search, poll_search)
+                    .chain()
+                    .run_if(in_state(TurnPhase::Ready)),
+            )
+                .chain()
+                .in_set(GameSystems::Ai),
+        );
+}
+
+/// A search for an earlier position (new game, undo) is dropped, which cancels it.
+fn drop_stale_search(mut thinking: ResMut<AiThinking>, game: Option<Res<Match>>) {
+    let current = game.map(|g| (g.game_id, g.position.ply()));
+    if thinking.task.is_some() && current != Some((thinking.game_id, thinking.ply)) {
+        *thinking = AiThinking::default();
+    }
+}
+
+fn start_search(
+    mut thinking: ResMut<AiThinking>,
+    game: Res<Match>,
+    players: Res<Players>,
+    time: Res<Time<Real>>,
+) {
+    if thinking.task.is_some() {
+        return;
+    }
+    let side = game.position.side_to_move();
+    let PlayerKind::Computer(level) = players.of(side) else {
+        return;
+    };
+    let position = game.position.clone();
+    // Reproducible play: the seed depends on the game so far, not on the clock.
+    let seed = position.hash() ^ u64::from(position.ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    thinking.task =
+        Some(AsyncComputeTaskPool::get().spawn(async move { choose_move(position, level, seed) }));
+    thinking.game_id = game.game_id;
+    thinking.ply = game.position.ply();
+    thinking.side = Some(side);
+    thinking.since = time.elapsed_secs_f64();
+}
+
+fn poll_search(mut thinking: ResMut<AiThinking>, mut requests: MessageWriter<MoveRequested>) {
+    let Some(task) = thinking.task.as_mut() else {
+        return;
+    };
+    let Some(answer) = check_ready(task) else {
+        return;
+    };
+    let (game_id, ply) = (thinking.game_id, thinking.ply);
+    *thinking = AiThinking::default();
+    match answer {
+        Some(mv) => {
+            requests.write(MoveRequested { mv, game_id, ply });
+        }
+        None => warn!("the computer found no move (the game should have ended)"),
+    }
+}
+
+/// The one thing this plugin needs from the AI crate: a move for a position at a level.
+///
+/// TEMPORARY CHOOSER until `boardcraft_ai` lands on main (its `think(position, budget)` goes
+/// here): a reproducible pseudo-random legal move, so computer sides and the AI-vs-AI test
+/// already exercise the whole pipeline.
+fn choose_move(position: AnyPosition, level: Level, seed: u64) -> Option<AnyMove> {
+    let _ = level;
+    let mut moves = Vec::new();
+    position.legal_moves(&mut moves);
+    if moves.is_empty() {
+        return None;
+    }
+    // SplitMix64 step: enough spread for a placeholder.
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    let i = (z % moves.len() as u64) as usize;
+    Some(moves.swap_remove(i))
+}

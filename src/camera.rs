@@ -1,0 +1,204 @@
+//! The camera: a perspective view the player can orbit (right or middle drag, arrow keys) and
+//! zoom (wheel, +/-), fitted to the board; `T` toggles a top-down orthographic view that reads
+//! like a clean 2D board.
+use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
+
+use bevy::{
+    camera::ScalingMode,
+    input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit},
+    prelude::*,
+};
+use bevy_egui::input::egui_wants_any_input;
+
+use crate::{GameSystems, board::Board};
+
+/// Where the camera looks from. Angles in radians; `pitch` is the angle above the board.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct OrbitCamera {
+    pub yaw: f32,
+    pub pitch: f32,
+    /// Distance from the board centre, as a multiple of the distance that fits the board.
+    pub zoom: f32,
+    /// Radius of the board (cell units): what must stay in view.
+    pub fit: f32,
+    pub top_down: bool,
+}
+
+impl Default for OrbitCamera {
+    fn default() -> Self {
+        OrbitCamera {
+            yaw: 0.0,
+            pitch: 0.95,
+            zoom: 1.0,
+            fit: 6.0,
+            top_down: false,
+        }
+    }
+}
+
+/// Asks for the top-down view (or back), e.g. from the UI.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct ToggleTopDown;
+
+/// Start in the top-down view (from `--top-down`).
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct StartTopDown(pub bool);
+
+pub fn plugin(app: &mut App) {
+    app.add_message::<ToggleTopDown>()
+        .init_resource::<StartTopDown>()
+        .add_systems(Startup, spawn_camera)
+        .add_systems(
+            Update,
+            (
+                fit_to_board.run_if(resource_exists_and_changed::<Board>),
+                (orbit_controls, keyboard_controls).run_if(not(egui_wants_any_input)),
+                toggle_top_down,
+                place_camera,
+            )
+                .chain()
+                .in_set(GameSystems::Sync),
+        );
+}
+
+fn spawn_camera(mut commands: Commands, start: Res<StartTopDown>) {
+    commands.spawn((
+        Camera3d::default(),
+        Msaa::Sample4,
+        OrbitCamera {
+            top_down: start.0,
+            ..default()
+        },
+        Projection::Perspective(PerspectiveProjection {
+            fov: FRAC_PI_4 * 0.8,
+            ..default()
+        }),
+        Transform::from_xyz(0.0, 12.0, 12.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+}
+
+fn fit_to_board(board: Res<Board>, mut cameras: Query<&mut OrbitCamera>) {
+    for mut cam in &mut cameras {
+        // Labels and trays sit outside the cells: leave room for them.
+        let trays = board
+            .layout
+            .trays
+            .iter()
+            .map(|(_, start, _)| (*start - board.layout.centre()).length() + 1.0)
+            .fold(0.0_f32, f32::max);
+        cam.fit = board.layout.radius().max(trays).max(2.0);
+        cam.zoom = 1.0;
+    }
+}
+
+fn orbit_controls(
+    buttons: Res<ButtonInput<MouseButton>>,
+    motion: Res<AccumulatedMouseMotion>,
+    scroll: Res<AccumulatedMouseScroll>,
+    mut cameras: Query<&mut OrbitCamera>,
+) {
+    let dragging = buttons.pressed(MouseButton::Right) || buttons.pressed(MouseButton::Middle);
+    let wheel = match scroll.unit {
+        MouseScrollUnit::Line => scroll.delta.y,
+        MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
+    };
+    for mut cam in &mut cameras {
+        if dragging && !cam.top_down {
+            cam.yaw -= motion.delta.x * 0.006;
+            cam.pitch = (cam.pitch + motion.delta.y * 0.004).clamp(0.25, 1.45);
+        }
+        if wheel != 0.0 {
+            cam.zoom = (cam.zoom * (1.0 - wheel * 0.08)).clamp(0.45, 2.5);
+        }
+    }
+}
+
+fn keyboard_controls(
+    keys: Res<ButtonInput<KeyCode>>,
+    time: Res<Time>,
+    mut cameras: Query<&mut OrbitCamera>,
+    mut toggle: MessageWriter<ToggleTopDown>,
+) {
+    if keys.just_pressed(KeyCode::KeyT) {
+        toggle.write(ToggleTopDown);
+    }
+    let dt = time.delta_secs();
+    for mut cam in &mut cameras {
+        if keys.pressed(KeyCode::ArrowLeft) {
+            cam.yaw += dt * 1.2;
+        }
+        if keys.pressed(KeyCode::ArrowRight) {
+            cam.yaw -= dt * 1.2;
+        }
+        if keys.pressed(KeyCode::ArrowUp) {
+            cam.pitch = (cam.pitch + dt * 0.8).min(1.45);
+        }
+        if keys.pressed(KeyCode::ArrowDown) {
+            cam.pitch = (cam.pitch - dt * 0.8).max(0.25);
+        }
+        if keys.pressed(KeyCode::Equal) || keys.pressed(KeyCode::NumpadAdd) {
+            cam.zoom = (cam.zoom * (1.0 - dt)).max(0.45);
+        }
+        if keys.pressed(KeyCode::Minus) || keys.pressed(KeyCode::NumpadSubtract) {
+            cam.zoom = (cam.zoom * (1.0 + dt)).min(2.5);
+        }
+        if keys.just_pressed(KeyCode::Home) {
+            *cam = OrbitCamera {
+                fit: cam.fit,
+                top_down: cam.top_down,
+                ..default()
+            };
+        }
+    }
+}
+
+fn toggle_top_down(
+    mut requests: MessageReader<ToggleTopDown>,
+    mut cameras: Query<&mut OrbitCamera>,
+) {
+    if requests.read().count() % 2 == 1 {
+        for mut cam in &mut cameras {
+            cam.top_down = !cam.top_down;
+        }
+    }
+}
+
+fn place_camera(mut cameras: Query<(&OrbitCamera, &mut Transform, &mut Projection)>) {
+    for (cam, mut transform, mut projection) in &mut cameras {
+        if cam.top_down {
+            // Straight down, White at the bottom of the screen.
+            let extent = cam.fit * 2.0 * cam.zoom;
+            if !matches!(*projection, Projection::Orthographic(_)) {
+                *projection = Projection::Orthographic(OrthographicProjection {
+                    scaling_mode: ScalingMode::AutoMin {
+                        min_width: extent,
+                        min_height: extent,
+                    },
+                    ..OrthographicProjection::default_3d()
+                });
+            }
+            if let Projection::Orthographic(ortho) = &mut *projection {
+                ortho.scaling_mode = ScalingMode::AutoMin {
+                    min_width: extent,
+                    min_height: extent,
+                };
+            }
+            *transform = Transform::from_xyz(0.0, 40.0, 0.0).looking_at(Vec3::ZERO, Vec3::NEG_Z);
+        } else {
+            let fov = FRAC_PI_4 * 0.8;
+            if !matches!(*projection, Projection::Perspective(_)) {
+                *projection = Projection::Perspective(PerspectiveProjection { fov, ..default() });
+            }
+            let distance = cam.fit / (fov / 2.0).sin() * cam.zoom;
+            let pitch = cam.pitch.clamp(0.1, FRAC_PI_2 - 0.01);
+            let offset = Vec3::new(
+                distance * pitch.cos() * cam.yaw.sin(),
+                distance * pitch.sin(),
+                distance * pitch.cos() * cam.yaw.cos(),
+            );
+            // Aim a little behind the centre so the near edge is not cut off.
+            let target = Vec3::new(0.0, 0.0, -0.04 * cam.fit);
+            *transform = Transform::from_translation(target + offset).looking_at(target, Vec3::Y);
+        }
+    }
+}

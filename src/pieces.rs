@@ -1,0 +1,340 @@
+//! Piece entities. Logic: one entity per piece, [`BoardView`] (which entity stands where) and
+//! [`sync_view`], the snap that makes the view equal the rules state after every animation.
+//! Presentation: meshes and materials for the entities.
+use bevy::{ecs::query::QueryFilter, prelude::*};
+use boardcraft_rules::Color as Side;
+
+use crate::{
+    GameSystems,
+    board::{Board, palette},
+    match_state::{GameStarted, Match},
+    view_model::{CellId, Layout, PieceKind, Place, Snapshot, Tray},
+};
+
+/// A piece (or, in Focus, one disc of a stack).
+#[derive(Component, Copy, Clone, Debug)]
+pub struct Piece {
+    pub kind: PieceKind,
+}
+
+/// Where a piece stands in the view: a cell (with its level in the stack) or a tray.
+#[derive(Component, Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PieceAt {
+    pub place: Place,
+    pub level: usize,
+}
+
+/// Which entity stands where, bottom → top. Mirrors a [`Snapshot`] with entities.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct BoardView {
+    pub stacks: Vec<Vec<Entity>>,
+    pub trays: Vec<(Tray, Vec<Entity>)>,
+}
+
+impl BoardView {
+    pub fn place(&self, place: Place) -> &[Entity] {
+        match place {
+            Place::Cell(c) => self.stacks.get(c.index()).map_or(&[], Vec::as_slice),
+            Place::Tray(t) => self
+                .trays
+                .iter()
+                .find(|(x, _)| *x == t)
+                .map_or(&[], |(_, v)| v.as_slice()),
+        }
+    }
+
+    pub fn place_mut(&mut self, place: Place) -> &mut Vec<Entity> {
+        match place {
+            Place::Cell(c) => {
+                if self.stacks.len() <= c.index() {
+                    self.stacks.resize(c.index() + 1, Vec::new());
+                }
+                &mut self.stacks[c.index()]
+            }
+            Place::Tray(t) => {
+                let i = match self.trays.iter().position(|(x, _)| *x == t) {
+                    Some(i) => i,
+                    None => {
+                        self.trays.push((t, Vec::new()));
+                        self.trays.len() - 1
+                    }
+                };
+                &mut self.trays[i].1
+            }
+        }
+    }
+
+    /// The places of the view with their entities.
+    pub fn places(&self) -> impl Iterator<Item = (Place, &[Entity])> {
+        let cells = self
+            .stacks
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (Place::Cell(CellId(i as u16)), v.as_slice()));
+        let trays = self
+            .trays
+            .iter()
+            .map(|(t, v)| (Place::Tray(*t), v.as_slice()));
+        cells.chain(trays)
+    }
+}
+
+/// How many times [`sync_view`] had to correct the view since the app started: a script
+/// that does not match the rules shows up here (tests assert it stays 0).
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct ViewRepairs(pub u32);
+
+/// Where a piece at `place`/`level` rests: its centre.
+pub fn rest_translation(layout: &Layout, place: Place, level: usize) -> Vec3 {
+    let base = match place {
+        Place::Cell(c) => layout.slot_world(c, level),
+        Place::Tray(t) => layout.tray_world(t, level),
+    };
+    base + Vec3::Y * (layout.piece.height / 2.0)
+}
+
+/// Logic: spawns the pieces of each new game.
+pub fn plugin(app: &mut App) {
+    app.init_resource::<BoardView>()
+        .init_resource::<ViewRepairs>()
+        .add_systems(
+            Update,
+            respawn_pieces
+                .run_if(on_message::<GameStarted>)
+                .in_set(GameSystems::Rebuild)
+                .after(crate::board::rebuild_layout),
+        );
+}
+
+fn respawn_pieces(
+    mut commands: Commands,
+    game: Res<Match>,
+    board: Res<Board>,
+    mut view: ResMut<BoardView>,
+    pieces: Query<Entity, With<Piece>>,
+) {
+    for e in &pieces {
+        commands.entity(e).despawn();
+    }
+    *view = BoardView::default();
+    let snapshot = Snapshot::of(&game.position, &board.layout);
+    // A new view starts empty: spawning its pieces is not a repair.
+    let mut ignored = 0;
+    sync_places(
+        &mut commands,
+        &board.layout,
+        &mut view,
+        &snapshot,
+        &mut ignored,
+        |_| None,
+    );
+}
+
+/// Makes the view show `snapshot`: every place whose pieces differ is re-spawned (counted in
+/// [`ViewRepairs`]), and every piece is put exactly where it rests.
+pub fn sync_view<F: QueryFilter>(
+    commands: &mut Commands,
+    layout: &Layout,
+    view: &mut BoardView,
+    snapshot: &Snapshot,
+    pieces: &Query<&Piece, F>,
+    repairs: &mut ViewRepairs,
+) {
+    let mut count = 0;
+    sync_places(commands, layout, view, snapshot, &mut count, |e| {
+        pieces.get(e).ok().map(|p| p.kind)
+    });
+    if count > 0 {
+        warn!("the view differed from the rules state in {count} place(s); snapped to the rules");
+        repairs.0 += count;
+    }
+}
+
+fn sync_places(
+    commands: &mut Commands,
+    layout: &Layout,
+    view: &mut BoardView,
+    snapshot: &Snapshot,
+    repairs: &mut u32,
+    kind_of: impl Fn(Entity) -> Option<PieceKind>,
+) {
+    let mut wanted: Vec<(Place, &[PieceKind])> = snapshot
+        .stacks
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (Place::Cell(CellId(i as u16)), s.as_slice()))
+        .collect();
+    wanted.extend(
+        snapshot
+            .trays
+            .iter()
+            .map(|(t, s)| (Place::Tray(*t), s.as_slice())),
+    );
+    // Places the view has but the snapshot does not mention must be empty.
+    let extra: Vec<Place> = view
+        .places()
+        .filter(|(p, v)| !v.is_empty() && !wanted.iter().any(|(w, _)| w == p))
+        .map(|(p, _)| p)
+        .collect();
+    for place in extra {
+        for e in view.place_mut(place).drain(..) {
+            commands.entity(e).despawn();
+        }
+        *repairs += 1;
+    }
+    for (place, kinds) in wanted {
+        let current = view.place_mut(place);
+        let same = current.len() == kinds.len()
+            && current
+                .iter()
+                .zip(kinds)
+                .all(|(e, k)| kind_of(*e) == Some(*k));
+        if !same {
+            *repairs += 1;
+            let current = view.place_mut(place);
+            for e in current.drain(..) {
+                commands.entity(e).despawn();
+            }
+            for (level, kind) in kinds.iter().enumerate() {
+                let e = commands
+                    .spawn((
+                        Piece { kind: *kind },
+                        PieceAt { place, level },
+                        Transform::from_translation(rest_translation(layout, place, level)),
+                    ))
+                    .id();
+                view.place_mut(place).push(e);
+            }
+        } else {
+            for (level, e) in current.iter().enumerate() {
+                commands.entity(*e).insert((
+                    PieceAt { place, level },
+                    Transform::from_translation(rest_translation(layout, place, level)),
+                ));
+            }
+        }
+    }
+}
+
+/// Presentation: meshes and materials for pieces as they appear.
+pub fn render_plugin(app: &mut App) {
+    app.add_systems(Startup, make_piece_assets)
+        .add_systems(Update, dress_pieces.in_set(GameSystems::Sync));
+}
+
+/// Meshes and materials for every piece look.
+#[derive(Resource)]
+pub struct PieceAssets {
+    pub white: Handle<StandardMaterial>,
+    pub black: Handle<StandardMaterial>,
+    pub white_ring: Handle<StandardMaterial>,
+    pub black_ring: Handle<StandardMaterial>,
+    pub meshes: Vec<(MeshKey, Handle<Mesh>)>,
+}
+
+/// Which mesh a piece needs: proportions in thousandths (so it can be a map key).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MeshKey {
+    radius: u32,
+    height: u32,
+    tall: bool,
+}
+
+fn make_piece_assets(mut commands: Commands, mut materials: ResMut<Assets<StandardMaterial>>) {
+    let glossy = |c: Color| StandardMaterial {
+        base_color: c,
+        perceptual_roughness: 0.32,
+        reflectance: 0.45,
+        ..default()
+    };
+    commands.insert_resource(PieceAssets {
+        white: materials.add(glossy(palette::WHITE_PIECE)),
+        black: materials.add(glossy(palette::BLACK_PIECE)),
+        white_ring: materials.add(glossy(Color::srgb(0.80, 0.62, 0.25))),
+        black_ring: materials.add(glossy(Color::srgb(0.80, 0.62, 0.25))),
+        meshes: Vec::new(),
+    });
+}
+
+fn dress_pieces(
+    mut commands: Commands,
+    new: Query<(Entity, &Piece), Added<Piece>>,
+    board: Option<Res<Board>>,
+    mut assets: ResMut<PieceAssets>,
+    mut meshes: ResMut<Assets<Mesh>>,
+) {
+    let Some(board) = board else {
+        return;
+    };
+    let style = board.layout.piece;
+    for (e, piece) in &new {
+        let key = MeshKey {
+            radius: (style.radius * 1000.0) as u32,
+            height: (style.height * 1000.0) as u32,
+            tall: style.tall,
+        };
+        let mesh = match assets.meshes.iter().find(|(k, _)| *k == key) {
+            Some((_, m)) => m.clone(),
+            None => {
+                let m = meshes.add(piece_mesh(style.radius, style.height, style.tall));
+                assets.meshes.push((key, m.clone()));
+                m
+            }
+        };
+        let material = match piece.kind.color {
+            Side::White => assets.white.clone(),
+            Side::Black => assets.black.clone(),
+        };
+        let mut entity = commands.entity(e);
+        entity.insert((
+            Mesh3d(mesh),
+            MeshMaterial3d(material),
+            Visibility::default(),
+        ));
+        if piece.kind.gipf {
+            // A GIPF-piece: a second disc on top, with a gold band between the two.
+            let ring = match piece.kind.color {
+                Side::White => assets.white_ring.clone(),
+                Side::Black => assets.black_ring.clone(),
+            };
+            let band = meshes.add(Cylinder::new(style.radius * 0.92, style.height * 0.18));
+            let top = meshes.add(piece_mesh(style.radius, style.height, false));
+            entity.with_children(|c| {
+                c.spawn((
+                    Mesh3d(band),
+                    MeshMaterial3d(ring),
+                    Transform::from_xyz(0.0, style.height * 0.55, 0.0),
+                ));
+                c.spawn((
+                    Mesh3d(top),
+                    MeshMaterial3d(match piece.kind.color {
+                        Side::White => assets.white.clone(),
+                        Side::Black => assets.black.clone(),
+                    }),
+                    Transform::from_xyz(0.0, style.height, 0.0),
+                ));
+            });
+        }
+    }
+}
+
+/// A piece centred on its origin: a disc with bevelled edges, or a tall rounded "pawn" for
+/// race games.
+fn piece_mesh(radius: f32, height: f32, tall: bool) -> Mesh {
+    if tall {
+        // A capsule-topped cylinder reads well from above (a disc with a dome) and from the
+        // side (a man), and is unambiguous in the top-down view.
+        Capsule3d::new(radius * 0.78, (height - radius * 1.56).max(0.01))
+            .mesh()
+            .build()
+    } else {
+        // A disc with a slight waist so stacked discs stay distinguishable.
+        ConicalFrustum {
+            radius_top: radius * 0.94,
+            radius_bottom: radius,
+            height: height * 0.94,
+        }
+        .mesh()
+        .build()
+    }
+}

@@ -1,0 +1,181 @@
+//! The (for now minimal) egui UI: the game, the side to move, the thinking indicator, the
+//! result, errors (a broken variant file, a game that cannot start), view controls, and the
+//! board's coordinates. Systems run in `EguiPrimaryContextPass`; they read state and write
+//! messages, never the match itself.
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
+use boardcraft_rules::Position;
+
+use crate::{
+    ai::AiThinking,
+    animation::{AnimationSettings, SkipAnimation},
+    board::Board,
+    camera::{OrbitCamera, ToggleTopDown},
+    config::Players,
+    match_state::{AppState, Match, StartError, TurnPhase},
+    variants::VariantLibrary,
+};
+
+pub fn plugin(app: &mut App) {
+    app.add_plugins(EguiPlugin::default())
+        .add_systems(
+            EguiPrimaryContextPass,
+            (coordinates, status_bar, errors).chain(),
+        )
+        .add_systems(Update, skip_key);
+}
+
+fn skip_key(keys: Res<ButtonInput<KeyCode>>, mut skip: MessageWriter<SkipAnimation>) {
+    if keys.just_pressed(KeyCode::Space) {
+        skip.write(SkipAnimation);
+    }
+}
+
+fn panel_frame() -> egui::Frame {
+    egui::Frame::new()
+        .fill(egui::Color32::from_rgba_unmultiplied(24, 20, 17, 225))
+        .corner_radius(6.0)
+        .inner_margin(egui::Margin::symmetric(12, 8))
+}
+
+fn status_bar(
+    mut contexts: EguiContexts,
+    game: Option<Res<Match>>,
+    state: Res<State<AppState>>,
+    phase: Option<Res<State<TurnPhase>>>,
+    players: Res<Players>,
+    thinking: Res<AiThinking>,
+    time: Res<Time<Real>>,
+    mut settings: ResMut<AnimationSettings>,
+    mut toggle: MessageWriter<ToggleTopDown>,
+    mut skip: MessageWriter<SkipAnimation>,
+    cameras: Query<&OrbitCamera>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    egui::Area::new(egui::Id::new("status"))
+        .anchor(egui::Align2::LEFT_TOP, egui::vec2(10.0, 10.0))
+        .show(ctx, |ui| {
+            panel_frame().show(ui, |ui| {
+                ui.style_mut().visuals.override_text_color = Some(egui::Color32::from_gray(235));
+                let Some(game) = game.as_ref() else {
+                    ui.label(match state.get() {
+                        AppState::Loading => "Loading variants…",
+                        _ => "No game",
+                    });
+                    return;
+                };
+                ui.heading(&game.variant.title);
+                let side = game.position.side_to_move();
+                let line = match (game.outcome(), phase.as_ref().map(|p| *p.get())) {
+                    (Some(outcome), Some(TurnPhase::GameOver) | None) => {
+                        format!("Game over — {outcome}")
+                    }
+                    _ if thinking.is_thinking() => format!(
+                        "{side} ({}) is thinking… {:.1} s",
+                        players.of(side).name(),
+                        time.elapsed_secs_f64() - thinking.since
+                    ),
+                    _ => format!(
+                        "{side} to move ({}) · move {}",
+                        players.of(side).name(),
+                        game.position.ply() / 2 + 1
+                    ),
+                };
+                ui.label(egui::RichText::new(line).size(16.0));
+                if let Some(last) = game.history.last() {
+                    ui.label(format!("Last move: {}", last.notation));
+                }
+                ui.horizontal(|ui| {
+                    let top_down = cameras.iter().any(|c| c.top_down);
+                    if ui
+                        .button(if top_down {
+                            "3D view [T]"
+                        } else {
+                            "Top-down [T]"
+                        })
+                        .clicked()
+                    {
+                        toggle.write(ToggleTopDown);
+                    }
+                    if ui.button("Skip [Space]").clicked() {
+                        skip.write(SkipAnimation);
+                    }
+                    ui.label("Speed");
+                    ui.add(egui::Slider::new(&mut settings.speed, 0.25..=4.0).logarithmic(true));
+                });
+            });
+        });
+    Ok(())
+}
+
+fn errors(
+    mut contexts: EguiContexts,
+    start_error: Res<StartError>,
+    library: Res<VariantLibrary>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if let Some(why) = &start_error.0 {
+        egui::Window::new("The game cannot start")
+            .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.label(egui::RichText::new(why).monospace());
+                ui.label("Fix the variant file and save it: the game reloads it and starts.");
+            });
+    }
+    let broken: Vec<_> = library.broken().collect();
+    if !broken.is_empty() || !library.notices.is_empty() {
+        egui::Window::new("Variant files")
+            .anchor(egui::Align2::RIGHT_BOTTOM, egui::vec2(-10.0, -10.0))
+            .default_open(start_error.0.is_none())
+            .resizable(true)
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical()
+                    .max_height(260.0)
+                    .show(ui, |ui| {
+                        for (entry, why) in &broken {
+                            ui.colored_label(
+                                egui::Color32::from_rgb(255, 140, 120),
+                                format!("{} is broken:", entry.path),
+                            );
+                            ui.label(egui::RichText::new(*why).monospace().size(12.0));
+                            ui.separator();
+                        }
+                        for notice in library.notices.iter().rev().take(5) {
+                            ui.label(notice);
+                        }
+                    });
+            });
+    }
+    Ok(())
+}
+
+/// Coordinates around the board, drawn by egui so they stay crisp in every view.
+fn coordinates(
+    mut contexts: EguiContexts,
+    board: Option<Res<Board>>,
+    cameras: Query<(&Camera, &GlobalTransform), With<OrbitCamera>>,
+) -> Result {
+    let Some(board) = board else {
+        return Ok(());
+    };
+    let Ok((camera, at)) = cameras.single() else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let painter = ctx.layer_painter(egui::LayerId::background());
+    for (text, pos) in &board.layout.labels {
+        let world = board.layout.world(*pos, 0.02);
+        if let Ok(screen) = camera.world_to_viewport(at, world) {
+            painter.text(
+                egui::pos2(screen.x, screen.y),
+                egui::Align2::CENTER_CENTER,
+                text,
+                egui::FontId::proportional(15.0),
+                egui::Color32::from_rgb(236, 222, 196),
+            );
+        }
+    }
+    Ok(())
+}

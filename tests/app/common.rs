@@ -1,0 +1,142 @@
+//! Helpers shared by the app tests: building the headless app, stepping it, reading state.
+use std::time::Duration;
+
+use bevy::prelude::*;
+use boardcraft::{
+    animation::PieceLanded,
+    automation::headless_app,
+    board::Board,
+    config::{GameConfig, PlayerKind, Players, VariantChoice},
+    match_state::{AppState, Match, MoveRequested, TurnPhase},
+    pieces::{BoardView, Piece},
+    view_model::{PieceKind, Snapshot},
+};
+use boardcraft_rules::Position;
+
+/// Frames are 50 ms: well under `Time<Virtual>`'s 250 ms clamp.
+pub const STEP: Duration = Duration::from_millis(50);
+
+pub fn humans() -> Players {
+    Players {
+        white: PlayerKind::Human,
+        black: PlayerKind::Human,
+    }
+}
+
+pub fn app_for(variant: &str, after: &str, players: Players) -> App {
+    headless_app(
+        GameConfig {
+            variant: VariantChoice::parse(variant),
+            after: after.to_owned(),
+        },
+        players,
+        STEP,
+    )
+}
+
+/// Updates until `done` holds; panics after `max` frames (a hang is a failure, not a wait).
+pub fn run_until(app: &mut App, max: u32, what: &str, done: impl Fn(&World) -> bool) -> u32 {
+    for frame in 0..max {
+        if done(app.world()) {
+            return frame;
+        }
+        app.update();
+    }
+    panic!("{what}: not reached within {max} frames");
+}
+
+pub fn app_state(world: &World) -> AppState {
+    *world.resource::<State<AppState>>().get()
+}
+
+pub fn phase(world: &World) -> Option<TurnPhase> {
+    world.get_resource::<State<TurnPhase>>().map(|p| *p.get())
+}
+
+/// Waits for the game to start and settle on a position that waits for a move (or is over).
+pub fn start(app: &mut App) {
+    run_until(app, 600, "game start", |w| {
+        w.contains_resource::<Match>()
+            && w.contains_resource::<Board>()
+            && matches!(phase(w), Some(TurnPhase::Ready | TurnPhase::GameOver))
+    });
+    // One more frame so the pieces spawned by commands exist.
+    app.update();
+}
+
+/// Every landing event, in the order they fired, with the frame they fired in.
+#[derive(Resource, Default, Debug)]
+pub struct Landings(pub Vec<(u32, PieceLanded)>);
+
+#[derive(Resource, Default, Debug)]
+pub struct FrameCounter(pub u32);
+
+pub fn record_landings(app: &mut App) {
+    app.init_resource::<Landings>()
+        .init_resource::<FrameCounter>()
+        .add_systems(First, |mut f: ResMut<FrameCounter>| f.0 += 1)
+        .add_observer(
+            |landed: On<PieceLanded>, mut log: ResMut<Landings>, frame: Res<FrameCounter>| {
+                log.0.push((frame.0, landed.event().clone()));
+            },
+        );
+}
+
+/// Plays `notation` as if a player had chosen it.
+pub fn request(app: &mut App, notation: &str) {
+    let world = app.world_mut();
+    let game = world.resource::<Match>();
+    let mv = game
+        .position
+        .parse_move(notation)
+        .unwrap_or_else(|e| panic!("{notation}: {e}"));
+    let msg = MoveRequested {
+        mv,
+        game_id: game.game_id,
+        ply: game.position.ply(),
+    };
+    world.write_message(msg);
+}
+
+/// What the view's entities show, as a snapshot (to compare with the rules').
+pub fn view_snapshot(world: &mut World) -> Snapshot {
+    let view = world.resource::<BoardView>().clone();
+    let mut pieces = world.query::<&Piece>();
+    let pieces = pieces.query(world);
+    let kind = |e: Entity| -> PieceKind { pieces.get(e).expect("a live piece").kind };
+    Snapshot {
+        stacks: view
+            .stacks
+            .iter()
+            .map(|s| s.iter().map(|e| kind(*e)).collect())
+            .collect(),
+        trays: view
+            .trays
+            .iter()
+            .map(|(t, s)| (*t, s.iter().map(|e| kind(*e)).collect()))
+            .collect(),
+    }
+}
+
+/// The rules' snapshot, normalised like the view's (trays the view never used are absent).
+pub fn rules_snapshot(world: &World) -> Snapshot {
+    let game = world.resource::<Match>();
+    let board = world.resource::<Board>();
+    Snapshot::of(&game.position, &board.layout)
+}
+
+/// Compares two snapshots, ignoring empty trays (a tray only exists once used).
+pub fn assert_same_pieces(view: &Snapshot, rules: &Snapshot) {
+    assert_eq!(view.stacks, rules.stacks, "pieces on the board differ");
+    let non_empty = |s: &Snapshot| {
+        let mut t: Vec<_> = s
+            .trays
+            .iter()
+            .filter(|(_, v)| !v.is_empty())
+            .cloned()
+            .collect();
+        t.sort_by_key(|(t, _)| *t);
+        t
+    };
+    assert_eq!(non_empty(view), non_empty(rules), "trays differ");
+}

@@ -1,0 +1,69 @@
+//! The family-independent view model: layouts, snapshots, scripts.
+use bevy::math::{Vec2, Vec3};
+use boardcraft::view_model::*;
+use boardcraft_rules::Color;
+
+fn grid() -> Layout {
+    square_grid(
+        3,
+        3,
+        |_, _| true,
+        |_, _| None,
+        PieceStyle {
+            radius: 0.4,
+            height: 0.2,
+            tall: false,
+        },
+    )
+}
+
+#[test]
+fn a_phase_moves_its_pieces_together() {
+    let layout = grid();
+    let a = layout.id("a1").unwrap();
+    let b = layout.id("b1").unwrap();
+    let c = layout.id("c1").unwrap();
+    let mut s = Snapshot::empty(&layout);
+    s.stacks[a.index()].push(PieceKind::man(Color::White));
+    s.stacks[b.index()].push(PieceKind::man(Color::Black));
+    // A push: a→b and b→c at once must not stack a onto b.
+    let push = [
+        Motion {
+            from: Place::Cell(a),
+            take: Take::Top(1),
+            to: Place::Cell(b),
+        },
+        Motion {
+            from: Place::Cell(b),
+            take: Take::Top(1),
+            to: Place::Cell(c),
+        },
+    ];
+    apply_motions(&mut s, &push).unwrap();
+    assert!(s.stacks[a.index()].is_empty());
+    assert_eq!(s.stacks[b.index()], vec![PieceKind::man(Color::White)]);
+    assert_eq!(s.stacks[c.index()], vec![PieceKind::man(Color::Black)]);
+}
+
+#[test]
+fn taking_from_the_bottom_keeps_order_and_missing_pieces_are_an_error() {
+    let mut stack = vec![1, 2, 3, 4];
+    assert_eq!(take(&mut stack, Take::Bottom(2)), Some(vec![1, 2]));
+    assert_eq!(take(&mut stack, Take::Top(1)), Some(vec![4]));
+    assert_eq!(stack, vec![3]);
+    assert_eq!(take(&mut stack, Take::Top(2)), None);
+    assert_eq!(stack, vec![3]);
+}
+
+#[test]
+fn square_names_and_world_mapping() {
+    let layout = grid();
+    assert_eq!(
+        layout.cell(layout.id("c3").unwrap()).at,
+        Vec2::new(2.0, 2.0)
+    );
+    assert_eq!(square_name(0, 15), "a16");
+    // The centre square sits at the world origin; rank 3 is further from White (−z).
+    assert_eq!(layout.slot_world(layout.id("b2").unwrap(), 0), Vec3::ZERO);
+    assert!(layout.slot_world(layout.id("b3").unwrap(), 0).z < 0.0);
+}
