@@ -3,7 +3,10 @@ use boardcraft_rules::{AnyPosition, Variant, position::play_line};
 
 /// The variant named on the command line (a shipped name or a path to a RON file) and the
 /// position after the given moves.
-pub fn position_after(variant: &str, after: Option<&str>) -> Result<(Variant, AnyPosition), String> {
+pub fn position_after(
+    variant: &str,
+    after: Option<&str>,
+) -> Result<(Variant, AnyPosition), String> {
     let variant = Variant::resolve(variant).map_err(|e| e.to_string())?;
     let mut pos = variant.new_game();
     if let Some(line) = after {

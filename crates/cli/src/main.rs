@@ -11,7 +11,11 @@ mod show;
 mod validate;
 
 #[derive(Parser)]
-#[command(name = "boardcraft-cli", version, about = "Boardcraft's rules engine and AI on the command line")]
+#[command(
+    name = "boardcraft-cli",
+    version,
+    about = "Boardcraft's rules engine and AI on the command line"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -24,12 +24,19 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
     let (_, mut pos) = position_after(&args.variant, args.after.as_deref())?;
-    println!("{:>5} {:>16} {:>10} {:>14}", "depth", "leaves", "seconds", "leaves/s");
+    println!(
+        "{:>5} {:>16} {:>10} {:>14}",
+        "depth", "leaves", "seconds", "leaves/s"
+    );
     for depth in 1..=args.depth {
         let start = Instant::now();
         let leaves = perft(&mut pos, depth);
         let secs = start.elapsed().as_secs_f64();
-        let rate = if secs > 0.0 { leaves as f64 / secs } else { f64::INFINITY };
+        let rate = if secs > 0.0 {
+            leaves as f64 / secs
+        } else {
+            f64::INFINITY
+        };
         println!("{depth:>5} {leaves:>16} {secs:>10.3} {rate:>14.0}");
     }
     if args.divide {

@@ -19,7 +19,11 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     println!("{pos}");
     match pos.outcome() {
         Some(o) => println!("game over: {o}"),
-        None => println!("{} to move, {} legal moves", pos.side_to_move(), pos.count_legal_moves()),
+        None => println!(
+            "{} to move, {} legal moves",
+            pos.side_to_move(),
+            pos.count_legal_moves()
+        ),
     }
     Ok(ExitCode::SUCCESS)
 }
