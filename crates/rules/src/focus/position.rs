@@ -31,6 +31,25 @@ pub struct FocusPosition {
     repeatable_from: u32,
 }
 
+/// Positions are equal when they belong to the same rules object (`Arc::ptr_eq`) and agree on
+/// everything else, repetition history included: exactly what `undo` must restore.
+impl PartialEq for FocusPosition {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.rules, &other.rules)
+            && self.stacks == other.stacks
+            && self.reserve == other.reserve
+            && self.captured == other.captured
+            && self.controlled == other.controlled
+            && self.side == other.side
+            && self.ply == other.ply
+            && self.hash == other.hash
+            && self.history == other.history
+            && self.repeatable_from == other.repeatable_from
+    }
+}
+
+impl Eq for FocusPosition {}
+
 /// What `undo` needs: everything a move may change, as it was before.
 #[derive(Copy, Clone, Debug)]
 pub struct FocusUndo {

@@ -149,12 +149,15 @@ impl FocusSpec {
         // The set-up: every entry checked on its own, then the totals.
         let mut setup: Vec<(Square, Stack)> = Vec::new();
         let mut counts = [0u32; 2];
+        // Totals over a set-up with unreadable entries would only add confusing errors.
+        let mut setup_readable = true;
         for (name, stack_text) in &self.setup.0 {
             let field = format!("setup[{name:?}]");
             let square = match name.parse::<Square>() {
                 Ok(sq) => sq,
                 Err(e) => {
                     errors.push(FieldError::new(&field, e.to_string()));
+                    setup_readable = false;
                     continue;
                 }
             };
@@ -173,6 +176,7 @@ impl FocusSpec {
                     &field,
                     format!("{square} is listed twice in the set-up"),
                 ));
+                setup_readable = false;
                 continue;
             }
             let stack = match stack_text.parse::<Stack>() {
@@ -188,6 +192,7 @@ impl FocusSpec {
                 Ok(stack) => stack,
                 Err(e) => {
                     errors.push(FieldError::new(&field, format!("{square}: {e}")));
+                    setup_readable = false;
                     continue;
                 }
             };
@@ -217,6 +222,8 @@ impl FocusSpec {
                     self.pieces_per_side
                 ),
             ));
+        } else if !setup_readable {
+            // Reported above, entry by entry.
         } else if counts[0] != counts[1] {
             errors.push(FieldError::new(
                 "setup",
