@@ -469,3 +469,26 @@ fn printout_shows_stacks_reserves_captures_and_turn() {
         "{rank4}"
     );
 }
+
+#[test]
+fn the_variant_starts_a_focus_game_through_any_position() {
+    use boardcraft_rules::{AnyEffect, AnyPosition};
+    let variant = shipped_variant("focus").unwrap();
+    assert_eq!(variant.title, "Focus");
+    let mut game = variant.new_game();
+    assert!(matches!(game, AnyPosition::Focus(_)));
+    assert_eq!(game.count_legal_moves(), 68);
+    let effects = play_line(&mut game, "1. d2-d3 e7-f7 2. d3-d5").unwrap();
+    assert!(matches!(effects[2], AnyEffect::Focus(_)));
+    assert_eq!(game.ply(), 3);
+    assert!(game.to_string().contains("Black to move, ply 3"), "{game}");
+
+    let small = shipped_variant("focus-6x6").unwrap().new_game();
+    let AnyPosition::Focus(small) = small else {
+        panic!("not Focus")
+    };
+    assert_eq!(small.rules().board().squares().len(), 32);
+    assert_eq!(small.rules().height_limit(), 4);
+    // 8 singletons on the central 4×4, every neighbour on the board: 8 × 4.
+    assert_eq!(small.count_legal_moves(), 32);
+}

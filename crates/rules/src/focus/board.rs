@@ -1,10 +1,12 @@
 //! The board: which squares of a rectangle are playable, and the move targets precomputed.
+use std::fmt;
+
 use super::square::{Direction, MAX_SIDE, Square};
 use super::stack::MAX_HEIGHT;
 
 /// A Focus board: a mask on a rectangle of at most 16×16 squares, with every target of a
 /// straight move precomputed for the variant's height limit.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Board {
     width: u8,
     height: u8,
@@ -39,6 +41,17 @@ impl TargetList {
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+}
+
+/// The tables are long; a board is shown by its shape.
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Board")
+            .field("width", &self.width)
+            .field("height", &self.height)
+            .field("squares", &self.squares)
+            .finish_non_exhaustive()
     }
 }
 
@@ -120,5 +133,51 @@ impl Board {
                 (sq, self.contains(sq))
             })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap()
+    }
+
+    /// A 3×3 ring: the centre b2 is a hole.
+    fn ring() -> Board {
+        let squares: Vec<Square> = ["a1", "b1", "c1", "a2", "c2", "a3", "b3", "c3"]
+            .iter()
+            .map(|s| sq(s))
+            .collect();
+        Board::new(3, 3, &squares, 5)
+    }
+
+    #[test]
+    fn moves_may_pass_over_holes_but_not_land_in_them() {
+        let board = ring();
+        assert!(!board.contains(sq("b2")));
+        // One step from a2: up and down only (b2 is a hole, the frame ends on the left).
+        let one: Vec<_> = board.targets(sq("a2"), 1).iter().collect();
+        assert_eq!(one, [sq("a3"), sq("a1")]);
+        // Two steps from a2: across the hole to c2.
+        let two: Vec<_> = board.targets(sq("a2"), 2).iter().collect();
+        assert_eq!(two, [sq("c2")]);
+        assert!(board.targets(sq("a2"), 3).is_empty());
+    }
+
+    #[test]
+    fn move_counts_add_up_the_targets() {
+        let board = ring();
+        for &s in board.squares() {
+            let mut total = 0;
+            assert_eq!(board.move_count(s, 0), 0);
+            for h in 1..=5 {
+                total += board.targets(s, h).len() as u16;
+                assert_eq!(board.move_count(s, h), total, "{s} height {h}");
+            }
+        }
+        assert_eq!(board.squares().len(), 8);
+        assert_eq!(board.squares()[0], sq("a1"));
     }
 }

@@ -1,5 +1,5 @@
 //! The Focus position: stacks, reserves, captures, and the `Position` implementation.
-use std::sync::Arc;
+use std::{fmt, sync::Arc};
 
 use super::moves::{Action, Fate, FocusEffect, FocusMove, Overflowed};
 use super::rules::FocusRules;
@@ -10,7 +10,7 @@ use crate::{Color, EndReason, IllegalMove, NotationError, Outcome, Position};
 
 /// A Focus position. Cloning copies the board array (512 bytes, boxed to keep the value small)
 /// and the repetition history.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct FocusPosition {
     rules: Arc<FocusRules>,
     /// Indexed by [`Square::index`]; squares off the board stay empty.
@@ -29,6 +29,21 @@ pub struct FocusPosition {
     /// The first history index the position can repeat: captures are irreversible (the capture
     /// counts are hashed), so the repetition scan stops at the last one.
     repeatable_from: u32,
+}
+
+/// The occupied squares and the counters; the board tables and history are left out.
+impl fmt::Debug for FocusPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let stacks: Vec<String> = self.stacks().map(|(sq, s)| format!("{sq}:{s}")).collect();
+        f.debug_struct("FocusPosition")
+            .field("side", &self.side)
+            .field("ply", &self.ply)
+            .field("stacks", &stacks)
+            .field("reserve", &self.reserve)
+            .field("captured", &self.captured)
+            .field("hash", &format_args!("{:#018x}", self.hash))
+            .finish_non_exhaustive()
+    }
 }
 
 /// Positions are equal when they belong to the same rules object (`Arc::ptr_eq`) and agree on
