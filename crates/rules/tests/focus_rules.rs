@@ -492,3 +492,38 @@ fn the_variant_starts_a_focus_game_through_any_position() {
     // 8 singletons on the central 4×4, every neighbour on the board: 8 × 4.
     assert_eq!(small.count_legal_moves(), 32);
 }
+
+#[test]
+fn the_hash_covers_side_reserves_and_captures() {
+    let stacks = [("d4", "BW"), ("e5", "W"), ("c3", "B")];
+    // The piece-count invariant ties captures to reserves, so they change together.
+    let base = position(&stacks, [1, 1], [15, 15], White);
+    let other_side = position(&stacks, [1, 1], [15, 15], Black);
+    let other_reserve = position(&stacks, [0, 2], [14, 16], White);
+    let other_captures = position(&stacks, [2, 0], [16, 14], White);
+    let other_stack = position(
+        &[("d4", "WB"), ("e5", "W"), ("c3", "B")],
+        [1, 1],
+        [15, 15],
+        White,
+    );
+    let hashes = [
+        base.hash(),
+        other_side.hash(),
+        other_reserve.hash(),
+        other_captures.hash(),
+        other_stack.hash(),
+    ];
+    for (i, a) in hashes.iter().enumerate() {
+        for b in &hashes[i + 1..] {
+            assert_ne!(a, b);
+        }
+    }
+    // The same position reached by different move orders has the same hash.
+    let mut one = FocusPosition::new(focus());
+    let mut two = FocusPosition::new(focus());
+    play_line(&mut one, "d2-d3 e7-f7 c3-c4 d7-c7").unwrap();
+    play_line(&mut two, "c3-c4 d7-c7 d2-d3 e7-f7").unwrap();
+    assert_eq!(one.hash(), two.hash());
+    assert_eq!(one.hash(), one.compute_hash());
+}
