@@ -120,4 +120,68 @@ proptest! {
             check_position(&FocusPosition::new(r));
         }
     }
+
+    /// Small random boards with a random set-up that is usually valid: whatever validation
+    /// accepts must play soundly for a few plies.
+    #[test]
+    fn random_small_variants_play_soundly(
+        (width, height, mut cells, order) in (2u8..=7, 2u8..=7).prop_flat_map(|(w, h)| {
+            let n = (w * h) as usize;
+            (
+                Just(w),
+                Just(h),
+                prop::collection::vec(prop::bool::weighted(0.8), n),
+                Just((0..n).collect::<Vec<_>>()).prop_shuffle(),
+            )
+        }),
+        sizes in prop::collection::vec(1u32..4, 1..6),
+        height_limit in 1u32..6,
+        reserve in 0u32..3,
+        choices in prop::collection::vec(any::<u32>(), 0..30),
+    ) {
+        let name = |i: usize| {
+            let (f, r) = (i % width as usize, i / width as usize);
+            format!("{}{}", (b'a' + f as u8) as char, r + 1)
+        };
+        // Pair k puts `n` White pieces on one distinct square and `n` Black on another.
+        let mut setup = Vec::new();
+        let mut pieces = reserve;
+        for (k, &n) in sizes.iter().enumerate().take(order.len() / 2) {
+            let n = n.min(height_limit);
+            for (square, letter) in [(order[2 * k], "W"), (order[2 * k + 1], "B")] {
+                cells[square] = true;
+                setup.push(format!("{:?}: {:?}", name(square), letter.repeat(n as usize)));
+            }
+            pieces += n;
+        }
+        let rows: Vec<String> = (0..height)
+            .rev()
+            .map(|r| {
+                (0..width)
+                    .map(|f| if cells[(r * width + f) as usize] { '.' } else { '#' })
+                    .collect()
+            })
+            .collect();
+        let text = format!(
+            "(format_version: 1, name: \"fuzz\", title: \"Fuzz\", rules: Focus(board: {rows:?}, \
+             height_limit: {height_limit}, pieces_per_side: {pieces}, reserve: {reserve}, \
+             setup: {{{}}}, first_player: Black, repetition_draw: Some(3), ply_cap: Some(20)))",
+            setup.join(", ")
+        );
+        match Variant::from_ron("fuzz.ron", &text) {
+            Ok(variant) => {
+                let FamilyRules::Focus(r) = variant.rules else { unreachable!() };
+                let mut pos = FocusPosition::new(r);
+                for choice in choices {
+                    let moves = check_position(&pos);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.play(&moves[choice as usize % moves.len()]).unwrap();
+                }
+            }
+            // The only way this construction can fail: a square without neighbours.
+            Err(e) => prop_assert!(e.to_string().contains("isolated"), "{e}"),
+        }
+    }
 }
