@@ -176,6 +176,16 @@ impl GipfPosition {
         Some(opts.into_iter().map(SpotSet).collect())
     }
 
+    /// The rows kept whole by their owner and not offered again until their line changes
+    /// (A-G14), each as the spots of its line.
+    pub fn settled_rows(&self) -> Vec<SpotSet> {
+        let g = geometry();
+        (0..g.lines.len())
+            .filter(|l| self.st.settled & (1 << l) != 0)
+            .map(|l| SpotSet(g.lines[l].mask))
+            .collect()
+    }
+
     /// Whether `c` has already taken a turn / entered a basic piece (tournament rules).
     pub fn has_moved(&self, c: Color) -> bool {
         self.st.moved(c)

@@ -270,7 +270,7 @@ impl State {
     }
 
     /// Every distinct outcome of `owner`'s removal step, as the set of spots it removes
-    /// (sorted; a single `0` when there is no row). Rows can only stand on `candidates` (the
+    /// (sorted by the spot lists; a single `0` when there is no row). Rows can only stand on `candidates` (the
     /// lines the turn changed): a removal never creates a row.
     ///
     /// The procedure (A-G6, A-G11, A-G14): while an unsettled row of `owner` exists, he takes one
@@ -307,7 +307,8 @@ impl State {
             },
             &mut Vec::new(),
         );
-        out.sort_unstable();
+        // In reading order: by the spot lists, compared name by name.
+        out.sort_unstable_by(|&a, &b| Spot::iter_mask(a).cmp(Spot::iter_mask(b)));
     }
 
     /// A sequence of row choices whose removals add up to `target` (for the effect).
