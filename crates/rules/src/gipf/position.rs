@@ -20,6 +20,15 @@ pub struct GipfPosition {
     st: State,
 }
 
+/// Same rules, same state (board, reserves, flags, side to move, ply, pending decision).
+impl PartialEq for GipfPosition {
+    fn eq(&self, other: &Self) -> bool {
+        self.st == other.st && (Arc::ptr_eq(&self.rules, &other.rules) || self.rules == other.rules)
+    }
+}
+
+impl Eq for GipfPosition {}
+
 /// What `undo` restores: the whole state before the move (it is small and `Copy`).
 pub struct GipfUndo(State);
 
