@@ -228,6 +228,7 @@ impl GipfSpec {
             }
         }
 
+        let errors_before_counts = errors.len();
         let reserve = [
             check_count(&mut errors, "reserve.white", self.reserve.white),
             check_count(&mut errors, "reserve.black", self.reserve.black),
@@ -236,6 +237,7 @@ impl GipfSpec {
             check_count(&mut errors, "gipf_reserve.white", self.gipf_reserve.white),
             check_count(&mut errors, "gipf_reserve.black", self.gipf_reserve.black),
         ];
+        let counts_ok = errors.len() == errors_before_counts;
         let mut total_units = [0u32; 2];
         for c in Color::BOTH {
             let on_board: u32 = start
@@ -326,7 +328,7 @@ impl GipfSpec {
                 }
             }
         }
-        if self.lose_when == LoseWhen::ReserveEmpty {
+        if counts_ok && self.lose_when == LoseWhen::ReserveEmpty {
             let c = self.first_player;
             if reserve[c.index()] == 0 && gipf_reserve[c.index()] == 0 {
                 errors.push(FieldError::new(
