@@ -715,3 +715,16 @@ fn printout_shows_board_reserves_and_turn() {
         "{text}"
     );
 }
+
+/// Formatting a move of another position must not panic (it is outside input to this one).
+#[test]
+fn formatting_a_foreign_move_does_not_panic() {
+    let mut full = after_g3();
+    let mut other = start("gipf-basic");
+    let mv = other.parse_move("b1-b2").unwrap();
+    assert_eq!(full.format_move(&mv), "b1-b2");
+    assert!(full.play(&mv).is_err());
+    other.play(&mv).unwrap();
+    let empty = setup("gipf-basic", "White: e2; Black: e8", [0, 0], Color::White);
+    assert_eq!(empty.format_move(&mv), "b1-b2");
+}

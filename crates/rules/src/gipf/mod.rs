@@ -37,6 +37,13 @@
 //! *settled* (A-G14): it is not offered again until its line changes. Settled lines are part of
 //! the state and the hash.
 //!
+//! # State and hash
+//! The Zobrist hash covers the board (kind and colour per spot), both reserves (basic and
+//! GIPF), the side to move, the pending-decision flag, the settled lines and the per-player
+//! flags "has moved" / "has entered a basic piece" (tournament rules). Captured material is
+//! not hashed: it is the variant's total minus board and reserve. `undo` copies back the whole
+//! (small, `Copy`) state, so it restores everything exactly.
+//!
 //! # Notation (A-G9, A-G16)
 //! `e1-e2`, `Ge1-e2`, `b5-b4` (seed step), `e1-e2;xe2,e3,e4,e5` (the mover's chosen removal),
 //! `xc3,d4,e5,f5;a1-b2` (a pending decision, then the entry), `x;a1-b2` (a pending decision to

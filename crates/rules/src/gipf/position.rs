@@ -222,13 +222,34 @@ impl GipfPosition {
     }
 
     /// Every distinct removal outcome of the mover's step after `action` (from this position,
-    /// after `pre`), or `None` if the action is not legal here.
+    /// after `pre`); empty if the action cannot be played here (a move from another position).
     fn post_options(&self, pre: Option<SpotSet>, action: Action) -> Vec<u64> {
         let mut st = self.st;
         let p = st.to_move;
         if let Some(pre) = pre {
+            if pre.0 & !st.occ != 0 {
+                return Vec::new();
+            }
             st.apply_removal(&self.rules, p, pre.0);
             st.set_pending(false);
+        }
+        let (basic, gipf) = st.entry_kinds(&self.rules, p);
+        let playable = match action {
+            Action::Entry { entry, kind } => {
+                let mask = geometry().entries[entry as usize].mask;
+                st.occ & mask != mask
+                    && match kind {
+                        PieceKind::Basic => basic,
+                        PieceKind::Gipf => gipf,
+                    }
+            }
+            Action::Step { from, dir } => {
+                st.piece_at(from).is_some_and(|pc| pc.color == p)
+                    && st.step_target(from, dir).is_some()
+            }
+        };
+        if !playable {
+            return Vec::new();
         }
         let changed = st.apply_action(&self.rules, p, action);
         let mut opts = Vec::new();
