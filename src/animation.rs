@@ -10,7 +10,7 @@ use crate::{
     board::Board,
     match_state::{GameStarted, Match, MoveApplied, TurnPhase},
     pieces::{BoardView, Piece, PieceAt, ViewRepairs, rest_translation, sync_view},
-    view_model::{self, CellId, Phase, PhaseKind, Snapshot, Take},
+    view_model::{self, CellId, Phase, PhaseKind, PieceKind, Place, Reshape, Snapshot, Take},
 };
 
 #[derive(Resource, Clone, Copy, Debug, PartialEq)]
@@ -87,6 +87,7 @@ struct Active {
     phase: Phase,
     t: f32,
     movers: Vec<Mover>,
+    arrivals: Vec<Arrival>,
 }
 
 #[derive(Debug)]
@@ -192,11 +193,19 @@ fn advance_animation(
             let Some(phase) = run.phases.pop_front() else {
                 break;
             };
-            let movers = start_phase(&phase, layout, &mut view, &transforms, &mut commands);
+            let (movers, arrivals) = start_phase(
+                &phase,
+                layout,
+                &mut view,
+                &transforms,
+                &pieces,
+                &mut commands,
+            );
             run.current = Some(Active {
                 phase,
                 t: 0.0,
                 movers,
+                arrivals,
             });
         }
         let active = run.current.as_mut().expect("a phase is active");
@@ -223,6 +232,7 @@ fn advance_animation(
         }
         // The phase has landed.
         let active = run.current.take().expect("a phase is active");
+        reshape_arrivals(&active.arrivals, layout, &mut view, &pieces, &mut commands);
         if let Some(cell) = active.phase.landing {
             let at = active
                 .movers
@@ -267,48 +277,68 @@ fn advance_animation(
     }
 }
 
-/// Moves the phase's pieces in [`BoardView`] to where they will rest, and returns their paths.
+/// Moves the phase's pieces in [`BoardView`] to where they will rest, and returns their paths
+/// and the arrivals that change shape when they land.
 fn start_phase(
     phase: &Phase,
     layout: &view_model::Layout,
     view: &mut BoardView,
     transforms: &Query<&mut Transform, With<Piece>>,
+    pieces: &Query<&Piece>,
     commands: &mut Commands,
-) -> Vec<Mover> {
+) -> (Vec<Mover>, Vec<Arrival>) {
+    let kind_of = |e: &Entity| {
+        pieces
+            .get(*e)
+            .map_or(PieceKind::man(boardcraft_rules::Color::White), |p| p.kind)
+    };
     // Take all, then put all (see `view_model::apply_motions`).
     let mut carried = Vec::new();
     for m in &phase.motions {
         let source = view.place_mut(m.from);
-        match view_model::take(source, m.take) {
+        match view_model::take(source, m.take, kind_of) {
             Some(entities) => carried.push((m, entities)),
             // The script names pieces the view does not have; the snap at the end repairs it.
             None => warn!("animation: no pieces to take for {m:?}"),
         }
     }
     let mut movers = Vec::new();
+    let mut arrivals = Vec::new();
     for (m, entities) in carried {
         let target = view.place_mut(m.to);
-        for e in entities {
+        let first_level = target.len();
+        for e in &entities {
             let level = target.len();
-            target.push(e);
+            target.push(*e);
             let to = rest_translation(layout, m.to, level);
-            let from = transforms.get(e).map_or(to, |t| t.translation);
-            commands.entity(e).insert(PieceAt { place: m.to, level });
+            let from = transforms.get(*e).map_or(to, |t| t.translation);
+            commands.entity(*e).insert(PieceAt { place: m.to, level });
             movers.push(Mover {
-                entity: e,
+                entity: *e,
                 from,
                 to,
                 arc: true,
             });
         }
+        if m.reshape != Reshape::Keep {
+            arrivals.push(Arrival {
+                place: m.to,
+                first_level,
+                entities,
+                reshape: m.reshape,
+            });
+        }
     }
-    // Pieces left below a lifted part keep their levels; pieces above a removed bottom drop.
+    // Pieces above a removed bottom drop; a tray closes its gaps.
     for m in &phase.motions {
-        if let Take::Bottom(_) = m.take {
+        if matches!(m.take, Take::Bottom(_) | Take::Kind(..)) {
             let remaining: Vec<Entity> = view.place(m.from).to_vec();
             for (level, e) in remaining.into_iter().enumerate() {
                 let to = rest_translation(layout, m.from, level);
                 let from = transforms.get(e).map_or(to, |t| t.translation);
+                if from == to {
+                    continue;
+                }
                 commands.entity(e).insert(PieceAt {
                     place: m.from,
                     level,
@@ -322,5 +352,61 @@ fn start_phase(
             }
         }
     }
-    movers
+    (movers, arrivals)
+}
+
+/// Pieces that change shape on landing: a GIPF-piece that becomes two basic pieces in a tray,
+/// or two reserve pieces that become one GIPF-piece.
+#[derive(Debug)]
+struct Arrival {
+    place: Place,
+    first_level: usize,
+    entities: Vec<Entity>,
+    reshape: Reshape,
+}
+
+/// Replaces the arrived entities by the pieces they become, resting in their place.
+fn reshape_arrivals(
+    arrivals: &[Arrival],
+    layout: &view_model::Layout,
+    view: &mut BoardView,
+    pieces: &Query<&Piece>,
+    commands: &mut Commands,
+) {
+    for a in arrivals {
+        let kinds: Vec<PieceKind> = a
+            .entities
+            .iter()
+            .filter_map(|e| pieces.get(*e).ok().map(|p| p.kind))
+            .collect();
+        let new_kinds = view_model::reshape(kinds, a.reshape);
+        let place = view.place_mut(a.place);
+        // The arrivals were pushed together, so they sit at `first_level..`.
+        let end = (a.first_level + a.entities.len()).min(place.len());
+        let old: Vec<Entity> = place.drain(a.first_level..end).collect();
+        for e in old {
+            commands.entity(e).despawn();
+        }
+        let spawned: Vec<Entity> = new_kinds
+            .into_iter()
+            .enumerate()
+            .map(|(i, kind)| {
+                let level = a.first_level + i;
+                commands
+                    .spawn((
+                        Piece { kind },
+                        PieceAt {
+                            place: a.place,
+                            level,
+                        },
+                        Transform::from_translation(rest_translation(layout, a.place, level)),
+                    ))
+                    .id()
+            })
+            .collect();
+        let place = view.place_mut(a.place);
+        let tail: Vec<Entity> = place.drain(a.first_level.min(place.len())..).collect();
+        place.extend(spawned);
+        place.extend(tail);
+    }
 }

@@ -204,27 +204,25 @@ fn draw_board(
         ..default()
     });
     if layout.hex {
-        // A hexagonal slab, flat side towards each player.
-        let radius = size.x.max(size.y) / 2.0 + 0.9;
+        // A hexagonal slab with a corner towards each player (e1 and e9 are corners).
+        let radius = size.x.max(size.y) / 2.0 + 1.2;
         let slab = Extrusion::new(RegularPolygon::new(radius, 6), SLAB);
         commands.spawn((
             BoardPart,
             Mesh3d(meshes.add(slab)),
             MeshMaterial3d(frame_mat),
-            Transform::from_xyz(0.0, -SLAB / 2.0, 0.0).with_rotation(
-                Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2)
-                    * Quat::from_rotation_z(std::f32::consts::FRAC_PI_6),
-            ),
+            Transform::from_xyz(0.0, -SLAB / 2.0, 0.0)
+                .with_rotation(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2)),
+            Pickable::IGNORE,
         ));
-        let face = Extrusion::new(RegularPolygon::new(radius - 0.35, 6), 0.02);
+        let face = Extrusion::new(RegularPolygon::new(radius - 0.55, 6), 0.02);
         commands.spawn((
             BoardPart,
             Mesh3d(meshes.add(face)),
             MeshMaterial3d(matte(&mut materials, palette::HEX_FACE)),
-            Transform::from_xyz(0.0, 0.0, 0.0).with_rotation(
-                Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2)
-                    * Quat::from_rotation_z(std::f32::consts::FRAC_PI_6),
-            ),
+            // The extrusion is centred on its origin: its top face sits 1 cm above the slab.
+            Transform::from_xyz(0.0, 0.0, 0.0)
+                .with_rotation(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2)),
             Pickable::IGNORE,
         ));
     } else {
@@ -245,7 +243,7 @@ fn draw_board(
     // Lines of the GIPF grid, as thin bars lying on the board.
     let line_mat = matte(&mut materials, palette::LINE);
     for (a, b) in &layout.lines {
-        let (pa, pb) = (layout.world(*a, 0.012), layout.world(*b, 0.012));
+        let (pa, pb) = (layout.world(*a, 0.014), layout.world(*b, 0.014));
         let length = pa.distance(pb);
         let mid = (pa + pb) / 2.0;
         let dir = (pb - pa).normalize_or_zero();
@@ -258,14 +256,16 @@ fn draw_board(
         ));
     }
 
+    // Heights (top faces): slab 0, hex face 0.01, lines 0.019, squares / spots / dots 0.02.
     let square = meshes.add(Cuboid::new(0.97, 0.04, 0.97));
-    let spot = meshes.add(Cylinder::new(0.16, 0.03));
-    let dot = meshes.add(Cylinder::new(0.11, 0.03));
+    let spot = meshes.add(Cylinder::new(0.07, 0.04));
+    let dot = meshes.add(Cylinder::new(0.15, 0.04));
     // Spots and dots are small; an invisible-sized pick disc would be nicer, but the piece
     // radius is what a player aims at, so cells get a flat pick target of that size.
     let pick_disc = meshes.add(Cylinder::new(layout.piece.radius.max(0.35), 0.005));
     for id in layout.ids() {
         let cell = layout.cell(id);
+        // The centre of a 0.04 high tile: its top is the playing surface.
         let at = layout.world(cell.at, 0.0);
         let material = mats.base(layout, id);
         let mesh = match cell.kind {
@@ -278,7 +278,7 @@ fn draw_board(
             CellMarker(id),
             Mesh3d(mesh),
             MeshMaterial3d(material),
-            Transform::from_translation(at - Vec3::Y * 0.018),
+            Transform::from_translation(at),
             NotShadowCaster,
         ));
         if cell.kind != CellKind::Square {

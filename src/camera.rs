@@ -19,8 +19,8 @@ pub struct OrbitCamera {
     pub pitch: f32,
     /// Distance from the board centre, as a multiple of the distance that fits the board.
     pub zoom: f32,
-    /// Radius of the board (cell units): what must stay in view.
-    pub fit: f32,
+    /// Half extents of what must stay in view: x across, y along the table (cell units).
+    pub fit: Vec2,
     pub top_down: bool,
 }
 
@@ -30,7 +30,7 @@ impl Default for OrbitCamera {
             yaw: 0.0,
             pitch: 0.95,
             zoom: 1.0,
-            fit: 6.0,
+            fit: Vec2::splat(5.0),
             top_down: false,
         }
     }
@@ -79,14 +79,7 @@ fn spawn_camera(mut commands: Commands, start: Res<StartTopDown>) {
 
 fn fit_to_board(board: Res<Board>, mut cameras: Query<&mut OrbitCamera>) {
     for mut cam in &mut cameras {
-        // Labels and trays sit outside the cells: leave room for them.
-        let trays = board
-            .layout
-            .trays
-            .iter()
-            .map(|(_, start, _)| (*start - board.layout.centre()).length() + 1.0)
-            .fold(0.0_f32, f32::max);
-        cam.fit = board.layout.radius().max(trays).max(2.0);
+        cam.fit = board.layout.half_extent().max(Vec2::splat(2.0));
         cam.zoom = 1.0;
     }
 }
@@ -95,8 +88,11 @@ fn orbit_controls(
     buttons: Res<ButtonInput<MouseButton>>,
     motion: Res<AccumulatedMouseMotion>,
     scroll: Res<AccumulatedMouseScroll>,
+    selection: Option<Res<crate::input::Selection>>,
     mut cameras: Query<&mut OrbitCamera>,
 ) {
+    // While a Focus tower is selected the wheel chooses how many pieces to lift.
+    let wheel_taken = selection.is_some_and(|s| !s.lift_options().is_empty());
     let dragging = buttons.pressed(MouseButton::Right) || buttons.pressed(MouseButton::Middle);
     let wheel = match scroll.unit {
         MouseScrollUnit::Line => scroll.delta.y,
@@ -107,7 +103,7 @@ fn orbit_controls(
             cam.yaw -= motion.delta.x * 0.006;
             cam.pitch = (cam.pitch + motion.delta.y * 0.004).clamp(0.25, 1.45);
         }
-        if wheel != 0.0 {
+        if wheel != 0.0 && !wheel_taken {
             cam.zoom = (cam.zoom * (1.0 - wheel * 0.08)).clamp(0.45, 2.5);
         }
     }
@@ -163,25 +159,25 @@ fn toggle_top_down(
     }
 }
 
-fn place_camera(mut cameras: Query<(&OrbitCamera, &mut Transform, &mut Projection)>) {
-    for (cam, mut transform, mut projection) in &mut cameras {
+fn place_camera(mut cameras: Query<(&OrbitCamera, &Camera, &mut Transform, &mut Projection)>) {
+    for (cam, camera, mut transform, mut projection) in &mut cameras {
+        let aspect = camera
+            .logical_viewport_size()
+            .map_or(1.6, |s| (s.x / s.y.max(1.0)).max(0.2));
         if cam.top_down {
             // Straight down, White at the bottom of the screen.
-            let extent = cam.fit * 2.0 * cam.zoom;
-            if !matches!(*projection, Projection::Orthographic(_)) {
-                *projection = Projection::Orthographic(OrthographicProjection {
-                    scaling_mode: ScalingMode::AutoMin {
-                        min_width: extent,
-                        min_height: extent,
-                    },
-                    ..OrthographicProjection::default_3d()
-                });
-            }
-            if let Projection::Orthographic(ortho) = &mut *projection {
-                ortho.scaling_mode = ScalingMode::AutoMin {
-                    min_width: extent,
-                    min_height: extent,
-                };
+            let scaling_mode = ScalingMode::AutoMin {
+                min_width: cam.fit.x * 2.25 * cam.zoom,
+                min_height: cam.fit.y * 2.25 * cam.zoom,
+            };
+            match &mut *projection {
+                Projection::Orthographic(ortho) => ortho.scaling_mode = scaling_mode,
+                _ => {
+                    *projection = Projection::Orthographic(OrthographicProjection {
+                        scaling_mode,
+                        ..OrthographicProjection::default_3d()
+                    })
+                }
             }
             *transform = Transform::from_xyz(0.0, 40.0, 0.0).looking_at(Vec3::ZERO, Vec3::NEG_Z);
         } else {
@@ -189,15 +185,21 @@ fn place_camera(mut cameras: Query<(&OrbitCamera, &mut Transform, &mut Projectio
             if !matches!(*projection, Projection::Perspective(_)) {
                 *projection = Projection::Perspective(PerspectiveProjection { fov, ..default() });
             }
-            let distance = cam.fit / (fov / 2.0).sin() * cam.zoom;
             let pitch = cam.pitch.clamp(0.1, FRAC_PI_2 - 0.01);
+            let half_tan = (fov / 2.0).tan();
+            // Far enough that the board's depth (foreshortened by the pitch, plus its height
+            // towards the viewer) and its width both fit, whatever the yaw.
+            let across = cam.fit.x.max(cam.fit.y);
+            let deep = cam.fit.y.max(cam.fit.x * cam.yaw.sin().abs());
+            let for_depth = deep * (pitch.sin() + 0.35 * pitch.cos()) / half_tan;
+            let for_width = across / (half_tan * aspect);
+            let distance = for_depth.max(for_width) * 1.08 * cam.zoom;
             let offset = Vec3::new(
                 distance * pitch.cos() * cam.yaw.sin(),
                 distance * pitch.sin(),
                 distance * pitch.cos() * cam.yaw.cos(),
             );
-            // Aim a little behind the centre so the near edge is not cut off.
-            let target = Vec3::new(0.0, 0.0, -0.04 * cam.fit);
+            let target = Vec3::ZERO;
             *transform = Transform::from_translation(target + offset).looking_at(target, Vec3::Y);
         }
     }

@@ -17,28 +17,44 @@ use crate::{
     view_model::{self, CellId, InputPath, Place, Token, Tray},
 };
 
-/// A click on the board, turned into a token.
+/// A click on the board, turned into a token. `level` is the clicked piece's level in its
+/// stack (0 = bottom), when a piece was clicked.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BoardClicked(pub Token);
+pub struct BoardClicked {
+    pub token: Token,
+    pub level: Option<usize>,
+}
 
 /// Forget the current selection (right click, Escape).
 #[derive(Message, Clone, Copy, Debug, Default)]
 pub struct ClearSelection;
 
-/// The human's move being built: the legal moves with their click paths, and the clicks so far.
+/// Lift one piece more (+1) or less (−1) from the selected tower (mouse wheel).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct AdjustLift(pub i32);
+
+/// The human's move being built: the legal moves with their click paths, the clicks so far,
+/// and, when the clicks name several moves (a GIPF removal choice), the moves to choose from.
 #[derive(Resource, Debug, Default)]
 pub struct Selection {
     pub paths: Vec<InputPath>,
     pub clicks: Vec<Token>,
+    /// Focus: how many pieces to lift from the selected tower, if the player said so.
+    pub lift: Option<usize>,
+    /// Moves the clicks cannot tell apart; the UI asks which one.
+    pub choices: Vec<InputPath>,
     key: Option<(u64, u32)>,
 }
 
 impl Selection {
+    fn fits(&self, p: &InputPath, clicks: &[Token]) -> bool {
+        p.tokens.starts_with(clicks)
+            && (self.lift.is_none() || p.lift.is_none() || p.lift == self.lift)
+    }
+
     /// The paths that start with the clicks so far.
     pub fn candidates(&self) -> impl Iterator<Item = &InputPath> {
-        self.paths
-            .iter()
-            .filter(|p| p.tokens.starts_with(&self.clicks))
+        self.paths.iter().filter(|p| self.fits(p, &self.clicks))
     }
 
     /// Tokens that would extend the clicks so far.
@@ -53,36 +69,81 @@ impl Selection {
         next
     }
 
-    /// Adds a click; returns the move it completes, if it completes exactly one.
-    pub fn click(&mut self, token: Token) -> Option<view_model::InputPath> {
+    /// The lift counts the selected piece's moves offer, smallest first.
+    pub fn lift_options(&self) -> Vec<usize> {
+        let Some(first) = self.clicks.first() else {
+            return Vec::new();
+        };
+        let mut counts: Vec<usize> = self
+            .paths
+            .iter()
+            .filter(|p| p.tokens.first() == Some(first))
+            .filter_map(|p| p.lift)
+            .collect();
+        counts.sort_unstable();
+        counts.dedup();
+        counts
+    }
+
+    pub fn clear(&mut self) {
+        self.clicks.clear();
+        self.lift = None;
+        self.choices.clear();
+    }
+
+    /// Adds a click (with the clicked level's lift count, if it was a tower's piece); returns
+    /// the move it completes, if it names exactly one.
+    pub fn click(&mut self, token: Token, lift: Option<usize>) -> Option<InputPath> {
+        self.choices.clear();
         let mut extended = self.clicks.clone();
         extended.push(token);
-        let matches = |clicks: &[Token]| {
-            self.paths
-                .iter()
-                .filter(|p| p.tokens.starts_with(clicks))
-                .count()
-        };
-        if matches(&extended) > 0 {
+        let count =
+            |sel: &Self, clicks: &[Token]| sel.paths.iter().filter(|p| sel.fits(p, clicks)).count();
+        if count(self, &extended) > 0 {
             self.clicks = extended;
-        } else if matches(&[token]) > 0 {
-            // Starting over with another piece.
-            self.clicks = vec![token];
         } else {
-            self.clicks.clear();
-            return None;
-        }
-        // Done when exactly one move remains and these clicks spell it completely.
-        let chosen = {
-            let mut left = self.candidates();
-            let only = left.next()?;
-            if left.next().is_some() || only.tokens != self.clicks {
+            // Starting over with another piece (its own lift, if a level was clicked).
+            self.lift = None;
+            if count(self, &[token]) > 0 {
+                self.clicks = vec![token];
+            } else {
+                self.clear();
                 return None;
             }
-            only.clone()
+        }
+        if self.clicks.len() == 1 {
+            // A click on a tower's level chooses how many pieces to lift, if that is a move.
+            self.lift = lift.filter(|n| self.lift_options().contains(n));
+        }
+        let complete: Vec<InputPath> = self
+            .candidates()
+            .filter(|p| p.tokens == self.clicks)
+            .cloned()
+            .collect();
+        if complete.is_empty() || self.candidates().count() > complete.len() {
+            return None;
+        }
+        if complete.len() == 1 {
+            self.clear();
+            return complete.into_iter().next();
+        }
+        self.choices = complete;
+        None
+    }
+
+    /// Steps the lift count of the selected tower through its options.
+    pub fn adjust_lift(&mut self, by: i32) {
+        let options = self.lift_options();
+        if options.is_empty() || self.clicks.len() != 1 {
+            return;
+        }
+        let current = self.lift.and_then(|n| options.iter().position(|o| *o == n));
+        let next = match current {
+            None if by > 0 => 0,
+            None => options.len() - 1,
+            Some(i) => (i as i32 + by).clamp(0, options.len() as i32 - 1) as usize,
         };
-        self.clicks.clear();
-        Some(chosen)
+        self.lift = Some(options[next]);
     }
 }
 
@@ -93,6 +154,7 @@ pub struct LastMove(pub Vec<CellId>);
 pub fn plugin(app: &mut App) {
     app.add_message::<BoardClicked>()
         .add_message::<ClearSelection>()
+        .add_message::<AdjustLift>()
         .init_resource::<Selection>()
         .init_resource::<LastMove>()
         .insert_resource(MeshPickingSettings {
@@ -108,6 +170,7 @@ pub fn plugin(app: &mut App) {
             Update,
             (
                 keyboard_clear,
+                wheel_lift,
                 refresh_paths,
                 handle_clicks.run_if(in_state(TurnPhase::Ready)),
             )
@@ -122,20 +185,28 @@ pub fn plugin(app: &mut App) {
         );
 }
 
-/// What a picked entity means: a cell, a piece on a cell, or a piece in a reserve.
-fn token_of(
+/// What a picked entity means: a cell, a piece on a cell (with its level), or a reserve.
+fn click_of(
     entity: Entity,
     cells: &Query<&CellMarker>,
     pieces: &Query<&PieceAt, With<Piece>>,
-) -> Option<Token> {
+) -> Option<BoardClicked> {
     if let Ok(cell) = cells.get(entity) {
-        return Some(Token::Cell(cell.0));
+        return Some(BoardClicked {
+            token: Token::Cell(cell.0),
+            level: None,
+        });
     }
-    match pieces.get(entity).ok()?.place {
-        Place::Cell(c) => Some(Token::Cell(c)),
-        Place::Tray(Tray::Reserve(side)) => Some(Token::Reserve(side)),
-        Place::Tray(Tray::Captured(_)) => None,
-    }
+    let at = pieces.get(entity).ok()?;
+    let token = match at.place {
+        Place::Cell(c) => Token::Cell(c),
+        Place::Tray(Tray::Reserve(side)) => Token::Reserve(side),
+        Place::Tray(Tray::Captured(_)) => return None,
+    };
+    Some(BoardClicked {
+        token,
+        level: matches!(at.place, Place::Cell(_)).then_some(at.level),
+    })
 }
 
 fn on_click(
@@ -147,8 +218,8 @@ fn on_click(
 ) {
     match click.button {
         PointerButton::Primary => {
-            if let Some(token) = token_of(click.entity, &cells, &pieces) {
-                clicked.write(BoardClicked(token));
+            if let Some(c) = click_of(click.entity, &cells, &pieces) {
+                clicked.write(c);
             }
         }
         PointerButton::Secondary => {
@@ -168,10 +239,10 @@ fn on_drag_start(
     if drag.button != PointerButton::Primary || !pieces.contains(drag.entity) {
         return;
     }
-    if let Some(token) = token_of(drag.entity, &cells, &pieces) {
-        // Dragging the selected piece keeps it selected rather than toggling.
-        if selection.clicks.last() != Some(&token) {
-            clicked.write(BoardClicked(token));
+    if let Some(c) = click_of(drag.entity, &cells, &pieces) {
+        // Dragging the selected piece keeps it selected rather than starting over.
+        if selection.clicks.last() != Some(&c.token) {
+            clicked.write(c);
         }
     }
 }
@@ -185,8 +256,9 @@ fn on_drop(
     if drop.button != PointerButton::Primary {
         return;
     }
-    if let Some(token) = token_of(drop.entity, &cells, &pieces) {
-        clicked.write(BoardClicked(token));
+    if let Some(mut c) = click_of(drop.entity, &cells, &pieces) {
+        c.level = None;
+        clicked.write(c);
     }
 }
 
@@ -196,15 +268,31 @@ fn keyboard_clear(keys: Res<ButtonInput<KeyCode>>, mut clear: MessageWriter<Clea
     }
 }
 
+/// The mouse wheel over the board changes how many pieces to lift while a tower is selected
+/// (otherwise it zooms: see the camera).
+fn wheel_lift(
+    scroll: Res<bevy::input::mouse::AccumulatedMouseScroll>,
+    selection: Res<Selection>,
+    mut adjust: MessageWriter<AdjustLift>,
+) {
+    if scroll.delta.y != 0.0 && !selection.lift_options().is_empty() {
+        adjust.write(AdjustLift(if scroll.delta.y > 0.0 { 1 } else { -1 }));
+    }
+}
+
 /// Recomputes the legal click paths whenever the position changes.
 fn refresh_paths(
     mut selection: ResMut<Selection>,
     game: Option<Res<Match>>,
     board: Option<Res<Board>>,
     mut clear: MessageReader<ClearSelection>,
+    mut adjust: MessageReader<AdjustLift>,
 ) {
     if clear.read().count() > 0 {
-        selection.clicks.clear();
+        selection.clear();
+    }
+    for AdjustLift(by) in adjust.read() {
+        selection.adjust_lift(*by);
     }
     let (Some(game), Some(board)) = (game, board) else {
         return;
@@ -212,13 +300,14 @@ fn refresh_paths(
     let key = (game.game_id, game.position.ply());
     if selection.key != Some(key) {
         selection.paths = view_model::input_paths(&game.position, &board.layout);
-        selection.clicks.clear();
+        selection.clear();
         selection.key = Some(key);
     }
 }
 
 fn handle_clicks(
     mut clicks: MessageReader<BoardClicked>,
+    view: Res<crate::pieces::BoardView>,
     mut selection: ResMut<Selection>,
     game: Res<Match>,
     players: Res<Players>,
@@ -228,8 +317,15 @@ fn handle_clicks(
         clicks.clear();
         return;
     }
-    for BoardClicked(token) in clicks.read() {
-        if let Some(path) = selection.click(*token) {
+    for click in clicks.read() {
+        // A click on level `l` of a tower of height `h` lifts the top `h − l` pieces.
+        let lift = match (click.token, click.level) {
+            (Token::Cell(c), Some(level)) => {
+                Some(view.place(Place::Cell(c)).len().saturating_sub(level))
+            }
+            _ => None,
+        };
+        if let Some(path) = selection.click(click.token, lift) {
             requests.write(MoveRequested {
                 mv: path.mv,
                 game_id: game.game_id,

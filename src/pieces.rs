@@ -184,36 +184,63 @@ fn sync_places(
     }
     for (place, kinds) in wanted {
         let current = view.place_mut(place);
-        let same = current.len() == kinds.len()
-            && current
-                .iter()
-                .zip(kinds)
-                .all(|(e, k)| kind_of(*e) == Some(*k));
-        if !same {
-            *repairs += 1;
-            let current = view.place_mut(place);
-            for e in current.drain(..) {
-                commands.entity(e).despawn();
-            }
-            for (level, kind) in kinds.iter().enumerate() {
-                let e = commands
-                    .spawn((
-                        Piece { kind: *kind },
+        let matched = match place {
+            Place::Cell(_) => (current.len() == kinds.len()
+                && current
+                    .iter()
+                    .zip(kinds)
+                    .all(|(e, k)| kind_of(*e) == Some(*k)))
+            .then(|| current.clone()),
+            // A tray is a pile: any order of the right pieces will do.
+            Place::Tray(_) => match_pile(current, kinds, &kind_of),
+        };
+        match matched {
+            Some(entities) => {
+                *current = entities;
+                for (level, e) in current.iter().enumerate() {
+                    commands.entity(*e).insert((
                         PieceAt { place, level },
                         Transform::from_translation(rest_translation(layout, place, level)),
-                    ))
-                    .id();
-                view.place_mut(place).push(e);
+                    ));
+                }
             }
-        } else {
-            for (level, e) in current.iter().enumerate() {
-                commands.entity(*e).insert((
-                    PieceAt { place, level },
-                    Transform::from_translation(rest_translation(layout, place, level)),
-                ));
+            None => {
+                *repairs += 1;
+                for e in current.drain(..) {
+                    commands.entity(e).despawn();
+                }
+                for (level, kind) in kinds.iter().enumerate() {
+                    let e = commands
+                        .spawn((
+                            Piece { kind: *kind },
+                            PieceAt { place, level },
+                            Transform::from_translation(rest_translation(layout, place, level)),
+                        ))
+                        .id();
+                    view.place_mut(place).push(e);
+                }
             }
         }
     }
+}
+
+/// The pile's entities in the order of `kinds`, if it holds exactly those pieces.
+fn match_pile(
+    pile: &[Entity],
+    kinds: &[PieceKind],
+    kind_of: &impl Fn(Entity) -> Option<PieceKind>,
+) -> Option<Vec<Entity>> {
+    if pile.len() != kinds.len() {
+        return None;
+    }
+    let mut left: Vec<Entity> = pile.to_vec();
+    kinds
+        .iter()
+        .map(|k| {
+            let i = left.iter().position(|e| kind_of(*e) == Some(*k))?;
+            Some(left.swap_remove(i))
+        })
+        .collect()
 }
 
 /// Presentation: meshes and materials for pieces as they appear.
@@ -292,19 +319,14 @@ fn dress_pieces(
             Visibility::default(),
         ));
         if piece.kind.gipf {
-            // A GIPF-piece: a second disc on top, with a gold band between the two.
+            // A GIPF-piece: a second disc on top, crowned with a gold ring.
             let ring = match piece.kind.color {
                 Side::White => assets.white_ring.clone(),
                 Side::Black => assets.black_ring.clone(),
             };
-            let band = meshes.add(Cylinder::new(style.radius * 0.92, style.height * 0.18));
+            let crown = meshes.add(Torus::new(style.radius * 0.45, style.radius * 0.62));
             let top = meshes.add(piece_mesh(style.radius, style.height, false));
             entity.with_children(|c| {
-                c.spawn((
-                    Mesh3d(band),
-                    MeshMaterial3d(ring),
-                    Transform::from_xyz(0.0, style.height * 0.55, 0.0),
-                ));
                 c.spawn((
                     Mesh3d(top),
                     MeshMaterial3d(match piece.kind.color {
@@ -312,6 +334,12 @@ fn dress_pieces(
                         Side::Black => assets.black.clone(),
                     }),
                     Transform::from_xyz(0.0, style.height, 0.0),
+                ));
+                c.spawn((
+                    Mesh3d(crown),
+                    MeshMaterial3d(ring),
+                    Transform::from_xyz(0.0, style.height * 1.5, 0.0)
+                        .with_scale(Vec3::new(1.0, 0.35, 1.0)),
                 ));
             });
         }

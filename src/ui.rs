@@ -12,7 +12,8 @@ use crate::{
     board::Board,
     camera::{OrbitCamera, ToggleTopDown},
     config::Players,
-    match_state::{AppState, Match, StartError, TurnPhase},
+    input::Selection,
+    match_state::{AppState, Match, MoveRequested, StartError, TurnPhase},
     variants::VariantLibrary,
 };
 
@@ -20,7 +21,7 @@ pub fn plugin(app: &mut App) {
     app.add_plugins(EguiPlugin::default())
         .add_systems(
             EguiPrimaryContextPass,
-            (coordinates, status_bar, errors).chain(),
+            (coordinates, status_bar, move_chooser, errors).chain(),
         )
         .add_systems(Update, skip_key);
 }
@@ -50,6 +51,7 @@ fn status_bar(
     mut toggle: MessageWriter<ToggleTopDown>,
     mut skip: MessageWriter<SkipAnimation>,
     cameras: Query<&OrbitCamera>,
+    selection: Res<Selection>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::Area::new(egui::Id::new("status"))
@@ -85,6 +87,11 @@ fn status_bar(
                 if let Some(last) = game.history.last() {
                     ui.label(format!("Last move: {}", last.notation));
                 }
+                if let Some(n) = selection.lift {
+                    ui.label(format!("Lifting {n} (scroll or click a level to change)"));
+                } else if selection.lift_options().len() > 1 {
+                    ui.label("Click a level of the tower, or scroll, to choose how many to lift");
+                }
                 ui.horizontal(|ui| {
                     let top_down = cameras.iter().any(|c| c.top_down);
                     if ui
@@ -105,6 +112,55 @@ fn status_bar(
                 });
             });
         });
+    Ok(())
+}
+
+/// When the clicks name several moves (a GIPF removal choice, a GIPF-piece or a basic piece),
+/// the player picks one here.
+fn move_chooser(
+    mut contexts: EguiContexts,
+    mut selection: ResMut<Selection>,
+    game: Option<Res<Match>>,
+    mut requests: MessageWriter<MoveRequested>,
+) -> Result {
+    let Some(game) = game else {
+        return Ok(());
+    };
+    if selection.choices.is_empty() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut chosen = None;
+    let mut cancel = false;
+    egui::Window::new("Choose your move")
+        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 60.0))
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.label("These moves start the same way; they differ in what is removed:");
+            for (i, path) in selection.choices.iter().enumerate() {
+                if ui
+                    .button(egui::RichText::new(&path.notation).monospace())
+                    .clicked()
+                {
+                    chosen = Some(i);
+                }
+            }
+            if ui.button("Cancel").clicked() {
+                cancel = true;
+            }
+        });
+    if let Some(i) = chosen {
+        let mv = selection.choices[i].mv.clone();
+        requests.write(MoveRequested {
+            mv,
+            game_id: game.game_id,
+            ply: game.position.ply(),
+        });
+        selection.clear();
+    } else if cancel {
+        selection.clear();
+    }
     Ok(())
 }
 
@@ -168,12 +224,23 @@ fn coordinates(
     for (text, pos) in &board.layout.labels {
         let world = board.layout.world(*pos, 0.02);
         if let Ok(screen) = camera.world_to_viewport(at, world) {
+            // A dark halo keeps the label readable on light squares and on the wood.
+            let font = egui::FontId::proportional(15.0);
+            for (dx, dy) in [(-1.0, 0.0), (1.0, 0.0), (0.0, -1.0), (0.0, 1.0)] {
+                painter.text(
+                    egui::pos2(screen.x + dx, screen.y + dy),
+                    egui::Align2::CENTER_CENTER,
+                    text,
+                    font.clone(),
+                    egui::Color32::from_rgba_unmultiplied(30, 20, 12, 200),
+                );
+            }
             painter.text(
                 egui::pos2(screen.x, screen.y),
                 egui::Align2::CENTER_CENTER,
                 text,
-                egui::FontId::proportional(15.0),
-                egui::Color32::from_rgb(236, 222, 196),
+                font,
+                egui::Color32::from_rgb(240, 228, 204),
             );
         }
     }

@@ -17,6 +17,9 @@ pub mod focus;
 pub mod gipf;
 pub mod race;
 
+/// Height of the board's playing surface (the tops of squares, spots and dots).
+pub const SURFACE: f32 = 0.02;
+
 /// Index of a cell in [`Layout::cells`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CellId(pub u16);
@@ -174,9 +177,12 @@ impl Layout {
         Vec3::new(at.x - c.x, lift, -(at.y - c.y))
     }
 
-    /// Where the piece at `level` (0 = bottom) of `cell`'s stack stands.
+    /// Where the piece at `level` (0 = bottom) of `cell`'s stack stands (its bottom centre).
     pub fn slot_world(&self, cell: CellId, level: usize) -> Vec3 {
-        self.world(self.cell(cell).at, level as f32 * self.piece.height)
+        self.world(
+            self.cell(cell).at,
+            SURFACE + level as f32 * self.piece.height,
+        )
     }
 
     /// Where the `index`-th piece of a tray stands (trays fill a row, then stack).
@@ -195,6 +201,22 @@ impl Layout {
     pub fn radius(&self) -> f32 {
         let half = (self.max - self.min) / 2.0;
         half.length() + 1.0
+    }
+
+    /// Half extents (x, y in layout space) of everything drawn, around the centre: cells,
+    /// labels and a full first row of each tray, plus half a piece.
+    pub fn half_extent(&self) -> Vec2 {
+        let c = self.centre();
+        let mut points: Vec<Vec2> = vec![self.min, self.max];
+        points.extend(self.labels.iter().map(|(_, at)| *at));
+        for (_, start, step) in &self.trays {
+            points.push(*start);
+            points.push(*start + *step * 9.0);
+        }
+        points
+            .into_iter()
+            .fold(Vec2::ZERO, |acc, p| acc.max((p - c).abs()))
+            + Vec2::splat(self.piece.radius + 0.3)
     }
 }
 
@@ -261,6 +283,19 @@ pub enum Take {
     Top(usize),
     /// The bottom `n` pieces (Focus overflow).
     Bottom(usize),
+    /// The topmost `n` pieces of this kind (from a tray, whose order does not matter).
+    Kind(PieceKind, usize),
+}
+
+/// How pieces change on arrival: material counted in basic pieces.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Reshape {
+    #[default]
+    Keep,
+    /// A GIPF-piece becomes two basic pieces (returned to a reserve or captured).
+    Split,
+    /// The pieces become one GIPF-piece (a tournament GIPF-piece is made of two reserve pieces).
+    Join,
 }
 
 /// Pieces travelling from one place to another during one [`Phase`].
@@ -269,6 +304,19 @@ pub struct Motion {
     pub from: Place,
     pub take: Take,
     pub to: Place,
+    pub reshape: Reshape,
+}
+
+impl Motion {
+    /// Pieces moving unchanged.
+    pub const fn carry(from: Place, take: Take, to: Place) -> Motion {
+        Motion {
+            from,
+            take,
+            to,
+            reshape: Reshape::Keep,
+        }
+    }
 }
 
 /// How a phase's pieces travel, which decides its path and timing.
@@ -329,8 +377,8 @@ pub fn apply_motions(snapshot: &mut Snapshot, motions: &[Motion]) -> Result<(), 
                 .ok_or(ScriptError::NoSuchCell(c))?,
             Place::Tray(t) => snapshot.tray_mut(t),
         };
-        let pieces = take(source, m.take).ok_or(ScriptError::NotEnoughPieces(*m))?;
-        carried.push(pieces);
+        let pieces = take(source, m.take, |k| *k).ok_or(ScriptError::NotEnoughPieces(*m))?;
+        carried.push(reshape(pieces, m.reshape));
     }
     for (m, pieces) in motions.iter().zip(carried) {
         let target = match m.to {
@@ -345,12 +393,53 @@ pub fn apply_motions(snapshot: &mut Snapshot, motions: &[Motion]) -> Result<(), 
     Ok(())
 }
 
-/// Removes the pieces `take` names from a stack, keeping their bottom → top order.
-pub fn take<T>(stack: &mut Vec<T>, take: Take) -> Option<Vec<T>> {
+/// Removes the pieces `take` names from a stack, keeping their bottom → top order; `kind_of`
+/// tells an element's piece kind. `None` (and the stack unchanged) if they are not there.
+pub fn take<T>(
+    stack: &mut Vec<T>,
+    take: Take,
+    kind_of: impl Fn(&T) -> PieceKind,
+) -> Option<Vec<T>> {
     match take {
         Take::Top(n) if n <= stack.len() => Some(stack.split_off(stack.len() - n)),
         Take::Bottom(n) if n <= stack.len() => Some(stack.drain(..n).collect()),
+        Take::Kind(kind, n) => {
+            let at: Vec<usize> = (0..stack.len())
+                .rev()
+                .filter(|&i| kind_of(&stack[i]) == kind)
+                .take(n)
+                .collect();
+            if at.len() < n {
+                return None;
+            }
+            // `at` is descending, so removing in that order keeps the other indices valid.
+            let mut taken: Vec<T> = at.into_iter().map(|i| stack.remove(i)).collect();
+            taken.reverse();
+            Some(taken)
+        }
         _ => None,
+    }
+}
+
+/// The pieces a motion delivers, after its [`Reshape`].
+pub fn reshape(pieces: Vec<PieceKind>, how: Reshape) -> Vec<PieceKind> {
+    match how {
+        Reshape::Keep => pieces,
+        Reshape::Split => pieces
+            .into_iter()
+            .flat_map(|p| {
+                let n = if p.gipf { 2 } else { 1 };
+                std::iter::repeat_n(PieceKind::man(p.color), n)
+            })
+            .collect(),
+        Reshape::Join => pieces
+            .first()
+            .map(|p| PieceKind {
+                color: p.color,
+                gipf: true,
+            })
+            .into_iter()
+            .collect(),
     }
 }
 
@@ -376,6 +465,11 @@ pub enum Token {
 pub struct InputPath {
     pub mv: AnyMove,
     pub tokens: Vec<Token>,
+    /// Focus: how many pieces the move lifts, so clicking a level of a tower (or scrolling)
+    /// can narrow the targets.
+    pub lift: Option<usize>,
+    /// The move in the game's notation (what the chooser shows when clicks are not enough).
+    pub notation: String,
 }
 
 /// Every legal move of the position with the clicks that choose it. Moves are in
@@ -386,13 +480,21 @@ pub fn input_paths(position: &AnyPosition, layout: &Layout) -> Vec<InputPath> {
     moves
         .into_iter()
         .filter_map(|mv| {
-            let tokens = match (position, &mv) {
-                (AnyPosition::Race(p), AnyMove::Race(m)) => race::tokens(p, m, layout),
-                (AnyPosition::Focus(p), AnyMove::Focus(m)) => focus::tokens(p, m, layout),
-                (AnyPosition::Gipf(p), AnyMove::Gipf(m)) => gipf::tokens(p, m, layout),
-                _ => None,
-            }?;
-            Some(InputPath { mv, tokens })
+            let (tokens, lift) = match (position, &mv) {
+                (AnyPosition::Race(p), AnyMove::Race(m)) => (race::tokens(p, m, layout), None),
+                (AnyPosition::Focus(p), AnyMove::Focus(m)) => {
+                    (focus::tokens(p, m, layout), focus::lift(m))
+                }
+                (AnyPosition::Gipf(p), AnyMove::Gipf(m)) => (gipf::tokens(p, m, layout), None),
+                _ => (None, None),
+            };
+            let notation = position.format_move(&mv);
+            Some(InputPath {
+                tokens: tokens?,
+                mv,
+                lift,
+                notation,
+            })
         })
         .collect()
 }

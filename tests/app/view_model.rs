@@ -64,6 +64,9 @@ fn square_names_and_world_mapping() {
     );
     assert_eq!(square_name(0, 15), "a16");
     // The centre square sits at the world origin; rank 3 is further from White (−z).
-    assert_eq!(layout.slot_world(layout.id("b2").unwrap(), 0), Vec3::ZERO);
+    assert_eq!(
+        layout.slot_world(layout.id("b2").unwrap(), 0),
+        Vec3::new(0.0, SURFACE, 0.0)
+    );
     assert!(layout.slot_world(layout.id("b3").unwrap(), 0).z < 0.0);
 }
