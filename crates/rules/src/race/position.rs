@@ -1,0 +1,598 @@
+//! [`RacePosition`]: the board, whose turn it is, the repetition history and the cached outcome.
+use std::{fmt, sync::Arc};
+
+use super::{
+    bitboard::{Bits, Wide},
+    movegen::Node,
+    moves::{RaceEffect, RaceMove},
+    rules::{NoLegalMove, RaceRules, TableSet, TargetLock, WinRule},
+    square::Square,
+};
+use crate::{Color, EndReason, IllegalMove, NotationError, Outcome, Position};
+
+/// Runs `$body` with `$t` bound to the rules' tables in the narrowest bit-set type.
+macro_rules! with_tables {
+    ($rules:expr, $t:ident => $body:expr) => {
+        match &$rules.tables {
+            TableSet::Small($t) => $body,
+            TableSet::Medium($t) => $body,
+            TableSet::Large($t) => $body,
+        }
+    };
+}
+
+const fn splitmix64(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = x;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Zobrist keys per colour and bit index, fixed at compile time.
+static PIECE_KEYS: [[u64; 256]; 2] = {
+    let mut keys = [[0; 256]; 2];
+    let mut i = 0;
+    while i < 512 {
+        keys[i / 256][i % 256] = splitmix64(0x5241_4345_0000_0000 ^ i as u64);
+        i += 1;
+    }
+    keys
+};
+const BLACK_TO_MOVE_KEY: u64 = splitmix64(0x5241_4345_ffff_ffff);
+
+/// A position of a jump-chain race game (Ugolki, Halma and mods).
+#[derive(Clone)]
+pub struct RacePosition {
+    rules: Arc<RaceRules>,
+    /// Pieces per colour, as bit indices `rank * width + file`.
+    pieces: [Wide; 2],
+    side: Color,
+    ply: u32,
+    hash: u64,
+    /// Hash of every position since the start (or construction), the current one last.
+    history: Vec<u64>,
+    /// Index into `history` of the first position after the last irreversible move: earlier
+    /// positions cannot recur, so repetition checks stop there.
+    fresh: u32,
+    outcome: Option<Outcome>,
+}
+
+/// What [`RacePosition::undo`] needs besides the move.
+#[derive(Copy, Clone, Debug)]
+pub struct RaceUndo {
+    outcome: Option<Outcome>,
+    fresh: u32,
+}
+
+impl RacePosition {
+    /// The start position: every camp square holds its owner's piece.
+    pub fn new(rules: Arc<RaceRules>) -> Self {
+        let pieces = rules.camp_bits;
+        let side = rules.first_player();
+        Self::assemble(rules, pieces, side, 0)
+    }
+
+    /// A hand-made position for tests and puzzles: White's and Black's squares, the side to
+    /// move and the ply count (whose parity must agree with the side to move). The position is
+    /// judged as if reached by a ply (so a finished game reports its outcome); its repetition
+    /// history starts here.
+    #[doc(hidden)]
+    pub fn from_board(
+        rules: Arc<RaceRules>,
+        white: &[Square],
+        black: &[Square],
+        side_to_move: Color,
+        ply: u32,
+    ) -> Result<Self, String> {
+        let mut pieces = [Wide::EMPTY; 2];
+        for (color, squares) in [(Color::White, white), (Color::Black, black)] {
+            for &s in squares {
+                if !rules.on_board(s) {
+                    return Err(format!("{s} is not on the {}×{} board", rules.width(), rules.height()));
+                }
+                let i = rules.index(s);
+                if pieces[0].has(i) || pieces[1].has(i) {
+                    return Err(format!("{s} is given twice"));
+                }
+                pieces[color.index()].set(i);
+            }
+        }
+        let expected = if ply % 2 == 0 {
+            rules.first_player()
+        } else {
+            rules.first_player().other()
+        };
+        if side_to_move != expected {
+            return Err(format!(
+                "after {ply} plies it is {expected}'s turn ({} moves first)",
+                rules.first_player()
+            ));
+        }
+        Ok(Self::assemble(rules, pieces, side_to_move, ply))
+    }
+
+    fn assemble(rules: Arc<RaceRules>, pieces: [Wide; 2], side: Color, ply: u32) -> Self {
+        let mut hash = if side == Color::Black { BLACK_TO_MOVE_KEY } else { 0 };
+        for c in Color::BOTH {
+            for i in pieces[c.index()].iter() {
+                hash ^= PIECE_KEYS[c.index()][i];
+            }
+        }
+        let mut pos = RacePosition {
+            rules,
+            pieces,
+            side,
+            ply,
+            hash,
+            history: vec![hash],
+            fresh: 0,
+            outcome: None,
+        };
+        pos.outcome = pos.judge();
+        pos
+    }
+
+    pub fn rules(&self) -> &Arc<RaceRules> {
+        &self.rules
+    }
+
+    /// The piece on `s`, if any.
+    pub fn piece_at(&self, s: Square) -> Option<Color> {
+        if !self.rules.on_board(s) {
+            return None;
+        }
+        let i = self.rules.index(s);
+        Color::BOTH.into_iter().find(|c| self.pieces[c.index()].has(i))
+    }
+
+    /// The squares of `side`'s pieces, in bit order (rank by rank from a1).
+    pub fn pieces(&self, side: Color) -> Vec<Square> {
+        self.pieces[side.index()]
+            .iter()
+            .map(|i| self.rules.square(i))
+            .collect()
+    }
+
+    /// How many of `side`'s pieces stand in its target camp.
+    pub fn pieces_in_target(&self, side: Color) -> u32 {
+        (self.pieces[side.index()] & self.rules.camp_bits[side.other().index()]).count()
+    }
+
+    /// The legal destinations of the piece on `from` (empty unless it is the mover's).
+    pub fn destinations(&self, from: Square) -> Vec<Square> {
+        if self.outcome.is_some() || self.piece_at(from) != Some(self.side) {
+            return Vec::new();
+        }
+        let i = self.rules.index(from);
+        let dests: Vec<usize> = with_tables!(self.rules, t => {
+            let mut node = Node::new(t, &self.rules, &self.pieces, self.side);
+            node.destinations(i).iter().collect()
+        });
+        dests.into_iter().map(|i| self.rules.square(i)).collect()
+    }
+
+    /// The legal moves of the piece on `from`, with their representative paths.
+    pub(crate) fn piece_moves(&self, from: Square) -> Vec<RaceMove> {
+        let mut out = Vec::new();
+        if self.outcome.is_some() || self.piece_at(from) != Some(self.side) {
+            return out;
+        }
+        let i = self.rules.index(from);
+        with_tables!(self.rules, t => {
+            let mut node = Node::new(t, &self.rules, &self.pieces, self.side);
+            node.piece_moves(&self.rules, i, &mut out);
+        });
+        out
+    }
+
+    /// The legal move `from → to` with its representative path.
+    pub(crate) fn representative(&self, from: Square, to: Square) -> Option<RaceMove> {
+        self.piece_moves(from).into_iter().find(|m| m.to() == to)
+    }
+
+    fn has_legal_move(&self) -> bool {
+        with_tables!(self.rules, t => Node::new(t, &self.rules, &self.pieces, self.side).has_move())
+    }
+
+    /// `side` has met its winning condition on the current board.
+    fn finished(&self, side: Color) -> bool {
+        let target = self.rules.camp_bits[side.other().index()];
+        let own = self.pieces[side.index()];
+        match self.rules.win() {
+            WinRule::FillWithOwn => (target & !own).is_zero(),
+            WinRule::FullWithAnyOwn => {
+                let occupied = self.pieces[0] | self.pieces[1];
+                (target & !occupied).is_zero() && !(target & own).is_zero()
+            }
+        }
+    }
+
+    fn finish_reason(&self, side: Color) -> EndReason {
+        let target = self.rules.camp_bits[side.other().index()];
+        if (target & !self.pieces[side.index()]).is_zero() {
+            EndReason::TargetFilled
+        } else {
+            EndReason::TargetBlockedButReached
+        }
+    }
+
+    /// The end rules, in the order of rules.md A-U9, judged for the position just reached
+    /// (the side that moved last is the other side): the finish (with the equalising reply),
+    /// the home-clear rule, the count, no legal move, then the guards (repetition, ply cap).
+    fn judge(&self) -> Option<Outcome> {
+        let rules = &*self.rules;
+        let mover = self.side.other();
+        let mut reply_owed = false;
+        if rules.equalising_reply() {
+            let first = rules.first_player();
+            let second = first.other();
+            if mover == second && self.finished(first) {
+                return Some(if self.finished(second) {
+                    Outcome::draw(EndReason::BothFinished)
+                } else {
+                    Outcome::win(first, self.finish_reason(first))
+                });
+            }
+            if self.finished(second) {
+                return Some(Outcome::win(second, self.finish_reason(second)));
+            }
+            reply_owed = mover == first && self.finished(first);
+        } else {
+            for side in [mover, mover.other()] {
+                if self.finished(side) {
+                    return Some(Outcome::win(side, self.finish_reason(side)));
+                }
+            }
+        }
+        if !reply_owed {
+            if rules.home_clear_ply() == Some(self.ply) {
+                let at_home = |c: Color| {
+                    !(self.pieces[c.index()] & rules.camp_bits[c.index()]).is_zero()
+                };
+                match (at_home(Color::White), at_home(Color::Black)) {
+                    (true, true) => return Some(Outcome::draw(EndReason::HomeNotVacated)),
+                    (true, false) => return Some(Outcome::win(Color::Black, EndReason::HomeNotVacated)),
+                    (false, true) => return Some(Outcome::win(Color::White, EndReason::HomeNotVacated)),
+                    (false, false) => {}
+                }
+            }
+            if rules.count_ply().is_some_and(|c| self.ply >= c) {
+                let white = self.pieces_in_target(Color::White).min(255) as u8;
+                let black = self.pieces_in_target(Color::Black).min(255) as u8;
+                let reason = EndReason::PieceCount { white, black };
+                return Some(match white.cmp(&black) {
+                    std::cmp::Ordering::Greater => Outcome::win(Color::White, reason),
+                    std::cmp::Ordering::Less => Outcome::win(Color::Black, reason),
+                    std::cmp::Ordering::Equal => Outcome::draw(reason),
+                });
+            }
+        }
+        if !self.has_legal_move() {
+            return Some(match rules.no_legal_move() {
+                NoLegalMove::Loses => Outcome::win(mover, EndReason::NoLegalMoves),
+                NoLegalMove::Draw => Outcome::draw(EndReason::NoLegalMoves),
+            });
+        }
+        if reply_owed {
+            return None;
+        }
+        if rules.repetition_draw() && self.occurrences() >= 3 {
+            return Some(Outcome::draw(EndReason::Repetition));
+        }
+        if rules.ply_cap().is_some_and(|cap| self.ply >= cap) {
+            return Some(Outcome::draw(EndReason::PlyCap));
+        }
+        None
+    }
+
+    /// How often the current position (board and side to move) has occurred, this time included.
+    pub fn occurrences(&self) -> usize {
+        self.history[self.fresh as usize..]
+            .iter()
+            .rev()
+            .step_by(2)
+            .filter(|&&h| h == self.hash)
+            .count()
+    }
+
+    /// A move that can never be undone by later moves: leaving home under the no-return rule,
+    /// or entering the target under a lock.
+    fn is_irreversible(&self, side: Color, from: usize, to: usize) -> bool {
+        let rules = &*self.rules;
+        let home = rules.camp_bits[side.index()];
+        let target = rules.camp_bits[side.other().index()];
+        (rules.no_return_home() && home.has(from) && !home.has(to))
+            || (rules.target_lock() != TargetLock::Off && !target.has(from) && target.has(to))
+    }
+
+    /// Why `from → to` is not a legal move, in a player's words.
+    pub(crate) fn why_illegal(&self, from: Square, to: Square) -> String {
+        if let Some(o) = self.outcome {
+            return format!("the game is over ({o})");
+        }
+        if let Err(why) = self.check_origin(from) {
+            return why;
+        }
+        if !self.rules.on_board(to) {
+            return format!("{to} is not on the board");
+        }
+        if from == to {
+            return "a move must end on another square".into();
+        }
+        if super::square::Dir::between(from, to, 1).is_some() {
+            if let Err(why) = self.check_path(&[from, to], true) {
+                return why;
+            }
+        }
+        if super::square::Dir::between(from, to, 2).is_some()
+            && let Err(why) = self.check_path(&[from, to], false)
+        {
+            return format!("no chain of jumps leads from {from} to {to} (a single jump fails: {why})");
+        }
+        format!("no step or chain of jumps leads from {from} to {to}")
+    }
+
+    /// The moving piece stands on `from` and belongs to the side to move.
+    pub(crate) fn check_origin(&self, from: Square) -> Result<(), String> {
+        if !self.rules.on_board(from) {
+            return Err(format!("{from} is not on the {}×{} board", self.rules.width(), self.rules.height()));
+        }
+        match self.piece_at(from) {
+            None => Err(format!("there is no piece on {from}")),
+            Some(c) if c != self.side => Err(format!(
+                "{from} holds a {c} piece, but it is {}'s turn",
+                self.side
+            )),
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// Checks one spelled-out path square by square, with the camp rules' state tracked
+    /// explicitly (independently of the flood fill). `step` selects step or jump notation.
+    pub(crate) fn check_path(&self, path: &[Square], step: bool) -> Result<(), String> {
+        use super::square::Dir;
+        let rules = &*self.rules;
+        let side = self.side;
+        let from = path[0];
+        self.check_origin(from)?;
+        if path.len() < 2 {
+            return Err("a move needs a destination".into());
+        }
+        let home = |s: Square| rules.in_camp(side, s);
+        let target = |s: Square| rules.in_camp(side.other(), s);
+        let lock = rules.target_lock();
+        let started_in_target = lock != TargetLock::Off && target(from);
+        let mut entered_target = target(from);
+        let mut left_home = !home(from);
+        let mut visited = vec![from];
+        for pair in path.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            if !rules.on_board(b) {
+                return Err(format!("{b} is not on the board"));
+            }
+            let dist = if step { 1 } else { 2 };
+            let dir = Dir::between(a, b, dist);
+            match dir {
+                None if step => {
+                    return Err(if Dir::between(a, b, 2).is_some() {
+                        format!("{a} and {b} are not neighbours; a step goes to an adjacent square (write jumps with ':', like {a}:{b})")
+                    } else {
+                        format!("{a} and {b} are not neighbours; a step goes to an adjacent square")
+                    });
+                }
+                None => {
+                    return Err(format!(
+                        "{a} to {b} is not a jump: a jump goes over an adjacent piece to the square right behind it, two squares along a line"
+                    ));
+                }
+                Some(d) if !rules.directions().contains(d) => {
+                    return Err(format!(
+                        "{a} to {b} is {}; pieces here move only {}",
+                        if d.is_diagonal() { "diagonal" } else { "orthogonal" },
+                        rules.directions().describe()
+                    ));
+                }
+                Some(d) => {
+                    if !step {
+                        let (dx, dy) = d.delta();
+                        let mid = a.offset(dx, dy).filter(|s| rules.on_board(*s));
+                        match mid {
+                            Some(m) if m == from => {
+                                return Err(format!(
+                                    "no piece on {m} to jump over: the moving piece has left it"
+                                ));
+                            }
+                            Some(m) if self.piece_at(m).is_none() => {
+                                return Err(format!("no piece on {m} to jump over"));
+                            }
+                            Some(_) => {}
+                            None => return Err(format!("{a} to {b} is not a jump")),
+                        }
+                    }
+                }
+            }
+            if b == from {
+                return Err(format!("{b} is where the piece started; a move may not return to its starting square"));
+            }
+            if visited.contains(&b) {
+                return Err(format!("the chain lands on {b} twice"));
+            }
+            if self.piece_at(b).is_some() {
+                return Err(format!("{b} is occupied"));
+            }
+            if started_in_target && !target(b) {
+                return Err(format!(
+                    "the piece started its turn in {side}'s target camp and must stay inside it; {b} is outside"
+                ));
+            }
+            if lock == TargetLock::PerLanding && entered_target && !target(b) {
+                return Err(format!(
+                    "the piece has entered {side}'s target camp and may not leave it; {b} is outside"
+                ));
+            }
+            if rules.no_return_home() && left_home && home(b) {
+                return Err(format!("{b} is in {side}'s home camp and the piece has left it"));
+            }
+            left_home |= !home(b);
+            entered_target |= target(b);
+            visited.push(b);
+        }
+        Ok(())
+    }
+
+    /// The move `path` spells, if it is a legal path here.
+    pub(crate) fn move_along(&self, path: &[Square], step: bool) -> Result<RaceMove, String> {
+        self.check_path(path, step)?;
+        let (from, to) = (path[0], path[path.len() - 1]);
+        if step {
+            return Ok(RaceMove::step(from, to));
+        }
+        let dirs: Vec<_> = path
+            .windows(2)
+            .filter_map(|p| super::square::Dir::between(p[0], p[1], 2))
+            .collect();
+        if dirs.len() > super::moves::MAX_HOPS {
+            return Err("the chain is too long".into());
+        }
+        Ok(RaceMove::chain(from, to, &dirs))
+    }
+
+    fn effect_of(&self, mv: &RaceMove) -> RaceEffect {
+        RaceEffect {
+            side: self.side,
+            kind: mv.kind(),
+            path: mv.path(),
+            jumped: mv.jumped(),
+        }
+    }
+
+    /// Bit indices of the move's ends.
+    fn ends(&self, mv: &RaceMove) -> (usize, usize) {
+        (self.rules.index(mv.from()), self.rules.index(mv.to()))
+    }
+
+}
+
+impl Position for RacePosition {
+    type Move = RaceMove;
+    type Undo = RaceUndo;
+    type Effect = RaceEffect;
+
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    fn legal_moves(&self, moves: &mut Vec<RaceMove>) {
+        moves.clear();
+        if self.outcome.is_some() {
+            return;
+        }
+        with_tables!(self.rules, t => {
+            let mut node = Node::new(t, &self.rules, &self.pieces, self.side);
+            for from in node.own().iter() {
+                node.piece_moves(&self.rules, from, moves);
+            }
+        });
+    }
+
+    fn count_legal_moves(&self) -> u64 {
+        if self.outcome.is_some() {
+            return 0;
+        }
+        with_tables!(self.rules, t => Node::new(t, &self.rules, &self.pieces, self.side).count())
+    }
+
+    fn is_legal(&self, mv: &RaceMove) -> bool {
+        self.outcome.is_none()
+            && self.rules.on_board(mv.to())
+            && self.destinations(mv.from()).contains(&mv.to())
+    }
+
+    fn play(&mut self, mv: &RaceMove) -> Result<RaceEffect, IllegalMove> {
+        if !self.is_legal(mv) {
+            return Err(IllegalMove {
+                notation: mv.to_string(),
+                why: self.why_illegal(mv.from(), mv.to()),
+            });
+        }
+        // The carried path is used if it is legal here; a move made in another position may
+        // carry a path that is not, and then the representative path is played.
+        let mv = match self.move_along(&mv.path(), mv.is_step()) {
+            Ok(m) => m,
+            Err(_) => self.representative(mv.from(), mv.to()).unwrap_or(*mv),
+        };
+        let effect = self.effect_of(&mv);
+        self.play_unchecked(&mv);
+        Ok(effect)
+    }
+
+    #[inline]
+    fn play_unchecked(&mut self, mv: &RaceMove) -> RaceUndo {
+        let undo = RaceUndo {
+            outcome: self.outcome,
+            fresh: self.fresh,
+        };
+        let (from, to) = self.ends(mv);
+        let side = self.side;
+        let bits = &mut self.pieces[side.index()];
+        bits.clear(from);
+        bits.set(to);
+        let keys = &PIECE_KEYS[side.index()];
+        self.hash ^= keys[from] ^ keys[to] ^ BLACK_TO_MOVE_KEY;
+        if self.is_irreversible(side, from, to) {
+            self.fresh = self.history.len() as u32;
+        }
+        self.history.push(self.hash);
+        self.side = side.other();
+        self.ply += 1;
+        self.outcome = self.judge();
+        undo
+    }
+
+    #[inline]
+    fn undo(&mut self, mv: &RaceMove, undo: RaceUndo) {
+        let (from, to) = self.ends(mv);
+        self.side = self.side.other();
+        self.ply -= 1;
+        let bits = &mut self.pieces[self.side.index()];
+        bits.clear(to);
+        bits.set(from);
+        self.history.pop();
+        self.hash = *self.history.last().expect("history holds the start position");
+        self.outcome = undo.outcome;
+        self.fresh = undo.fresh;
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn format_move(&self, mv: &RaceMove) -> String {
+        mv.to_string()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<RaceMove, NotationError> {
+        super::notation::parse(self, text)
+    }
+}
+
+impl fmt::Debug for RacePosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RacePosition")
+            .field("white", &self.pieces(Color::White))
+            .field("black", &self.pieces(Color::Black))
+            .field("side_to_move", &self.side)
+            .field("ply", &self.ply)
+            .field("outcome", &self.outcome)
+            .finish()
+    }
+}
