@@ -1,16 +1,21 @@
 //! Move generation by set-wise flood fill.
 //!
-//! For the side to move, one pass over the board finds, per line direction, the squares from
-//! which a jump is possible (a piece next door, an empty square beyond). A piece's jump
-//! destinations are then a breadth-first flood over bit sets: each wave is the previous wave
-//! shifted two squares along every line it can jump along, restricted to the squares the camp
-//! rules allow, minus squares already reached. Counting moves is a popcount per piece; listing
-//! them backtracks through the waves for one shortest path per destination.
+//! For the side to move, one pass over the board finds, per line, the squares from which a jump
+//! is possible (a piece next door, an empty square beyond). A piece's jump destinations are then
+//! a flood over bit sets: each wave is the previous one shifted two squares along every line it
+//! can jump along, restricted to the landings the camp rules allow, minus squares already
+//! reached. Counting moves is a popcount per piece; listing them backtracks through the waves.
+//!
+//! The moving piece's own square is vacated during a chain, but that never matters here: every
+//! landing keeps the parity of file and rank, so a chain never stands next to its origin and can
+//! never try to jump over it.
 //!
 //! Camp rules make some landings depend on where the chain has been. In every rule set here that
-//! history is a function of the current square (a piece that may still land at home has never
-//! left it; a piece on a target square under a per-landing lock has entered it), so each wave is
-//! split by the class of its squares, and each class has its own allowed landings.
+//! history is a function of the square alone, and it only moves forward: "still at home" →
+//! "out" → "in the target" (a piece that may still land at home has never left it; under a
+//! per-landing lock a piece on a target square has entered it). So counting floods the phases in
+//! that order, each seeded by all jumps out of the earlier ones; listing moves runs one
+//! breadth-first flood whose waves are split by phase, so the waves give shortest paths.
 use super::{
     bitboard::{Bits, Wide},
     moves::RaceMove,
@@ -23,50 +28,70 @@ use crate::Color;
 /// 16×16 board visits at most 64 squares.
 const MAX_WAVES: usize = 64;
 
-/// What the side to move can do in one position: jump sources per line and allowed landings.
-pub(crate) struct Node<'a, B> {
-    t: &'a Tables<B>,
-    occupied: B,
-    own: B,
-    home: B,
-    target: B,
-    /// Squares that can jump along line `i` in the positive / negative direction.
-    jump_pos: [B; 4],
-    jump_neg: [B; 4],
-    jumps_ready: bool,
-    /// Allowed landings: any empty square; empty target squares; empty squares for a piece that
-    /// has left home (home excluded when returning is forbidden).
-    any: B,
-    in_target: B,
-    away: B,
-    lock: TargetLock,
-    no_return: bool,
+/// Runs `$body` with `$node` bound to a [`Node`] for the rules' bit-set width and line count.
+macro_rules! with_node {
+    ($rules:expr, $pieces:expr, $side:expr, $node:ident => $body:expr) => {{
+        use $crate::race::rules::TableSet;
+        let rules: &$crate::race::rules::RaceRules = $rules;
+        match (&rules.tables, rules.line_count()) {
+            (TableSet::Small(t), 2) => {
+                let mut $node = $crate::race::movegen::Node::<u64, 2>::new(t, rules, $pieces, $side);
+                $body
+            }
+            (TableSet::Small(t), _) => {
+                let mut $node = $crate::race::movegen::Node::<u64, 4>::new(t, rules, $pieces, $side);
+                $body
+            }
+            (TableSet::Medium(t), 2) => {
+                let mut $node = $crate::race::movegen::Node::<u128, 2>::new(t, rules, $pieces, $side);
+                $body
+            }
+            (TableSet::Medium(t), _) => {
+                let mut $node = $crate::race::movegen::Node::<u128, 4>::new(t, rules, $pieces, $side);
+                $body
+            }
+            (TableSet::Large(t), 2) => {
+                let mut $node = $crate::race::movegen::Node::<$crate::race::bitboard::Wide, 2>::new(t, rules, $pieces, $side);
+                $body
+            }
+            (TableSet::Large(t), _) => {
+                let mut $node = $crate::race::movegen::Node::<$crate::race::bitboard::Wide, 4>::new(t, rules, $pieces, $side);
+                $body
+            }
+        }
+    }};
 }
+pub(crate) use with_node;
 
-/// The landing rules for one piece: where it may step, and per class of square where a jump
-/// from that class may land.
+/// The landing rules for one kind of piece (locked in the target, still at home, or out).
+#[derive(Copy, Clone)]
 pub(crate) struct Flight<B> {
+    /// Where a step may go.
     step: B,
-    classes: [(B, B); 3],
+    /// Allowed landings per phase, in the order a chain can pass through them.
+    phases: [B; 3],
+    /// The squares of each phase (which phase a square of the board belongs to).
+    phase_squares: [B; 3],
     n: usize,
 }
 
 impl<B: Bits> Flight<B> {
+    /// Where a jump from `square` may land.
     #[inline]
     fn allowed_from(&self, square: usize) -> B {
-        if self.n == 1 {
-            return self.classes[0].1;
-        }
-        for (class, allowed) in &self.classes[..self.n] {
-            if class.has(square) {
-                return *allowed;
+        let mut allowed = B::ZERO;
+        let mut found = false;
+        for p in 0..self.n {
+            found |= self.phase_squares[p].has(square);
+            if found {
+                allowed |= self.phases[p];
             }
         }
-        B::ZERO
+        allowed
     }
 }
 
-/// The waves of one flood fill, kept when paths are wanted.
+/// The waves of one breadth-first flood, kept when paths are wanted.
 pub(crate) struct Waves<B> {
     waves: [B; MAX_WAVES],
     len: usize,
@@ -81,7 +106,26 @@ impl<B: Bits> Waves<B> {
     }
 }
 
-impl<'a, B: Bits> Node<'a, B> {
+/// What the side to move can do in one position: jump sources per line and the landing rules.
+pub(crate) struct Node<'a, B, const L: usize> {
+    t: &'a Tables<B>,
+    occupied: B,
+    own: B,
+    shift2: [u32; L],
+    /// Squares that can jump along line `i` in the positive / negative direction.
+    jump_pos: [B; L],
+    jump_neg: [B; L],
+    /// Squares that can jump at all.
+    jumpers: B,
+    jumps_ready: bool,
+    /// Pieces locked in the target, pieces still at home (under no-return), and the flights of
+    /// those two kinds and of all other pieces.
+    locked: B,
+    at_home: B,
+    flights: [Flight<B>; 3],
+}
+
+impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     #[inline]
     pub fn new(t: &'a Tables<B>, rules: &RaceRules, pieces: &[Wide; 2], side: Color) -> Self {
         let own = B::from_wide(&pieces[side.index()]);
@@ -90,20 +134,50 @@ impl<'a, B: Bits> Node<'a, B> {
         let home = t.camps[side.index()];
         let target = t.camps[side.other().index()];
         let no_return = rules.no_return_home();
+        let lock = rules.target_lock();
+        let in_target = empty & target;
+        let away = if no_return { empty & !home } else { empty };
+        let all = !B::ZERO;
+        let locked_flight = Flight {
+            step: in_target,
+            phases: [in_target; 3],
+            phase_squares: [all; 3],
+            n: 1,
+        };
+        // Out of home, with the target as a last phase under a per-landing lock.
+        let (out, out_squares, tail) = if lock == TargetLock::PerLanding {
+            (away & !target, !target, Some((in_target, target)))
+        } else {
+            (away, all, None)
+        };
+        let mut home_flight = Flight {
+            step: empty,
+            phases: [empty & home, out, in_target],
+            phase_squares: [home, out_squares & !home, target],
+            n: 2,
+        };
+        let mut out_flight = Flight {
+            step: away,
+            phases: [out, in_target, in_target],
+            phase_squares: [out_squares, target, target],
+            n: 1,
+        };
+        if tail.is_some() {
+            home_flight.n = 3;
+            out_flight.n = 2;
+        }
         Node {
             t,
             occupied,
             own,
-            home,
-            target,
-            jump_pos: [B::ZERO; 4],
-            jump_neg: [B::ZERO; 4],
+            shift2: std::array::from_fn(|i| 2 * t.lines[i].shift),
+            jump_pos: [B::ZERO; L],
+            jump_neg: [B::ZERO; L],
+            jumpers: B::ZERO,
             jumps_ready: false,
-            any: empty,
-            in_target: empty & target,
-            away: if no_return { empty & !home } else { empty },
-            lock: rules.target_lock(),
-            no_return,
+            locked: if lock == TargetLock::Off { B::ZERO } else { target },
+            at_home: if no_return { home } else { B::ZERO },
+            flights: [locked_flight, home_flight, out_flight],
         }
     }
 
@@ -112,126 +186,58 @@ impl<'a, B: Bits> Node<'a, B> {
         if self.jumps_ready {
             return;
         }
-        let empty = self.any;
-        for (i, line) in self.t.lines.iter().enumerate() {
+        let empty = self.t.board & !self.occupied;
+        let mut jumpers = B::ZERO;
+        for i in 0..L {
+            let line = &self.t.lines[i];
             let k = line.shift;
             self.jump_pos[i] = line.jump_pos & self.occupied.shr(k) & empty.shr(2 * k);
             self.jump_neg[i] = line.jump_neg & self.occupied.shl(k) & empty.shl(2 * k);
+            jumpers |= self.jump_pos[i] | self.jump_neg[i];
         }
+        self.jumpers = jumpers;
         self.jumps_ready = true;
     }
 
     #[inline]
-    pub fn own(&self) -> B {
-        self.own
-    }
-
-    #[inline]
-    pub fn flight(&self, from: usize) -> Flight<B> {
-        let all = !B::ZERO;
-        if self.lock != TargetLock::Off && self.target.has(from) {
-            return Flight {
-                step: self.in_target,
-                classes: [(all, self.in_target); 3],
-                n: 1,
-            };
+    fn flight(&self, from: usize) -> &Flight<B> {
+        if self.locked.has(from) {
+            &self.flights[0]
+        } else if self.at_home.has(from) {
+            &self.flights[1]
+        } else {
+            &self.flights[2]
         }
-        let at_home = self.no_return && self.home.has(from);
-        let mut f = Flight {
-            step: if at_home { self.any } else { self.away },
-            classes: [(all, self.away); 3],
-            n: 0,
-        };
-        let mut rest = all;
-        if at_home {
-            f.classes[f.n] = (self.home, self.any);
-            f.n += 1;
-            rest = rest & !self.home;
-        }
-        if self.lock == TargetLock::PerLanding {
-            f.classes[f.n] = (self.target, self.in_target);
-            f.n += 1;
-            rest = rest & !self.target;
-        }
-        f.classes[f.n] = (if f.n == 0 { all } else { rest }, self.away);
-        f.n += 1;
-        f
     }
 
     /// Squares reached by one jump from the squares in `x`.
-    #[inline]
+    #[inline(always)]
     fn jumps(&self, x: B) -> B {
         let mut r = B::ZERO;
-        for (i, line) in self.t.lines.iter().enumerate() {
-            let k2 = 2 * line.shift;
-            r |= (x & self.jump_pos[i]).shl(k2) | (x & self.jump_neg[i]).shr(k2);
+        for i in 0..L {
+            r |= (x & self.jump_pos[i]).shl(self.shift2[i]) | (x & self.jump_neg[i]).shr(self.shift2[i]);
         }
         r
     }
 
-    /// As [`Self::jumps`], for a wave next to the moving piece's origin: the piece has left it,
-    /// so nothing can jump over it.
-    #[cold]
-    fn jumps_around(&self, x: B, origin: usize) -> B {
-        let mut r = B::ZERO;
-        for (i, line) in self.t.lines.iter().enumerate() {
-            let k = line.shift as usize;
-            let mut pos = self.jump_pos[i];
-            let mut neg = self.jump_neg[i];
-            if origin >= k {
-                pos &= !B::bit(origin - k);
-            }
-            if origin + k < B::CAPACITY {
-                neg &= !B::bit(origin + k);
-            }
-            let k2 = 2 * line.shift;
-            r |= (x & pos).shl(k2) | (x & neg).shr(k2);
-        }
-        r
-    }
-
-    /// Every square the piece on `from` can end a jump chain on.
+    /// Every square the piece on `from` can end a jump chain on: the phases in order, each
+    /// seeded by every jump out of the squares reached before.
     #[inline]
-    pub fn reach(&mut self, from: usize, flight: &Flight<B>, mut waves: Option<&mut Waves<B>>) -> B {
-        self.prepare_jumps();
-        let ring = self.t.neighbours[from];
-        let mut visited = B::bit(from);
-        let mut wave = visited;
-        let mut reach = B::ZERO;
-        loop {
-            let near_origin = !(wave & ring).is_zero();
-            let mut next = B::ZERO;
-            for (class, allowed) in &flight.classes[..flight.n] {
-                let x = if flight.n == 1 { wave } else { wave & *class };
-                if x.is_zero() {
-                    continue;
-                }
-                let j = if near_origin {
-                    self.jumps_around(x, from)
-                } else {
-                    self.jumps(x)
-                };
-                next |= j & *allowed;
-            }
-            next &= !visited;
-            if next.is_zero() {
-                return reach;
-            }
-            visited |= next;
-            reach |= next;
-            wave = next;
-            if let Some(w) = waves.as_deref_mut()
-                && w.len < MAX_WAVES
-            {
-                w.waves[w.len] = next;
-                w.len += 1;
+    fn reach(&self, from: usize, flight: &Flight<B>) -> B {
+        if !self.jumpers.has(from) {
+            return B::ZERO;
+        }
+        let mut reached = B::ZERO;
+        let mut raw = self.jumps(B::bit(from));
+        for &allowed in &flight.phases[..flight.n] {
+            let mut next = raw & allowed & !reached;
+            while !next.is_zero() {
+                reached |= next;
+                raw |= self.jumps(next);
+                next = raw & allowed & !reached;
             }
         }
-    }
-
-    #[inline]
-    pub fn steps(&self, from: usize, flight: &Flight<B>) -> B {
-        self.t.neighbours[from] & flight.step
+        reached
     }
 
     /// The number of legal moves (distinct destinations per piece).
@@ -241,7 +247,7 @@ impl<'a, B: Bits> Node<'a, B> {
         let mut total = 0u64;
         for from in self.own.iter() {
             let flight = self.flight(from);
-            let dest = self.steps(from, &flight) | self.reach(from, &flight, None);
+            let dest = (self.t.neighbours[from] & flight.step) | self.reach(from, flight);
             total += u64::from(dest.count());
         }
         total
@@ -249,43 +255,83 @@ impl<'a, B: Bits> Node<'a, B> {
 
     /// Destinations of the piece on `from` (which must be the mover's).
     pub fn destinations(&mut self, from: usize) -> B {
+        self.prepare_jumps();
         let flight = self.flight(from);
-        self.steps(from, &flight) | self.reach(from, &flight, None)
+        (self.t.neighbours[from] & flight.step) | self.reach(from, flight)
     }
 
+    /// Whether the side to move has any legal move (steps are checked first: they are cheap
+    /// and usually there).
     pub fn has_move(&mut self) -> bool {
         for from in self.own.iter() {
-            let flight = self.flight(from);
-            if !self.steps(from, &flight).is_zero() {
+            if !(self.t.neighbours[from] & self.flight(from).step).is_zero() {
                 return true;
             }
         }
-        for from in self.own.iter() {
-            let flight = self.flight(from);
-            if !self.reach(from, &flight, None).is_zero() {
-                return true;
-            }
-        }
-        false
+        self.prepare_jumps();
+        self.own
+            .iter()
+            .any(|from| !self.reach(from, self.flight(from)).is_zero())
     }
 
-    /// Appends the moves of the piece on `from`, each with its representative path: a step
-    /// where one exists, else a shortest chain, ties broken by the direction order N, NE, E, SE,
-    /// S, SW, W, NW (checked backwards from the destination).
-    pub fn piece_moves(&mut self, rules: &RaceRules, from: usize, out: &mut Vec<RaceMove>) {
-        let flight = self.flight(from);
-        let steps = self.steps(from, &flight);
+    /// Appends the moves of every piece, each with its representative path: a step where one
+    /// exists, else a shortest chain, found backwards from the destination trying directions in
+    /// the order N, NE, E, SE, S, SW, W, NW.
+    pub fn moves(&mut self, rules: &RaceRules, out: &mut Vec<RaceMove>) {
+        self.prepare_jumps();
         let mut waves = Waves::new();
-        let reach = self.reach(from, &flight, Some(&mut waves));
+        for from in self.own.iter() {
+            self.piece_moves(rules, from, &mut waves, out);
+        }
+    }
+
+    /// As [`Self::moves`], for the piece on `from` only.
+    pub fn piece_moves(&mut self, rules: &RaceRules, from: usize, waves: &mut Waves<B>, out: &mut Vec<RaceMove>) {
+        self.prepare_jumps();
+        let flight = *self.flight(from);
+        let steps = self.t.neighbours[from] & flight.step;
+        let reach = self.breadth_first(from, &flight, waves);
         let from_sq = rules.square(from);
         for to in (steps | reach).iter() {
-            let to_sq = rules.square(to);
             if steps.has(to) {
-                out.push(RaceMove::step(from_sq, to_sq));
-            } else if let Some(mv) = self.backtrack(rules, from, to, &flight, &waves) {
+                out.push(RaceMove::step(from_sq, rules.square(to)));
+            } else if let Some(mv) = self.backtrack(rules, from, to, &flight, waves) {
                 out.push(mv);
             }
         }
+    }
+
+    /// The same destinations as [`Self::reach`], by waves of equal chain length.
+    fn breadth_first(&self, from: usize, flight: &Flight<B>, waves: &mut Waves<B>) -> B {
+        waves.len = 0;
+        if !self.jumpers.has(from) {
+            return B::ZERO;
+        }
+        let mut visited = B::bit(from);
+        let mut wave = visited;
+        let mut reached = B::ZERO;
+        while waves.len < MAX_WAVES {
+            let mut next = B::ZERO;
+            // Squares of phase p may land on phases p, p+1, …
+            let mut allowed = B::ZERO;
+            for p in (0..flight.n).rev() {
+                allowed |= flight.phases[p];
+                let x = if flight.n == 1 { wave } else { wave & flight.phase_squares[p] };
+                if !x.is_zero() {
+                    next |= self.jumps(x) & allowed;
+                }
+            }
+            next &= !visited;
+            if next.is_zero() {
+                break;
+            }
+            visited |= next;
+            reached |= next;
+            wave = next;
+            waves.waves[waves.len] = next;
+            waves.len += 1;
+        }
+        reached
     }
 
     fn backtrack(
@@ -300,22 +346,15 @@ impl<'a, B: Bits> Node<'a, B> {
         let mut dirs = [Dir::ALL[0]; MAX_WAVES];
         let mut cur = rules.square(to);
         for l in (0..=level).rev() {
-            let before = if l == 0 {
-                B::bit(from)
-            } else {
-                waves.waves[l - 1]
-            };
+            let before = if l == 0 { B::bit(from) } else { waves.waves[l - 1] };
             let cur_idx = rules.index(cur);
             let (d, prev) = rules.directions().iter().find_map(|d| {
                 let (dx, dy) = d.delta();
                 let prev = cur.offset(-2 * dx, -2 * dy).filter(|s| rules.on_board(*s))?;
                 let mid = cur.offset(-dx, -dy)?;
                 let (p, m) = (rules.index(prev), rules.index(mid));
-                (before.has(p)
-                    && m != from
-                    && self.occupied.has(m)
-                    && flight.allowed_from(p).has(cur_idx))
-                .then_some((d, prev))
+                (before.has(p) && self.occupied.has(m) && flight.allowed_from(p).has(cur_idx))
+                    .then_some((d, prev))
             })?;
             dirs[l] = d;
             cur = prev;

@@ -3,23 +3,13 @@ use std::{fmt, sync::Arc};
 
 use super::{
     bitboard::{Bits, Wide},
-    movegen::Node,
+    movegen::{Waves, with_node},
     moves::{RaceEffect, RaceMove},
-    rules::{NoLegalMove, RaceRules, TableSet, TargetLock, WinRule},
+    rules::{NoLegalMove, RaceRules, TargetLock, WinRule},
     square::Square,
 };
 use crate::{Color, EndReason, IllegalMove, NotationError, Outcome, Position};
 
-/// Runs `$body` with `$t` bound to the rules' tables in the narrowest bit-set type.
-macro_rules! with_tables {
-    ($rules:expr, $t:ident => $body:expr) => {
-        match &$rules.tables {
-            TableSet::Small($t) => $body,
-            TableSet::Medium($t) => $body,
-            TableSet::Large($t) => $body,
-        }
-    };
-}
 
 const fn splitmix64(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -165,8 +155,7 @@ impl RacePosition {
             return Vec::new();
         }
         let i = self.rules.index(from);
-        let dests: Vec<usize> = with_tables!(self.rules, t => {
-            let mut node = Node::new(t, &self.rules, &self.pieces, self.side);
+        let dests: Vec<usize> = with_node!(&self.rules, &self.pieces, self.side, node => {
             node.destinations(i).iter().collect()
         });
         dests.into_iter().map(|i| self.rules.square(i)).collect()
@@ -179,9 +168,8 @@ impl RacePosition {
             return out;
         }
         let i = self.rules.index(from);
-        with_tables!(self.rules, t => {
-            let mut node = Node::new(t, &self.rules, &self.pieces, self.side);
-            node.piece_moves(&self.rules, i, &mut out);
+        with_node!(&self.rules, &self.pieces, self.side, node => {
+            node.piece_moves(&self.rules, i, &mut Waves::new(), &mut out);
         });
         out
     }
@@ -192,7 +180,7 @@ impl RacePosition {
     }
 
     fn has_legal_move(&self) -> bool {
-        with_tables!(self.rules, t => Node::new(t, &self.rules, &self.pieces, self.side).has_move())
+        with_node!(&self.rules, &self.pieces, self.side, node => node.has_move())
     }
 
     /// `side` has met its winning condition on the current board.
@@ -492,19 +480,14 @@ impl Position for RacePosition {
         if self.outcome.is_some() {
             return;
         }
-        with_tables!(self.rules, t => {
-            let mut node = Node::new(t, &self.rules, &self.pieces, self.side);
-            for from in node.own().iter() {
-                node.piece_moves(&self.rules, from, moves);
-            }
-        });
+        with_node!(&self.rules, &self.pieces, self.side, node => node.moves(&self.rules, moves));
     }
 
     fn count_legal_moves(&self) -> u64 {
         if self.outcome.is_some() {
             return 0;
         }
-        with_tables!(self.rules, t => Node::new(t, &self.rules, &self.pieces, self.side).count())
+        with_node!(&self.rules, &self.pieces, self.side, node => node.count())
     }
 
     fn is_legal(&self, mv: &RaceMove) -> bool {

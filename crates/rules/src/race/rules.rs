@@ -367,6 +367,15 @@ impl RaceRules {
     pub fn ply_cap(&self) -> Option<u32> {
         self.ply_cap
     }
+    /// Lines of movement the generator loops over: 2 (orthogonal or diagonal) or 4 (all).
+    pub(crate) fn line_count(&self) -> usize {
+        match &self.tables {
+            TableSet::Small(t) => t.line_count,
+            TableSet::Medium(t) => t.line_count,
+            TableSet::Large(t) => t.line_count,
+        }
+    }
+
     /// Pieces per side.
     pub fn pieces_per_side(&self) -> usize {
         self.camps[0].len()
@@ -434,7 +443,10 @@ pub(crate) struct Line<B> {
 pub(crate) struct Tables<B> {
     pub board: B,
     pub camps: [B; 2],
-    pub lines: Vec<Line<B>>,
+    /// The lines of the variant's directions, padded with empty lines to four; the first
+    /// `line_count` are real (2 for orthogonal or diagonal moves, 4 for all eight).
+    pub lines: [Line<B>; 4],
+    pub line_count: usize,
     /// The step neighbours of every square.
     pub neighbours: Vec<B>,
 }
@@ -450,7 +462,15 @@ impl<B: Bits> Tables<B> {
                 board |= B::bit(idx(f, r));
             }
         }
-        let mut lines = Vec::new();
+        let empty_line = Line {
+            shift: 1,
+            step_pos: B::ZERO,
+            step_neg: B::ZERO,
+            jump_pos: B::ZERO,
+            jump_neg: B::ZERO,
+        };
+        let mut lines = [empty_line; 4];
+        let mut line_count = 0;
         for d in directions.iter() {
             let (dx, dy) = d.delta();
             let (dx, dy) = (i32::from(dx), i32::from(dy));
@@ -482,8 +502,10 @@ impl<B: Bits> Tables<B> {
                     }
                 }
             }
+            // A line with no room (a 1-wide board's diagonals) stays an empty padding line.
             if !(line.step_pos.is_zero() && line.step_neg.is_zero()) {
-                lines.push(line);
+                lines[line_count] = line;
+                line_count += 1;
             }
         }
         let mut neighbours = Vec::with_capacity((w * h) as usize);
@@ -504,6 +526,7 @@ impl<B: Bits> Tables<B> {
             board,
             camps: [B::from_wide(&camps[0]), B::from_wide(&camps[1])],
             lines,
+            line_count,
             neighbours,
         }
     }
