@@ -410,9 +410,13 @@ impl RacePosition {
                 return Err(format!("{b} is occupied"));
             }
             if started_in_target && !target(b) {
-                return Err(format!(
-                    "the piece started its turn in {side}'s target camp and must stay inside it; {b} is outside"
-                ));
+                return Err(if lock == TargetLock::PerLanding {
+                    format!("the piece is in {side}'s target camp and may not leave it; {b} is outside")
+                } else {
+                    format!(
+                        "the piece started its turn in {side}'s target camp and must stay inside it; {b} is outside"
+                    )
+                });
             }
             if lock == TargetLock::PerLanding && entered_target && !target(b) {
                 return Err(format!(
