@@ -27,7 +27,11 @@ fn assert_illegal(pos: &RacePosition, text: &str, why: &str) {
 }
 
 fn dests(pos: &RacePosition, from: &str) -> Vec<String> {
-    let mut d: Vec<String> = pos.destinations(sq(from)).iter().map(|s| s.to_string()).collect();
+    let mut d: Vec<String> = pos
+        .destinations(sq(from))
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     d.sort();
     d
 }
@@ -52,7 +56,11 @@ fn hg_1_jump_over_own_piece_leaves_it() {
 
 #[test]
 fn hg_2_no_jump_over_an_empty_square() {
-    assert_illegal(&start("ugolki-hg-3x3"), "f2:d2", "no piece on e2 to jump over");
+    assert_illegal(
+        &start("ugolki-hg-3x3"),
+        "f2:d2",
+        "no piece on e2 to jump over",
+    );
 }
 
 #[test]
@@ -70,7 +78,10 @@ fn hg_4_no_landing_on_a_piece() {
 #[test]
 fn hg_5_first_moves_3x3() {
     let pos = after("ugolki-hg-3x3", "1. g2:e2 b7:d7");
-    assert_eq!((count(&pos, Color::White), count(&pos, Color::Black)), (9, 9));
+    assert_eq!(
+        (count(&pos, Color::White), count(&pos, Color::Black)),
+        (9, 9)
+    );
     assert_eq!(pos.outcome(), None);
     assert_eq!(pos.ply(), 2);
 }
@@ -78,7 +89,10 @@ fn hg_5_first_moves_3x3() {
 #[test]
 fn hg_6_first_moves_3x4() {
     let pos = after("ugolki-hg-3x4", "1. f2:d2 c7:e7");
-    assert_eq!((count(&pos, Color::White), count(&pos, Color::Black)), (12, 12));
+    assert_eq!(
+        (count(&pos, Color::White), count(&pos, Color::Black)),
+        (12, 12)
+    );
     assert_eq!(pos.outcome(), None);
 }
 
@@ -98,7 +112,11 @@ fn hg_7_chain_from_home_with_early_stop_and_extension() {
 #[test]
 fn hg_8_no_return_home_depends_on_the_camp_size() {
     let pos = after("ugolki-hg-3x3", "1. f1-e1 b7:d7");
-    assert_illegal(&pos, "e1-f1", "f1 is in White's home camp and the piece has left it");
+    assert_illegal(
+        &pos,
+        "e1-f1",
+        "f1 is in White's home camp and the piece has left it",
+    );
     assert_eq!(dests(&pos, "e1"), ["d1", "e2"]);
     // In 3×4, e1–e3 are home squares: a piece that never left may move onto them.
     let r34 = rules("ugolki-hg-3x4");
@@ -114,7 +132,11 @@ fn hg_8_no_return_home_depends_on_the_camp_size() {
 #[test]
 fn hg_9_no_return_after_leaving_3x4() {
     let pos = after("ugolki-hg-3x4", "1. e1-d1 c7:e7");
-    assert_illegal(&pos, "d1-e1", "e1 is in White's home camp and the piece has left it");
+    assert_illegal(
+        &pos,
+        "d1-e1",
+        "e1 is in White's home camp and the piece has left it",
+    );
     assert_eq!(dests(&pos, "d1"), ["c1", "d2"]);
 }
 
@@ -133,7 +155,11 @@ fn hg_no_return_applies_mid_chain() {
         Color::White,
         10,
     );
-    assert_illegal(&pos, "d3-e3", "e3 is in White's home camp and the piece has left it");
+    assert_illegal(
+        &pos,
+        "d3-e3",
+        "e3 is in White's home camp and the piece has left it",
+    );
     play(&mut pos.clone(), "d3:d5");
     // From home, f3 may step to e3 (never left) and jump f3:d3? d3 is occupied; f1:d1 leaves.
     play(&mut pos.clone(), "f3-e3");
@@ -153,7 +179,10 @@ fn hg_10_anti_blocking_win() {
     play(&mut pos, "d6-c6");
     assert_eq!(
         pos.outcome(),
-        Some(Outcome::win(Color::White, EndReason::TargetBlockedButReached))
+        Some(Outcome::win(
+            Color::White,
+            EndReason::TargetBlockedButReached
+        ))
     );
     assert_eq!(pos.count_legal_moves(), 0);
 }
@@ -165,7 +194,10 @@ fn hg_10_anti_blocking_win_can_come_early_in_3x4() {
     play(&mut pos, "f2:f4:d4:d6");
     assert_eq!(
         pos.outcome(),
-        Some(Outcome::win(Color::White, EndReason::TargetBlockedButReached))
+        Some(Outcome::win(
+            Color::White,
+            EndReason::TargetBlockedButReached
+        ))
     );
 }
 
@@ -179,7 +211,10 @@ fn hg_all_pieces_in_target_is_target_filled() {
         60,
     );
     play(&mut pos, "d8-c8");
-    assert_eq!(pos.outcome(), Some(Outcome::win(Color::White, EndReason::TargetFilled)));
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::win(Color::White, EndReason::TargetFilled))
+    );
 }
 
 #[test]
@@ -234,7 +269,9 @@ fn hg_12_start_move_lists() {
     );
     assert_eq!(
         move_names(&start("ugolki-hg-3x4")),
-        sorted("e1-d1 e2-d2 e3-d3 e3-e4 f3-f4 g3-g4 h3-h4 f1:d1 f2:d2 f3:d3 e2:e4 f2:f4 g2:g4 h2:h4")
+        sorted(
+            "e1-d1 e2-d2 e3-d3 e3-e4 f3-f4 g3-g4 h3-h4 f1:d1 f2:d2 f3:d3 e2:e4 f2:f4 g2:g4 h2:h4"
+        )
     );
     // Black has as many by symmetry (before White's move changes the board, so mirror it:
     // a Black-first copy of the variant is not shipped; count Black's replies to a far move).
@@ -273,12 +310,20 @@ fn q_1_start_moves() {
 
 #[test]
 fn q_2_no_diagonal_steps() {
-    assert_illegal(&start("ugolki-9qum"), "c3-d4", "diagonal; pieces here move only orthogonally");
+    assert_illegal(
+        &start("ugolki-9qum"),
+        "c3-d4",
+        "diagonal; pieces here move only orthogonally",
+    );
 }
 
 #[test]
 fn q_3_notation_example() {
-    assert_illegal(&start("ugolki-9qum"), "b3:d3:d5", "no piece on d4 to jump over");
+    assert_illegal(
+        &start("ugolki-9qum"),
+        "b3:d3:d5",
+        "no piece on d4 to jump over",
+    );
     let mut pos = board(
         "ugolki-9qum",
         "a1 b1 c1 a2 b2 c2 a3 b3 c3",
@@ -331,7 +376,10 @@ fn q_6_no_equaliser_white_wins() {
     let mut pos = q5_position();
     play(&mut pos, "e8-f8");
     play(&mut pos, "d3-d4");
-    assert_eq!(pos.outcome(), Some(Outcome::win(Color::White, EndReason::TargetFilled)));
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::win(Color::White, EndReason::TargetFilled))
+    );
 }
 
 #[test]
@@ -344,7 +392,10 @@ fn q_7_black_finishing_first_wins_at_once() {
         61,
     );
     play(&mut pos, "d3-c3");
-    assert_eq!(pos.outcome(), Some(Outcome::win(Color::Black, EndReason::TargetFilled)));
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::win(Color::Black, EndReason::TargetFilled))
+    );
 }
 
 #[test]
@@ -360,7 +411,10 @@ fn q_8_forty_move_rule_loser() {
     assert_eq!(pos.outcome(), None);
     play(&mut pos, "h1-h2");
     assert_eq!(pos.ply(), 80);
-    assert_eq!(pos.outcome(), Some(Outcome::win(Color::Black, EndReason::HomeNotVacated)));
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::win(Color::Black, EndReason::HomeNotVacated))
+    );
 }
 
 #[test]
@@ -373,7 +427,10 @@ fn q_9_forty_move_rule_both_at_home_draws() {
         79,
     );
     play(&mut pos, "e2-e1");
-    assert_eq!(pos.outcome(), Some(Outcome::draw(EndReason::HomeNotVacated)));
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::draw(EndReason::HomeNotVacated))
+    );
     // Checked once: the same pieces at home at ply 82 end nothing.
     let mut later = board(
         "ugolki-9qum",
@@ -399,7 +456,10 @@ fn q_10_count_after_ply_200() {
     play(&mut pos, "e3-e2");
     assert_eq!(
         pos.outcome(),
-        Some(Outcome::win(Color::White, EndReason::PieceCount { white: 7, black: 6 }))
+        Some(Outcome::win(
+            Color::White,
+            EndReason::PieceCount { white: 7, black: 6 }
+        ))
     );
     // 6–6 draws.
     let mut pos = board(
@@ -428,7 +488,10 @@ fn q_11_no_legal_move_loses() {
     );
     assert_eq!(pos.outcome(), None);
     play(&mut pos, "c2-c1");
-    assert_eq!(pos.outcome(), Some(Outcome::win(Color::Black, EndReason::NoLegalMoves)));
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::win(Color::Black, EndReason::NoLegalMoves))
+    );
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
     assert!(moves.is_empty());
@@ -494,7 +557,11 @@ fn h_6_per_landing_lock_mid_chain() {
     );
     let mut p = pos.clone();
     play(&mut p, "f15:d15");
-    assert_illegal(&pos, "f15:d15:d13", "has entered White's target camp and may not leave it; d13 is outside");
+    assert_illegal(
+        &pos,
+        "f15:d15:d13",
+        "has entered White's target camp and may not leave it; d13 is outside",
+    );
     assert!(!pos.destinations(sq("f15")).contains(&sq("d13")));
 }
 
@@ -509,7 +576,10 @@ fn h_7_filling_the_target_wins() {
     );
     assert_eq!(pos.outcome(), None);
     play(&mut pos, "a11-a12");
-    assert_eq!(pos.outcome(), Some(Outcome::win(Color::White, EndReason::TargetFilled)));
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::win(Color::White, EndReason::TargetFilled))
+    );
 }
 
 /// White's 17 pieces on the target (all but a16 and b12), c11 next to b12 and one far piece;
@@ -529,7 +599,11 @@ fn h8_position(name_or_rules: std::sync::Arc<boardcraft_rules::race::RaceRules>)
 fn h_8_no_anti_spoiling_rule_by_default() {
     let mut pos = h8_position(rules("halma-16"));
     play(&mut pos, "c11-b12");
-    assert_eq!(pos.outcome(), None, "a16 is Black's: the target is full but not White's");
+    assert_eq!(
+        pos.outcome(),
+        None,
+        "a16 is Black's: the target is full but not White's"
+    );
     // Parlett's rule is the other win setting of the same file.
     let text = boardcraft_rules::variant::shipped_files()
         .iter()
@@ -537,7 +611,10 @@ fn h_8_no_anti_spoiling_rule_by_default() {
         .unwrap()
         .1
         .replace("win: FillWithOwn", "win: FullWithAnyOwn");
-    let parlett = match boardcraft_rules::Variant::from_ron("halma-parlett.ron", &text).unwrap().rules {
+    let parlett = match boardcraft_rules::Variant::from_ron("halma-parlett.ron", &text)
+        .unwrap()
+        .rules
+    {
         boardcraft_rules::FamilyRules::Race(r) => r,
         _ => unreachable!(),
     };
@@ -545,7 +622,10 @@ fn h_8_no_anti_spoiling_rule_by_default() {
     play(&mut pos, "c11-b12");
     assert_eq!(
         pos.outcome(),
-        Some(Outcome::win(Color::White, EndReason::TargetBlockedButReached))
+        Some(Outcome::win(
+            Color::White,
+            EndReason::TargetBlockedButReached
+        ))
     );
 }
 
@@ -609,13 +689,19 @@ fn notation_errors_say_what_is_wrong() {
         ("f3-q17", "`q17` is not a square"),
     ] {
         match pos.parse_move(text) {
-            Err(NotationError::Syntax { why: got, .. }) => assert!(got.contains(why), "{text}: {got}"),
+            Err(NotationError::Syntax { why: got, .. }) => {
+                assert!(got.contains(why), "{text}: {got}")
+            }
             other => panic!("{text}: expected a syntax error, got {other:?}"),
         }
     }
     assert_illegal(&pos, "i3-i4", "i3 is not on the 8×8 board");
     assert_illegal(&pos, "e4-e5", "there is no piece on e4");
-    assert_illegal(&pos, "a6-a5", "a6 holds a Black piece, but it is White's turn");
+    assert_illegal(
+        &pos,
+        "a6-a5",
+        "a6 holds a Black piece, but it is White's turn",
+    );
     assert_illegal(&pos, "f3:f4", "f3 to f4 is a step; write it f3-f4");
     assert_illegal(&pos, "f2-f4", "not neighbours");
     assert_illegal(&pos, "g2:e2:g2", "where the piece started");
@@ -664,13 +750,17 @@ fn game_over_refuses_moves() {
 #[test]
 fn from_board_is_validated() {
     let r = rules("ugolki-hg-3x3");
-    let err = RacePosition::from_board(r.clone(), &squares("a1 a1"), &[], Color::White, 0).unwrap_err();
+    let err =
+        RacePosition::from_board(r.clone(), &squares("a1 a1"), &[], Color::White, 0).unwrap_err();
     assert!(err.contains("a1 is given twice"), "{err}");
-    let err = RacePosition::from_board(r.clone(), &squares("a1"), &squares("a1"), Color::White, 0).unwrap_err();
+    let err = RacePosition::from_board(r.clone(), &squares("a1"), &squares("a1"), Color::White, 0)
+        .unwrap_err();
     assert!(err.contains("a1 is given twice"), "{err}");
-    let err = RacePosition::from_board(r.clone(), &squares("i1"), &[], Color::White, 0).unwrap_err();
+    let err =
+        RacePosition::from_board(r.clone(), &squares("i1"), &[], Color::White, 0).unwrap_err();
     assert!(err.contains("i1 is not on the 8×8 board"), "{err}");
-    let err = RacePosition::from_board(r, &squares("a1"), &squares("h8"), Color::Black, 0).unwrap_err();
+    let err =
+        RacePosition::from_board(r, &squares("a1"), &squares("h8"), Color::Black, 0).unwrap_err();
     assert!(err.contains("after 0 plies it is White's turn"), "{err}");
 }
 
@@ -683,5 +773,8 @@ fn display_shows_board_camps_and_turn() {
     assert!(text.contains("     a b c d e f g h"), "{text}");
     assert!(text.ends_with("Black to move, ply 1"), "{text}");
     let halma = start("halma-16").to_string();
-    assert!(halma.contains(" 16  B B B B B . . . . . . . . . . .  16"), "{halma}");
+    assert!(
+        halma.contains(" 16  B B B B B . . . . . . . . . . .  16"),
+        "{halma}"
+    );
 }

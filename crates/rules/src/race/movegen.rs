@@ -35,27 +35,35 @@ macro_rules! with_node {
         let rules: &$crate::race::rules::RaceRules = $rules;
         match (&rules.tables, rules.line_count()) {
             (TableSet::Small(t), 2) => {
-                let mut $node = $crate::race::movegen::Node::<u64, 2>::new(t, rules, $pieces, $side);
+                let mut $node =
+                    $crate::race::movegen::Node::<u64, 2>::new(t, rules, $pieces, $side);
                 $body
             }
             (TableSet::Small(t), _) => {
-                let mut $node = $crate::race::movegen::Node::<u64, 4>::new(t, rules, $pieces, $side);
+                let mut $node =
+                    $crate::race::movegen::Node::<u64, 4>::new(t, rules, $pieces, $side);
                 $body
             }
             (TableSet::Medium(t), 2) => {
-                let mut $node = $crate::race::movegen::Node::<u128, 2>::new(t, rules, $pieces, $side);
+                let mut $node =
+                    $crate::race::movegen::Node::<u128, 2>::new(t, rules, $pieces, $side);
                 $body
             }
             (TableSet::Medium(t), _) => {
-                let mut $node = $crate::race::movegen::Node::<u128, 4>::new(t, rules, $pieces, $side);
+                let mut $node =
+                    $crate::race::movegen::Node::<u128, 4>::new(t, rules, $pieces, $side);
                 $body
             }
             (TableSet::Large(t), 2) => {
-                let mut $node = $crate::race::movegen::Node::<$crate::race::bitboard::Wide, 2>::new(t, rules, $pieces, $side);
+                let mut $node = $crate::race::movegen::Node::<$crate::race::bitboard::Wide, 2>::new(
+                    t, rules, $pieces, $side,
+                );
                 $body
             }
             (TableSet::Large(t), _) => {
-                let mut $node = $crate::race::movegen::Node::<$crate::race::bitboard::Wide, 4>::new(t, rules, $pieces, $side);
+                let mut $node = $crate::race::movegen::Node::<$crate::race::bitboard::Wide, 4>::new(
+                    t, rules, $pieces, $side,
+                );
                 $body
             }
         }
@@ -175,7 +183,11 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             jump_neg: [B::ZERO; L],
             jumpers: B::ZERO,
             jumps_ready: false,
-            locked: if lock == TargetLock::Off { B::ZERO } else { target },
+            locked: if lock == TargetLock::Off {
+                B::ZERO
+            } else {
+                target
+            },
             at_home: if no_return { home } else { B::ZERO },
             flights: [locked_flight, home_flight, out_flight],
         }
@@ -215,7 +227,8 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     fn jumps(&self, x: B) -> B {
         let mut r = B::ZERO;
         for i in 0..L {
-            r |= (x & self.jump_pos[i]).shl(self.shift2[i]) | (x & self.jump_neg[i]).shr(self.shift2[i]);
+            r |= (x & self.jump_pos[i]).shl(self.shift2[i])
+                | (x & self.jump_neg[i]).shr(self.shift2[i]);
         }
         r
     }
@@ -286,7 +299,13 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     }
 
     /// As [`Self::moves`], for the piece on `from` only.
-    pub fn piece_moves(&mut self, rules: &RaceRules, from: usize, waves: &mut Waves<B>, out: &mut Vec<RaceMove>) {
+    pub fn piece_moves(
+        &mut self,
+        rules: &RaceRules,
+        from: usize,
+        waves: &mut Waves<B>,
+        out: &mut Vec<RaceMove>,
+    ) {
         self.prepare_jumps();
         let flight = *self.flight(from);
         let steps = self.t.neighbours[from] & flight.step;
@@ -316,7 +335,11 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             let mut allowed = B::ZERO;
             for p in (0..flight.n).rev() {
                 allowed |= flight.phases[p];
-                let x = if flight.n == 1 { wave } else { wave & flight.phase_squares[p] };
+                let x = if flight.n == 1 {
+                    wave
+                } else {
+                    wave & flight.phase_squares[p]
+                };
                 if !x.is_zero() {
                     next |= self.jumps(x) & allowed;
                 }
@@ -346,11 +369,17 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
         let mut dirs = [Dir::ALL[0]; MAX_WAVES];
         let mut cur = rules.square(to);
         for l in (0..=level).rev() {
-            let before = if l == 0 { B::bit(from) } else { waves.waves[l - 1] };
+            let before = if l == 0 {
+                B::bit(from)
+            } else {
+                waves.waves[l - 1]
+            };
             let cur_idx = rules.index(cur);
             let (d, prev) = rules.directions().iter().find_map(|d| {
                 let (dx, dy) = d.delta();
-                let prev = cur.offset(-2 * dx, -2 * dy).filter(|s| rules.on_board(*s))?;
+                let prev = cur
+                    .offset(-2 * dx, -2 * dy)
+                    .filter(|s| rules.on_board(*s))?;
                 let mid = cur.offset(-dx, -dy)?;
                 let (p, m) = (rules.index(prev), rules.index(mid));
                 (before.has(p) && self.occupied.has(m) && flight.allowed_from(p).has(cur_idx))

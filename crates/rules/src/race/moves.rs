@@ -191,7 +191,9 @@ mod tests {
 
     #[test]
     fn long_paths_survive_packing() {
-        let dirs: Vec<Dir> = (0..MAX_HOPS).map(|i| Dir::ALL[if i % 2 == 0 { 0 } else { 4 }]).collect();
+        let dirs: Vec<Dir> = (0..MAX_HOPS)
+            .map(|i| Dir::ALL[if i % 2 == 0 { 0 } else { 4 }])
+            .collect();
         let m = RaceMove::chain(sq("a1"), sq("a3"), &dirs);
         let p = m.path();
         assert_eq!(p.len(), MAX_HOPS + 1);

@@ -32,12 +32,17 @@ pub(crate) fn parse(pos: &RacePosition, text: &str) -> Result<RaceMove, Notation
         match Square::parse(part) {
             Some(s) => path.push(s),
             None if part.is_empty() => {
-                return Err(NotationError::syntax(text, format!("a square is missing around '{sep}'")));
+                return Err(NotationError::syntax(
+                    text,
+                    format!("a square is missing around '{sep}'"),
+                ));
             }
             None => {
                 return Err(NotationError::syntax(
                     text,
-                    format!("`{part}` is not a square; squares are a file letter a–p and a rank 1–16, like e4"),
+                    format!(
+                        "`{part}` is not a square; squares are a file letter a–p and a rank 1–16, like e4"
+                    ),
                 ));
             }
         }
@@ -49,16 +54,24 @@ pub(crate) fn parse(pos: &RacePosition, text: &str) -> Result<RaceMove, Notation
         ));
     }
     if let Some(o) = pos.outcome() {
-        return Err(NotationError::illegal(text, format!("the game is over ({o})")));
+        return Err(NotationError::illegal(
+            text,
+            format!("the game is over ({o})"),
+        ));
     }
     let rules = pos.rules();
     if let Some(off) = path.iter().find(|s| !rules.on_board(**s)) {
         return Err(NotationError::illegal(
             text,
-            format!("{off} is not on the {}×{} board", rules.width(), rules.height()),
+            format!(
+                "{off} is not on the {}×{} board",
+                rules.width(),
+                rules.height()
+            ),
         ));
     }
-    pos.check_origin(path[0]).map_err(|why| NotationError::illegal(text, why))?;
+    pos.check_origin(path[0])
+        .map_err(|why| NotationError::illegal(text, why))?;
     let spelled = pos.move_along(&path, step);
     if step || path.len() > 2 {
         return spelled.map_err(|why| NotationError::illegal(text, why));
@@ -73,9 +86,12 @@ pub(crate) fn parse(pos: &RacePosition, text: &str) -> Result<RaceMove, Notation
                 text,
                 format!("{from} to {to} is a step; write it {from}-{to}"),
             )),
-            None if super::square::Dir::between(from, to, 2).is_some() => Err(
-                NotationError::illegal(text, format!("no chain of jumps leads from {from} to {to}: {single}")),
-            ),
+            None if super::square::Dir::between(from, to, 2).is_some() => {
+                Err(NotationError::illegal(
+                    text,
+                    format!("no chain of jumps leads from {from} to {to}: {single}"),
+                ))
+            }
             None => Err(NotationError::illegal(
                 text,
                 format!("no chain of jumps leads from {from} to {to}"),

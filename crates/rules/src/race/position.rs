@@ -10,7 +10,6 @@ use super::{
 };
 use crate::{Color, EndReason, IllegalMove, NotationError, Outcome, Position};
 
-
 const fn splitmix64(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
     let mut z = x;
@@ -79,7 +78,11 @@ impl RacePosition {
         for (color, squares) in [(Color::White, white), (Color::Black, black)] {
             for &s in squares {
                 if !rules.on_board(s) {
-                    return Err(format!("{s} is not on the {}×{} board", rules.width(), rules.height()));
+                    return Err(format!(
+                        "{s} is not on the {}×{} board",
+                        rules.width(),
+                        rules.height()
+                    ));
                 }
                 let i = rules.index(s);
                 if pieces[0].has(i) || pieces[1].has(i) {
@@ -88,7 +91,7 @@ impl RacePosition {
                 pieces[color.index()].set(i);
             }
         }
-        let expected = if ply % 2 == 0 {
+        let expected = if ply.is_multiple_of(2) {
             rules.first_player()
         } else {
             rules.first_player().other()
@@ -103,7 +106,11 @@ impl RacePosition {
     }
 
     fn assemble(rules: Arc<RaceRules>, pieces: [Wide; 2], side: Color, ply: u32) -> Self {
-        let mut hash = if side == Color::Black { BLACK_TO_MOVE_KEY } else { 0 };
+        let mut hash = if side == Color::Black {
+            BLACK_TO_MOVE_KEY
+        } else {
+            0
+        };
         for c in Color::BOTH {
             for i in pieces[c.index()].iter() {
                 hash ^= PIECE_KEYS[c.index()][i];
@@ -133,7 +140,9 @@ impl RacePosition {
             return None;
         }
         let i = self.rules.index(s);
-        Color::BOTH.into_iter().find(|c| self.pieces[c.index()].has(i))
+        Color::BOTH
+            .into_iter()
+            .find(|c| self.pieces[c.index()].has(i))
     }
 
     /// The squares of `side`'s pieces, in bit order (rank by rank from a1).
@@ -235,13 +244,16 @@ impl RacePosition {
         }
         if !reply_owed {
             if rules.home_clear_ply() == Some(self.ply) {
-                let at_home = |c: Color| {
-                    !(self.pieces[c.index()] & rules.camp_bits[c.index()]).is_zero()
-                };
+                let at_home =
+                    |c: Color| !(self.pieces[c.index()] & rules.camp_bits[c.index()]).is_zero();
                 match (at_home(Color::White), at_home(Color::Black)) {
                     (true, true) => return Some(Outcome::draw(EndReason::HomeNotVacated)),
-                    (true, false) => return Some(Outcome::win(Color::Black, EndReason::HomeNotVacated)),
-                    (false, true) => return Some(Outcome::win(Color::White, EndReason::HomeNotVacated)),
+                    (true, false) => {
+                        return Some(Outcome::win(Color::Black, EndReason::HomeNotVacated));
+                    }
+                    (false, true) => {
+                        return Some(Outcome::win(Color::White, EndReason::HomeNotVacated));
+                    }
                     (false, false) => {}
                 }
             }
@@ -308,15 +320,17 @@ impl RacePosition {
         if from == to {
             return "a move must end on another square".into();
         }
-        if super::square::Dir::between(from, to, 1).is_some() {
-            if let Err(why) = self.check_path(&[from, to], true) {
-                return why;
-            }
+        if super::square::Dir::between(from, to, 1).is_some()
+            && let Err(why) = self.check_path(&[from, to], true)
+        {
+            return why;
         }
         if super::square::Dir::between(from, to, 2).is_some()
             && let Err(why) = self.check_path(&[from, to], false)
         {
-            return format!("no chain of jumps leads from {from} to {to} (a single jump fails: {why})");
+            return format!(
+                "no chain of jumps leads from {from} to {to} (a single jump fails: {why})"
+            );
         }
         format!("no step or chain of jumps leads from {from} to {to}")
     }
@@ -324,7 +338,11 @@ impl RacePosition {
     /// The moving piece stands on `from` and belongs to the side to move.
     pub(crate) fn check_origin(&self, from: Square) -> Result<(), String> {
         if !self.rules.on_board(from) {
-            return Err(format!("{from} is not on the {}×{} board", self.rules.width(), self.rules.height()));
+            return Err(format!(
+                "{from} is not on the {}×{} board",
+                self.rules.width(),
+                self.rules.height()
+            ));
         }
         match self.piece_at(from) {
             None => Err(format!("there is no piece on {from}")),
@@ -364,7 +382,9 @@ impl RacePosition {
             match dir {
                 None if step => {
                     return Err(if Dir::between(a, b, 2).is_some() {
-                        format!("{a} and {b} are not neighbours; a step goes to an adjacent square (write jumps with ':', like {a}:{b})")
+                        format!(
+                            "{a} and {b} are not neighbours; a step goes to an adjacent square (write jumps with ':', like {a}:{b})"
+                        )
                     } else {
                         format!("{a} and {b} are not neighbours; a step goes to an adjacent square")
                     });
@@ -377,7 +397,11 @@ impl RacePosition {
                 Some(d) if !rules.directions().contains(d) => {
                     return Err(format!(
                         "{a} to {b} is {}; pieces here move only {}",
-                        if d.is_diagonal() { "diagonal" } else { "orthogonal" },
+                        if d.is_diagonal() {
+                            "diagonal"
+                        } else {
+                            "orthogonal"
+                        },
                         rules.directions().describe()
                     ));
                 }
@@ -401,7 +425,9 @@ impl RacePosition {
                 }
             }
             if b == from {
-                return Err(format!("{b} is where the piece started; a move may not return to its starting square"));
+                return Err(format!(
+                    "{b} is where the piece started; a move may not return to its starting square"
+                ));
             }
             if visited.contains(&b) {
                 return Err(format!("the chain lands on {b} twice"));
@@ -411,7 +437,9 @@ impl RacePosition {
             }
             if started_in_target && !target(b) {
                 return Err(if lock == TargetLock::PerLanding {
-                    format!("the piece is in {side}'s target camp and may not leave it; {b} is outside")
+                    format!(
+                        "the piece is in {side}'s target camp and may not leave it; {b} is outside"
+                    )
                 } else {
                     format!(
                         "the piece started its turn in {side}'s target camp and must stay inside it; {b} is outside"
@@ -424,7 +452,9 @@ impl RacePosition {
                 ));
             }
             if rules.no_return_home() && left_home && home(b) {
-                return Err(format!("{b} is in {side}'s home camp and the piece has left it"));
+                return Err(format!(
+                    "{b} is in {side}'s home camp and the piece has left it"
+                ));
             }
             left_home |= !home(b);
             entered_target |= target(b);
@@ -463,7 +493,6 @@ impl RacePosition {
     fn ends(&self, mv: &RaceMove) -> (usize, usize) {
         (self.rules.index(mv.from()), self.rules.index(mv.to()))
     }
-
 }
 
 impl Position for RacePosition {
@@ -550,7 +579,10 @@ impl Position for RacePosition {
         bits.clear(to);
         bits.set(from);
         self.history.pop();
-        self.hash = *self.history.last().expect("history holds the start position");
+        self.hash = *self
+            .history
+            .last()
+            .expect("history holds the start position");
         self.outcome = undo.outcome;
         self.fresh = undo.fresh;
     }

@@ -127,7 +127,9 @@ impl RaceSpec {
             } else {
                 errors.push(FieldError::new(
                     field,
-                    format!("the board must be 1 to {MAX_SIDE} squares {what}; {v} is not supported"),
+                    format!(
+                        "the board must be 1 to {MAX_SIDE} squares {what}; {v} is not supported"
+                    ),
                 ));
                 false
             }
@@ -135,10 +137,30 @@ impl RaceSpec {
         let w_ok = side_ok(self.width, "wide", "width", &mut errors);
         let h_ok = side_ok(self.height, "high", "height", &mut errors);
         let (width, height) = (self.width as u8, self.height as u8);
+        let errors_before_camps = errors.len();
         let camps = [
-            read_camp("white_camp", "White", &self.white_camp, w_ok && h_ok, width, height, &mut errors),
-            read_camp("black_camp", "Black", &self.black_camp, w_ok && h_ok, width, height, &mut errors),
+            read_camp(
+                "white_camp",
+                "White",
+                &self.white_camp,
+                w_ok && h_ok,
+                width,
+                height,
+                &mut errors,
+            ),
+            read_camp(
+                "black_camp",
+                "Black",
+                &self.black_camp,
+                w_ok && h_ok,
+                width,
+                height,
+                &mut errors,
+            ),
         ];
+        // Sizes are compared only when both lists were read without problems: a bad entry
+        // would make them differ for no reason of their own.
+        let camps_read = errors.len() == errors_before_camps;
         // Overlap: report each shared square once, at its place in black_camp.
         for (i, entry) in self.black_camp.iter().enumerate() {
             let shared: Vec<String> = expand_entry(entry)
@@ -158,7 +180,7 @@ impl RaceSpec {
                 ));
             }
         }
-        if !camps[0].is_empty() && !camps[1].is_empty() && camps[0].len() != camps[1].len() {
+        if camps_read && !camps[0].is_empty() && camps[0].len() != camps[1].len() {
             errors.push(FieldError::new(
                 "black_camp",
                 format!(
@@ -246,10 +268,14 @@ impl RaceSpec {
 fn expand_entry(entry: &str) -> Result<Vec<Square>, String> {
     let entry = entry.trim();
     let bad = |s: &str| {
-        format!("`{s}` is not a square name; squares are a file letter a–p and a rank 1–16, like \"f3\"")
+        format!(
+            "`{s}` is not a square name; squares are a file letter a–p and a rank 1–16, like \"f3\""
+        )
     };
     match entry.split_once(':') {
-        None => Square::parse(entry).map(|s| vec![s]).ok_or_else(|| bad(entry)),
+        None => Square::parse(entry)
+            .map(|s| vec![s])
+            .ok_or_else(|| bad(entry)),
         Some((a, b)) => {
             let a = Square::parse(a.trim()).ok_or_else(|| bad(a.trim()))?;
             let b = Square::parse(b.trim()).ok_or_else(|| bad(b.trim()))?;
@@ -293,7 +319,9 @@ fn read_camp(
             .map(|s| s.to_string())
             .collect();
         if board_ok && !outside.is_empty() {
-            let last = Square::new(width - 1, height - 1).map(|s| s.to_string()).unwrap_or_default();
+            let last = Square::new(width - 1, height - 1)
+                .map(|s| s.to_string())
+                .unwrap_or_default();
             errors.push(FieldError::new(
                 at.clone(),
                 format!(
@@ -533,6 +561,8 @@ impl<B: Bits> Tables<B> {
 }
 
 /// The tables in the narrowest bit-set type that holds the board.
+// One per rule set, behind the rules' `Arc`: the size difference costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub(crate) enum TableSet {
     Small(Tables<u64>),

@@ -93,7 +93,16 @@ impl Dir {
         (-1, 1),
     ];
 
-    pub const ALL: [Dir; 8] = [Dir(0), Dir(1), Dir(2), Dir(3), Dir(4), Dir(5), Dir(6), Dir(7)];
+    pub const ALL: [Dir; 8] = [
+        Dir(0),
+        Dir(1),
+        Dir(2),
+        Dir(3),
+        Dir(4),
+        Dir(5),
+        Dir(6),
+        Dir(7),
+    ];
 
     pub const fn index(self) -> u8 {
         self.0
@@ -177,8 +186,14 @@ mod tests {
     #[test]
     fn directions_between_squares() {
         let a = Square::parse("e1").unwrap();
-        assert_eq!(Dir::between(a, Square::parse("e3").unwrap(), 2), Some(Dir(0)));
-        assert_eq!(Dir::between(a, Square::parse("c3").unwrap(), 2), Some(Dir(7)));
+        assert_eq!(
+            Dir::between(a, Square::parse("e3").unwrap(), 2),
+            Some(Dir(0))
+        );
+        assert_eq!(
+            Dir::between(a, Square::parse("c3").unwrap(), 2),
+            Some(Dir(7))
+        );
         assert_eq!(Dir::between(a, Square::parse("d3").unwrap(), 2), None);
     }
 }

@@ -9,13 +9,17 @@
 use std::{collections::BTreeSet, sync::Arc};
 
 use boardcraft_rules::{
-    Color, EndReason, FamilyRules, Outcome, Position, position::play_line,
+    Color, EndReason, FamilyRules, Outcome, Position,
+    position::play_line,
     race::{NoLegalMove, RacePosition, RaceRules, Square, TargetLock, WinRule},
     shipped_variant,
 };
 
 pub fn rules(name: &str) -> Arc<RaceRules> {
-    match shipped_variant(name).unwrap_or_else(|e| panic!("{e}")).rules {
+    match shipped_variant(name)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .rules
+    {
         FamilyRules::Race(r) => r,
         other => panic!("{name} is a {} variant", other.family_name()),
     }
@@ -226,8 +230,12 @@ impl RefGame {
                 };
                 match (at_home(Color::White), at_home(Color::Black)) {
                     (true, true) => return Some(Outcome::draw(EndReason::HomeNotVacated)),
-                    (true, false) => return Some(Outcome::win(Color::Black, EndReason::HomeNotVacated)),
-                    (false, true) => return Some(Outcome::win(Color::White, EndReason::HomeNotVacated)),
+                    (true, false) => {
+                        return Some(Outcome::win(Color::Black, EndReason::HomeNotVacated));
+                    }
+                    (false, true) => {
+                        return Some(Outcome::win(Color::White, EndReason::HomeNotVacated));
+                    }
                     (false, false) => {}
                 }
             }
