@@ -253,17 +253,48 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
         reached
     }
 
-    /// The number of legal moves (distinct destinations per piece).
+    /// The pieces of each kind (locked in the target, still at home, out) with their flights.
+    #[inline]
+    fn kinds(&self) -> [(B, &Flight<B>); 3] {
+        let locked = self.own & self.locked;
+        let at_home = self.own & self.at_home & !self.locked;
+        let out = self.own & !(self.locked | self.at_home);
+        [
+            (locked, &self.flights[0]),
+            (at_home, &self.flights[1]),
+            (out, &self.flights[2]),
+        ]
+    }
+
+    /// Step destinations of all `pieces` along every line, counted set-wise.
+    #[inline]
+    fn count_steps(&self, pieces: B, allowed: B) -> u32 {
+        let mut n = 0;
+        for i in 0..L {
+            let line = &self.t.lines[i];
+            n += ((pieces & line.step_pos).shl(line.shift) & allowed).count()
+                + ((pieces & line.step_neg).shr(line.shift) & allowed).count();
+        }
+        n
+    }
+
+    /// The number of legal moves (distinct destinations per piece). Steps and chains never
+    /// share a destination (a step changes the parity of file or rank, a jump keeps both), so
+    /// steps are counted for all pieces of a kind at once and chains only for pieces that can
+    /// jump at all.
     #[inline]
     pub fn count(&mut self) -> u64 {
         self.prepare_jumps();
-        let mut total = 0u64;
-        for from in self.own.iter() {
-            let flight = self.flight(from);
-            let dest = (self.t.neighbours[from] & flight.step) | self.reach(from, flight);
-            total += u64::from(dest.count());
+        let mut total = 0u32;
+        for (pieces, flight) in self.kinds() {
+            if !pieces.is_zero() {
+                total += self.count_steps(pieces, flight.step);
+            }
         }
-        total
+        for from in (self.own & self.jumpers).iter() {
+            total += self.reach(from, self.flight(from)).count();
+        }
+        u64::from(total)
     }
 
     /// Destinations of the piece on `from` (which must be the mover's).
@@ -276,13 +307,13 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     /// Whether the side to move has any legal move (steps are checked first: they are cheap
     /// and usually there).
     pub fn has_move(&mut self) -> bool {
-        for from in self.own.iter() {
-            if !(self.t.neighbours[from] & self.flight(from).step).is_zero() {
+        for (pieces, flight) in self.kinds() {
+            if !pieces.is_zero() && self.count_steps(pieces, flight.step) > 0 {
                 return true;
             }
         }
         self.prepare_jumps();
-        self.own
+        (self.own & self.jumpers)
             .iter()
             .any(|from| !self.reach(from, self.flight(from)).is_zero())
     }
@@ -292,6 +323,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     /// the order N, NE, E, SE, S, SW, W, NW.
     pub fn moves(&mut self, rules: &RaceRules, out: &mut Vec<RaceMove>) {
         self.prepare_jumps();
+        out.reserve(64);
         let mut waves = Waves::new();
         for from in self.own.iter() {
             self.piece_moves(rules, from, &mut waves, out);
@@ -366,6 +398,10 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
         waves: &Waves<B>,
     ) -> Option<RaceMove> {
         let level = (0..waves.len).find(|&i| waves.waves[i].has(to))?;
+        if level == 0 {
+            let d = Dir::between(rules.square(from), rules.square(to), 2)?;
+            return Some(RaceMove::chain(rules.square(from), rules.square(to), &[d]));
+        }
         let mut dirs = [Dir::ALL[0]; MAX_WAVES];
         let mut cur = rules.square(to);
         for l in (0..=level).rev() {

@@ -45,6 +45,9 @@ pub struct RacePosition {
     /// positions cannot recur, so repetition checks stop there.
     fresh: u32,
     outcome: Option<Outcome>,
+    /// `in_camp[owner][color]`: how many of `color`'s pieces stand in `owner`'s home camp,
+    /// kept up to date so the win rules cost nothing per ply.
+    in_camp: [[u8; 2]; 2],
 }
 
 /// What [`RacePosition::undo`] needs besides the move.
@@ -125,7 +128,14 @@ impl RacePosition {
             history: vec![hash],
             fresh: 0,
             outcome: None,
+            in_camp: [[0; 2]; 2],
         };
+        for owner in Color::BOTH {
+            for c in Color::BOTH {
+                let n = (pos.pieces[c.index()] & pos.rules.camp_bits[owner.index()]).count();
+                pos.in_camp[owner.index()][c.index()] = n.min(255) as u8;
+            }
+        }
         pos.outcome = pos.judge();
         pos
     }
@@ -155,7 +165,7 @@ impl RacePosition {
 
     /// How many of `side`'s pieces stand in its target camp.
     pub fn pieces_in_target(&self, side: Color) -> u32 {
-        (self.pieces[side.index()] & self.rules.camp_bits[side.other().index()]).count()
+        u32::from(self.in_camp[side.other().index()][side.index()])
     }
 
     /// The legal destinations of the piece on `from` (empty unless it is the mover's).
@@ -193,21 +203,21 @@ impl RacePosition {
     }
 
     /// `side` has met its winning condition on the current board.
+    #[inline]
     fn finished(&self, side: Color) -> bool {
-        let target = self.rules.camp_bits[side.other().index()];
-        let own = self.pieces[side.index()];
+        let target = &self.in_camp[side.other().index()];
+        let size = self.rules.pieces_per_side();
+        let own = usize::from(target[side.index()]);
         match self.rules.win() {
-            WinRule::FillWithOwn => (target & !own).is_zero(),
+            WinRule::FillWithOwn => own == size,
             WinRule::FullWithAnyOwn => {
-                let occupied = self.pieces[0] | self.pieces[1];
-                (target & !occupied).is_zero() && !(target & own).is_zero()
+                own > 0 && own + usize::from(target[side.other().index()]) == size
             }
         }
     }
 
     fn finish_reason(&self, side: Color) -> EndReason {
-        let target = self.rules.camp_bits[side.other().index()];
-        if (target & !self.pieces[side.index()]).is_zero() {
+        if self.pieces_in_target(side) as usize == self.rules.pieces_per_side() {
             EndReason::TargetFilled
         } else {
             EndReason::TargetBlockedButReached
@@ -277,7 +287,12 @@ impl RacePosition {
         if reply_owed {
             return None;
         }
-        if rules.repetition_draw() && self.occurrences() >= 3 {
+        // A position recurs four plies later at the earliest, so a third occurrence needs at
+        // least nine positions since the last irreversible move.
+        if rules.repetition_draw()
+            && self.history.len() - self.fresh as usize >= 9
+            && self.occurrences() >= 3
+        {
             return Some(Outcome::draw(EndReason::Repetition));
         }
         if rules.ply_cap().is_some_and(|cap| self.ply >= cap) {
@@ -304,6 +319,15 @@ impl RacePosition {
         let target = rules.camp_bits[side.other().index()];
         (rules.no_return_home() && home.has(from) && !home.has(to))
             || (rules.target_lock() != TargetLock::Off && !target.has(from) && target.has(to))
+    }
+
+    #[inline]
+    fn move_camp_counts(&mut self, side: Color, from: usize, to: usize) {
+        for owner in 0..2 {
+            let camp = &self.rules.camp_bits[owner];
+            let n = &mut self.in_camp[owner][side.index()];
+            *n = *n - u8::from(camp.has(from)) + u8::from(camp.has(to));
+        }
     }
 
     /// Why `from → to` is not a legal move, in a player's words.
@@ -560,6 +584,7 @@ impl Position for RacePosition {
         bits.set(to);
         let keys = &PIECE_KEYS[side.index()];
         self.hash ^= keys[from] ^ keys[to] ^ BLACK_TO_MOVE_KEY;
+        self.move_camp_counts(side, from, to);
         if self.is_irreversible(side, from, to) {
             self.fresh = self.history.len() as u32;
         }
@@ -578,6 +603,7 @@ impl Position for RacePosition {
         let bits = &mut self.pieces[self.side.index()];
         bits.clear(to);
         bits.set(from);
+        self.move_camp_counts(self.side, to, from);
         self.history.pop();
         self.hash = *self
             .history
