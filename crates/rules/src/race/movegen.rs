@@ -308,8 +308,15 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     /// and usually there).
     pub fn has_move(&mut self) -> bool {
         for (pieces, flight) in self.kinds() {
-            if !pieces.is_zero() && self.count_steps(pieces, flight.step) > 0 {
-                return true;
+            if pieces.is_zero() {
+                continue;
+            }
+            for line in &self.t.lines[..L] {
+                let forward = (pieces & line.step_pos).shl(line.shift);
+                let backward = (pieces & line.step_neg).shr(line.shift);
+                if !((forward | backward) & flight.step).is_zero() {
+                    return true;
+                }
             }
         }
         self.prepare_jumps();

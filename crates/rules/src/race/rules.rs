@@ -582,3 +582,95 @@ impl TableSet {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(squares: &[Square]) -> Vec<String> {
+        squares.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn camp_entries_are_squares_or_rectangles_in_any_corner_order() {
+        assert_eq!(names(&expand_entry("f3").unwrap()), ["f3"]);
+        assert_eq!(
+            names(&expand_entry(" h3:g2 ").unwrap()),
+            ["g2", "h2", "g3", "h3"]
+        );
+        assert_eq!(expand_entry("f1:h3").unwrap().len(), 9);
+        assert!(
+            expand_entry("f1:")
+                .unwrap_err()
+                .contains("`` is not a square name")
+        );
+        assert!(
+            expand_entry("f1-h3")
+                .unwrap_err()
+                .contains("`f1-h3` is not a square name")
+        );
+    }
+
+    fn spec(width: u32, white: &[&str], black: &[&str]) -> RaceSpec {
+        RaceSpec {
+            width,
+            height: 8,
+            directions: Directions::All,
+            white_camp: white.iter().map(|s| s.to_string()).collect(),
+            black_camp: black.iter().map(|s| s.to_string()).collect(),
+            first_player: Color::White,
+            no_return_home: false,
+            target_lock: TargetLock::Off,
+            win: WinRule::FillWithOwn,
+            equalising_reply: false,
+            home_clear_ply: None,
+            count_ply: None,
+            no_legal_move: NoLegalMove::Loses,
+            repetition_draw: false,
+            ply_cap: None,
+        }
+    }
+
+    #[test]
+    fn tables_pick_the_narrowest_bit_set_and_never_wrap() {
+        let small = spec(8, &["a1"], &["h8"]).validate().unwrap();
+        assert!(matches!(small.tables, TableSet::Small(_)));
+        assert_eq!(small.line_count(), 4);
+        let TableSet::Small(t) = &small.tables else {
+            unreachable!()
+        };
+        // The east line (shift 1): h-file squares cannot step east, g- and h-file cannot jump.
+        let east = t.lines.iter().find(|l| l.shift == 1).unwrap();
+        let h1 = 7;
+        assert!(!east.step_pos.has(h1) && east.step_neg.has(h1));
+        assert!(!east.jump_pos.has(6) && east.jump_pos.has(5));
+        assert_eq!(t.neighbours[0].count_ones(), 3);
+        let medium = spec(12, &["a1"], &["l8"]).validate().unwrap();
+        assert!(matches!(medium.tables, TableSet::Medium(_)));
+        let mut large = spec(16, &["a1"], &["p16"]);
+        large.height = 16;
+        assert!(matches!(
+            large.validate().unwrap().tables,
+            TableSet::Large(_)
+        ));
+    }
+
+    #[test]
+    fn every_problem_is_reported() {
+        let mut bad = spec(17, &["a1", "a1", "z1"], &[]);
+        bad.ply_cap = Some(10);
+        bad.count_ply = Some(20);
+        let errors = bad.validate().unwrap_err();
+        let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
+        assert_eq!(
+            fields,
+            [
+                "width",
+                "white_camp[1]",
+                "white_camp[2]",
+                "black_camp",
+                "count_ply"
+            ]
+        );
+    }
+}
