@@ -8,7 +8,8 @@
 //! locks), win rules and limits are fields of [`RaceSpec`].
 //!
 //! Modules: [`square`] (names and directions), [`bitboard`] (bit sets), [`rules`] (schema,
-//! validation, tables), `movegen` (the flood fill), [`moves`], [`position`], `notation`,
+//! validation, tables), `movegen` (the flood fill), [`moves`], [`position`], `path` (checking
+//! a spelled-out path, with reasons), `notation`,
 //! `display`.
 
 pub mod bitboard;
@@ -16,6 +17,7 @@ mod display;
 mod movegen;
 pub mod moves;
 mod notation;
+mod path;
 pub mod position;
 pub mod rules;
 pub mod square;

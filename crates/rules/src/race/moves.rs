@@ -190,6 +190,11 @@ mod tests {
     }
 
     #[test]
+    fn moves_stay_small() {
+        assert!(std::mem::size_of::<RaceMove>() <= 32);
+    }
+
+    #[test]
     fn long_paths_survive_packing() {
         let dirs: Vec<Dir> = (0..MAX_HOPS)
             .map(|i| Dir::ALL[if i % 2 == 0 { 0 } else { 4 }])
