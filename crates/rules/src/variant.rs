@@ -336,6 +336,7 @@ fn friendly(type_name: &str) -> String {
     match type_name {
         "VariantFile" => "the variant".to_owned(),
         "FamilySpec" => "`rules` (the game family)".to_owned(),
+        "Race" | "Focus" | "Gipf" => format!("`rules: {type_name}(…)`"),
         other => match other.strip_suffix("Spec") {
             Some(family) => format!("`rules: {family}(…)`"),
             None => format!("`{other}`"),
