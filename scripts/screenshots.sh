@@ -23,11 +23,16 @@ shot() { # name, then game options
     test -s "$out/$name.png"
 }
 
-shot ugolki-hg-3x3 --variant ugolki-hg-3x3 --after "g2:e2 b7:d7 f3-f4 a7-a5"
-shot ugolki-hg-3x3-top --variant ugolki-hg-3x3 --after "g2:e2 b7:d7 f3-f4 a7-a5" --top-down
-shot halma-16 --variant halma-16 --after "n4:p6 c13-d12 o4:m4 b14:d14"
-shot halma-16-top --variant halma-16 --after "n4:p6 c13-d12 o4:m4 b14:d14" --top-down
-if [[ -n "${SHOT_FOCUS:-}" ]]; then
-    shot focus --variant focus "${SHOT_FOCUS_ARGS[@]:-}"
-fi
+# A few moves into each game (checked with `boardcraft-cli show <variant> --after …`).
+ugolki="g2:e2 b7:d7 f3-f4 a7:a5 f1:f3:f5"
+halma="n4:p6 c13-d12 o5-n6 a15:c13:e11 o3:o5:m7"
+focus="d4-d5 e5-e4 d5-d7 c6-c7 d6-d5 e4-e2 d7-d4"
+gipf="e1-e2 e9-e8 a1-b2 i5-h5"
+shot ugolki-hg-3x3 --variant ugolki-hg-3x3 --after "$ugolki"
+shot ugolki-hg-3x3-top --variant ugolki-hg-3x3 --after "$ugolki" --top-down
+shot halma-16 --variant halma-16 --after "$halma"
+shot halma-16-top --variant halma-16 --after "$halma" --top-down
+shot focus --variant focus --after "$focus"
+shot gipf-standard --variant gipf-standard --after "$gipf"
+shot gipf-standard-top --variant gipf-standard --after "$gipf" --top-down
 ls -l "$out"

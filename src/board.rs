@@ -59,14 +59,18 @@ pub mod palette {
     pub const FRAME: Color = Color::srgb(0.36, 0.22, 0.12);
     pub const LIGHT_SQUARE: Color = Color::srgb(0.93, 0.86, 0.72);
     pub const DARK_SQUARE: Color = Color::srgb(0.78, 0.64, 0.46);
-    pub const WHITE_CAMP: Color = Color::srgb(0.98, 0.80, 0.55);
-    pub const BLACK_CAMP: Color = Color::srgb(0.55, 0.68, 0.80);
+    /// White's start camp: a rose tint; its dark squares a shade deeper.
+    pub const WHITE_CAMP: Color = Color::srgb(0.93, 0.74, 0.68);
+    pub const WHITE_CAMP_DARK: Color = Color::srgb(0.82, 0.60, 0.54);
+    /// Black's start camp: a blue-grey tint.
+    pub const BLACK_CAMP: Color = Color::srgb(0.70, 0.79, 0.88);
+    pub const BLACK_CAMP_DARK: Color = Color::srgb(0.56, 0.66, 0.78);
     pub const HEX_FACE: Color = Color::srgb(0.90, 0.85, 0.74);
     pub const LINE: Color = Color::srgb(0.35, 0.28, 0.22);
     pub const DOT: Color = Color::srgb(0.30, 0.24, 0.19);
     pub const HIGHLIGHT: Color = Color::srgb(0.30, 0.85, 0.45);
     pub const SELECTED: Color = Color::srgb(1.0, 0.85, 0.25);
-    pub const LAST_MOVE: Color = Color::srgb(0.55, 0.75, 1.0);
+    pub const LAST_MOVE: Color = Color::srgb(0.80, 0.86, 0.45);
     pub const WHITE_PIECE: Color = Color::srgb(0.95, 0.93, 0.88);
     pub const BLACK_PIECE: Color = Color::srgb(0.12, 0.12, 0.14);
 }
@@ -127,7 +131,9 @@ pub struct CellMaterials {
     pub light: Handle<StandardMaterial>,
     pub dark: Handle<StandardMaterial>,
     pub white_camp: Handle<StandardMaterial>,
+    pub white_camp_dark: Handle<StandardMaterial>,
     pub black_camp: Handle<StandardMaterial>,
+    pub black_camp_dark: Handle<StandardMaterial>,
     pub spot: Handle<StandardMaterial>,
     pub dot: Handle<StandardMaterial>,
     pub highlight: Handle<StandardMaterial>,
@@ -142,7 +148,9 @@ impl CellMaterials {
         match (cell.kind, cell.camp) {
             (CellKind::Dot, _) => self.dot.clone(),
             (CellKind::Spot, _) => self.spot.clone(),
+            (CellKind::Square, Some(Side::White)) if cell.dark => self.white_camp_dark.clone(),
             (CellKind::Square, Some(Side::White)) => self.white_camp.clone(),
+            (CellKind::Square, Some(Side::Black)) if cell.dark => self.black_camp_dark.clone(),
             (CellKind::Square, Some(Side::Black)) => self.black_camp.clone(),
             (CellKind::Square, None) if cell.dark => self.dark.clone(),
             (CellKind::Square, None) => self.light.clone(),
@@ -177,7 +185,9 @@ fn draw_board(
         light: matte(&mut materials, palette::LIGHT_SQUARE),
         dark: matte(&mut materials, palette::DARK_SQUARE),
         white_camp: matte(&mut materials, palette::WHITE_CAMP),
+        white_camp_dark: matte(&mut materials, palette::WHITE_CAMP_DARK),
         black_camp: matte(&mut materials, palette::BLACK_CAMP),
+        black_camp_dark: matte(&mut materials, palette::BLACK_CAMP_DARK),
         spot: matte(&mut materials, palette::LINE),
         dot: matte(&mut materials, palette::DOT),
         highlight: materials.add(StandardMaterial {

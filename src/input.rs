@@ -340,27 +340,45 @@ fn remember_last_move(
     mut applied: MessageReader<MoveApplied>,
     mut started: MessageReader<GameStarted>,
     board: Option<Res<Board>>,
+    game: Option<Res<Match>>,
     mut last: ResMut<LastMove>,
 ) {
-    if started.read().count() > 0 {
-        last.0.clear();
-    }
-    let Some(board) = board else {
+    let (Some(board), Some(game)) = (board, game) else {
         return;
     };
-    for m in applied.read() {
-        let script = view_model::script(&m.before, &m.played.mv, &m.played.effect, &board.layout);
-        let mut cells: Vec<CellId> = Vec::new();
-        if let Some(Place::Cell(c)) = script
-            .first()
-            .and_then(|p| p.motions.first())
-            .map(|m| m.from)
-        {
-            cells.push(c);
+    if started.read().count() > 0 {
+        // A game started with `--after` (or replayed after a reload) shows its last move too.
+        last.0.clear();
+        if let Some((final_move, earlier)) = game.history.split_last() {
+            let mut before = game.start.clone();
+            for m in earlier {
+                let _ = before.play(&m.mv);
+            }
+            last.0 = move_cells(&before, final_move, &board.layout);
         }
-        cells.extend(script.iter().filter_map(|p| p.landing));
-        last.0 = cells;
     }
+    for m in applied.read() {
+        last.0 = move_cells(&m.before, &m.played, &board.layout);
+    }
+}
+
+/// The origin and every landing of a move.
+fn move_cells(
+    before: &boardcraft_rules::AnyPosition,
+    played: &crate::match_state::PlayedMove,
+    layout: &view_model::Layout,
+) -> Vec<CellId> {
+    let script = view_model::script(before, &played.mv, &played.effect, layout);
+    let mut cells: Vec<CellId> = Vec::new();
+    if let Some(Place::Cell(c)) = script
+        .first()
+        .and_then(|p| p.motions.first())
+        .map(|m| m.from)
+    {
+        cells.push(c);
+    }
+    cells.extend(script.iter().filter_map(|p| p.landing));
+    cells
 }
 
 fn highlight_cells(

@@ -300,18 +300,50 @@ fn dress_pieces(
             height: (style.height * 1000.0) as u32,
             tall: style.tall,
         };
-        let mesh = match assets.meshes.iter().find(|(k, _)| *k == key) {
-            Some((_, m)) => m.clone(),
-            None => {
-                let m = meshes.add(piece_mesh(style.radius, style.height, style.tall));
-                assets.meshes.push((key, m.clone()));
-                m
-            }
-        };
         let material = match piece.kind.color {
             Side::White => assets.white.clone(),
             Side::Black => assets.black.clone(),
         };
+        if style.tall {
+            // A race man: a flared base with a round head, like a Halma pawn.
+            let (r, h) = (style.radius, style.height);
+            let base = cached_mesh(&mut assets, &mut meshes, key, || {
+                ConicalFrustum {
+                    radius_top: r * 0.5,
+                    radius_bottom: r,
+                    height: h * 0.55,
+                }
+                .mesh()
+                .build()
+            });
+            let head_key = MeshKey {
+                tall: false,
+                height: 0,
+                ..key
+            };
+            let head = cached_mesh(&mut assets, &mut meshes, head_key, || {
+                Sphere::new(r * 0.45).mesh().uv(24, 16)
+            });
+            commands
+                .entity(e)
+                .insert(Visibility::default())
+                .with_children(|c| {
+                    c.spawn((
+                        Mesh3d(base),
+                        MeshMaterial3d(material.clone()),
+                        Transform::from_xyz(0.0, -h * 0.5 + h * 0.275, 0.0),
+                    ));
+                    c.spawn((
+                        Mesh3d(head),
+                        MeshMaterial3d(material.clone()),
+                        Transform::from_xyz(0.0, -h * 0.5 + h * 0.55 + r * 0.3, 0.0),
+                    ));
+                });
+            continue;
+        }
+        let mesh = cached_mesh(&mut assets, &mut meshes, key, || {
+            piece_mesh(style.radius, style.height)
+        });
         let mut entity = commands.entity(e);
         entity.insert((
             Mesh3d(mesh),
@@ -325,7 +357,7 @@ fn dress_pieces(
                 Side::Black => assets.black_ring.clone(),
             };
             let crown = meshes.add(Torus::new(style.radius * 0.45, style.radius * 0.62));
-            let top = meshes.add(piece_mesh(style.radius, style.height, false));
+            let top = meshes.add(piece_mesh(style.radius, style.height));
             entity.with_children(|c| {
                 c.spawn((
                     Mesh3d(top),
@@ -346,23 +378,29 @@ fn dress_pieces(
     }
 }
 
-/// A piece centred on its origin: a disc with bevelled edges, or a tall rounded "pawn" for
-/// race games.
-fn piece_mesh(radius: f32, height: f32, tall: bool) -> Mesh {
-    if tall {
-        // A capsule-topped cylinder reads well from above (a disc with a dome) and from the
-        // side (a man), and is unambiguous in the top-down view.
-        Capsule3d::new(radius * 0.78, (height - radius * 1.56).max(0.01))
-            .mesh()
-            .build()
-    } else {
-        // A disc with a slight waist so stacked discs stay distinguishable.
-        ConicalFrustum {
-            radius_top: radius * 0.94,
-            radius_bottom: radius,
-            height: height * 0.94,
-        }
-        .mesh()
-        .build()
+/// One mesh per look, shared by every piece.
+fn cached_mesh(
+    assets: &mut PieceAssets,
+    meshes: &mut Assets<Mesh>,
+    key: MeshKey,
+    make: impl FnOnce() -> Mesh,
+) -> Handle<Mesh> {
+    if let Some((_, m)) = assets.meshes.iter().find(|(k, _)| *k == key) {
+        return m.clone();
     }
+    let m = meshes.add(make());
+    assets.meshes.push((key, m.clone()));
+    m
+}
+
+/// A disc centred on its origin, slightly narrower at the top so stacked discs stay
+/// distinguishable.
+fn piece_mesh(radius: f32, height: f32) -> Mesh {
+    ConicalFrustum {
+        radius_top: radius * 0.94,
+        radius_bottom: radius,
+        height: height * 0.94,
+    }
+    .mesh()
+    .build()
 }

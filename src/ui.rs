@@ -58,6 +58,7 @@ fn status_bar(
         .anchor(egui::Align2::LEFT_TOP, egui::vec2(10.0, 10.0))
         .show(ctx, |ui| {
             panel_frame().show(ui, |ui| {
+                ui.set_max_width(250.0);
                 ui.style_mut().visuals.override_text_color = Some(egui::Color32::from_gray(235));
                 let Some(game) = game.as_ref() else {
                     ui.label(match state.get() {
@@ -107,7 +108,10 @@ fn status_bar(
                     if ui.button("Skip [Space]").clicked() {
                         skip.write(SkipAnimation);
                     }
+                });
+                ui.horizontal(|ui| {
                     ui.label("Speed");
+                    ui.spacing_mut().slider_width = 110.0;
                     ui.add(egui::Slider::new(&mut settings.speed, 0.25..=4.0).logarithmic(true));
                 });
             });

@@ -26,6 +26,8 @@ fn a_three_hop_chain_lands_three_times_in_order_and_ends_on_its_target() {
     request(&mut app, "e1:e3:e5:c5");
     let mut highest = 0.0_f32;
     let mut frames = 0;
+    // The rules apply the move in this frame; the phase changes at the next transition.
+    app.update();
     app.update();
     assert_eq!(phase(app.world()), Some(TurnPhase::Animating));
     while phase(app.world()) == Some(TurnPhase::Animating) {
@@ -91,10 +93,11 @@ fn an_illegal_or_stale_request_changes_nothing() {
     let before = game.position.hash();
     // `e1-d1` is a move only once a piece stands on e1: build it in that position and send it
     // in the start position, where it is illegal.
+    let f1e1 = game.position.parse_move("f1-e1").unwrap();
     let mut later = game.position.clone();
-    let f1e1 = later.parse_move("f1-e1").unwrap();
-    later.play(&f1e1).unwrap();
+    boardcraft_rules::position::play_line(&mut later, "f1-e1 b7:d7").unwrap();
     let e1d1 = later.parse_move("e1-d1").unwrap();
+    assert!(!game.position.is_legal(&e1d1));
     app.world_mut().write_message(MoveRequested {
         mv: e1d1,
         game_id: game.game_id,

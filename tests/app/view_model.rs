@@ -28,16 +28,8 @@ fn a_phase_moves_its_pieces_together() {
     s.stacks[b.index()].push(PieceKind::man(Color::Black));
     // A push: a→b and b→c at once must not stack a onto b.
     let push = [
-        Motion {
-            from: Place::Cell(a),
-            take: Take::Top(1),
-            to: Place::Cell(b),
-        },
-        Motion {
-            from: Place::Cell(b),
-            take: Take::Top(1),
-            to: Place::Cell(c),
-        },
+        Motion::carry(Place::Cell(a), Take::Top(1), Place::Cell(b)),
+        Motion::carry(Place::Cell(b), Take::Top(1), Place::Cell(c)),
     ];
     apply_motions(&mut s, &push).unwrap();
     assert!(s.stacks[a.index()].is_empty());
@@ -47,12 +39,44 @@ fn a_phase_moves_its_pieces_together() {
 
 #[test]
 fn taking_from_the_bottom_keeps_order_and_missing_pieces_are_an_error() {
-    let mut stack = vec![1, 2, 3, 4];
-    assert_eq!(take(&mut stack, Take::Bottom(2)), Some(vec![1, 2]));
-    assert_eq!(take(&mut stack, Take::Top(1)), Some(vec![4]));
-    assert_eq!(stack, vec![3]);
-    assert_eq!(take(&mut stack, Take::Top(2)), None);
-    assert_eq!(stack, vec![3]);
+    let kind = |n: &i32| {
+        PieceKind::man(if *n % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        })
+    };
+    let mut stack = vec![1, 2, 3, 4, 5];
+    assert_eq!(take(&mut stack, Take::Bottom(2), kind), Some(vec![1, 2]));
+    assert_eq!(take(&mut stack, Take::Top(1), kind), Some(vec![5]));
+    assert_eq!(stack, vec![3, 4]);
+    assert_eq!(take(&mut stack, Take::Top(3), kind), None);
+    assert_eq!(stack, vec![3, 4]);
+    // By kind: the topmost pieces of that kind, wherever they are in the pile.
+    let mut pile = vec![1, 2, 3, 4, 5, 6];
+    let white = PieceKind::man(Color::White);
+    assert_eq!(
+        take(&mut pile, Take::Kind(white, 2), kind),
+        Some(vec![4, 6])
+    );
+    assert_eq!(pile, vec![1, 2, 3, 5]);
+    assert_eq!(take(&mut pile, Take::Kind(white, 2), kind), None);
+    assert_eq!(pile, vec![1, 2, 3, 5]);
+}
+
+#[test]
+fn reshaping_counts_material_in_basic_pieces() {
+    let gipf = PieceKind {
+        color: Color::Black,
+        gipf: true,
+    };
+    let man = PieceKind::man(Color::Black);
+    assert_eq!(
+        reshape(vec![gipf, man], Reshape::Split),
+        vec![man, man, man]
+    );
+    assert_eq!(reshape(vec![man, man], Reshape::Join), vec![gipf]);
+    assert_eq!(reshape(vec![gipf], Reshape::Keep), vec![gipf]);
 }
 
 #[test]
