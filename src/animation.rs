@@ -287,10 +287,14 @@ fn start_phase(
     pieces: &Query<&Piece>,
     commands: &mut Commands,
 ) -> (Vec<Mover>, Vec<Arrival>) {
+    // Pieces spawned earlier this frame (a skipped animation) are not in the world yet.
+    let spawned = view.spawned.clone();
     let kind_of = |e: &Entity| {
-        pieces
-            .get(*e)
-            .map_or(PieceKind::man(boardcraft_rules::Color::White), |p| p.kind)
+        pieces.get(*e).map(|p| p.kind).ok().or_else(|| {
+            spawned
+                .iter()
+                .find_map(|(s, kind)| (s == e).then_some(*kind))
+        })
     };
     // Take all, then put all (see `view_model::apply_motions`).
     let mut carried = Vec::new();
@@ -306,7 +310,6 @@ fn start_phase(
     let mut arrivals = Vec::new();
     for (m, entities) in carried {
         let target = view.place_mut(m.to);
-        let first_level = target.len();
         for e in &entities {
             let level = target.len();
             target.push(*e);
@@ -323,7 +326,6 @@ fn start_phase(
         if m.reshape != Reshape::Keep {
             arrivals.push(Arrival {
                 place: m.to,
-                first_level,
                 entities,
                 reshape: m.reshape,
             });
@@ -360,12 +362,12 @@ fn start_phase(
 #[derive(Debug)]
 struct Arrival {
     place: Place,
-    first_level: usize,
     entities: Vec<Entity>,
     reshape: Reshape,
 }
 
-/// Replaces the arrived entities by the pieces they become, resting in their place.
+/// Replaces the arrived entities by the pieces they become, resting in their place. Entities
+/// are found by identity: several arrivals may have landed in the same tray.
 fn reshape_arrivals(
     arrivals: &[Arrival],
     layout: &view_model::Layout,
@@ -381,32 +383,33 @@ fn reshape_arrivals(
             .collect();
         let new_kinds = view_model::reshape(kinds, a.reshape);
         let place = view.place_mut(a.place);
-        // The arrivals were pushed together, so they sit at `first_level..`.
-        let end = (a.first_level + a.entities.len()).min(place.len());
-        let old: Vec<Entity> = place.drain(a.first_level..end).collect();
-        for e in old {
-            commands.entity(e).despawn();
+        let Some(at) = place.iter().position(|e| a.entities.contains(e)) else {
+            continue;
+        };
+        place.retain(|e| !a.entities.contains(e));
+        for e in &a.entities {
+            commands.entity(*e).despawn();
         }
         let spawned: Vec<Entity> = new_kinds
             .into_iter()
-            .enumerate()
-            .map(|(i, kind)| {
-                let level = a.first_level + i;
-                commands
-                    .spawn((
-                        Piece { kind },
-                        PieceAt {
-                            place: a.place,
-                            level,
-                        },
-                        Transform::from_translation(rest_translation(layout, a.place, level)),
-                    ))
-                    .id()
+            .map(|kind| {
+                let e = commands.spawn(Piece { kind }).id();
+                view.spawned.push((e, kind));
+                e
             })
             .collect();
         let place = view.place_mut(a.place);
-        let tail: Vec<Entity> = place.drain(a.first_level.min(place.len())..).collect();
-        place.extend(spawned);
-        place.extend(tail);
+        let at = at.min(place.len());
+        place.splice(at..at, spawned);
+        // Everything from the change up rests one level further (or nearer).
+        for (level, e) in place.iter().enumerate().skip(at) {
+            commands.entity(*e).insert((
+                PieceAt {
+                    place: a.place,
+                    level,
+                },
+                Transform::from_translation(rest_translation(layout, a.place, level)),
+            ));
+        }
     }
 }

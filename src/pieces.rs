@@ -29,6 +29,9 @@ pub struct PieceAt {
 pub struct BoardView {
     pub stacks: Vec<Vec<Entity>>,
     pub trays: Vec<(Tray, Vec<Entity>)>,
+    /// Pieces spawned this frame (their `Piece` component is not in the world until the
+    /// commands apply), so a snap in the same frame still knows what they are.
+    pub spawned: Vec<(Entity, PieceKind)>,
 }
 
 impl BoardView {
@@ -141,8 +144,13 @@ pub fn sync_view<F: QueryFilter>(
     repairs: &mut ViewRepairs,
 ) {
     let mut count = 0;
+    let spawned = std::mem::take(&mut view.spawned);
     sync_places(commands, layout, view, snapshot, &mut count, |e| {
-        pieces.get(e).ok().map(|p| p.kind)
+        pieces.get(e).ok().map(|p| p.kind).or_else(|| {
+            spawned
+                .iter()
+                .find_map(|(s, kind)| (*s == e).then_some(*kind))
+        })
     });
     if count > 0 {
         warn!("the view differed from the rules state in {count} place(s); snapped to the rules");
@@ -206,6 +214,8 @@ fn sync_places(
             }
             None => {
                 *repairs += 1;
+                let shown: Vec<Option<PieceKind>> = current.iter().map(|e| kind_of(*e)).collect();
+                debug!("view repair at {place:?}: showed {shown:?}, rules say {kinds:?}");
                 for e in current.drain(..) {
                     commands.entity(e).despawn();
                 }

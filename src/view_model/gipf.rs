@@ -10,7 +10,7 @@ use boardcraft_rules::{
         moves::{Action, GipfMove},
         piece::PieceKind as GipfKind,
         position::GipfPosition,
-        spec::{GipfReturn, GipfRules},
+        spec::{GipfEntry, GipfReturn, GipfRules},
     },
 };
 
@@ -234,7 +234,7 @@ pub fn script(
                     Place::Cell(d),
                 ),
                 // A GIPF-piece of the seed variant is a reserve item of its own …
-                GipfKind::Gipf if before.gipf_reserve(piece.color) > 0 => Motion::carry(
+                GipfKind::Gipf if rules.gipf_entry == GipfEntry::FromGipfReserve => Motion::carry(
                     reserve,
                     Take::Kind(kind(piece.color, GipfKind::Gipf), 1),
                     Place::Cell(d),

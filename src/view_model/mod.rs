@@ -377,7 +377,7 @@ pub fn apply_motions(snapshot: &mut Snapshot, motions: &[Motion]) -> Result<(), 
                 .ok_or(ScriptError::NoSuchCell(c))?,
             Place::Tray(t) => snapshot.tray_mut(t),
         };
-        let pieces = take(source, m.take, |k| *k).ok_or(ScriptError::NotEnoughPieces(*m))?;
+        let pieces = take(source, m.take, |k| Some(*k)).ok_or(ScriptError::NotEnoughPieces(*m))?;
         carried.push(reshape(pieces, m.reshape));
     }
     for (m, pieces) in motions.iter().zip(carried) {
@@ -394,11 +394,11 @@ pub fn apply_motions(snapshot: &mut Snapshot, motions: &[Motion]) -> Result<(), 
 }
 
 /// Removes the pieces `take` names from a stack, keeping their bottom → top order; `kind_of`
-/// tells an element's piece kind. `None` (and the stack unchanged) if they are not there.
+/// tells an element's piece kind (if known). `None` (and the stack unchanged) if they are not there.
 pub fn take<T>(
     stack: &mut Vec<T>,
     take: Take,
-    kind_of: impl Fn(&T) -> PieceKind,
+    kind_of: impl Fn(&T) -> Option<PieceKind>,
 ) -> Option<Vec<T>> {
     match take {
         Take::Top(n) if n <= stack.len() => Some(stack.split_off(stack.len() - n)),
@@ -406,7 +406,7 @@ pub fn take<T>(
         Take::Kind(kind, n) => {
             let at: Vec<usize> = (0..stack.len())
                 .rev()
-                .filter(|&i| kind_of(&stack[i]) == kind)
+                .filter(|&i| kind_of(&stack[i]) == Some(kind))
                 .take(n)
                 .collect();
             if at.len() < n {

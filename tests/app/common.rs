@@ -125,7 +125,8 @@ pub fn rules_snapshot(world: &World) -> Snapshot {
     Snapshot::of(&game.position, &board.layout)
 }
 
-/// Compares two snapshots, ignoring empty trays (a tray only exists once used).
+/// Compares two snapshots: stacks exactly (bottom → top); trays as piles (order does not
+/// matter, and a tray the view never used is empty).
 pub fn assert_same_pieces(view: &Snapshot, rules: &Snapshot) {
     assert_eq!(view.stacks, rules.stacks, "pieces on the board differ");
     let non_empty = |s: &Snapshot| {
@@ -136,7 +137,53 @@ pub fn assert_same_pieces(view: &Snapshot, rules: &Snapshot) {
             .cloned()
             .collect();
         t.sort_by_key(|(t, _)| *t);
+        for (_, pile) in &mut t {
+            pile.sort_by_key(|p| (p.color, p.gipf));
+        }
         t
     };
     assert_eq!(non_empty(view), non_empty(rules), "trays differ");
+}
+
+/// Searches seeded random games of `variant` for a move whose effect satisfies `wanted`;
+/// returns the moves before it and the move, in notation. The search only uses the rules, so
+/// the tests do not depend on a hand-made line that a rules change could break.
+pub fn find_line(
+    variant: &str,
+    wanted: impl Fn(&boardcraft_rules::AnyEffect) -> bool,
+) -> (String, String) {
+    let v = boardcraft_rules::shipped_variant(variant).expect("a shipped variant");
+    for seed in 1..200u64 {
+        let mut pos = v.new_game();
+        let mut line = Vec::new();
+        let mut state = seed;
+        let mut moves = Vec::new();
+        for _ in 0..3000 {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mv = moves[((state >> 33) % moves.len() as u64) as usize].clone();
+            let notation = pos.format_move(&mv);
+            let effect = pos.play(&mv).expect("a legal move plays");
+            if wanted(&effect) {
+                return (line.join(" "), notation);
+            }
+            line.push(notation);
+        }
+    }
+    panic!("no game of {variant} reached the wanted effect");
+}
+
+/// Plays `notation` with the animation and waits until the view has settled.
+pub fn play_animated(app: &mut App, notation: &str) {
+    request(app, notation);
+    app.update();
+    app.update();
+    run_until(app, 2000, "the animation's end", |w| {
+        phase(w) != Some(TurnPhase::Animating)
+    });
 }

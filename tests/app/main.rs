@@ -1,6 +1,9 @@
 //! The game's headless tests: `MinimalPlugins` + the logic plugins, no window, no GPU.
 //! One binary on purpose (each test binary is another link of Bevy).
 mod common;
+mod focus;
+mod gipf;
 mod race;
+mod scripts;
 mod variants;
 mod view_model;

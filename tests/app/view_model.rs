@@ -40,11 +40,11 @@ fn a_phase_moves_its_pieces_together() {
 #[test]
 fn taking_from_the_bottom_keeps_order_and_missing_pieces_are_an_error() {
     let kind = |n: &i32| {
-        PieceKind::man(if *n % 2 == 0 {
+        Some(PieceKind::man(if *n % 2 == 0 {
             Color::White
         } else {
             Color::Black
-        })
+        }))
     };
     let mut stack = vec![1, 2, 3, 4, 5];
     assert_eq!(take(&mut stack, Take::Bottom(2), kind), Some(vec![1, 2]));
