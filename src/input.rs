@@ -47,6 +47,14 @@ pub struct Selection {
 }
 
 impl Selection {
+    /// A selection over these click paths, nothing clicked yet.
+    pub fn new(paths: Vec<InputPath>) -> Self {
+        Selection {
+            paths,
+            ..Default::default()
+        }
+    }
+
     fn fits(&self, p: &InputPath, clicks: &[Token]) -> bool {
         p.tokens.starts_with(clicks)
             && (self.lift.is_none() || p.lift.is_none() || p.lift == self.lift)

@@ -3,6 +3,7 @@
 mod common;
 mod focus;
 mod gipf;
+mod input;
 mod race;
 mod scripts;
 mod variants;
