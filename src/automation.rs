@@ -17,22 +17,35 @@ use crate::{
     match_state::{AppState, Match, TurnPhase},
 };
 
-/// `--screenshot`: where to save and how many settled frames to render first.
+/// `--screenshot`: where to save and how many settled frames to render before checking.
 #[derive(Resource, Clone, Debug)]
 pub struct ScreenshotPlan {
     pub path: PathBuf,
     pub frames: u32,
 }
 
+/// How often a settled view is captured (in frames) while waiting for a stable picture.
+const CAPTURE_EVERY: u32 = 8;
+/// Captures before giving up on a stable picture and saving the last one.
+const MAX_CAPTURES: u32 = 60;
+
 #[derive(Resource, Default)]
 struct ScreenshotProgress {
     settled_frames: u32,
-    requested: bool,
+    captures: u32,
+    /// Hash of the previous capture that showed something (not blank).
+    previous: Option<u64>,
+    /// A capture is in flight.
+    waiting: bool,
+    /// The picture is stable: save the next capture.
+    save: bool,
     saved: bool,
     exit_in: u32,
 }
 
-/// Takes the screenshot once the game is on screen and no animation runs, then exits.
+/// Takes the screenshot once the game is on screen, no animation runs and the picture has
+/// stopped changing (shaders compile over the first frames, slowly on a software renderer),
+/// then exits.
 pub fn screenshot_plugin(app: &mut App) {
     app.init_resource::<ScreenshotProgress>()
         .add_systems(Last, screenshot_when_settled);
@@ -64,22 +77,69 @@ fn screenshot_when_settled(
         }
     };
     if !settled {
+        progress.settled_frames = 0;
+        progress.previous = None;
         return;
     }
     progress.settled_frames += 1;
-    if progress.settled_frames >= plan.frames && !progress.requested {
-        progress.requested = true;
-        let path = plan.path.clone();
+    if progress.waiting
+        || progress.settled_frames < plan.frames
+        || progress.settled_frames % CAPTURE_EVERY != 0
+    {
+        return;
+    }
+    progress.waiting = true;
+    progress.captures += 1;
+    if progress.save || progress.captures >= MAX_CAPTURES {
+        if !progress.save {
+            warn!("the picture never settled; saving the last frame");
+        }
         commands
             .spawn(Screenshot::primary_window())
-            .observe(save_to_disk(path))
+            .observe(save_to_disk(plan.path.clone()))
             .observe(
                 |_: On<ScreenshotCaptured>, mut progress: ResMut<ScreenshotProgress>| {
                     progress.saved = true;
                     progress.exit_in = 2;
                 },
             );
+        return;
     }
+    commands.spawn(Screenshot::primary_window()).observe(
+        |shot: On<ScreenshotCaptured>, mut progress: ResMut<ScreenshotProgress>| {
+            progress.waiting = false;
+            let Some(data) = shot.image.data.as_deref() else {
+                return;
+            };
+            if !shows_something(data) {
+                progress.previous = None;
+                return;
+            }
+            let hash = boardcraft_rules::variant::fnv1a(data);
+            // Two identical pictures in a row: every pipeline is ready.
+            progress.save = progress.previous == Some(hash);
+            progress.previous = Some(hash);
+        },
+    );
+}
+
+/// At least a tenth of the pixels differ from the first pixel (the background): the board is
+/// drawn, not just the clear colour.
+fn shows_something(rgba: &[u8]) -> bool {
+    let pixels: Vec<&[u8]> = rgba.chunks_exact(4).collect();
+    let Some(first) = pixels.first() else {
+        return false;
+    };
+    let differing = pixels
+        .iter()
+        .filter(|p| {
+            p[..3]
+                .iter()
+                .zip(&first[..3])
+                .any(|(a, b)| a.abs_diff(*b) > 12)
+        })
+        .count();
+    differing * 10 > pixels.len()
 }
 
 /// A windowless app with the game's logic: what the tests and the benchmark run.

@@ -150,8 +150,9 @@ pub struct Cli {
     /// Render a few frames, save a screenshot of the window to this PNG file, and exit.
     #[arg(long)]
     pub screenshot: Option<PathBuf>,
-    /// Frames to render before the screenshot is taken.
-    #[arg(long, default_value_t = 90)]
+    /// Settled frames to render before the picture is checked (it is saved once two captures
+    /// in a row are identical).
+    #[arg(long, default_value_t = 16)]
     pub screenshot_frames: u32,
     /// Start in the top-down view.
     #[arg(long)]
