@@ -84,7 +84,7 @@ fn screenshot_when_settled(
     progress.settled_frames += 1;
     if progress.waiting
         || progress.settled_frames < plan.frames
-        || progress.settled_frames % CAPTURE_EVERY != 0
+        || !progress.settled_frames.is_multiple_of(CAPTURE_EVERY)
     {
         return;
     }
