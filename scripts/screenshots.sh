@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Renders screenshots of the game without a person: Xvfb + software Vulkan (lavapipe).
 #   apt-get install -y xvfb mesa-vulkan-drivers libgl1-mesa-dri
-# Usage: scripts/screenshots.sh [out-dir]   (default: target/screenshots)
+# Usage: scripts/screenshots.sh [out-dir [shot…]]   (default: target/screenshots, every shot)
+# Shots: ugolki-hg-3x3 ugolki-hg-3x3-top halma-16 halma-16-top focus gipf-standard
+#        gipf-standard-top
+# Each run waits until the picture is stable (shaders compile slowly on lavapipe), saves the
+# PNG and exits; about 15 s per shot on an idle 2-core machine.
 # Builds with the `ci` profile into $CARGO_TARGET_DIR (shared with CI to keep it warm).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,9 +18,13 @@ export BEVY_ASSET_ROOT=$PWD
 # lavapipe is the only Vulkan device under Xvfb; no audio device is fine (kira logs a warning).
 export WGPU_BACKEND=vulkan
 
+wanted=("${@:2}")
 shot() { # name, then game options
     local name=$1
     shift
+    if [[ ${#wanted[@]} -gt 0 && ! " ${wanted[*]} " =~ " $name " ]]; then
+        return
+    fi
     echo "== $name: $*"
     xvfb-run -a -s "-screen 0 1280x800x24" \
         "$bin" --screenshot "$out/$name.png" --white human --black human "$@"
