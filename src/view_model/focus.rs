@@ -15,7 +15,7 @@ use super::{
 /// Flat discs, so a five-high tower stays low and every level can be clicked.
 const STYLE: PieceStyle = PieceStyle {
     radius: 0.38,
-    height: 0.13,
+    height: 0.16,
     tall: false,
 };
 
