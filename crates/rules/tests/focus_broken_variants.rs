@@ -108,7 +108,7 @@ fn expectations() -> Vec<(&'static str, Vec<Expected>)> {
                 19,
                 Some(9),
                 None,
-                "unknown field `max_stack` in `Focus`; the fields allowed here are: board, height_limit",
+                "unknown field `max_stack` in `rules: Focus(…)`; the fields allowed here are: board, height_limit",
             )],
         ),
     ]

@@ -83,7 +83,7 @@ fn unknown_field_is_located() {
     let errors = broken("unknown_field.ron");
     assert_eq!(errors.len(), 1);
     assert!(
-        errors[0].starts_with("unknown_field.ron:37:9: unknown field `steps_per_turn` in `Gipf`; the fields allowed here are: first_player, start,"),
+        errors[0].starts_with("unknown_field.ron:37:9: unknown field `steps_per_turn` in `rules: Gipf(…)`; the fields allowed here are: first_player, start,"),
         "{errors:?}"
     );
 }

@@ -63,7 +63,7 @@ fn broken_unknown_field() {
             15,
             Some(9),
             None,
-            "unknown field `diagonal_jumps` in `Race`; the fields allowed here are: width, height, directions",
+            "unknown field `diagonal_jumps` in `rules: Race(…)`; the fields allowed here are: width, height, directions",
         )],
     );
 }
