@@ -205,7 +205,7 @@ fn several_problems_are_reported_together() {
         "`q1` is not a square name",
         "pieces_per_side is 0",
         "repetition_draw is 1",
-        "ply_cap 0",
+        "ply_cap is 0",
     ] {
         assert!(text.contains(words), "missing {words:?} in\n{text}");
     }
