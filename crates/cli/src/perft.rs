@@ -2,7 +2,7 @@ use std::{process::ExitCode, time::Instant};
 
 use boardcraft_rules::{
     Position,
-    perft::{divide, perft},
+    perft::{divide, perft_any},
 };
 
 use crate::common::position_after;
@@ -30,7 +30,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     );
     for depth in 1..=args.depth {
         let start = Instant::now();
-        let leaves = perft(&mut pos, depth);
+        let leaves = perft_any(&mut pos, depth);
         let secs = start.elapsed().as_secs_f64();
         let rate = if secs > 0.0 {
             leaves as f64 / secs

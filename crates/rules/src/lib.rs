@@ -11,6 +11,7 @@
 
 pub mod any;
 pub mod color;
+pub mod draw_guard;
 pub mod focus;
 pub mod gipf;
 pub mod outcome;

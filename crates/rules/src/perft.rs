@@ -35,3 +35,13 @@ pub fn divide<P: Position>(pos: &mut P, depth: u32) -> Vec<(P::Move, u64)> {
         })
         .collect()
 }
+
+/// [`perft`] of an [`AnyPosition`](crate::AnyPosition), run on the family's own type so that
+/// the count is not slowed by wrapping every generated move.
+pub fn perft_any(pos: &mut crate::AnyPosition, depth: u32) -> u64 {
+    match pos {
+        crate::AnyPosition::Race(p) => perft(p, depth),
+        crate::AnyPosition::Focus(p) => perft(p, depth),
+        crate::AnyPosition::Gipf(p) => perft(p, depth),
+    }
+}

@@ -108,7 +108,7 @@ fn expectations() -> Vec<(&'static str, Vec<Expected>)> {
                 19,
                 Some(9),
                 None,
-                "unknown field `max_stack` in `Focus`; the fields allowed here are: board, height_limit",
+                "unknown field `max_stack` in `rules: Focus(…)`; the fields allowed here are: board, height_limit",
             )],
         ),
     ]
@@ -205,7 +205,7 @@ fn several_problems_are_reported_together() {
         "`q1` is not a square name",
         "pieces_per_side is 0",
         "repetition_draw is 1",
-        "ply_cap 0",
+        "ply_cap is 0",
     ] {
         assert!(text.contains(words), "missing {words:?} in\n{text}");
     }

@@ -581,6 +581,39 @@ fn ply_cap_draws() {
     assert_eq!(pos.count_legal_moves(), 0);
 }
 
+/// `ply_cap: None` switches the guard off; any other cap is the file's number.
+#[test]
+fn ply_cap_none_never_draws_and_the_cap_is_the_files() {
+    let gipf_with = |setting: &str| {
+        let text = boardcraft_rules::variant::shipped_files()
+            .iter()
+            .find(|(f, _)| *f == "gipf-basic.ron")
+            .unwrap()
+            .1
+            .replace("ply_cap: Some(1000)", setting);
+        match boardcraft_rules::Variant::from_ron("gipf-cap.ron", &text)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .rules
+        {
+            boardcraft_rules::FamilyRules::Gipf(r) => r,
+            _ => unreachable!(),
+        }
+    };
+    let mut s = boardcraft_rules::gipf::GipfSetup::parse("White: e2; Black: e8").unwrap();
+    s.reserve = [5, 5];
+    s.ply = 1_000_000;
+    let uncapped =
+        boardcraft_rules::gipf::GipfPosition::from_setup(gipf_with("ply_cap: None"), &s).unwrap();
+    assert_eq!(uncapped.outcome(), None);
+    s.ply = 9;
+    let mut capped =
+        boardcraft_rules::gipf::GipfPosition::from_setup(gipf_with("ply_cap: Some(10)"), &s)
+            .unwrap();
+    assert_eq!(capped.outcome(), None);
+    play(&mut capped, "a1-b2");
+    assert_eq!(capped.outcome(), Some(Outcome::draw(EndReason::PlyCap)));
+}
+
 // ----- seed variants ---------------------------------------------------------------------------
 
 #[test]

@@ -73,7 +73,7 @@ fn bad_spot_name_and_ply_cap() {
         broken("bad_spot_and_cap.ron"),
         [
             "bad_spot_and_cap.ron:11: field `rules.start[4]`: `z9` is not a point of the GIPF board (columns a–i, numbered from White's side: a1–a5, b1–b6, …, e1–e9, …, i1–i5)",
-            "bad_spot_and_cap.ron:39: field `rules.engine_ply_cap`: the ply cap must be between 1 and 1000000 (got 0)",
+            "bad_spot_and_cap.ron:40: field `rules.ply_cap`: ply_cap is 0; use a number of plies from 1 to 1000000 (the game is drawn once that many have been played), or None",
         ]
     );
 }
@@ -83,7 +83,7 @@ fn unknown_field_is_located() {
     let errors = broken("unknown_field.ron");
     assert_eq!(errors.len(), 1);
     assert!(
-        errors[0].starts_with("unknown_field.ron:37:9: unknown field `steps_per_turn` in `Gipf`; the fields allowed here are: first_player, start,"),
+        errors[0].starts_with("unknown_field.ron:37:9: unknown field `steps_per_turn` in `rules: Gipf(…)`; the fields allowed here are: first_player, start,"),
         "{errors:?}"
     );
 }
@@ -107,7 +107,7 @@ fn shipped_variants_have_the_published_rules() {
             .iter()
             .filter(|(_, p)| p.kind == PieceKind::Gipf)
             .count();
-        assert_eq!(r.ply_cap, 1000, "{name}");
+        assert_eq!(r.ply_cap, Some(1000), "{name}");
         assert_eq!(r.first_player, Color::White);
         match name {
             "gipf-basic" => {

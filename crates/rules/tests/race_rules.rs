@@ -656,6 +656,47 @@ fn h_9_threefold_repetition_draws() {
     assert_eq!(pos.occurrences(), 2);
 }
 
+/// The occurrence that draws is the variant's `repetition_draw` count, not a fixed three.
+#[test]
+fn repetition_draw_counts_the_variants_occurrences() {
+    let halma_with = |setting: &str| {
+        let text = boardcraft_rules::variant::shipped_files()
+            .iter()
+            .find(|(f, _)| *f == "halma-16.ron")
+            .unwrap()
+            .1
+            .replace("repetition_draw: Some(3)", setting);
+        match boardcraft_rules::Variant::from_ron("halma-rep.ron", &text)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .rules
+        {
+            boardcraft_rules::FamilyRules::Race(r) => RacePosition::new(r),
+            _ => unreachable!(),
+        }
+    };
+    let cycle = "l2-k3 e15-f14 k3-l2 f14-e15";
+    let mut twofold = halma_with("repetition_draw: Some(2)");
+    play_all(&mut twofold, cycle);
+    assert_eq!(
+        twofold.outcome(),
+        Some(Outcome::draw(EndReason::Repetition))
+    );
+    let mut fourfold = halma_with("repetition_draw: Some(4)");
+    play_all(&mut fourfold, cycle);
+    play_all(&mut fourfold, cycle);
+    assert_eq!((fourfold.occurrences(), fourfold.outcome()), (3, None));
+    play_all(&mut fourfold, cycle);
+    assert_eq!(
+        fourfold.outcome(),
+        Some(Outcome::draw(EndReason::Repetition))
+    );
+    let mut off = halma_with("repetition_draw: None");
+    for _ in 0..4 {
+        play_all(&mut off, cycle);
+    }
+    assert_eq!((off.occurrences(), off.outcome()), (5, None));
+}
+
 fn play_all(pos: &mut RacePosition, line: &str) {
     for m in line.split_whitespace() {
         play(pos, m);

@@ -63,7 +63,7 @@ fn broken_unknown_field() {
             15,
             Some(9),
             None,
-            "unknown field `diagonal_jumps` in `Race`; the fields allowed here are: width, height, directions",
+            "unknown field `diagonal_jumps` in `rules: Race(…)`; the fields allowed here are: width, height, directions",
         )],
     );
 }
@@ -219,7 +219,7 @@ fn broken_file_reports_every_problem() {
                 22,
                 None,
                 Some("rules.ply_cap"),
-                "must be at least 1 (use None to switch the rule off)",
+                "ply_cap is 0; use a number of plies from 1 to 1000000",
             ),
         ],
     );
@@ -266,7 +266,7 @@ fn shipped_files_say_what_rules_md_says() {
         assert_eq!(r.target_lock(), TargetLock::StartOfTurn);
         assert_eq!(r.win(), WinRule::FullWithAnyOwn);
         assert!(!r.equalising_reply());
-        assert!(r.repetition_draw());
+        assert_eq!(r.repetition_draw(), Some(3));
         assert_eq!(r.ply_cap(), Some(400));
         assert_eq!(r.no_legal_move(), NoLegalMove::Loses);
         assert_eq!(r.first_player(), Color::White);
@@ -313,7 +313,7 @@ fn shipped_files_say_what_rules_md_says() {
     assert_eq!(h.target_lock(), TargetLock::PerLanding);
     assert_eq!(h.win(), WinRule::FillWithOwn);
     assert_eq!(h.ply_cap(), Some(400));
-    assert!(h.repetition_draw());
+    assert_eq!(h.repetition_draw(), Some(3));
     let g = rules("grasshopper");
     assert_eq!(g.pieces_per_side(), 10);
     assert_eq!(

@@ -9,7 +9,7 @@ use serde::{
 use super::board::Board;
 use super::square::{MAX_SIDE, Square};
 use super::stack::{MAX_HEIGHT, Stack};
-use crate::{Color, FieldError};
+use crate::{Color, FieldError, draw_guard};
 
 /// The largest number of pieces per side a variant may give (reserve counters are `u16`).
 pub const MAX_PIECES_PER_SIDE: u32 = 4000;
@@ -34,12 +34,15 @@ pub struct FocusSpec {
     pub setup: SetupEntries,
     /// Who moves first.
     pub first_player: Color,
-    /// The game is drawn when the same position (same side to move) occurs this many times;
-    /// `None` for no repetition rule. An engine guard: Sackson's rules have none.
-    pub repetition_draw: Option<u32>,
-    /// The game is drawn once this many plies have been played; `None` for no cap. An engine
-    /// guard: Sackson's rules have none.
-    pub ply_cap: Option<u32>,
+    /// Engine guard (Sackson's rules have none): `Some(n)`: the n-th occurrence of the same
+    /// position (board, reserves and side to move) is a draw, `Some(3)` being threefold
+    /// repetition. Default `None`.
+    #[serde(default)]
+    pub repetition_draw: Option<i64>,
+    /// Engine guard (Sackson's rules have none): `Some(n)`: the game is drawn once n plies have
+    /// been played. Default `None`.
+    #[serde(default)]
+    pub ply_cap: Option<i64>,
     /// Sackson's suggestion against the second player's mirror strategy: a drawn game (by
     /// repetition or ply cap) counts as a win for the first player.
     #[serde(default)]
@@ -116,6 +119,7 @@ impl FocusRules {
         self.repetition_draw
     }
 
+    /// The ply count at which the game is drawn, if the variant has a cap.
     pub fn ply_cap(&self) -> Option<u32> {
         self.ply_cap
     }
@@ -245,26 +249,10 @@ impl FocusSpec {
             ));
         }
 
-        let repetition_draw = match self.repetition_draw {
-            None => None,
-            Some(n @ 2..=1000) => Some(n as u16),
-            Some(n) => {
-                errors.push(FieldError::new(
-                    "repetition_draw",
-                    format!(
-                        "repetition_draw is {n}; use a number of occurrences from 2 to 1000 (3 = threefold repetition), or None"
-                    ),
-                ));
-                None
-            }
-        };
-        if self.ply_cap == Some(0) {
-            errors.push(FieldError::new(
-                "ply_cap",
-                "ply_cap 0 would end the game before the first move; use a positive number, or None",
-            ));
-        }
-        if self.draw_is_first_player_win && repetition_draw.is_none() && self.ply_cap.is_none() {
+        let repetition_draw = draw_guard::repetition_draw(self.repetition_draw, &mut errors);
+        let ply_cap = draw_guard::ply_cap(self.ply_cap, &mut errors);
+        if self.draw_is_first_player_win && self.repetition_draw.is_none() && self.ply_cap.is_none()
+        {
             errors.push(FieldError::new(
                 "draw_is_first_player_win",
                 "draw_is_first_player_win needs a way for the game to be drawn: set repetition_draw or ply_cap",
@@ -281,7 +269,7 @@ impl FocusSpec {
                 setup,
                 first_player: self.first_player,
                 repetition_draw,
-                ply_cap: self.ply_cap,
+                ply_cap,
                 draw_is_first_player_win: self.draw_is_first_player_win,
             }),
             _ => Err(errors),

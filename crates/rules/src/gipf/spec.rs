@@ -8,12 +8,10 @@ use super::{
     geometry::{Point, Spot, geometry},
     piece::{Piece, PieceKind},
 };
-use crate::{Color, FieldError};
+use crate::{Color, FieldError, draw_guard};
 
 /// Largest number of basic-piece units (a GIPF-piece counts 2) one player may own in total.
 pub const MAX_UNITS: u32 = 120;
-/// Largest accepted ply cap.
-pub const MAX_PLY_CAP: i64 = 1_000_000;
 
 /// How GIPF-pieces come into play from the reserve.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -110,8 +108,17 @@ pub struct GipfSpec {
     pub lose_when: LoseWhen,
     /// Seed: a turn may instead move an own piece one spot along a line (pushing, never onto a dot).
     pub board_steps: bool,
-    /// Engine guard, not a rule of GIPF (A-G10): the game is drawn after this many plies.
-    pub engine_ply_cap: i64,
+    /// Engine guard, not a rule of GIPF (A-G10: 1000 plies in the shipped files): `Some(n)`:
+    /// the game is drawn once n plies have been played. Default `None`.
+    ///
+    /// There is no `repetition_draw` here, although positions can recur: with `board_steps` a
+    /// piece can step back and forth, and even in the official game a row made only of the
+    /// mover's own pieces goes back to his reserve, so entries and such removals can in
+    /// principle restore an earlier position. Detecting that would need a history of hashes in
+    /// [`GipfPosition`](super::GipfPosition), whose undo is a copy of its small `Copy` state
+    /// and whose clones are allocation-free today; the ply cap bounds every game instead.
+    #[serde(default)]
+    pub ply_cap: Option<i64>,
 }
 
 /// Validated GIPF rules, shared by every position of a game.
@@ -132,7 +139,8 @@ pub struct GipfRules {
     pub lose_without_gipf: bool,
     pub lose_when: LoseWhen,
     pub board_steps: bool,
-    pub ply_cap: u32,
+    /// The ply count at which the game is drawn (an engine guard), if any.
+    pub ply_cap: Option<u32>,
     /// Each player's material in basic-piece units (a GIPF-piece = 2): start pieces + reserves.
     /// Conserved: on board + reserve + captured by the opponent.
     pub total_units: [u32; 2],
@@ -338,18 +346,7 @@ impl GipfSpec {
             }
         }
 
-        let ply_cap = if (1..=MAX_PLY_CAP).contains(&self.engine_ply_cap) {
-            self.engine_ply_cap as u32
-        } else {
-            errors.push(FieldError::new(
-                "engine_ply_cap",
-                format!(
-                    "the ply cap must be between 1 and {MAX_PLY_CAP} (got {})",
-                    self.engine_ply_cap
-                ),
-            ));
-            1
-        };
+        let ply_cap = draw_guard::ply_cap(self.ply_cap, &mut errors);
 
         if !errors.is_empty() {
             return Err(errors);

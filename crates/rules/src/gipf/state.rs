@@ -611,6 +611,9 @@ impl State {
         {
             return Some(o);
         }
-        (self.ply >= rules.ply_cap).then_some(Outcome::draw(EndReason::PlyCap))
+        rules
+            .ply_cap
+            .is_some_and(|cap| self.ply >= cap)
+            .then_some(Outcome::draw(EndReason::PlyCap))
     }
 }

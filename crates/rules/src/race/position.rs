@@ -287,11 +287,11 @@ impl RacePosition {
         if reply_owed {
             return None;
         }
-        // A position recurs four plies later at the earliest, so a third occurrence needs at
-        // least nine positions since the last irreversible move.
-        if rules.repetition_draw()
-            && self.history.len() - self.fresh as usize >= 9
-            && self.occurrences() >= 3
+        // A position recurs four plies later at the earliest, so its n-th occurrence needs at
+        // least 4(n-1)+1 positions since the last irreversible move (9 for threefold).
+        if let Some(n) = rules.repetition_draw().map(usize::from)
+            && self.history.len() - self.fresh as usize > 4 * (n - 1)
+            && self.occurrences() >= n
         {
             return Some(Outcome::draw(EndReason::Repetition));
         }

@@ -8,7 +8,7 @@ use super::{
     bitboard::{Bits, Wide},
     square::{Directions, MAX_SIDE, Square},
 };
-use crate::{Color, FieldError};
+use crate::{Color, FieldError, draw_guard};
 
 /// The `rules: Race( … )` block of a variant file. Field by field documentation is in the
 /// shipped files (`assets/variants/ugolki-hg-3x3.ron` is a good one to copy).
@@ -52,12 +52,13 @@ pub struct RaceSpec {
     /// What happens to a side that has no legal move on its turn. Default `Loses`.
     #[serde(default)]
     pub no_legal_move: NoLegalMove,
-    /// The same board with the same side to move for the third time is a draw. Default `false`.
+    /// Engine guard: `Some(n)`: the n-th occurrence of the same position (board and side to
+    /// move) is a draw, `Some(3)` being threefold repetition. Default `None`.
     #[serde(default)]
-    pub repetition_draw: bool,
-    /// The game is drawn once this many plies have been played. Default `None`.
+    pub repetition_draw: Option<i64>,
+    /// Engine guard: `Some(n)`: the game is drawn once n plies have been played. Default `None`.
     #[serde(default)]
-    pub ply_cap: Option<u32>,
+    pub ply_cap: Option<i64>,
 }
 
 fn white() -> Color {
@@ -110,7 +111,7 @@ pub struct RaceRules {
     home_clear_ply: Option<u32>,
     count_ply: Option<u32>,
     no_legal_move: NoLegalMove,
-    repetition_draw: bool,
+    repetition_draw: Option<u16>,
     ply_cap: Option<u32>,
     /// Home camps as bit sets, indexed by colour.
     pub(crate) camp_bits: [Wide; 2],
@@ -190,10 +191,11 @@ impl RaceSpec {
                 ),
             ));
         }
+        let repetition_draw = draw_guard::repetition_draw(self.repetition_draw, &mut errors);
+        let ply_cap = draw_guard::ply_cap(self.ply_cap, &mut errors);
         for (field, v) in [
             ("home_clear_ply", self.home_clear_ply),
             ("count_ply", self.count_ply),
-            ("ply_cap", self.ply_cap),
         ] {
             if v == Some(0) {
                 errors.push(FieldError::new(
@@ -202,7 +204,7 @@ impl RaceSpec {
                 ));
             }
         }
-        if let (Some(cap), Some(h)) = (self.ply_cap, self.home_clear_ply)
+        if let (Some(cap), Some(h)) = (ply_cap, self.home_clear_ply)
             && h >= cap
         {
             errors.push(FieldError::new(
@@ -212,7 +214,7 @@ impl RaceSpec {
                 ),
             ));
         }
-        if let (Some(cap), Some(c)) = (self.ply_cap, self.count_ply)
+        if let (Some(cap), Some(c)) = (ply_cap, self.count_ply)
             && c > cap
         {
             errors.push(FieldError::new(
@@ -256,8 +258,8 @@ impl RaceSpec {
             home_clear_ply: self.home_clear_ply,
             count_ply: self.count_ply,
             no_legal_move: self.no_legal_move,
-            repetition_draw: self.repetition_draw,
-            ply_cap: self.ply_cap,
+            repetition_draw,
+            ply_cap,
             camp_bits,
             tables,
         })
@@ -389,9 +391,11 @@ impl RaceRules {
     pub fn no_legal_move(&self) -> NoLegalMove {
         self.no_legal_move
     }
-    pub fn repetition_draw(&self) -> bool {
+    /// The occurrence of a position that draws (3 = threefold), if the variant has the rule.
+    pub fn repetition_draw(&self) -> Option<u16> {
         self.repetition_draw
     }
+    /// The ply count at which the game is drawn, if the variant has a cap.
     pub fn ply_cap(&self) -> Option<u32> {
         self.ply_cap
     }
@@ -626,7 +630,7 @@ mod tests {
             home_clear_ply: None,
             count_ply: None,
             no_legal_move: NoLegalMove::Loses,
-            repetition_draw: false,
+            repetition_draw: None,
             ply_cap: None,
         }
     }

@@ -264,7 +264,9 @@ impl RefGame {
             return None;
         }
         let now = (self.cells.clone(), self.side);
-        if r.repetition_draw() && self.history.iter().filter(|h| **h == now).count() >= 3 {
+        if r.repetition_draw()
+            .is_some_and(|n| self.history.iter().filter(|h| **h == now).count() >= usize::from(n))
+        {
             return Some(Outcome::draw(EndReason::Repetition));
         }
         if r.ply_cap().is_some_and(|cap| self.ply >= cap) {
