@@ -1,1 +1,54 @@
-fn main() {}
+//! `boardcraft-cli`: Boardcraft's engine on the command line.
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod common;
+mod list;
+mod moves;
+mod perft;
+mod show;
+mod validate;
+
+#[derive(Parser)]
+#[command(
+    name = "boardcraft-cli",
+    version,
+    about = "Boardcraft's rules engine and AI on the command line"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the shipped variants.
+    List(list::Args),
+    /// Print the legal moves of a position, one per line in notation, sorted.
+    Moves(moves::Args),
+    /// Count the leaves of the legal-move tree (perft) per depth, with throughput.
+    Perft(perft::Args),
+    /// Print a position: the board, side to move and the outcome if the game is over.
+    Show(show::Args),
+    /// Validate variant files; exit status 0 if all are valid, 1 otherwise.
+    Validate(validate::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::List(args) => list::run(args),
+        Command::Moves(args) => moves::run(args),
+        Command::Perft(args) => perft::run(args),
+        Command::Show(args) => show::run(args),
+        Command::Validate(args) => validate::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -298,7 +298,7 @@ fn describe_ron_error(code: &ron::Error) -> String {
         } => {
             let place = outer
                 .as_deref()
-                .map(|o| format!(" in `{o}`"))
+                .map(|o| format!(" in {}", friendly(o)))
                 .unwrap_or_default();
             format!(
                 "unknown field `{found}`{place}; the fields allowed here are: {}",
@@ -308,7 +308,7 @@ fn describe_ron_error(code: &ron::Error) -> String {
         E::MissingStructField { field, outer } => {
             let place = outer
                 .as_deref()
-                .map(|o| format!(" in `{o}`"))
+                .map(|o| format!(" in {}", friendly(o)))
                 .unwrap_or_default();
             format!("the field `{field}`{place} is missing")
         }
@@ -319,7 +319,7 @@ fn describe_ron_error(code: &ron::Error) -> String {
         } => {
             let place = outer
                 .as_deref()
-                .map(|o| format!(" for `{o}`"))
+                .map(|o| format!(" for {}", friendly(o)))
                 .unwrap_or_default();
             format!(
                 "`{found}` is not a known choice{place}; use one of: {}",
@@ -328,6 +328,18 @@ fn describe_ron_error(code: &ron::Error) -> String {
         }
         E::DuplicateStructField { field, .. } => format!("the field `{field}` is given twice"),
         other => format!("syntax error: {other}"),
+    }
+}
+
+/// A Rust type name as a modder would call the place in the file.
+fn friendly(type_name: &str) -> String {
+    match type_name {
+        "VariantFile" => "the variant".to_owned(),
+        "FamilySpec" => "`rules` (the game family)".to_owned(),
+        other => match other.strip_suffix("Spec") {
+            Some(family) => format!("`rules: {family}(…)`"),
+            None => format!("`{other}`"),
+        },
     }
 }
 

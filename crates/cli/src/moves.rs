@@ -1,0 +1,49 @@
+use std::process::ExitCode;
+
+use boardcraft_rules::Position;
+
+use crate::common::position_after;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A shipped variant name (see `list`) or a path to a variant RON file.
+    variant: String,
+    /// Moves to play from the start first, in notation, separated by spaces.
+    #[arg(long)]
+    after: Option<String>,
+    /// Print JSON for machines instead of one move per line.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode, String> {
+    let (variant, pos) = position_after(&args.variant, args.after.as_deref())?;
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let mut notation: Vec<String> = moves.iter().map(|m| pos.format_move(m)).collect();
+    notation.sort();
+    if args.json {
+        let outcome = pos.outcome().map(|o| {
+            serde_json::json!({
+                "winner": o.winner.map(|c| c.name()),
+                "reason": o.reason.to_string(),
+            })
+        });
+        let doc = serde_json::json!({
+            "variant": variant.name,
+            "ply": pos.ply(),
+            "side_to_move": pos.side_to_move().name(),
+            "outcome": outcome,
+            "moves": notation,
+        });
+        println!("{doc}");
+    } else {
+        for m in &notation {
+            println!("{m}");
+        }
+        if let Some(o) = pos.outcome() {
+            eprintln!("game over: {o}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

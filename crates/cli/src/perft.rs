@@ -1,0 +1,53 @@
+use std::{process::ExitCode, time::Instant};
+
+use boardcraft_rules::{
+    Position,
+    perft::{divide, perft},
+};
+
+use crate::common::position_after;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A shipped variant name (see `list`) or a path to a variant RON file.
+    variant: String,
+    /// Deepest depth to count; every depth from 1 is printed.
+    #[arg(long, short)]
+    depth: u32,
+    /// Moves to play from the start first, in notation, separated by spaces.
+    #[arg(long)]
+    after: Option<String>,
+    /// Also print the leaf count below each legal move at the deepest depth.
+    #[arg(long)]
+    divide: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode, String> {
+    let (_, mut pos) = position_after(&args.variant, args.after.as_deref())?;
+    println!(
+        "{:>5} {:>16} {:>10} {:>14}",
+        "depth", "leaves", "seconds", "leaves/s"
+    );
+    for depth in 1..=args.depth {
+        let start = Instant::now();
+        let leaves = perft(&mut pos, depth);
+        let secs = start.elapsed().as_secs_f64();
+        let rate = if secs > 0.0 {
+            leaves as f64 / secs
+        } else {
+            f64::INFINITY
+        };
+        println!("{depth:>5} {leaves:>16} {secs:>10.3} {rate:>14.0}");
+    }
+    if args.divide {
+        let mut rows: Vec<(String, u64)> = divide(&mut pos, args.depth)
+            .into_iter()
+            .map(|(m, n)| (pos.format_move(&m), n))
+            .collect();
+        rows.sort();
+        for (m, n) in rows {
+            println!("{m} {n}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
