@@ -361,7 +361,7 @@ impl<P: Position + Evaluate> Search<P> {
         }
         // Reading the clock costs more than a node; look every 512 nodes.
         b.time
-            .is_some_and(|t| self.nodes % 512 == 0 && self.clock.elapsed() >= t)
+            .is_some_and(|t| self.nodes.is_multiple_of(512) && self.clock.elapsed() >= t)
     }
 
     fn push_frame(&mut self, depth: i32, alpha: i32, beta: i32) {

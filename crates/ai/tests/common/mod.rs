@@ -26,7 +26,7 @@ impl Position for Nim {
     type Effect = ();
 
     fn side_to_move(&self) -> Color {
-        if self.ply % 2 == 0 {
+        if self.ply.is_multiple_of(2) {
             Color::White
         } else {
             Color::Black
@@ -167,7 +167,7 @@ impl Position for Mnk {
     type Effect = ();
 
     fn side_to_move(&self) -> Color {
-        if self.ply % 2 == 0 {
+        if self.ply.is_multiple_of(2) {
             Color::White
         } else {
             Color::Black
