@@ -166,11 +166,15 @@ enum Window {
 }
 
 struct Frame<P: Position> {
+    /// The legal moves in `legal_moves` order (the transposition table stores these indices).
     moves: Vec<P::Move>,
-    /// Ordering keys, parallel to `moves`.
-    keys: Vec<i32>,
-    /// Index of each move in `legal_moves` order (for the transposition table).
-    index: Vec<u16>,
+    /// The order to search them in: (ordering key, index into `moves`); entries before `next`
+    /// are already searched, in that order.
+    order: Vec<(i32, u16)>,
+    /// Whether `order[next..]` is already sorted (done once the first picks are past).
+    sorted: bool,
+    /// The transposition table's move (index into `moves`), searched first.
+    tt_move: Option<usize>,
     next: usize,
     depth: i32,
     alpha: i32,
@@ -187,8 +191,9 @@ impl<P: Position> Frame<P> {
     fn new() -> Self {
         Frame {
             moves: Vec::new(),
-            keys: Vec::new(),
-            index: Vec::new(),
+            order: Vec::new(),
+            sorted: false,
+            tt_move: None,
             next: 0,
             depth: 0,
             alpha: 0,
@@ -442,49 +447,73 @@ impl<P: Position + Evaluate> Search<P> {
             // Not finished yet no move: the contract excludes it; score it as a draw.
             return self.leave(0);
         }
-        f.index.clear();
-        f.index.extend(0..f.moves.len() as u16);
-        f.keys.clear();
+        f.order.clear();
+        f.sorted = false;
+        // With a usable table move, search it before spending time on ordering the rest: it
+        // often cuts the node off on its own.
+        f.tt_move = tt_move.filter(|&i| i < f.moves.len());
+        match f.tt_move {
+            Some(i) => f.order.push((KEY_TT, i as u16)),
+            None => self.order_moves(ply),
+        }
+        self.pending = Pending::Next;
+    }
+
+    /// Appends every move but the table move to the search order, with its ordering key.
+    fn order_moves(&mut self, ply: usize) {
+        let f = &mut self.frames[ply];
         let side = self.pos.side_to_move().index();
         let killers = &self.killers[ply];
         for (i, mv) in f.moves.iter().enumerate() {
-            let key = if tt_move == Some(i) {
-                KEY_TT
-            } else if killers[0].as_ref() == Some(mv) {
+            if f.tt_move == Some(i) {
+                continue;
+            }
+            let key = if killers[0].as_ref() == Some(mv) {
                 KEY_KILLER
             } else if killers[1].as_ref() == Some(mv) {
                 KEY_KILLER - 1
             } else {
                 self.history[side * HISTORY_SIZE + move_slot(mv)] + self.pos.order_hint(mv)
             };
-            f.keys.push(key);
+            f.order.push((key, i as u16));
         }
-        self.pending = Pending::Next;
     }
 
     fn next_move(&mut self) {
         let ply = self.sp - 1;
+        if self.frames[ply].next == self.frames[ply].order.len()
+            && self.frames[ply].order.len() < self.frames[ply].moves.len()
+        {
+            // The table move did not cut: now order the others.
+            self.order_moves(ply);
+        }
         let f = &mut self.frames[ply];
         if f.next >= f.moves.len() {
             return self.finish_node();
         }
-        // Selection sort, one step: the best remaining move to `next`.
+        // Most nodes cut off on their first or second move: pick those by a linear scan, and
+        // sort the rest only at nodes that get that far. Ties keep generation order (stable).
         let n = f.next;
-        let mut best = n;
-        for i in n + 1..f.keys.len() {
-            if f.keys[i] > f.keys[best] {
-                best = i;
+        if n < 2 {
+            let mut best = n;
+            for i in n + 1..f.order.len() {
+                if f.order[i].0 > f.order[best].0 {
+                    best = i;
+                }
             }
+            f.order[n..=best].rotate_right(1);
+        } else if !f.sorted {
+            f.order[n..].sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+            f.sorted = true;
         }
-        f.moves.swap(n, best);
-        f.keys.swap(n, best);
-        f.index.swap(n, best);
-        f.undo = Some(self.pos.play_unchecked(&f.moves[n]));
+        let (key, index) = f.order[n];
+        let mv = &f.moves[usize::from(index)];
+        f.undo = Some(self.pos.play_unchecked(mv));
         let (alpha, beta, depth) = (f.alpha, f.beta, f.depth);
         if n == 0 {
             f.window = Window::Full;
             self.push_frame(depth - 1, -beta, -alpha);
-        } else if depth >= 3 && n >= 3 && f.keys[n] < KEY_KILLER - 1 && ply > 0 {
+        } else if depth >= 3 && n >= 3 && key < KEY_KILLER - 1 && ply > 0 {
             f.window = Window::Reduced;
             let r = if n >= 12 && depth >= 5 { 2 } else { 1 };
             self.push_frame(depth - 1 - r, -alpha - 1, -alpha);
@@ -511,27 +540,27 @@ impl<P: Position + Evaluate> Search<P> {
             }
             _ => {}
         }
-        let n = f.next;
+        let index = usize::from(f.order[f.next].1);
         let undo = f
             .undo
             .take()
             .expect("a child returned, so its move is on the board");
-        self.pos.undo(&f.moves[n], undo);
+        self.pos.undo(&f.moves[index], undo);
         if score > f.best {
             f.best = score;
-            f.best_index = Some(n);
+            f.best_index = Some(index);
             if score > f.alpha {
                 f.alpha = score;
                 let (head, tail) = self.pv.split_at_mut(ply + 1);
                 let line = &mut head[ply];
                 line.clear();
-                line.push(f.moves[n].clone());
+                line.push(f.moves[index].clone());
                 line.extend(tail[0].iter().cloned());
                 if ply == 0 {
-                    self.partial = Some((f.moves[n].clone(), score, line.clone()));
+                    self.partial = Some((f.moves[index].clone(), score, line.clone()));
                 }
                 if f.alpha >= f.beta {
-                    let mv = f.moves[n].clone();
+                    let mv = f.moves[index].clone();
                     let depth = f.depth;
                     self.reward(ply, mv, depth);
                     return self.finish_node();
@@ -571,7 +600,7 @@ impl<P: Position + Evaluate> Search<P> {
         };
         let mv = match bound {
             Bound::Upper => None,
-            _ => f.best_index.map(|i| usize::from(f.index[i])),
+            _ => f.best_index,
         };
         self.tt
             .store(f.hash, f.depth, to_tt(f.best, ply), bound, mv);
@@ -610,7 +639,8 @@ impl<P: Position + Evaluate> Search<P> {
         for i in (0..self.sp).rev() {
             let f = &mut self.frames[i];
             if let Some(undo) = f.undo.take() {
-                self.pos.undo(&f.moves[f.next], undo);
+                let index = usize::from(f.order[f.next].1);
+                self.pos.undo(&f.moves[index], undo);
             }
         }
         self.sp = 0;

@@ -42,6 +42,9 @@ struct SideStats {
     moves: u64,
     nodes: u64,
     time: Duration,
+    cpu: Option<Duration>,
+    /// The longest single move (wall clock).
+    slowest: Duration,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
@@ -99,6 +102,12 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             s.moves += 1;
             s.nodes += choice.nodes;
             s.time += choice.elapsed;
+            s.slowest = s.slowest.max(choice.elapsed);
+            s.cpu = match (s.moves, s.cpu, choice.cpu) {
+                (1, _, c) => c,
+                (_, Some(a), Some(b)) => Some(a + b),
+                _ => None,
+            };
             let text = pos.format_move(&choice.mv);
             pos.play(&choice.mv).map_err(|e| {
                 format!(
@@ -156,24 +165,35 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         fmt_elo(hi)
     );
     println!(
-        "{:<28} {:>8} {:>14} {:>12}",
-        "side", "moves", "avg time/move", "nodes/s"
+        "{:<28} {:>8} {:>14} {:>14} {:>12} {:>12}",
+        "side", "moves", "avg wall/move", "avg CPU/move", "max wall", "nodes/s(CPU)"
     );
     for (name, s) in [
         (format!("A {label_a}"), &stats[0]),
         (format!("B {label_b}"), &stats[1]),
     ] {
-        let avg = if s.moves > 0 {
-            s.time.as_secs_f64() / s.moves as f64
-        } else {
-            0.0
+        let per_move = |d: Duration| {
+            if s.moves > 0 {
+                d.as_secs_f64() / s.moves as f64
+            } else {
+                0.0
+            }
         };
-        let nps = if s.time.as_secs_f64() > 0.0 {
-            format!("{:.0}", s.nodes as f64 / s.time.as_secs_f64())
+        let cpu = s
+            .cpu
+            .map_or("-".to_owned(), |c| format!("{:.4} s", per_move(c)));
+        let busy = s.cpu.unwrap_or(s.time).as_secs_f64();
+        let nps = if busy > 0.0 && s.nodes > 0 {
+            format!("{:.0}", s.nodes as f64 / busy)
         } else {
             "-".to_owned()
         };
-        println!("{name:<28} {:>8} {avg:>12.4} s {nps:>12}", s.moves);
+        println!(
+            "{name:<28} {:>8} {:>12.4} s {cpu:>14} {:>10.3} s {nps:>12}",
+            s.moves,
+            per_move(s.time),
+            s.slowest.as_secs_f64()
+        );
     }
     println!("average game length: {:.1} plies", total_plies as f64 / n);
     let endings: Vec<String> = endings.iter().map(|(r, c)| format!("{c}× {r}")).collect();

@@ -55,6 +55,17 @@ pub struct Choice {
     pub mv: AnyMove,
     pub nodes: u64,
     pub elapsed: Duration,
+    /// CPU time of this thread (in-process players only; `None` where unknown).
+    pub cpu: Option<Duration>,
+}
+
+/// CPU time this thread has run, from Linux's scheduler statistics (nanoseconds on the CPU).
+/// On a machine shared with other work, wall-clock time overstates what a move costs; this is
+/// what it would take on an idle core.
+pub fn thread_cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    (ns > 0).then(|| Duration::from_nanos(ns))
 }
 
 pub enum Player {
@@ -94,6 +105,7 @@ impl Player {
         seed: u64,
     ) -> Result<Choice, String> {
         let start = Instant::now();
+        let cpu_start = thread_cpu_time();
         let (mv, nodes) = match self {
             Player::Level { level, time } => {
                 let mut cfg = level.config(seed);
@@ -117,10 +129,16 @@ impl Player {
             Player::Engine(e) => e.choose(pos, line)?,
         };
         let mv = mv.ok_or_else(|| format!("no move in a position that is not over:\n{pos}"))?;
+        let cpu = match (self, cpu_start, thread_cpu_time()) {
+            (Player::Engine(_), _, _) => None,
+            (_, Some(a), Some(b)) => Some(b.saturating_sub(a)),
+            _ => None,
+        };
         Ok(Choice {
             mv,
             nodes,
             elapsed: start.elapsed(),
+            cpu,
         })
     }
 }
