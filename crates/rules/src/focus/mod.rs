@@ -1,80 +1,34 @@
-//! PLACEHOLDER — the Focus family is being written in its own branch (issue 3).
-//! Only the names the rest of the crate refers to exist here.
-use std::{fmt, sync::Arc};
+//! Focus (Domination), Sid Sackson's stacking game, as described in V. Mendelev's
+//! *Энциклопедия игр* (seed `[S3]`) with the board and set-up of the published game
+//! (`rules.md` §5, decisions A-F1…A-F7).
+//!
+//! - A side controls every stack whose top piece is its own. A turn either moves the top `k`
+//!   pieces of a controlled stack of height `h >= k` exactly `k` squares in a straight
+//!   orthogonal line (squares passed over do not matter; only the landing square must be on the
+//!   board), or drops one reserve piece on any square.
+//! - A stack taller than the height limit loses pieces from the bottom: the mover's own go to
+//!   the mover's reserve, the opponent's are captured (out of the game). Drops too.
+//! - At the start of its turn, a side that controls no stack and has no reserve loses (A-F6).
+//!   Threefold repetition and the ply cap draw (A-F5, engine guards, RON fields); Sackson's
+//!   option "a draw counts as a first-player win" is a RON flag.
+//!
+//! Modules: [`square`] (names, directions), [`stack`] (16-bit stacks), [`board`] (mask and
+//! precomputed targets), [`rules`] (the variant file section and its validation), [`moves`]
+//! (moves and effects), [`position`] (the `Position` implementation), and the notation,
+//! printout and Zobrist keys.
+pub mod board;
+mod display;
+pub mod moves;
+mod notation;
+pub mod position;
+pub mod rules;
+pub mod square;
+pub mod stack;
+mod zobrist;
 
-use serde::Deserialize;
-
-use crate::{Color, FieldError, IllegalMove, NotationError, Outcome, Position};
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FocusSpec {}
-
-impl FocusSpec {
-    pub fn validate(self) -> Result<FocusRules, Vec<FieldError>> {
-        Err(vec![FieldError::new(
-            "rules",
-            "this family is not implemented yet",
-        )])
-    }
-}
-
-#[derive(Debug)]
-pub struct FocusRules;
-
-#[derive(Clone, Debug)]
-pub struct FocusPosition {
-    rules: Arc<FocusRules>,
-}
-
-impl FocusPosition {
-    pub fn new(rules: Arc<FocusRules>) -> Self {
-        FocusPosition { rules }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct FocusMove;
-
-impl Position for FocusPosition {
-    type Move = FocusMove;
-    type Undo = ();
-    type Effect = ();
-
-    fn side_to_move(&self) -> Color {
-        Color::White
-    }
-    fn ply(&self) -> u32 {
-        0
-    }
-    fn legal_moves(&self, moves: &mut Vec<FocusMove>) {
-        let _ = &self.rules;
-        moves.clear();
-    }
-    fn play(&mut self, _mv: &FocusMove) -> Result<(), IllegalMove> {
-        Err(IllegalMove {
-            notation: String::new(),
-            why: "not implemented".into(),
-        })
-    }
-    fn play_unchecked(&mut self, _mv: &FocusMove) {}
-    fn undo(&mut self, _mv: &FocusMove, _undo: ()) {}
-    fn outcome(&self) -> Option<Outcome> {
-        None
-    }
-    fn hash(&self) -> u64 {
-        0
-    }
-    fn format_move(&self, _mv: &FocusMove) -> String {
-        String::new()
-    }
-    fn parse_move(&self, text: &str) -> Result<FocusMove, NotationError> {
-        Err(NotationError::syntax(text, "not implemented"))
-    }
-}
-
-impl fmt::Display for FocusPosition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("(placeholder)")
-    }
-}
+pub use board::Board;
+pub use moves::{Action, Fate, FocusEffect, FocusMove, Overflowed};
+pub use position::{FocusPosition, FocusUndo, InvalidPosition};
+pub use rules::{FocusRules, FocusSpec, SetupEntries};
+pub use square::{Direction, Square};
+pub use stack::Stack;

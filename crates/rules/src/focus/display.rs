@@ -1,0 +1,51 @@
+//! The text printout of a position (the CLI shows it): the board with every stack written
+//! bottom → top (`WBW`), then reserves, captures, side to move and ply.
+use std::fmt;
+
+use super::position::FocusPosition;
+use crate::{Color, Position};
+
+impl fmt::Display for FocusPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let board = self.rules().board();
+        // Room for the tallest stack and a space.
+        let cell = usize::from(self.rules().height_limit()).max(1) + 1;
+        let files = || {
+            let mut line = String::from("    ");
+            for file in 0..board.width() {
+                line.push_str(&format!("{:<cell$}", char::from(b'a' + file)));
+            }
+            line.trim_end().to_owned()
+        };
+        writeln!(f, "{}", files())?;
+        for (row, rank) in board.rows().zip((1..=board.height()).rev()) {
+            let mut line = format!("{rank:>2}  ");
+            for (sq, playable) in row {
+                let text = if playable {
+                    self.stack(sq).to_string()
+                } else {
+                    String::new()
+                };
+                line.push_str(&format!("{text:<cell$}"));
+            }
+            writeln!(f, "{}", line.trim_end())?;
+        }
+        writeln!(f, "{}", files())?;
+        writeln!(
+            f,
+            "Reserve:  White {}, Black {}",
+            self.reserve(Color::White),
+            self.reserve(Color::Black)
+        )?;
+        writeln!(
+            f,
+            "Captured: by White {}, by Black {}",
+            self.captured_by(Color::White),
+            self.captured_by(Color::Black)
+        )?;
+        match self.outcome() {
+            Some(outcome) => write!(f, "Game over after ply {}: {outcome}", self.ply()),
+            None => write!(f, "{} to move, ply {}", self.side_to_move(), self.ply()),
+        }
+    }
+}
