@@ -292,3 +292,158 @@ impl Evaluate for Mnk {
         score
     }
 }
+
+/// Whether the side to move can force a win within `plies` plies (odd: the winning move is
+/// its own), by plain minimax. Only for small trees.
+pub fn wins_within<P: Position>(pos: &mut P, plies: u32) -> bool {
+    let me = pos.side_to_move();
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves.iter().any(|mv| {
+        let undo = pos.play_unchecked(mv);
+        let won = match pos.outcome() {
+            Some(o) => o.winner == Some(me),
+            None if plies >= 3 => {
+                let mut replies = Vec::new();
+                pos.legal_moves(&mut replies);
+                replies.iter().all(|r| {
+                    let u = pos.play_unchecked(r);
+                    let w = match pos.outcome() {
+                        Some(o) => o.winner == Some(me),
+                        None => wins_within(pos, plies - 2),
+                    };
+                    pos.undo(r, u);
+                    w
+                })
+            }
+            None => false,
+        };
+        pos.undo(mv, undo);
+        won
+    })
+}
+
+/// Checks that `pos` is a forced win in exactly `plies` plies (not fewer) by brute force, then
+/// that the search finds it: the score says so and the chosen move keeps the win.
+pub fn assert_search_finds_forced_win<P: Position + Evaluate>(pos: &P, plies: u32) {
+    let mut p = pos.clone();
+    assert!(
+        wins_within(&mut p, plies),
+        "not a forced win in {plies}:\n{pos}"
+    );
+    if plies >= 3 {
+        assert!(
+            !wins_within(&mut p, plies - 2),
+            "already a win in {}:\n{pos}",
+            plies - 2
+        );
+    }
+    let r = boardcraft_ai::think(
+        pos,
+        boardcraft_ai::Budget::depth(plies + 2).with_nodes(2_000_000),
+    );
+    assert_eq!(
+        r.score.plies_to_result(),
+        Some(plies as i32),
+        "score {} in\n{pos}",
+        r.score
+    );
+    let mv = r.best_move.expect("a move");
+    let mut after = pos.clone();
+    let me = pos.side_to_move();
+    after.play(&mv).unwrap();
+    let kept = match after.outcome() {
+        Some(o) => o.winner == Some(me),
+        None => {
+            let mut replies = Vec::new();
+            after.legal_moves(&mut replies);
+            replies.iter().all(|r| {
+                let mut a = after.clone();
+                a.play(r).unwrap();
+                a.outcome().is_some_and(|o| o.winner == Some(me)) || wins_within(&mut a, plies - 2)
+            })
+        }
+    };
+    assert!(
+        kept,
+        "{} throws the win away in\n{pos}",
+        pos.format_move(&mv)
+    );
+}
+
+/// Legal moves are never returned, whatever the budget and noise: positions from random
+/// playouts of `start`.
+pub fn check_random_positions_give_legal_moves<P: Position + Evaluate>(
+    start: &P,
+    games: u64,
+    max_plies: u64,
+) {
+    use boardcraft_ai::{Budget, Search, SearchConfig, greedy, rng::SplitMix64};
+    let mut rng = SplitMix64::new(0x5eed);
+    let mut moves = Vec::new();
+    for g in 0..games {
+        let mut pos = start.clone();
+        let plies = rng.below(max_plies + 1);
+        for _ in 0..plies {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len() as u64) as usize].clone();
+            pos.play(&mv).unwrap();
+        }
+        let nodes = 1 + rng.below(3000);
+        let noise = rng.below(200) as i32;
+        let cfg = SearchConfig::new(Budget::nodes(nodes))
+            .with_noise(noise)
+            .with_seed(g);
+        let r = Search::new(&pos, cfg).run();
+        match &r.best_move {
+            Some(mv) => assert!(pos.is_legal(mv), "illegal {mv:?} in\n{pos}"),
+            None => assert!(pos.is_game_over(), "no move in a live position\n{pos}"),
+        }
+        let mut line = pos.clone();
+        for mv in &r.pv {
+            line.play(mv).expect("the principal variation is legal");
+        }
+        if let Some(mv) = greedy(&pos, g).best_move {
+            assert!(pos.is_legal(&mv));
+        }
+    }
+}
+
+/// A search run in slices returns what the same search run at once returns.
+pub fn check_sliced_equals_unsliced<P: Position + Evaluate>(
+    pos: &P,
+    nodes: u64,
+    slice: u64,
+    noise: i32,
+) {
+    use boardcraft_ai::{Budget, Progress, Search, SearchConfig};
+    let cfg = SearchConfig::new(Budget::nodes(nodes))
+        .with_noise(noise)
+        .with_seed(7);
+    let whole = Search::new(pos, cfg.clone()).run();
+    let mut search = Search::new(pos, cfg);
+    let sliced = loop {
+        if let Progress::Done(r) = search.step(slice) {
+            break r;
+        }
+    };
+    assert_eq!(
+        (
+            &whole.best_move,
+            whole.score,
+            whole.depth,
+            whole.nodes,
+            &whole.pv
+        ),
+        (
+            &sliced.best_move,
+            sliced.score,
+            sliced.depth,
+            sliced.nodes,
+            &sliced.pv
+        )
+    );
+}
