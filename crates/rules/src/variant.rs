@@ -336,6 +336,7 @@ fn friendly(type_name: &str) -> String {
     match type_name {
         "VariantFile" => "the variant".to_owned(),
         "FamilySpec" => "`rules` (the game family)".to_owned(),
+        "Race" | "Focus" | "Gipf" => format!("`rules: {type_name}(…)`"),
         other => match other.strip_suffix("Spec") {
             Some(family) => format!("`rules: {family}(…)`"),
             None => format!("`{other}`"),
@@ -343,27 +344,50 @@ fn friendly(type_name: &str) -> String {
     }
 }
 
-/// The 1-based line where the last named segment of `field` (e.g. `camps` of `rules.camps[2]`)
-/// is written as `name:` in the file, if it is there.
+/// The 1-based line of `field` (a path such as `rules.gipf_reserve.white` or `rules.camps[2]`)
+/// in the file: each named segment is looked for as `name:` after the previous one, so
+/// `white` is found inside `gipf_reserve`, not in an earlier `reserve`. A segment that is not
+/// written (a missing field) leaves the line of the last one found.
 fn locate_field(text: &str, field: &str) -> Option<usize> {
-    let last = field.rsplit('.').next()?;
-    let name = last.split('[').next()?;
-    if name.is_empty() {
-        return None;
+    let mut from = 0;
+    let mut found = None;
+    for segment in field.split('.') {
+        let name = segment.split('[').next().unwrap_or("");
+        if name.is_empty() {
+            continue;
+        }
+        if let Some(at) = find_key(text, name, from) {
+            found = Some(at);
+            from = at + name.len();
+        }
     }
-    for (i, line) in text.lines().enumerate() {
+    found.map(|at| text[..at].matches('\n').count() + 1)
+}
+
+/// Byte offset of the first `name:` at or after `from` that is a whole word outside comments.
+fn find_key(text: &str, name: &str, from: usize) -> Option<usize> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let line_start = offset;
+        offset += line.len();
+        if offset <= from {
+            continue;
+        }
         let code = line.split("//").next().unwrap_or("");
-        let mut rest = code;
-        while let Some(at) = rest.find(name) {
-            let before_ok = rest[..at]
+        let mut search = from.saturating_sub(line_start).min(code.len());
+        while !code.is_char_boundary(search) {
+            search += 1;
+        }
+        while let Some(rel) = code[search..].find(name) {
+            let at = search + rel;
+            let before_ok = code[..at]
                 .chars()
                 .next_back()
                 .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
-            let after = rest[at + name.len()..].trim_start();
-            if before_ok && after.starts_with(':') {
-                return Some(i + 1);
+            if before_ok && code[at + name.len()..].trim_start().starts_with(':') {
+                return Some(line_start + at);
             }
-            rest = &rest[at + name.len()..];
+            search = at + name.len();
         }
     }
     None
@@ -388,7 +412,11 @@ mod tests {
         let text = "(\n  format_version: 1,\n  rules: Race(\n    white_camp: [\"a1\"], // white_camp\n  ),\n)";
         assert_eq!(locate_field(text, "rules.white_camp[0]"), Some(4));
         assert_eq!(locate_field(text, "format_version"), Some(2));
-        assert_eq!(locate_field(text, "rules.black_camp"), None);
+        assert_eq!(locate_field(text, "rules.black_camp"), Some(3));
+        let nested =
+            "(\n  reserve: (white: 1, black: 2),\n  gipf_reserve: (\n    white: 3,\n  ),\n)";
+        assert_eq!(locate_field(nested, "rules.gipf_reserve.white"), Some(4));
+        assert_eq!(locate_field(nested, "reserve.white"), Some(2));
     }
 
     #[test]

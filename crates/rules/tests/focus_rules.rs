@@ -97,8 +97,7 @@ fn f1_start_has_68_moves_and_no_move_onto_removed_squares() {
     assert!(!list.contains(&"b7-a7".to_string()));
     // Black's corner pieces are b2 and g2: also 68.
     let undone =
-        FocusPosition::from_setup(focus(), &focus().setup().to_vec(), [0, 0], [0, 0], Black)
-            .unwrap();
+        FocusPosition::from_setup(focus(), focus().setup(), [0, 0], [0, 0], Black).unwrap();
     assert_eq!(undone.count_legal_moves(), 68);
     assert!(is_illegal(&undone, "b2-a2"));
     assert!(is_illegal(&undone, "b2-b1"));

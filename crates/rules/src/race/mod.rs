@@ -1,80 +1,28 @@
-//! PLACEHOLDER — the race family (Ugolki, Halma) is being written in its own branch (issue 2).
-//! Only the names the rest of the crate refers to exist here.
-use std::{fmt, sync::Arc};
+//! The race family: jump-chain games where each side races its pieces into the opposite camp —
+//! Ugolki (Happy-Games 3×3 and 3×4 camps, classic 9qum rules), Halma, and mods on any
+//! rectangular board up to 16×16 (rules.md §2–§4, decisions A-U*, A-H*).
+//!
+//! A turn moves one piece: a step to an adjacent empty square, or a chain of jumps over adjacent
+//! pieces of either colour to the empty square beyond. A move is identified by `(from, to)` and
+//! is legal when at least one legal path exists (A-U11). Camp rules (no return home, target
+//! locks), win rules and limits are fields of [`RaceSpec`].
+//!
+//! Modules: [`square`] (names and directions), [`bitboard`] (bit sets), [`rules`] (schema,
+//! validation, tables), `movegen` (the flood fill), [`moves`], [`position`], `path` (checking
+//! a spelled-out path, with reasons), `notation`,
+//! `display`.
 
-use serde::Deserialize;
+pub mod bitboard;
+mod display;
+mod movegen;
+pub mod moves;
+mod notation;
+mod path;
+pub mod position;
+pub mod rules;
+pub mod square;
 
-use crate::{Color, FieldError, IllegalMove, NotationError, Outcome, Position};
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RaceSpec {}
-
-impl RaceSpec {
-    pub fn validate(self) -> Result<RaceRules, Vec<FieldError>> {
-        Err(vec![FieldError::new(
-            "rules",
-            "this family is not implemented yet",
-        )])
-    }
-}
-
-#[derive(Debug)]
-pub struct RaceRules;
-
-#[derive(Clone, Debug)]
-pub struct RacePosition {
-    rules: Arc<RaceRules>,
-}
-
-impl RacePosition {
-    pub fn new(rules: Arc<RaceRules>) -> Self {
-        RacePosition { rules }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct RaceMove;
-
-impl Position for RacePosition {
-    type Move = RaceMove;
-    type Undo = ();
-    type Effect = ();
-
-    fn side_to_move(&self) -> Color {
-        Color::White
-    }
-    fn ply(&self) -> u32 {
-        0
-    }
-    fn legal_moves(&self, moves: &mut Vec<RaceMove>) {
-        let _ = &self.rules;
-        moves.clear();
-    }
-    fn play(&mut self, _mv: &RaceMove) -> Result<(), IllegalMove> {
-        Err(IllegalMove {
-            notation: String::new(),
-            why: "not implemented".into(),
-        })
-    }
-    fn play_unchecked(&mut self, _mv: &RaceMove) {}
-    fn undo(&mut self, _mv: &RaceMove, _undo: ()) {}
-    fn outcome(&self) -> Option<Outcome> {
-        None
-    }
-    fn hash(&self) -> u64 {
-        0
-    }
-    fn format_move(&self, _mv: &RaceMove) -> String {
-        String::new()
-    }
-    fn parse_move(&self, text: &str) -> Result<RaceMove, NotationError> {
-        Err(NotationError::syntax(text, "not implemented"))
-    }
-}
-
-impl fmt::Display for RacePosition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("(placeholder)")
-    }
-}
+pub use moves::{MoveKind, RaceEffect, RaceMove};
+pub use position::{RacePosition, RaceUndo};
+pub use rules::{NoLegalMove, RaceRules, RaceSpec, TargetLock, WinRule};
+pub use square::{Dir, Directions, Square};

@@ -1,0 +1,208 @@
+//! Moves and what playing them did.
+use std::{fmt, hash::Hash};
+
+use super::square::{Dir, Square};
+use crate::Color;
+
+/// Hops a move can hold: a chain keeps the parity of file and rank, so on a 16×16 board it
+/// visits at most 64 squares, i.e. makes at most 63 hops.
+pub const MAX_HOPS: usize = 63;
+const HOPS_PER_WORD: usize = 21;
+
+/// A move: a step or a jump chain of one piece from `from` to `to`.
+///
+/// Its identity is `(from, to)` — equality and hashing look at nothing else, because the rules
+/// make a move legal when *some* legal path exists. It still carries one concrete path (every
+/// landing) so a view can animate it hop by hop: generated moves carry a shortest path chosen
+/// deterministically; a move read from text that spells a path keeps that path.
+#[derive(Copy, Clone)]
+pub struct RaceMove {
+    from: Square,
+    to: Square,
+    /// 0 for a step, else the number of jumps.
+    hops: u8,
+    /// The direction of each jump, 3 bits each, 21 per word.
+    dirs: [u64; 3],
+}
+
+impl RaceMove {
+    pub(crate) fn step(from: Square, to: Square) -> RaceMove {
+        RaceMove {
+            from,
+            to,
+            hops: 0,
+            dirs: [0; 3],
+        }
+    }
+
+    /// A chain from `from` jumping along `dirs` (one entry per hop, at most [`MAX_HOPS`]).
+    pub(crate) fn chain(from: Square, to: Square, dirs: &[Dir]) -> RaceMove {
+        debug_assert!(!dirs.is_empty() && dirs.len() <= MAX_HOPS);
+        let mut packed = [0u64; 3];
+        for (i, d) in dirs.iter().take(MAX_HOPS).enumerate() {
+            packed[i / HOPS_PER_WORD] |= u64::from(d.index()) << (3 * (i % HOPS_PER_WORD));
+        }
+        RaceMove {
+            from,
+            to,
+            hops: dirs.len().min(MAX_HOPS) as u8,
+            dirs: packed,
+        }
+    }
+
+    pub fn from(&self) -> Square {
+        self.from
+    }
+
+    pub fn to(&self) -> Square {
+        self.to
+    }
+
+    pub fn is_step(&self) -> bool {
+        self.hops == 0
+    }
+
+    pub fn kind(&self) -> MoveKind {
+        if self.is_step() {
+            MoveKind::Step
+        } else {
+            MoveKind::Jump
+        }
+    }
+
+    /// Number of jumps (0 for a step).
+    pub fn hop_count(&self) -> usize {
+        usize::from(self.hops)
+    }
+
+    fn dir(&self, i: usize) -> Dir {
+        Dir::from_index((self.dirs[i / HOPS_PER_WORD] >> (3 * (i % HOPS_PER_WORD)) & 7) as u8)
+    }
+
+    /// The squares the piece stands on, from `from` through every landing to `to`.
+    pub fn path(&self) -> Vec<Square> {
+        if self.is_step() {
+            return vec![self.from, self.to];
+        }
+        let mut path = Vec::with_capacity(self.hop_count() + 1);
+        let mut cur = self.from;
+        path.push(cur);
+        for i in 0..self.hop_count() {
+            let (dx, dy) = self.dir(i).delta();
+            match cur.offset(2 * dx, 2 * dy) {
+                Some(next) => cur = next,
+                None => break, // unreachable: chains are built from on-board squares
+            }
+            path.push(cur);
+        }
+        path
+    }
+
+    /// The squares jumped over, in order (empty for a step).
+    pub fn jumped(&self) -> Vec<Square> {
+        let mut out = Vec::with_capacity(self.hop_count());
+        let mut cur = self.from;
+        for i in 0..self.hop_count() {
+            let (dx, dy) = self.dir(i).delta();
+            if let (Some(mid), Some(next)) = (cur.offset(dx, dy), cur.offset(2 * dx, 2 * dy)) {
+                out.push(mid);
+                cur = next;
+            }
+        }
+        out
+    }
+}
+
+impl PartialEq for RaceMove {
+    fn eq(&self, other: &Self) -> bool {
+        (self.from, self.to) == (other.from, other.to)
+    }
+}
+
+impl Eq for RaceMove {}
+
+impl Hash for RaceMove {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.from, self.to).hash(state);
+    }
+}
+
+/// Prints the notation of the carried path: `a3-a4`, `b3:d3:d5`.
+impl fmt::Display for RaceMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_step() {
+            return write!(f, "{}-{}", self.from, self.to);
+        }
+        for (i, s) in self.path().iter().enumerate() {
+            if i > 0 {
+                f.write_str(":")?;
+            }
+            write!(f, "{s}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for RaceMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RaceMove({self})")
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MoveKind {
+    /// To an adjacent empty square.
+    Step,
+    /// One or more jumps over adjacent pieces.
+    Jump,
+}
+
+/// What a played move did: enough to animate it hop by hop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RaceEffect {
+    /// The side that moved.
+    pub side: Color,
+    pub kind: MoveKind,
+    /// `from`, then every landing as played; the last square is the destination.
+    pub path: Vec<Square>,
+    /// For a chain, the square jumped over by each hop (nothing is captured).
+    pub jumped: Vec<Square>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).unwrap()
+    }
+
+    #[test]
+    fn identity_is_from_and_to_only() {
+        let n = Dir::ALL[0];
+        let e = Dir::ALL[2];
+        let a = RaceMove::chain(sq("a1"), sq("c3"), &[n, e]);
+        let b = RaceMove::chain(sq("a1"), sq("c3"), &[e, n]);
+        assert_eq!(a, b);
+        assert_eq!(a.to_string(), "a1:a3:c3");
+        assert_eq!(b.to_string(), "a1:c1:c3");
+        assert_eq!(b.jumped(), vec![sq("b1"), sq("c2")]);
+    }
+
+    #[test]
+    fn moves_stay_small() {
+        assert!(std::mem::size_of::<RaceMove>() <= 32);
+    }
+
+    #[test]
+    fn long_paths_survive_packing() {
+        let dirs: Vec<Dir> = (0..MAX_HOPS)
+            .map(|i| Dir::ALL[if i % 2 == 0 { 0 } else { 4 }])
+            .collect();
+        let m = RaceMove::chain(sq("a1"), sq("a3"), &dirs);
+        let p = m.path();
+        assert_eq!(p.len(), MAX_HOPS + 1);
+        assert_eq!(p[MAX_HOPS], sq("a3"));
+        assert_eq!(p[MAX_HOPS - 1], sq("a1"));
+    }
+}
