@@ -44,7 +44,7 @@ impl Level {
         let (budget, noise) = match self {
             Level::Novice => (Budget::nodes(2_000).with_depth(1), 120),
             Level::Amateur => (Budget::nodes(20_000).with_depth(3), 40),
-            Level::Strong => (Budget::nodes(120_000), 0),
+            Level::Strong => (Budget::nodes(60_000), 15),
             Level::Master => (Budget::nodes(600_000), 0),
         };
         SearchConfig::new(budget).with_noise(noise).with_seed(seed)
