@@ -4,6 +4,8 @@
 //! - [`Search`]: principal-variation alpha-beta with iterative deepening, transposition table,
 //!   killer/history ordering and late-move reductions, run cooperatively in node slices
 //!   ([`Search::step`]) so a browser can think between frames; [`think`] runs it to the end.
+//! - [`AnySearch`]: the same for [`boardcraft_rules::AnyPosition`], dispatched once to the
+//!   family's own position type (full speed).
 //! - [`Evaluate`]: the static evaluation, implemented per family and for
 //!   [`boardcraft_rules::AnyPosition`].
 //! - [`Level`]: Novice, Amateur, Strong, Master — reproducible node budgets plus noise and
@@ -13,6 +15,7 @@
 //! No Bevy, no threads, no I/O: the caller decides where the search runs.
 
 mod analysis;
+mod any_search;
 mod clock;
 pub mod eval;
 mod greedy;
@@ -23,6 +26,7 @@ mod search;
 mod tt;
 
 pub use analysis::{Analysis, analyse, analysis_of, notation_of_line};
+pub use any_search::AnySearch;
 pub use eval::Evaluate;
 pub use greedy::greedy;
 pub use level::Level;

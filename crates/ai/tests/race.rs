@@ -106,3 +106,32 @@ fn evaluation_prefers_progress_and_fears_the_forty_move_rule() {
     let home = RacePosition::from_board(r, &white_home, &black, Color::White, 70).unwrap();
     assert!(away.evaluate() - home.evaluate() > 300);
 }
+
+#[test]
+fn any_search_matches_the_family_search_and_slices_alike() {
+    use boardcraft_ai::{AnySearch, Progress, Search, SearchConfig};
+    use boardcraft_rules::{AnyMove, AnyPosition};
+    let pos = RacePosition::new(rules("ugolki-hg-3x4"));
+    assert_eq!(
+        pos.piece_squares(Color::White).collect::<Vec<_>>(),
+        pos.pieces(Color::White)
+    );
+    let cfg = SearchConfig::new(Budget::nodes(15_000))
+        .with_seed(3)
+        .with_noise(20);
+    let family = Search::new(&pos, cfg.clone()).run();
+    let any = AnyPosition::Race(pos);
+    let whole = AnySearch::new(&any, cfg.clone()).run();
+    assert_eq!(whole.best_move, family.best_move.map(AnyMove::Race));
+    assert_eq!((whole.score, whole.nodes), (family.score, family.nodes));
+    let mut sliced = AnySearch::new(&any, cfg);
+    let r = loop {
+        if let Progress::Done(r) = sliced.step(123) {
+            break r;
+        }
+    };
+    assert_eq!(
+        (r.best_move, r.score, r.nodes, r.pv),
+        (whole.best_move, whole.score, whole.nodes, whole.pv)
+    );
+}

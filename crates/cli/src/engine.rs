@@ -7,7 +7,7 @@ use std::{
 };
 
 use boardcraft_ai::{
-    Budget, Evaluate, Level, Score, Search, SearchConfig, notation_of_line, rng::mix,
+    AnySearch, Budget, Evaluate, Level, Score, SearchConfig, notation_of_line, rng::mix,
     score::WIN_THRESHOLD,
 };
 use boardcraft_rules::{AnyPosition, Position, Variant, position::play_line};
@@ -195,7 +195,7 @@ impl State {
             None if budget == Budget::default() => self.level.config(seed),
             None => SearchConfig::new(budget).with_seed(seed),
         };
-        let r = Search::new(&pos, cfg).run();
+        let r = AnySearch::new(&pos, cfg).run();
         let ms = r.elapsed.as_millis();
         let nps = (r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-6)) as u64;
         let pv = notation_of_line(&pos, &r.pv).join(" ");

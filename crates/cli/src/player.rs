@@ -7,7 +7,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use boardcraft_ai::{Budget, Level, Search, greedy};
+use boardcraft_ai::{AnySearch, Budget, Level, greedy};
 use boardcraft_rules::{AnyMove, AnyPosition, Position};
 
 /// Who plays, as written on the command line: `novice` … `master`, `greedy`, or
@@ -119,7 +119,7 @@ impl Player {
                     };
                     cfg.tt_bits = 18;
                 }
-                let r = Search::new(pos, cfg).run();
+                let r = AnySearch::new(pos, cfg).run();
                 (r.best_move, r.nodes)
             }
             Player::Greedy => {

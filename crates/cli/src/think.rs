@@ -1,7 +1,7 @@
 //! `think`: what the engine would play in a position, with its analysis.
 use std::{process::ExitCode, time::Duration};
 
-use boardcraft_ai::{Budget, Level, Search, SearchConfig, analysis_of};
+use boardcraft_ai::{AnySearch, Budget, Level, SearchConfig, analysis_of};
 use boardcraft_rules::Position;
 
 use crate::{common::position_after, player::parse_duration};
@@ -40,7 +40,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         (None, Some(t)) => SearchConfig::new(Budget::time(t)).with_seed(args.seed),
         (None, None) => args.level.config(args.seed),
     };
-    let result = Search::new(&pos, cfg).run();
+    let result = AnySearch::new(&pos, cfg).run();
     let elapsed = result.elapsed;
     let nodes = result.nodes;
     let a = analysis_of(&pos, result);

@@ -112,25 +112,32 @@ impl Evaluate for RacePosition {
         let mut side = [0i32; 2];
         for c in Color::BOTH {
             let corner = g.corner[c.index()];
-            let mut mine: Vec<i32> = self
-                .pieces(c)
-                .iter()
-                .map(|&p| distance(g.metric, p, corner))
-                .collect();
+            // Distances of the pieces to the corner, nearest first (camps hold at most half
+            // of a 16×16 board).
+            let mut buf = [0i32; 128];
+            let mut n = 0;
+            for p in self.piece_squares(c).take(buf.len()) {
+                buf[n] = distance(g.metric, p, corner);
+                n += 1;
+            }
+            let mine = &mut buf[..n];
             mine.sort_unstable();
-            // The target squares still to fill, deepest first.
-            let slots: Vec<i32> = match rules.win() {
-                WinRule::FillWithOwn => g.target[c.index()].iter().map(|&(_, d)| d).collect(),
-                WinRule::FullWithAnyOwn => g.target[c.index()]
-                    .iter()
-                    .filter(|&&(s, _)| self.piece_at(s) != Some(c.other()))
-                    .map(|&(_, d)| d)
-                    .collect(),
-            };
-            let needed = slots.len().max(1).min(mine.len());
+            // The target squares still to fill, deepest first (under the anti-blocking rule,
+            // squares the opponent holds count as filled).
+            let mut slots = [0i32; 128];
+            let mut k = 0;
+            for &(s, d) in &g.target[c.index()] {
+                if k < slots.len()
+                    && (rules.win() == WinRule::FillWithOwn || self.piece_at(s) != Some(c.other()))
+                {
+                    slots[k] = d;
+                    k += 1;
+                }
+            }
+            let needed = k.max(1).min(n.max(1));
             let mut work = 0;
             let mut worst = 0;
-            for (d, slot) in mine.iter().zip(&slots).take(needed) {
+            for (d, slot) in mine.iter().zip(&slots[..k]).take(needed) {
                 let gap = (d - slot).max(0);
                 work += gap;
                 worst = worst.max(gap);
@@ -141,9 +148,8 @@ impl Evaluate for RacePosition {
                 && ply < check
             {
                 let at_home = self
-                    .pieces(c)
-                    .iter()
-                    .filter(|&&p| rules.in_camp(c, p))
+                    .piece_squares(c)
+                    .filter(|&p| rules.in_camp(c, p))
                     .count() as i32;
                 let left = (check - ply) as i32;
                 value -= at_home * (HOME_BASE + HOME_URGENCY * (30 - left).max(0));
