@@ -41,13 +41,16 @@ impl Level {
 
     /// The search settings of this level; `seed` varies the noise (and so the games).
     pub fn config(self, seed: u64) -> SearchConfig {
-        let (budget, noise) = match self {
-            Level::Novice => (Budget::nodes(2_000).with_depth(1), 120),
-            Level::Amateur => (Budget::nodes(20_000).with_depth(3), 40),
-            Level::Strong => (Budget::nodes(60_000), 15),
-            Level::Master => (Budget::nodes(600_000), 0),
+        let (budget, noise, contempt) = match self {
+            Level::Novice => (Budget::nodes(2_000).with_depth(1), 120, 0),
+            Level::Amateur => (Budget::nodes(20_000).with_depth(3), 40, 0),
+            Level::Strong => (Budget::nodes(60_000), 15, 0),
+            Level::Master => (Budget::nodes(600_000), 0, 40),
         };
-        SearchConfig::new(budget).with_noise(noise).with_seed(seed)
+        SearchConfig::new(budget)
+            .with_noise(noise)
+            .with_seed(seed)
+            .with_contempt(contempt)
     }
 
     /// Chooses a move at this level.

@@ -94,6 +94,10 @@ pub struct SearchConfig {
     pub seed: u64,
     /// The transposition table holds `2^tt_bits` entries of 16 bytes.
     pub tt_bits: u8,
+    /// How much worse than equal a draw is for the side to move at the root (evaluation units;
+    /// 0 = a draw is worth exactly 0). A strong player facing weaker ones avoids repetitions
+    /// and plays on in balanced positions.
+    pub contempt: i32,
 }
 
 impl SearchConfig {
@@ -104,6 +108,7 @@ impl SearchConfig {
             noise: 0,
             seed: 0,
             tt_bits: tt_bits_for(budget),
+            contempt: 0,
         }
     }
 
@@ -114,6 +119,11 @@ impl SearchConfig {
 
     pub fn with_noise(mut self, noise: i32) -> Self {
         self.noise = noise;
+        self
+    }
+
+    pub fn with_contempt(mut self, contempt: i32) -> Self {
+        self.contempt = contempt;
         self
     }
 }
@@ -357,6 +367,17 @@ impl<P: Position + Evaluate> Search<P> {
         self.completed.as_ref().map(|(m, _, _)| m)
     }
 
+    /// A draw `ply` plies below the root, for the side to move there: with contempt, the side to
+    /// move at the root counts a draw as a small loss (it plays on unless clearly worse) and its
+    /// opponent as a small gain.
+    fn draw_score(&self, ply: usize) -> i32 {
+        if ply.is_multiple_of(2) {
+            -self.cfg.contempt
+        } else {
+            self.cfg.contempt
+        }
+    }
+
     fn out_of_budget(&self) -> bool {
         if self.stop_requested {
             return true;
@@ -401,10 +422,13 @@ impl<P: Position + Evaluate> Search<P> {
 
         // A position met earlier on this path (same side to move): a draw by repetition.
         if ply >= 2 && (0..=ply - 2).rev().step_by(2).any(|i| self.path[i] == hash) {
-            return self.leave(0);
+            return self.leave(self.draw_score(ply));
         }
         if let Some(outcome) = self.pos.outcome() {
-            let v = terminal_score(outcome.winner, self.pos.side_to_move(), ply);
+            let v = match outcome.winner {
+                None => self.draw_score(ply),
+                Some(_) => terminal_score(outcome.winner, self.pos.side_to_move(), ply),
+            };
             return self.leave(v);
         }
         let f = &mut self.frames[ply];

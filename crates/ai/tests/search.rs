@@ -283,3 +283,16 @@ fn levels_play_legal_moves_and_parse() {
     let a = Mnk::from_rows(4, &["X...", "....", "....", "...."]);
     assert!(a.evaluate() < 0, "O to move faces X's head start");
 }
+
+#[test]
+fn contempt_makes_a_draw_a_small_loss_for_the_root_side() {
+    let start = Mnk::new(3, 3);
+    let cfg = SearchConfig::new(Budget::depth(30)).with_contempt(50);
+    let r = Search::new(&start, cfg).run();
+    assert_eq!(
+        r.score.0, -50,
+        "every line draws, and a draw is worth -50 to X"
+    );
+    // Without contempt the same search scores the draw as 0 and the move is still sound.
+    assert_eq!(think(&start, Budget::depth(30)).score.0, 0);
+}
