@@ -1,21 +1,25 @@
 //! Evaluation of GIPF positions.
 //!
 //! A player loses when his reserve runs dry (official rules), when his last GIPF-piece leaves
-//! the board (standard, tournament) or when nothing of his is left (seed variant). So the
-//! reserve is life; pieces on the board are material still owned (a row brings them back) but
-//! committed; captured pieces are gone. Rows decide the game: three of a colour in four spots
+//! the board (standard, tournament) or when nothing of his is left (seed variant). So under the
+//! official rules the reserve is life; pieces on the board are material still owned (a row
+//! brings them back) but committed; captured pieces are gone. Under the seed rules only the
+//! material alive counts, wherever it is. Rows decide the game: three of a colour in four spots
 //! of a line with the fourth free is a threat of taking a row (own pieces back, the opponent's
 //! in the extension captured), two is the start of one. Central spots lie on longer lines and
 //! take part in more rows.
 use boardcraft_rules::{
     Color, Position,
-    gipf::{GipfMove, GipfPosition, geometry::geometry},
+    gipf::{GipfMove, GipfPosition, LoseWhen, geometry::geometry},
 };
 
 use super::Evaluate;
 
 /// Per basic piece in reserve (a GIPF-piece in reserve counts twice).
 const RESERVE: i32 = 100;
+/// Seed rules (you lose when nothing of yours is left, and pieces can step instead of
+/// entering): every unit alive counts alike, wherever it stands.
+const ALIVE_SEED: i32 = 150;
 /// Per unit on the board.
 const ON_BOARD: i32 = 45;
 /// A reserve this small is one bad exchange from running out (per missing piece, squared).
@@ -38,9 +42,14 @@ impl Evaluate for GipfPosition {
         let mut side = [0i32; 2];
         for c in Color::BOTH {
             let reserve = (self.reserve(c) + 2 * self.gipf_reserve(c)) as i32;
-            let mut v = RESERVE * reserve + ON_BOARD * self.board_units(c) as i32;
-            let short = (LOW_RESERVE_BELOW - reserve).max(0);
-            v -= LOW_RESERVE * short * short;
+            let board = self.board_units(c) as i32;
+            let mut v = match rules.lose_when {
+                LoseWhen::ReserveEmpty => {
+                    let short = (LOW_RESERVE_BELOW - reserve).max(0);
+                    RESERVE * reserve + ON_BOARD * board - LOW_RESERVE * short * short
+                }
+                LoseWhen::NoPiecesLeft => ALIVE_SEED * (reserve + board),
+            };
             if rules.lose_without_gipf && self.has_moved(c) {
                 match self.gipf_on_board(c) {
                     1 => v -= LAST_GIPF,
