@@ -296,3 +296,14 @@ fn contempt_makes_a_draw_a_small_loss_for_the_root_side() {
     // Without contempt the same search scores the draw as 0 and the move is still sound.
     assert_eq!(think(&start, Budget::depth(30)).score.0, 0);
 }
+
+#[test]
+fn searches_can_move_to_a_background_thread() {
+    fn is_send<T: Send + 'static>() {}
+    is_send::<Search<Mnk>>();
+    is_send::<boardcraft_ai::AnySearch>();
+    // And actually run there.
+    let pos = Mnk::new(4, 4);
+    let handle = std::thread::spawn(move || think(&pos, Budget::nodes(2_000)));
+    assert!(handle.join().unwrap().best_move.is_some());
+}
