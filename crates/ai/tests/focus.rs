@@ -9,15 +9,20 @@ use boardcraft_rules::{
     focus::{FocusPosition, FocusRules, Square, Stack},
 };
 use common::{
-    assert_search_finds_forced_win, check_random_positions_give_legal_moves,
-    check_sliced_equals_unsliced,
+    assert_search_finds_forced_win, check_legal_answer, check_sliced_equals_unsliced,
+    random_playout,
 };
+use proptest::prelude::*;
 
-fn rules() -> Arc<FocusRules> {
-    match Variant::resolve("focus").unwrap().rules {
+fn rules_of(name: &str) -> Arc<FocusRules> {
+    match Variant::resolve(name).unwrap().rules {
         FamilyRules::Focus(r) => r,
         _ => unreachable!(),
     }
+}
+
+fn rules() -> Arc<FocusRules> {
+    rules_of("focus")
 }
 
 fn sq(name: &str) -> Square {
@@ -69,10 +74,24 @@ fn win_in_two_waits_for_the_cornered_stack() {
     assert_search_finds_forced_win(&pos, 3);
 }
 
-#[test]
-fn search_never_returns_an_illegal_move() {
-    let start = FocusPosition::new(rules());
-    check_random_positions_give_legal_moves(&start, 40, 80);
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn search_never_returns_an_illegal_move(
+        seed in any::<u64>(),
+        plies in 0u64..90,
+        nodes in 1u64..3000,
+        noise in 0i32..200,
+        small in any::<bool>(),
+    ) {
+        let start = if small {
+            FocusPosition::new(rules_of("focus-6x6"))
+        } else {
+            FocusPosition::new(rules())
+        };
+        check_legal_answer(&random_playout(&start, plies, seed), nodes, noise, seed);
+    }
 }
 
 #[test]

@@ -10,9 +10,10 @@ use boardcraft_rules::{
     position::play_line,
 };
 use common::{
-    assert_search_finds_forced_win, check_random_positions_give_legal_moves,
-    check_sliced_equals_unsliced, wins_within,
+    assert_search_finds_forced_win, check_legal_answer, check_sliced_equals_unsliced,
+    random_playout, wins_within,
 };
+use proptest::prelude::*;
 
 fn rules(name: &str) -> Arc<GipfRules> {
     match Variant::resolve(name).unwrap().rules {
@@ -62,16 +63,21 @@ fn wins_in_two_found_along_random_games() {
     }
 }
 
-#[test]
-fn search_never_returns_an_illegal_move() {
-    for (name, games) in [
-        ("gipf-basic", 12),
-        ("gipf-standard", 12),
-        ("gipf-tournament", 8),
-        ("gipf-seed", 8),
-        ("gipf-seed-gipf", 8),
-    ] {
-        check_random_positions_give_legal_moves(&GipfPosition::new(rules(name)), games, 60);
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn search_never_returns_an_illegal_move(
+        variant in prop::sample::select(vec![
+            "gipf-basic", "gipf-standard", "gipf-tournament", "gipf-seed", "gipf-seed-gipf",
+        ]),
+        seed in any::<u64>(),
+        plies in 0u64..100,
+        nodes in 1u64..3000,
+        noise in 0i32..200,
+    ) {
+        let start = GipfPosition::new(rules(variant));
+        check_legal_answer(&random_playout(&start, plies, seed), nodes, noise, seed);
     }
 }
 

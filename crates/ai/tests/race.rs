@@ -9,9 +9,10 @@ use boardcraft_rules::{
     race::{RacePosition, RaceRules, Square},
 };
 use common::{
-    assert_search_finds_forced_win, check_random_positions_give_legal_moves,
-    check_sliced_equals_unsliced,
+    assert_search_finds_forced_win, check_legal_answer, check_sliced_equals_unsliced,
+    random_playout,
 };
+use proptest::prelude::*;
 
 fn rules(name: &str) -> Arc<RaceRules> {
     match Variant::resolve(name).unwrap().rules {
@@ -72,15 +73,21 @@ fn ugolki_anti_blocking_win_in_one() {
     assert_eq!(pos.format_move(r.best_move.as_ref().unwrap()), "d8-c8");
 }
 
-#[test]
-fn search_never_returns_an_illegal_move() {
-    for (name, games, plies) in [
-        ("ugolki-hg-3x3", 25, 120),
-        ("ugolki-9qum", 25, 120),
-        ("grasshopper", 10, 100),
-        ("halma-16", 6, 150),
-    ] {
-        check_random_positions_give_legal_moves(&RacePosition::new(rules(name)), games, plies);
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn search_never_returns_an_illegal_move(
+        variant in prop::sample::select(vec![
+            "ugolki-hg-3x3", "ugolki-hg-3x4", "ugolki-9qum", "grasshopper", "halma-16",
+        ]),
+        seed in any::<u64>(),
+        plies in 0u64..160,
+        nodes in 1u64..3000,
+        noise in 0i32..200,
+    ) {
+        let start = RacePosition::new(rules(variant));
+        check_legal_answer(&random_playout(&start, plies, seed), nodes, noise, seed);
     }
 }
 

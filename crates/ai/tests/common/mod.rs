@@ -371,44 +371,41 @@ pub fn assert_search_finds_forced_win<P: Position + Evaluate>(pos: &P, plies: u3
     );
 }
 
-/// Legal moves are never returned, whatever the budget and noise: positions from random
-/// playouts of `start`.
-pub fn check_random_positions_give_legal_moves<P: Position + Evaluate>(
-    start: &P,
-    games: u64,
-    max_plies: u64,
-) {
-    use boardcraft_ai::{Budget, Search, SearchConfig, greedy, rng::SplitMix64};
-    let mut rng = SplitMix64::new(0x5eed);
+/// The position after `plies` random legal moves from `start` (fewer if the game ends).
+pub fn random_playout<P: Position>(start: &P, plies: u64, seed: u64) -> P {
+    let mut rng = boardcraft_ai::rng::SplitMix64::new(seed);
+    let mut pos = start.clone();
     let mut moves = Vec::new();
-    for g in 0..games {
-        let mut pos = start.clone();
-        let plies = rng.below(max_plies + 1);
-        for _ in 0..plies {
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            let mv = moves[rng.below(moves.len() as u64) as usize].clone();
-            pos.play(&mv).unwrap();
+    for _ in 0..plies {
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            break;
         }
-        let nodes = 1 + rng.below(3000);
-        let noise = rng.below(200) as i32;
-        let cfg = SearchConfig::new(Budget::nodes(nodes))
-            .with_noise(noise)
-            .with_seed(g);
-        let r = Search::new(&pos, cfg).run();
-        match &r.best_move {
-            Some(mv) => assert!(pos.is_legal(mv), "illegal {mv:?} in\n{pos}"),
-            None => assert!(pos.is_game_over(), "no move in a live position\n{pos}"),
-        }
-        let mut line = pos.clone();
-        for mv in &r.pv {
-            line.play(mv).expect("the principal variation is legal");
-        }
-        if let Some(mv) = greedy(&pos, g).best_move {
-            assert!(pos.is_legal(&mv));
-        }
+        let mv = moves[rng.below(moves.len() as u64) as usize].clone();
+        pos.play(&mv).unwrap();
+    }
+    pos
+}
+
+/// The search (and the greedy baseline) return a legal move for `pos` — or none exactly when
+/// the game is over — and a legal principal variation, whatever the budget, noise and seed.
+pub fn check_legal_answer<P: Position + Evaluate>(pos: &P, nodes: u64, noise: i32, seed: u64) {
+    use boardcraft_ai::{Budget, Search, SearchConfig, greedy};
+    let cfg = SearchConfig::new(Budget::nodes(nodes))
+        .with_noise(noise)
+        .with_seed(seed)
+        .with_contempt(noise / 4);
+    let r = Search::new(pos, cfg).run();
+    match &r.best_move {
+        Some(mv) => assert!(pos.is_legal(mv), "illegal {mv:?} in\n{pos}"),
+        None => assert!(pos.is_game_over(), "no move in a live position\n{pos}"),
+    }
+    let mut line = pos.clone();
+    for mv in &r.pv {
+        line.play(mv).expect("the principal variation is legal");
+    }
+    if let Some(mv) = greedy(pos, seed).best_move {
+        assert!(pos.is_legal(&mv));
     }
 }
 
