@@ -4,10 +4,14 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod common;
+mod engine;
 mod list;
+mod match_cmd;
 mod moves;
 mod perft;
+mod player;
 mod show;
+mod think;
 mod validate;
 
 #[derive(Parser)]
@@ -33,6 +37,12 @@ enum Command {
     Show(show::Args),
     /// Validate variant files; exit status 0 if all are valid, 1 otherwise.
     Validate(validate::Args),
+    /// Print the move the engine chooses and its analysis (score, depth, nodes, best line).
+    Think(think::Args),
+    /// Play a match between two players and measure the difference in strength.
+    Match(match_cmd::Args),
+    /// Speak the engine protocol on stdin/stdout (see crates/cli/ENGINE.md).
+    Engine(engine::Args),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +53,9 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Show(args) => show::run(args),
         Command::Validate(args) => validate::run(args),
+        Command::Think(args) => think::run(args),
+        Command::Match(args) => match_cmd::run(args),
+        Command::Engine(args) => engine::run(args),
     };
     match result {
         Ok(code) => code,

@@ -163,6 +163,13 @@ impl RacePosition {
             .collect()
     }
 
+    /// The squares of `side`'s pieces, in bit order, without allocating (for evaluation).
+    pub fn piece_squares(&self, side: Color) -> impl Iterator<Item = Square> + '_ {
+        self.pieces[side.index()]
+            .iter()
+            .map(|i| self.rules.square(i))
+    }
+
     /// How many of `side`'s pieces stand in its target camp.
     pub fn pieces_in_target(&self, side: Color) -> u32 {
         u32::from(self.in_camp[side.other().index()][side.index()])

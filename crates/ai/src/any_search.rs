@@ -1,0 +1,90 @@
+//! [`AnySearch`]: a search of an [`AnyPosition`] that runs on the family's own position type.
+//!
+//! `Search<AnyPosition>` works too, but every node then pays for the enum: move lists are
+//! generated into a family vector and re-wrapped, and each call dispatches. Choosing the family
+//! once, when the search starts, makes the CLI and the app search at the family's full speed.
+use boardcraft_rules::{
+    AnyMove, AnyPosition, focus::FocusPosition, gipf::GipfPosition, race::RacePosition,
+};
+
+use crate::search::{Progress, Search, SearchConfig, ThinkResult};
+
+/// A resumable search of an [`AnyPosition`]; see [`Search`] for the contract.
+pub enum AnySearch {
+    Race(Search<RacePosition>),
+    Focus(Search<FocusPosition>),
+    Gipf(Search<GipfPosition>),
+}
+
+macro_rules! each {
+    ($self:expr, $s:ident => $body:expr) => {
+        match $self {
+            AnySearch::Race($s) => $body,
+            AnySearch::Focus($s) => $body,
+            AnySearch::Gipf($s) => $body,
+        }
+    };
+}
+
+fn wrap<M>(r: ThinkResult<M>, f: fn(M) -> AnyMove) -> ThinkResult<AnyMove> {
+    ThinkResult {
+        best_move: r.best_move.map(f),
+        score: r.score,
+        depth: r.depth,
+        nodes: r.nodes,
+        pv: r.pv.into_iter().map(f).collect(),
+        elapsed: r.elapsed,
+    }
+}
+
+fn wrap_progress<M>(p: Progress<M>, f: fn(M) -> AnyMove) -> Progress<AnyMove> {
+    match p {
+        Progress::Running => Progress::Running,
+        Progress::Done(r) => Progress::Done(wrap(r, f)),
+    }
+}
+
+impl AnySearch {
+    pub fn new(position: &AnyPosition, cfg: SearchConfig) -> Self {
+        match position {
+            AnyPosition::Race(p) => AnySearch::Race(Search::new(p, cfg)),
+            AnyPosition::Focus(p) => AnySearch::Focus(Search::new(p, cfg)),
+            AnyPosition::Gipf(p) => AnySearch::Gipf(Search::new(p, cfg)),
+        }
+    }
+
+    /// Runs at most `nodes` more nodes; see [`Search::step`].
+    pub fn step(&mut self, nodes: u64) -> Progress<AnyMove> {
+        match self {
+            AnySearch::Race(s) => wrap_progress(s.step(nodes), AnyMove::Race),
+            AnySearch::Focus(s) => wrap_progress(s.step(nodes), AnyMove::Focus),
+            AnySearch::Gipf(s) => wrap_progress(s.step(nodes), AnyMove::Gipf),
+        }
+    }
+
+    /// Runs the search to its end.
+    pub fn run(self) -> ThinkResult<AnyMove> {
+        match self {
+            AnySearch::Race(s) => wrap(s.run(), AnyMove::Race),
+            AnySearch::Focus(s) => wrap(s.run(), AnyMove::Focus),
+            AnySearch::Gipf(s) => wrap(s.run(), AnyMove::Gipf),
+        }
+    }
+
+    /// Ends the search now with the best result so far; see [`Search::stop`].
+    pub fn stop(&mut self) -> ThinkResult<AnyMove> {
+        match self {
+            AnySearch::Race(s) => wrap(s.stop(), AnyMove::Race),
+            AnySearch::Focus(s) => wrap(s.stop(), AnyMove::Focus),
+            AnySearch::Gipf(s) => wrap(s.stop(), AnyMove::Gipf),
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        each!(self, s => s.nodes())
+    }
+
+    pub fn depth(&self) -> u32 {
+        each!(self, s => s.depth())
+    }
+}

@@ -1,0 +1,39 @@
+//! Static evaluation: what the search calls at its horizon, one implementation per family.
+use boardcraft_rules::{AnyMove, AnyPosition, Position};
+
+/// A heuristic value of a position for the side to move, in [`crate::score::UNIT`]s (100 ≈ one
+/// move's worth of progress), strictly inside `±WIN_THRESHOLD`. Only called on positions that
+/// are not finished (the search scores finished games itself).
+pub trait Evaluate: Position {
+    fn evaluate(&self) -> i32;
+
+    /// A cheap guess of how promising `mv` is, to order moves before the search knows better
+    /// (e.g. captures or forward progress first). Larger is tried earlier; 0 is neutral.
+    fn order_hint(&self, mv: &Self::Move) -> i32 {
+        let _ = mv;
+        0
+    }
+}
+
+impl Evaluate for AnyPosition {
+    fn evaluate(&self) -> i32 {
+        match self {
+            AnyPosition::Race(p) => p.evaluate(),
+            AnyPosition::Focus(p) => p.evaluate(),
+            AnyPosition::Gipf(p) => p.evaluate(),
+        }
+    }
+
+    fn order_hint(&self, mv: &AnyMove) -> i32 {
+        match (self, mv) {
+            (AnyPosition::Race(p), AnyMove::Race(m)) => p.order_hint(m),
+            (AnyPosition::Focus(p), AnyMove::Focus(m)) => p.order_hint(m),
+            (AnyPosition::Gipf(p), AnyMove::Gipf(m)) => p.order_hint(m),
+            _ => 0,
+        }
+    }
+}
+
+mod focus;
+mod gipf;
+mod race;

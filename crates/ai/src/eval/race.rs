@@ -1,0 +1,175 @@
+//! Evaluation of race games (Ugolki, Halma, Grasshopper): who is closer to filling their target.
+//!
+//! Each side's *remaining work* is the distance its pieces still have to cover: the pieces,
+//! sorted by their distance to the deepest square of the target, are matched with the target
+//! squares sorted the same way, so that the measure is zero exactly when the target is filled
+//! and rewards filling the far squares first (the near ones are then left for the stragglers,
+//! the 9qum advice "fill the corner from the far squares"). Around it:
+//! - stragglers: the piece farthest behind decides when a side can finish;
+//! - the anti-blocking rule (`FullWithAnyOwn`): opponent pieces still in one's target count as
+//!   filled squares, so fewer own pieces are needed;
+//! - blocking under `FillWithOwn`: a piece left in its own home is still work for its owner and
+//!   a wall for the opponent, and under the 40-move rule (`home_clear_ply`) it loses the game;
+//!   the penalty grows as that ply approaches;
+//! - the count after `count_ply`: pieces already in the target then decide.
+use std::{
+    cell::RefCell,
+    sync::{Arc, Weak},
+};
+
+use boardcraft_rules::{
+    Color, Position,
+    race::{Directions, RaceMove, RacePosition, RaceRules, Square, WinRule},
+};
+
+use super::Evaluate;
+
+/// Per unit of distance still to go (a step covers one, a jump two or more).
+const DISTANCE: i32 = 40;
+/// Per unit of the worst straggler's distance beyond the others'.
+const STRAGGLER: i32 = 12;
+/// A piece still at home, per ply closer to the 40-move check (in its last 30 plies).
+const HOME_URGENCY: i32 = 25;
+/// A piece still at home while the check is far away.
+const HOME_BASE: i32 = 10;
+/// A piece in the target once the final count is near.
+const COUNTED: i32 = 80;
+const TEMPO: i32 = 20;
+
+/// What the evaluation needs to know about a rule set, computed once per rule set.
+struct Geometry {
+    rules: Weak<RaceRules>,
+    metric: Directions,
+    /// The deepest square of each side's target (farthest from its home).
+    corner: [Square; 2],
+    /// Each target square with its distance to the corner, nearest first.
+    target: [Vec<(Square, i32)>; 2],
+}
+
+thread_local! {
+    // Keyed by the rules' allocation: the `Weak` keeps the address from being reused.
+    static GEOMETRY: RefCell<Option<Arc<Geometry>>> = const { RefCell::new(None) };
+}
+
+fn geometry(rules: &Arc<RaceRules>) -> Arc<Geometry> {
+    GEOMETRY.with(|cell| {
+        let mut cached = cell.borrow_mut();
+        if let Some(g) = cached.as_ref()
+            && std::ptr::eq(g.rules.as_ptr(), Arc::as_ptr(rules))
+        {
+            return g.clone();
+        }
+        let g = Arc::new(Geometry::new(rules));
+        *cached = Some(g.clone());
+        g
+    })
+}
+
+fn distance(metric: Directions, a: Square, b: Square) -> i32 {
+    let dx = (i32::from(a.file()) - i32::from(b.file())).abs();
+    let dy = (i32::from(a.rank()) - i32::from(b.rank())).abs();
+    match metric {
+        Directions::Orthogonal => dx + dy,
+        Directions::Diagonal | Directions::All => dx.max(dy),
+    }
+}
+
+impl Geometry {
+    fn new(rules: &Arc<RaceRules>) -> Geometry {
+        let metric = rules.directions();
+        let corner = Color::BOTH.map(|c| {
+            // The target square with the largest total distance from the side's home camp.
+            let home = rules.camp(c);
+            *rules
+                .target(c)
+                .iter()
+                .max_by_key(|&&t| home.iter().map(|&h| distance(metric, t, h)).sum::<i32>())
+                .expect("camps are not empty")
+        });
+        let target = Color::BOTH.map(|c| {
+            let mut t: Vec<(Square, i32)> = rules
+                .target(c)
+                .iter()
+                .map(|&s| (s, distance(metric, s, corner[c.index()])))
+                .collect();
+            t.sort_by_key(|&(_, d)| d);
+            t
+        });
+        Geometry {
+            rules: Arc::downgrade(rules),
+            metric,
+            corner,
+            target,
+        }
+    }
+}
+
+impl Evaluate for RacePosition {
+    fn evaluate(&self) -> i32 {
+        let rules = self.rules();
+        let g = geometry(rules);
+        let ply = self.ply();
+        let mut side = [0i32; 2];
+        for c in Color::BOTH {
+            let corner = g.corner[c.index()];
+            // Distances of the pieces to the corner, nearest first (camps hold at most half
+            // of a 16×16 board).
+            let mut buf = [0i32; 128];
+            let mut n = 0;
+            for p in self.piece_squares(c).take(buf.len()) {
+                buf[n] = distance(g.metric, p, corner);
+                n += 1;
+            }
+            let mine = &mut buf[..n];
+            mine.sort_unstable();
+            // The target squares still to fill, deepest first (under the anti-blocking rule,
+            // squares the opponent holds count as filled).
+            let mut slots = [0i32; 128];
+            let mut k = 0;
+            for &(s, d) in &g.target[c.index()] {
+                if k < slots.len()
+                    && (rules.win() == WinRule::FillWithOwn || self.piece_at(s) != Some(c.other()))
+                {
+                    slots[k] = d;
+                    k += 1;
+                }
+            }
+            let needed = k.max(1).min(n.max(1));
+            let mut work = 0;
+            let mut worst = 0;
+            for (d, slot) in mine.iter().zip(&slots[..k]).take(needed) {
+                let gap = (d - slot).max(0);
+                work += gap;
+                worst = worst.max(gap);
+            }
+            let average = work / needed as i32;
+            let mut value = -DISTANCE * work - STRAGGLER * (worst - average);
+            if let Some(check) = rules.home_clear_ply()
+                && ply < check
+            {
+                let at_home = self
+                    .piece_squares(c)
+                    .filter(|&p| rules.in_camp(c, p))
+                    .count() as i32;
+                let left = (check - ply) as i32;
+                value -= at_home * (HOME_BASE + HOME_URGENCY * (30 - left).max(0));
+            }
+            if let Some(count) = rules.count_ply()
+                && ply + 40 >= count
+            {
+                value += COUNTED * self.pieces_in_target(c) as i32;
+            }
+            side[c.index()] = value;
+        }
+        let me = self.side_to_move();
+        side[me.index()] - side[me.other().index()] + TEMPO
+    }
+
+    /// Forward progress first (long jumps towards the target corner).
+    fn order_hint(&self, mv: &RaceMove) -> i32 {
+        let g = geometry(self.rules());
+        let corner = g.corner[self.side_to_move().index()];
+        let gain = distance(g.metric, mv.from(), corner) - distance(g.metric, mv.to(), corner);
+        gain * 32
+    }
+}

@@ -1,0 +1,116 @@
+//! The search on Focus: forced wins found, legal moves only, slicing changes nothing.
+mod common;
+
+use std::sync::Arc;
+
+use boardcraft_ai::{Budget, Evaluate, Level, think};
+use boardcraft_rules::{
+    AnyPosition, Color, FamilyRules, Position, Variant,
+    focus::{FocusPosition, FocusRules, Square, Stack},
+};
+use common::{
+    assert_search_finds_forced_win, check_legal_answer, check_sliced_equals_unsliced,
+    random_playout,
+};
+use proptest::prelude::*;
+
+fn rules_of(name: &str) -> Arc<FocusRules> {
+    match Variant::resolve(name).unwrap().rules {
+        FamilyRules::Focus(r) => r,
+        _ => unreachable!(),
+    }
+}
+
+fn rules() -> Arc<FocusRules> {
+    rules_of("focus")
+}
+
+fn sq(name: &str) -> Square {
+    name.parse().unwrap()
+}
+
+/// A position from `(square, stack bottom→top)` pairs; pieces not on the board are counted as
+/// captured by the opponent so that every side keeps its 18.
+fn position(stacks: &[(&str, &str)], reserve: [u16; 2], to_move: Color) -> FocusPosition {
+    let stacks: Vec<(Square, Stack)> = stacks
+        .iter()
+        .map(|(s, st)| (sq(s), st.parse().unwrap()))
+        .collect();
+    let mut on_board = [0u16; 2];
+    for (_, st) in &stacks {
+        for c in Color::BOTH {
+            on_board[c.index()] += u16::from(st.count(c));
+        }
+    }
+    // captured[c] = pieces c took = the opponent's missing pieces.
+    let missing = |c: Color| 18 - on_board[c.index()] - reserve[c.index()];
+    let captured = [missing(Color::Black), missing(Color::White)];
+    FocusPosition::from_setup(rules(), &stacks, reserve, captured, to_move).unwrap()
+}
+
+#[test]
+fn win_in_one_captures_the_last_stack() {
+    // Black's only stack is d5 and it has no reserve: d4-d5 takes control and Black cannot
+    // move. Moving elsewhere would let Black live on.
+    let pos = position(
+        &[("d4", "W"), ("d5", "B"), ("g6", "WW")],
+        [0, 0],
+        Color::White,
+    );
+    assert_search_finds_forced_win(&pos, 1);
+    let r = think(&pos, Budget::depth(3));
+    assert_eq!(pos.format_move(r.best_move.as_ref().unwrap()), "d4-d5");
+}
+
+#[test]
+fn win_in_two_waits_for_the_cornered_stack() {
+    // Black's single on a3 can only go to a4 or b3, both covered by White's b4, which cannot
+    // reach a3 itself: White must wait with the g5 piece and capture next move.
+    let pos = position(
+        &[("b4", "W"), ("a3", "B"), ("g5", "W")],
+        [0, 0],
+        Color::White,
+    );
+    assert_search_finds_forced_win(&pos, 3);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn search_never_returns_an_illegal_move(
+        seed in any::<u64>(),
+        plies in 0u64..90,
+        nodes in 1u64..3000,
+        noise in 0i32..200,
+        small in any::<bool>(),
+    ) {
+        let start = if small {
+            FocusPosition::new(rules_of("focus-6x6"))
+        } else {
+            FocusPosition::new(rules())
+        };
+        check_legal_answer(&random_playout(&start, plies, seed), nodes, noise, seed);
+    }
+}
+
+#[test]
+fn sliced_equals_unsliced_on_focus() {
+    let start = FocusPosition::new(rules());
+    check_sliced_equals_unsliced(&start, 30_000, 997, 0);
+    let mut mid = start.clone();
+    boardcraft_rules::position::play_line(&mut mid, "d2-d3 c2-c3 d3-d5").unwrap();
+    check_sliced_equals_unsliced(&mid, 20_000, 1, 40);
+}
+
+#[test]
+fn evaluation_is_antisymmetric_in_material_and_delegates_through_any_position() {
+    // Same board, White with an extra reserve piece: good for White whoever is to move.
+    let w = position(&[("d4", "W"), ("d5", "B")], [1, 0], Color::White);
+    let b = position(&[("d4", "W"), ("d5", "B")], [1, 0], Color::Black);
+    assert!(w.evaluate() > 0 && b.evaluate() < 0);
+    let any = AnyPosition::Focus(w.clone());
+    assert_eq!(any.evaluate(), w.evaluate());
+    let r = Level::Novice.think(&any, 3);
+    assert!(any.is_legal(r.best_move.as_ref().unwrap()));
+}

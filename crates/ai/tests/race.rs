@@ -1,0 +1,144 @@
+//! The search on race games: forced wins found, legal moves only, slicing changes nothing.
+mod common;
+
+use std::sync::Arc;
+
+use boardcraft_ai::{Budget, Evaluate, think};
+use boardcraft_rules::{
+    Color, FamilyRules, Position, Variant,
+    race::{RacePosition, RaceRules, Square},
+};
+use common::{
+    assert_search_finds_forced_win, check_legal_answer, check_sliced_equals_unsliced,
+    random_playout,
+};
+use proptest::prelude::*;
+
+fn rules(name: &str) -> Arc<RaceRules> {
+    match Variant::resolve(name).unwrap().rules {
+        FamilyRules::Race(r) => r,
+        _ => unreachable!(),
+    }
+}
+
+fn squares(names: &str) -> Vec<Square> {
+    names
+        .split_whitespace()
+        .map(|n| Square::parse(n).unwrap())
+        .collect()
+}
+
+/// Halma: every target square but the listed holes, White to move at ply `ply`.
+fn halma_endgame(holes: &str, white_outside: &str) -> RacePosition {
+    let r = rules("halma-16");
+    let holes = squares(holes);
+    let mut white: Vec<Square> = r
+        .target(Color::White)
+        .iter()
+        .copied()
+        .filter(|s| !holes.contains(s))
+        .collect();
+    white.extend(squares(white_outside));
+    // Black: 18 pieces home in White's camp (one square free) and one far behind on h8, so it
+    // is nowhere near winning or blocking.
+    let mut black: Vec<Square> = r.target(Color::Black).iter().copied().skip(1).collect();
+    black.extend(squares("h8"));
+    RacePosition::from_board(r, &white, &black, Color::White, 100).unwrap()
+}
+
+#[test]
+fn halma_win_in_one_completes_the_camp() {
+    let pos = halma_endgame("b12", "c11");
+    assert_search_finds_forced_win(&pos, 1);
+    let r = think(&pos, Budget::depth(3));
+    assert_eq!(pos.format_move(r.best_move.as_ref().unwrap()), "c11-b12");
+}
+
+#[test]
+fn halma_win_in_two_fills_both_holes() {
+    let pos = halma_endgame("b12 d14", "c11 e13");
+    assert_search_finds_forced_win(&pos, 3);
+}
+
+#[test]
+fn ugolki_anti_blocking_win_in_one() {
+    // HG-10: Black's eight pieces never left a6–c8; White lands on the ninth square and wins,
+    // because a full target holding one White piece counts as reached.
+    let r = rules("ugolki-hg-3x3");
+    let black = squares("a6 b6 c6 a7 b7 c7 a8 b8 h4");
+    let white = squares("d8 d1 d2 d3 e1 e2 e3 e4 e5");
+    let pos = RacePosition::from_board(r, &white, &black, Color::White, 60).unwrap();
+    assert_search_finds_forced_win(&pos, 1);
+    let r = think(&pos, Budget::depth(3));
+    assert_eq!(pos.format_move(r.best_move.as_ref().unwrap()), "d8-c8");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn search_never_returns_an_illegal_move(
+        variant in prop::sample::select(vec![
+            "ugolki-hg-3x3", "ugolki-hg-3x4", "ugolki-9qum", "grasshopper", "halma-16",
+        ]),
+        seed in any::<u64>(),
+        plies in 0u64..160,
+        nodes in 1u64..3000,
+        noise in 0i32..200,
+    ) {
+        let start = RacePosition::new(rules(variant));
+        check_legal_answer(&random_playout(&start, plies, seed), nodes, noise, seed);
+    }
+}
+
+#[test]
+fn sliced_equals_unsliced_on_race_games() {
+    check_sliced_equals_unsliced(&RacePosition::new(rules("ugolki-9qum")), 30_000, 333, 0);
+    check_sliced_equals_unsliced(&RacePosition::new(rules("halma-16")), 10_000, 1, 30);
+}
+
+#[test]
+fn evaluation_prefers_progress_and_fears_the_forty_move_rule() {
+    let r = rules("ugolki-9qum");
+    let start = RacePosition::new(r.clone());
+    // After a3-a4 (White's turn is over), Black to move is behind by a step.
+    let mut after = start.clone();
+    after.play(&after.parse_move("a3-a4").unwrap()).unwrap();
+    assert!(after.evaluate() < 0, "{}", after.evaluate());
+    // Near ply 80, a White piece still at home weighs heavily against White.
+    let white_away = squares("d4 d5 d6 e4 e5 e6 f4 f5 f3");
+    let white_home = squares("a1 d5 d6 e4 e5 e6 f4 f5 f3");
+    let black = squares("c4 c5 c6 b4 b5 b6 a4 a5 a6");
+    let away = RacePosition::from_board(r.clone(), &white_away, &black, Color::White, 70).unwrap();
+    let home = RacePosition::from_board(r, &white_home, &black, Color::White, 70).unwrap();
+    assert!(away.evaluate() - home.evaluate() > 300);
+}
+
+#[test]
+fn any_search_matches_the_family_search_and_slices_alike() {
+    use boardcraft_ai::{AnySearch, Progress, Search, SearchConfig};
+    use boardcraft_rules::{AnyMove, AnyPosition};
+    let pos = RacePosition::new(rules("ugolki-hg-3x4"));
+    assert_eq!(
+        pos.piece_squares(Color::White).collect::<Vec<_>>(),
+        pos.pieces(Color::White)
+    );
+    let cfg = SearchConfig::new(Budget::nodes(15_000))
+        .with_seed(3)
+        .with_noise(20);
+    let family = Search::new(&pos, cfg.clone()).run();
+    let any = AnyPosition::Race(pos);
+    let whole = AnySearch::new(&any, cfg.clone()).run();
+    assert_eq!(whole.best_move, family.best_move.map(AnyMove::Race));
+    assert_eq!((whole.score, whole.nodes), (family.score, family.nodes));
+    let mut sliced = AnySearch::new(&any, cfg);
+    let r = loop {
+        if let Progress::Done(r) = sliced.step(123) {
+            break r;
+        }
+    };
+    assert_eq!(
+        (r.best_move, r.score, r.nodes, r.pv),
+        (whole.best_move, whole.score, whole.nodes, whole.pv)
+    );
+}

@@ -1,0 +1,305 @@
+//! `match`: plays a series of games between two players and measures their difference in
+//! strength (W/D/L, score, Elo with a 95 % interval, time and speed per side).
+use std::{collections::BTreeMap, fs::File, io::Write, process::ExitCode, time::Duration};
+
+use boardcraft_ai::rng::{SplitMix64, mix};
+use boardcraft_rules::{AnyPosition, Color, Position, Variant};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::player::{Player, PlayerSpec, parse_duration};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A shipped variant name (see `list`) or a path to a variant RON file.
+    variant: String,
+    /// Player A: novice, amateur, strong, master, greedy, or engine:<command line>.
+    #[arg(long)]
+    a: PlayerSpec,
+    /// Player B, as for --a.
+    #[arg(long)]
+    b: PlayerSpec,
+    /// Number of games; colours alternate, and each pair of games shares its opening.
+    #[arg(long, default_value_t = 100)]
+    games: u32,
+    /// Seed for the openings and the levels' noise: the same seed replays the same match
+    /// (unless a time per move is given).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Think for this long per move (seconds, or e.g. 500ms) instead of the levels' node
+    /// budgets. External engines get `go movetime`; without it they get a plain `go`.
+    #[arg(long, value_parser = parse_duration)]
+    time_per_move: Option<Duration>,
+    /// Random plies played from the start before the players take over, for variety.
+    #[arg(long, default_value_t = 4)]
+    opening_plies: u32,
+    /// Write every game (opening, moves, result) to this file.
+    #[arg(long)]
+    log: Option<std::path::PathBuf>,
+}
+
+#[derive(Default)]
+struct SideStats {
+    moves: u64,
+    nodes: u64,
+    time: Duration,
+    cpu: Option<Duration>,
+    /// The longest single move (wall clock).
+    slowest: Duration,
+}
+
+pub fn run(args: Args) -> Result<ExitCode, String> {
+    if args.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let variant = Variant::resolve(&args.variant).map_err(|e| e.to_string())?;
+    let start = variant.new_game();
+    let mut a = Player::start(&args.a, &args.variant, args.time_per_move)?;
+    let mut b = Player::start(&args.b, &args.variant, args.time_per_move)?;
+    let mut log = match &args.log {
+        Some(path) => {
+            Some(File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    let (label_a, label_b) = (args.a.label(), args.b.label());
+    println!(
+        "{}: {label_a} (A) vs {label_b} (B), {} games, seed {}, {} random opening plies, {}",
+        variant.name,
+        args.games,
+        args.seed,
+        args.opening_plies,
+        match args.time_per_move {
+            Some(t) => format!("{:.3} s per move", t.as_secs_f64()),
+            None => "level budgets".to_owned(),
+        }
+    );
+
+    let bar = ProgressBar::new(u64::from(args.games));
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]",
+        )
+        .expect("valid template"),
+    );
+    let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
+    let mut stats = [SideStats::default(), SideStats::default()];
+    let mut endings: BTreeMap<String, u32> = BTreeMap::new();
+    let mut total_plies = 0u64;
+    for game in 0..args.games {
+        let pair = u64::from(game / 2);
+        let a_is_white = game % 2 == 0;
+        let (mut pos, mut line) = opening(&start, args.opening_plies, mix(args.seed ^ mix(pair)));
+        let opening_len = line.len();
+        a.new_game()?;
+        b.new_game()?;
+        while !pos.is_game_over() {
+            let side = pos.side_to_move();
+            let a_moves = (side == Color::White) == a_is_white;
+            let (player, index) = if a_moves { (&mut a, 0) } else { (&mut b, 1) };
+            let seed = mix(args.seed ^ mix(u64::from(game) << 20 ^ u64::from(pos.ply())));
+            let choice = player.choose(&pos, &line, seed)?;
+            let s = &mut stats[index];
+            s.moves += 1;
+            s.nodes += choice.nodes;
+            s.time += choice.elapsed;
+            s.slowest = s.slowest.max(choice.elapsed);
+            s.cpu = match (s.moves, s.cpu, choice.cpu) {
+                (1, _, c) => c,
+                (_, Some(a), Some(b)) => Some(a + b),
+                _ => None,
+            };
+            let text = pos.format_move(&choice.mv);
+            pos.play(&choice.mv).map_err(|e| {
+                format!(
+                    "{} played an illegal move in game {}: {e}",
+                    if a_moves { &label_a } else { &label_b },
+                    game + 1
+                )
+            })?;
+            line.push(text);
+        }
+        let outcome = pos.outcome().expect("the loop ends with the game");
+        total_plies += u64::from(pos.ply());
+        *endings.entry(outcome.reason.to_string()).or_default() += 1;
+        let a_color = if a_is_white {
+            Color::White
+        } else {
+            Color::Black
+        };
+        match outcome.score_for(a_color) {
+            1 => wins += 1,
+            0 => draws += 1,
+            _ => losses += 1,
+        }
+        if let Some(f) = log.as_mut() {
+            let (white, black) = if a_is_white {
+                (&label_a, &label_b)
+            } else {
+                (&label_b, &label_a)
+            };
+            writeln!(
+                f,
+                "game {} White={white} Black={black} opening=[{}] moves=[{}] result={outcome}",
+                game + 1,
+                line[..opening_len].join(" "),
+                line[opening_len..].join(" "),
+            )
+            .map_err(|e| format!("writing the log: {e}"))?;
+        }
+        bar.set_message(format!("A +{wins} ={draws} -{losses}"));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+
+    let n = f64::from(args.games);
+    let score = (f64::from(wins) + 0.5 * f64::from(draws)) / n;
+    println!(
+        "A {label_a}: +{wins} ={draws} -{losses}  score {:.1} %",
+        100.0 * score
+    );
+    let (elo, lo, hi) = elo_interval(wins, draws, losses);
+    println!(
+        "Elo difference A - B: {} (95 % interval {} .. {})",
+        fmt_elo(elo),
+        fmt_elo(lo),
+        fmt_elo(hi)
+    );
+    println!(
+        "{:<28} {:>8} {:>14} {:>14} {:>12} {:>12}",
+        "side", "moves", "avg wall/move", "avg CPU/move", "max wall", "nodes/s(CPU)"
+    );
+    for (name, s) in [
+        (format!("A {label_a}"), &stats[0]),
+        (format!("B {label_b}"), &stats[1]),
+    ] {
+        let per_move = |d: Duration| {
+            if s.moves > 0 {
+                d.as_secs_f64() / s.moves as f64
+            } else {
+                0.0
+            }
+        };
+        let cpu = s
+            .cpu
+            .map_or("-".to_owned(), |c| format!("{:.4} s", per_move(c)));
+        let busy = s.cpu.unwrap_or(s.time).as_secs_f64();
+        let nps = if busy > 0.0 && s.nodes > 0 {
+            format!("{:.0}", s.nodes as f64 / busy)
+        } else {
+            "-".to_owned()
+        };
+        println!(
+            "{name:<28} {:>8} {:>12.4} s {cpu:>14} {:>10.3} s {nps:>12}",
+            s.moves,
+            per_move(s.time),
+            s.slowest.as_secs_f64()
+        );
+    }
+    println!("average game length: {:.1} plies", total_plies as f64 / n);
+    let endings: Vec<String> = endings.iter().map(|(r, c)| format!("{c}× {r}")).collect();
+    println!("endings: {}", endings.join("; "));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `plies` random legal moves from the start (re-drawn if they would end the game), as the
+/// position and the moves in notation.
+fn opening(start: &AnyPosition, plies: u32, seed: u64) -> (AnyPosition, Vec<String>) {
+    let mut rng = SplitMix64::new(seed);
+    let mut moves = Vec::new();
+    for _attempt in 0..100 {
+        let mut pos = start.clone();
+        let mut line = Vec::new();
+        for _ in 0..plies {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = &moves[rng.below(moves.len() as u64) as usize];
+            line.push(pos.format_move(mv));
+            pos.play(mv).expect("a generated move is legal");
+        }
+        if !pos.is_game_over() {
+            return (pos, line);
+        }
+    }
+    (start.clone(), Vec::new())
+}
+
+/// Elo difference from a W/D/L record with a 95 % interval: the normal approximation of the
+/// mean game score with its observed (trinomial) variance, mapped through the logistic Elo
+/// curve. When every game ended alike the observed variance is zero; the interval then comes
+/// from the Wilson score interval instead.
+pub fn elo_interval(wins: u32, draws: u32, losses: u32) -> (f64, f64, f64) {
+    let n = f64::from(wins + draws + losses);
+    let (w, d, l) = (
+        f64::from(wins) / n,
+        f64::from(draws) / n,
+        f64::from(losses) / n,
+    );
+    let s = w + d / 2.0;
+    let z = 1.96;
+    let var = w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2);
+    let (lo, hi) = if var > 0.0 {
+        let half = z * (var / n).sqrt();
+        (s - half, s + half)
+    } else {
+        let denom = 1.0 + z * z / n;
+        let centre = (s + z * z / (2.0 * n)) / denom;
+        let half = z * (s * (1.0 - s) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+        // Snap rounding noise so that a perfect record keeps an open end.
+        let snap = |x: f64| {
+            if x < 1e-12 {
+                0.0
+            } else if x > 1.0 - 1e-12 {
+                1.0
+            } else {
+                x
+            }
+        };
+        (snap(centre - half), snap(centre + half))
+    };
+    (elo_of(s), elo_of(lo), elo_of(hi))
+}
+
+fn elo_of(score: f64) -> f64 {
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+fn fmt_elo(e: f64) -> String {
+    if e.is_infinite() {
+        if e > 0.0 {
+            "+inf".into()
+        } else {
+            "-inf".into()
+        }
+    } else {
+        format!("{e:+.0}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_of_even_and_lopsided_records() {
+        let (e, lo, hi) = elo_interval(50, 0, 50);
+        assert!(e.abs() < 1e-9);
+        assert!(lo < -60.0 && hi > 60.0 && (lo + hi).abs() < 1e-6);
+        // 75 % is +191 Elo.
+        let (e, lo, hi) = elo_interval(70, 10, 20);
+        assert!((e - 190.8).abs() < 0.5, "{e}");
+        assert!(lo < e && e < hi);
+        // All wins: infinite estimate, finite lower end (Wilson), no upper end.
+        let (e, lo, hi) = elo_interval(100, 0, 0);
+        assert!(e.is_infinite() && hi.is_infinite());
+        assert!(lo > 400.0 && lo < 700.0, "{lo}");
+        assert_eq!(fmt_elo(e), "+inf");
+    }
+}

@@ -1,0 +1,83 @@
+//! `think`: what the engine would play in a position, with its analysis.
+use std::{process::ExitCode, time::Duration};
+
+use boardcraft_ai::{AnySearch, Budget, Level, SearchConfig, analysis_of};
+use boardcraft_rules::Position;
+
+use crate::{common::position_after, player::parse_duration};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A shipped variant name (see `list`) or a path to a variant RON file.
+    variant: String,
+    /// Moves to play from the start first, in notation, separated by spaces.
+    #[arg(long)]
+    after: Option<String>,
+    /// Playing strength: novice, amateur, strong or master.
+    #[arg(long, default_value = "master")]
+    level: Level,
+    /// Search exactly this many nodes at full strength instead of the level's budget.
+    #[arg(long, conflicts_with = "time")]
+    nodes: Option<u64>,
+    /// Search for this long at full strength (seconds, or e.g. 500ms).
+    #[arg(long, value_parser = parse_duration)]
+    time: Option<Duration>,
+    /// Seed of the level's noise.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print JSON for machines.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode, String> {
+    let (variant, pos) = position_after(&args.variant, args.after.as_deref())?;
+    if let Some(o) = pos.outcome() {
+        return Err(format!("the game is over: {o}"));
+    }
+    let cfg = match (args.nodes, args.time) {
+        (Some(n), _) => SearchConfig::new(Budget::nodes(n)).with_seed(args.seed),
+        (None, Some(t)) => SearchConfig::new(Budget::time(t)).with_seed(args.seed),
+        (None, None) => args.level.config(args.seed),
+    };
+    let result = AnySearch::new(&pos, cfg).run();
+    let elapsed = result.elapsed;
+    let nodes = result.nodes;
+    let a = analysis_of(&pos, result);
+    let best = a
+        .best_move
+        .as_ref()
+        .map(|m| pos.format_move(m))
+        .unwrap_or_else(|| "none".into());
+    let nps = nodes as f64 / elapsed.as_secs_f64().max(1e-9);
+    if args.json {
+        let doc = serde_json::json!({
+            "variant": variant.name,
+            "side_to_move": pos.side_to_move().name(),
+            "move": best,
+            "score": a.score.0,
+            "score_text": a.score.to_string(),
+            "white_score": a.white_score.0,
+            "depth": a.depth,
+            "nodes": nodes,
+            "seconds": elapsed.as_secs_f64(),
+            "pv": a.pv_notation,
+        });
+        println!("{doc}");
+    } else {
+        println!("move:  {best}");
+        println!(
+            "score: {} for {} ({} for White)",
+            a.score,
+            pos.side_to_move(),
+            a.white_score
+        );
+        println!(
+            "depth: {}  nodes: {nodes}  time: {:.3} s  ({nps:.0} nodes/s)",
+            a.depth,
+            elapsed.as_secs_f64()
+        );
+        println!("pv:    {}", a.pv_notation.join(" "));
+    }
+    Ok(ExitCode::SUCCESS)
+}
