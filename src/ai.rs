@@ -3,8 +3,9 @@
 //! [`MoveRequested`] like a human's click.
 use bevy::{
     prelude::*,
-    tasks::{AsyncComputeTaskPool, Task, futures::check_ready},
+    tasks::{AsyncComputeTaskPool, Task, futures::check_ready, futures_lite},
 };
+use boardcraft_ai::{AnySearch, Progress};
 use boardcraft_rules::{AnyMove, AnyPosition, Color as Side, Position};
 
 use crate::{
@@ -71,8 +72,7 @@ fn start_search(
     let position = game.position.clone();
     // Reproducible play: the seed depends on the game so far, not on the clock.
     let seed = position.hash() ^ u64::from(position.ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    thinking.task =
-        Some(AsyncComputeTaskPool::get().spawn(async move { choose_move(position, level, seed) }));
+    thinking.task = Some(AsyncComputeTaskPool::get().spawn(choose_move(position, level, seed)));
     thinking.game_id = game.game_id;
     thinking.ply = game.position.ply();
     thinking.side = Some(side);
@@ -96,23 +96,19 @@ fn poll_search(mut thinking: ResMut<AiThinking>, mut requests: MessageWriter<Mov
     }
 }
 
-/// The one thing this plugin needs from the AI crate: a move for a position at a level.
-///
-/// TEMPORARY CHOOSER until `boardcraft_ai` lands on main (its `think(position, budget)` goes
-/// here): a reproducible pseudo-random legal move, so computer sides and the AI-vs-AI test
-/// already exercise the whole pipeline.
-fn choose_move(position: AnyPosition, level: Level, seed: u64) -> Option<AnyMove> {
-    let _ = level;
-    let mut moves = Vec::new();
-    position.legal_moves(&mut moves);
-    if moves.is_empty() {
-        return None;
+/// Nodes searched between two yields: small enough that a slice stays well under a frame even
+/// in the browser, where the task shares the main thread with rendering.
+const NODES_PER_SLICE: u64 = 4_000;
+
+/// The computer's move: the AI crate's search at the chosen level, run in slices with a yield
+/// between them. Natively the task runs on a worker thread anyway; on wasm (one thread) the
+/// yields are what keep frames coming while the computer thinks.
+async fn choose_move(position: AnyPosition, level: Level, seed: u64) -> Option<AnyMove> {
+    let mut search = AnySearch::new(&position, level.config(seed));
+    loop {
+        match search.step(NODES_PER_SLICE) {
+            Progress::Running => futures_lite::future::yield_now().await,
+            Progress::Done(result) => return result.best_move,
+        }
     }
-    // SplitMix64 step: enough spread for a placeholder.
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    let i = (z % moves.len() as u64) as usize;
-    Some(moves.swap_remove(i))
 }

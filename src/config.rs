@@ -11,27 +11,8 @@ pub enum PlayerKind {
     Computer(Level),
 }
 
-/// The computer's strength, as the AI crate names its levels.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Level {
-    Novice,
-    Amateur,
-    Strong,
-    Master,
-}
-
-impl Level {
-    pub const ALL: [Level; 4] = [Level::Novice, Level::Amateur, Level::Strong, Level::Master];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Level::Novice => "novice",
-            Level::Amateur => "amateur",
-            Level::Strong => "strong",
-            Level::Master => "master",
-        }
-    }
-}
+/// The computer's strength: the AI crate's four levels.
+pub use boardcraft_ai::Level;
 
 impl PlayerKind {
     pub fn is_human(self) -> bool {

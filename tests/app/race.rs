@@ -1,6 +1,7 @@
 //! The race family in the app: a jump chain animated hop by hop, and computer games.
 use bevy::prelude::*;
 use boardcraft::{
+    ai::AiThinking,
     animation::AnimationSettings,
     board::Board,
     config::{Level, PlayerKind, Players},
@@ -134,9 +135,15 @@ fn halma_computer_against_computer_runs_to_a_move_limit() {
     run_until(&mut app, 20_000, "the move limit", |w| {
         w.resource::<Match>().history.len() >= PLIES || phase(w) == Some(TurnPhase::GameOver)
     });
-    // Let the last move's animation finish, then the view must equal the rules.
-    run_until(&mut app, 400, "the last animation", |w| {
-        phase(w) != Some(TurnPhase::Animating)
+    // Stop the computers, then let a move still in flight (a search that was running, a move
+    // applied whose animation starts next frame) finish: the view must then equal the rules.
+    app.insert_resource(humans());
+    let settled = std::cell::Cell::new(0);
+    run_until(&mut app, 4_000, "the last animation", |w| {
+        let calm =
+            phase(w) != Some(TurnPhase::Animating) && !w.resource::<AiThinking>().is_thinking();
+        settled.set(if calm { settled.get() + 1 } else { 0 });
+        settled.get() >= 3
     });
     assert!(app.world().resource::<Match>().history.len() >= PLIES);
     assert_eq!(*app.world().resource::<ViewRepairs>(), ViewRepairs(0));
