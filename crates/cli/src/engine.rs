@@ -1,4 +1,4 @@
-//! `engine`: the engine protocol on stdin/stdout (specified in `crates/cli/ENGINE.md`), so our
+//! `engine`: the engine protocol on stdin/stdout (specified in the README, "The engine protocol"), so our
 //! AI can play under other programs and other programs can play in `match`.
 use std::{
     io::{self, BufRead, Write},

@@ -41,7 +41,7 @@ enum Command {
     Think(think::Args),
     /// Play a match between two players and measure the difference in strength.
     Match(match_cmd::Args),
-    /// Speak the engine protocol on stdin/stdout (see crates/cli/ENGINE.md).
+    /// Speak the engine protocol on stdin/stdout (see "The engine protocol" in the README).
     Engine(engine::Args),
 }
 
