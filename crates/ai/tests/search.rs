@@ -2,11 +2,10 @@
 mod common;
 
 use boardcraft_ai::{
-    Budget, Evaluate, Level, Progress, Search, SearchConfig, ThinkResult, greedy, rng::SplitMix64,
-    score::WIN, think,
+    Budget, Evaluate, Level, Progress, Search, SearchConfig, ThinkResult, greedy, score::WIN, think,
 };
 use boardcraft_rules::Position;
-use common::{Mnk, Nim};
+use common::{Mnk, Nim, random_playout};
 use proptest::prelude::*;
 
 /// Plain negamax to the end of the game: the exact value with distance-to-result, as the
@@ -44,21 +43,6 @@ fn solve_moves<P: Position>(pos: &P) -> Vec<(P::Move, i32)> {
             (mv, v)
         })
         .collect()
-}
-
-fn random_position<P: Position>(start: &P, plies: usize, seed: u64) -> P {
-    let mut pos = start.clone();
-    let mut rng = SplitMix64::new(seed);
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        let mv = moves[rng.below(moves.len() as u64) as usize].clone();
-        pos.play(&mv).unwrap();
-    }
-    pos
 }
 
 /// The reproducible part of a result (everything but the elapsed time).
@@ -143,7 +127,7 @@ proptest! {
     /// the exact value, distance included, and plays a move that achieves it.
     #[test]
     fn tic_tac_toe_values_are_exact(plies in 0usize..8, seed in any::<u64>()) {
-        let pos = random_position(&Mnk::new(3, 3), plies, seed);
+        let pos = random_playout(&Mnk::new(3, 3), plies as u64, seed);
         prop_assume!(!pos.is_game_over());
         let exact = solve_moves(&pos);
         let best = exact.iter().map(|(_, v)| *v).max().unwrap();
@@ -161,7 +145,7 @@ proptest! {
         nodes in 1u64..4000,
         noise in 0i32..300,
     ) {
-        let pos = random_position(&Mnk::new(4, 4), plies, seed);
+        let pos = random_playout(&Mnk::new(4, 4), plies as u64, seed);
         let cfg = SearchConfig::new(Budget::nodes(nodes)).with_noise(noise).with_seed(seed);
         let r = Search::new(&pos, cfg).run();
         match r.best_move {
@@ -183,7 +167,7 @@ proptest! {
         slice in 1u64..700,
         noise in 0i32..100,
     ) {
-        let pos = random_position(&Mnk::new(4, 4), plies, seed);
+        let pos = random_playout(&Mnk::new(4, 4), plies as u64, seed);
         let cfg = SearchConfig::new(Budget::nodes(nodes)).with_noise(noise).with_seed(seed);
         let whole = Search::new(&pos, cfg.clone()).run();
         let mut search = Search::new(&pos, cfg);
@@ -272,7 +256,7 @@ fn greedy_takes_a_win_and_breaks_ties_by_seed() {
 
 #[test]
 fn levels_play_legal_moves_and_parse() {
-    let pos = random_position(&Mnk::new(4, 4), 3, 9);
+    let pos = random_playout(&Mnk::new(4, 4), 3, 9);
     for level in Level::ALL {
         let r = level.think(&pos, 11);
         assert!(pos.is_legal(r.best_move.as_ref().unwrap()), "{level}");

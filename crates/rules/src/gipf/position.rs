@@ -834,35 +834,29 @@ impl Position for GipfPosition {
         let p = self.st.to_move;
         // The pending decision first.
         if self.st.pending {
-            let Some(pre) = w.pre else {
-                let opts: Vec<String> = self
-                    .pending_removal()
+            // The choices, as the player would write them, for the error messages below.
+            let options = || {
+                self.pending_removal()
                     .unwrap_or_default()
                     .iter()
                     .map(|s| format!("x{s}"))
-                    .collect();
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            };
+            let Some(pre) = w.pre else {
                 return Err(NotationError::illegal(
                     text,
                     format!(
                         "{p} must first decide which of his rows to remove, written before his entry (`x<spots>;<entry>`): {}",
-                        opts.join(" or ")
+                        options()
                     ),
                 ));
             };
             moves.retain(|m| m.pre_removal() == Some(pre));
             if moves.is_empty() {
-                let opts: Vec<String> = self
-                    .pending_removal()
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|s| format!("x{s}"))
-                    .collect();
                 return Err(NotationError::illegal(
                     text,
-                    format!(
-                        "x{pre} is not one of {p}'s removal choices: {}",
-                        opts.join(" or ")
-                    ),
+                    format!("x{pre} is not one of {p}'s removal choices: {}", options()),
                 ));
             }
         } else if w.pre.is_some() {
