@@ -23,6 +23,7 @@ pub mod config;
 pub mod input;
 pub mod match_state;
 pub mod pieces;
+pub mod settings;
 pub mod ui;
 pub mod variants;
 pub mod view_model;

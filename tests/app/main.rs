@@ -6,5 +6,6 @@ mod gipf;
 mod input;
 mod race;
 mod scripts;
+mod settings;
 mod variants;
 mod view_model;
