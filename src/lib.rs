@@ -22,6 +22,7 @@ pub mod camera;
 pub mod config;
 pub mod input;
 pub mod match_state;
+pub mod persistence;
 pub mod pieces;
 pub mod settings;
 pub mod ui;
@@ -60,6 +61,7 @@ impl PluginGroup for LogicPlugins {
             .add(pieces::plugin)
             .add(animation::plugin)
             .add(ai::plugin)
+            .add(persistence::plugin)
     }
 }
 
