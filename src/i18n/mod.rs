@@ -103,7 +103,9 @@ keys! {
     Menu,
     ViewTopDownButton,
     View3dButton,
+    ViewTip,
     Skip,
+    SkipTip,
     // Game over.
     GameOverTitle,
     ResultWin,

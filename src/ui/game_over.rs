@@ -53,9 +53,10 @@ fn game_over_dialog(
         )
         .collapsible(false)
         .resizable(false)
-        .default_width(380.0)
+        .default_width(440.0)
         .show(ctx, |ui| {
-            ui.set_max_width(380.0);
+            ui.set_max_width(440.0);
+            ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
             ui.label(
                 egui::RichText::new(&text.headline)
                     .size(24.0)

@@ -288,19 +288,15 @@ fn buttons(
             }
             ui.end_row();
 
-            if ui
-                .add(button(&format!(
-                    "{} / {}",
-                    tr(lang, Key::Save),
-                    tr(lang, Key::Load)
-                )))
-                .on_hover_text(tr(lang, Key::SaveLoadTip))
-                .clicked()
-            {
-                actions.windows.saves = !actions.windows.saves;
-            }
-            if ui.add(button(tr(lang, Key::Settings))).clicked() {
-                actions.windows.settings = !actions.windows.settings;
+            // Both open the save/load window, which does either.
+            for key in [Key::Save, Key::Load] {
+                if ui
+                    .add(button(tr(lang, key)))
+                    .on_hover_text(tr(lang, Key::SaveLoadTip))
+                    .clicked()
+                {
+                    actions.windows.saves = true;
+                }
             }
             ui.end_row();
 
@@ -308,18 +304,31 @@ fn buttons(
                 View::Perspective => Key::ViewTopDownButton,
                 View::TopDown => Key::View3dButton,
             };
-            if ui.add(button(tr(lang, view_key))).clicked() {
+            if ui
+                .add(button(tr(lang, view_key)))
+                .on_hover_text(tr(lang, Key::ViewTip))
+                .clicked()
+            {
                 actions.toggle_view.write(ToggleTopDown);
             }
+            if ui.add(button(tr(lang, Key::Settings))).clicked() {
+                actions.windows.settings = !actions.windows.settings;
+            }
+            ui.end_row();
+
             let animating = state
                 .phase
                 .as_ref()
                 .is_some_and(|p| *p.get() == TurnPhase::Animating);
             if ui
                 .add_enabled(animating, button(tr(lang, Key::Skip)))
+                .on_hover_text(tr(lang, Key::SkipTip))
                 .clicked()
             {
                 actions.skip.write(SkipAnimation);
+            }
+            if ui.add(button(tr(lang, Key::Menu))).clicked() {
+                actions.next_state.set(AppState::Menu);
             }
             ui.end_row();
         });

@@ -8,7 +8,7 @@ use boardcraft_rules::Color;
 
 use crate::{
     animation::SkipAnimation,
-    config::{Level, PlayerKind, Players},
+    config::{GameConfig, Level, PlayerKind, Players},
     i18n::{Key, player, side, side_lower, tr, trf, variant_text},
     match_state::{AppState, Match, TurnPhase},
     settings::{Language, Settings},
@@ -107,6 +107,7 @@ fn main_menu(
     library: Res<VariantLibrary>,
     mut previews: ResMut<Previews>,
     settings: Res<Settings>,
+    config: Res<GameConfig>,
     game: Option<Res<Match>>,
     mut windows: ResMut<UiWindows>,
     mut start: MessageWriter<NewGameRequested>,
@@ -129,7 +130,11 @@ fn main_menu(
         .as_ref()
         .is_none_or(|s| !entries.iter().any(|e| &e.path == s))
     {
-        draft.selected = entries.first().map(|e| e.path.clone());
+        // The game named on the command line (`--menu --variant …`), else the first.
+        let named = library
+            .find(&config.variant)
+            .filter(|e| entries.iter().any(|c| c.path == e.path));
+        draft.selected = named.or(entries.first()).map(|e| e.path.clone());
     }
     let size = egui::vec2(
         (screen.width() - 40.0).clamp(320.0, 1080.0),
@@ -245,13 +250,16 @@ fn variant_row(
         if selected {
             text = text.strong().color(colours::ACCENT);
         }
+        // The title on the left; a mod says so on the right.
+        let tag = match entry.origin {
+            Origin::Mod => tr(lang, Key::MenuModTag),
+            _ => "",
+        };
         let label = ui.add(
             egui::Button::selectable(selected, text)
+                .right_text(egui::RichText::new(tag).small().weak())
                 .min_size(egui::vec2(ui.available_width(), 44.0)),
         );
-        if entry.origin == Origin::Mod {
-            ui.weak(tr(lang, Key::MenuModTag));
-        }
         if thumb.clicked() || label.clicked() {
             draft.selected = Some(entry.path.clone());
         }

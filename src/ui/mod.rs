@@ -12,8 +12,14 @@
 //! itself changes in `match_state`. egui windows block board picking under them (bevy_egui's
 //! `picking` feature), the side panel is outside the camera's viewport, and keyboard
 //! shortcuts are ignored while egui has the keyboard (a text field).
-use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
+use bevy::{
+    camera::{CameraOutputMode, visibility::RenderLayers},
+    prelude::*,
+    render::render_resource::BlendState,
+};
+use bevy_egui::{
+    EguiContexts, EguiGlobalSettings, EguiPlugin, EguiPrimaryContextPass, PrimaryEguiContext, egui,
+};
 
 use crate::{
     match_state::AppState,
@@ -56,6 +62,13 @@ pub enum UiSystems {
 
 pub fn plugin(app: &mut App) {
     app.add_plugins(EguiPlugin::default())
+        // egui gets a camera of its own (below), covering the whole window, so the board's
+        // camera can leave the side panel out of its viewport.
+        .insert_resource(EguiGlobalSettings {
+            auto_create_primary_context: false,
+            ..default()
+        })
+        .add_systems(Startup, spawn_ui_camera)
         .init_resource::<UiWindows>()
         .init_resource::<Settings>()
         .configure_sets(
@@ -82,6 +95,25 @@ pub fn plugin(app: &mut App) {
             shortcuts::plugin,
             preview::plugin,
         ));
+}
+
+/// The camera egui draws with: over the whole window, above the board's camera, drawing
+/// nothing else (no render layers) and clearing nothing.
+fn spawn_ui_camera(mut commands: Commands) {
+    commands.spawn((
+        PrimaryEguiContext,
+        Camera2d,
+        RenderLayers::none(),
+        Camera {
+            order: 1,
+            output_mode: CameraOutputMode::Write {
+                blend_state: Some(BlendState::ALPHA_BLENDING),
+                clear_color: ClearColorConfig::None,
+            },
+            clear_color: ClearColorConfig::Custom(Color::NONE),
+            ..default()
+        },
+    ));
 }
 
 /// A calm dark theme with slightly larger text than egui's default (the window is mostly a

@@ -190,3 +190,20 @@ fn resigning_ends_the_game_and_an_undo_takes_the_resignation_back() {
     play_animated(&mut app, "b2-b3");
     assert_eq!(game(&app).history.len(), 2);
 }
+
+#[test]
+fn resign_is_for_the_human_side() {
+    use boardcraft::ui::hud::resigning_side;
+    let mut app = app_for("ugolki-hg-3x3", "g2:e2", humans());
+    start(&mut app);
+    let g = game(&app);
+    // Between humans, the side to move (Black here) resigns.
+    assert_eq!(resigning_side(g, &humans()), Some(Color::Black));
+    // Against the computer, the human resigns even when it is not their turn.
+    assert_eq!(resigning_side(g, &human_vs_computer()), Some(Color::White));
+    let computers = Players {
+        white: PlayerKind::Computer(Level::Novice),
+        black: PlayerKind::Computer(Level::Novice),
+    };
+    assert_eq!(resigning_side(g, &computers), None);
+}
