@@ -15,7 +15,7 @@ use crate::{
     settings::{Language, Settings},
 };
 
-use super::{UiSystems, UiWindows, colours};
+use super::{UiSystems, UiWindows, colours, hud::PanelWidth};
 
 /// The window's own state.
 #[derive(Resource, Debug, Default)]
@@ -97,6 +97,7 @@ fn saves_window(
     slots: Res<SaveSlots>,
     game: Option<Res<Match>>,
     settings: Res<Settings>,
+    panel: Res<PanelWidth>,
     mut save: MessageWriter<SaveRequested>,
     mut load: MessageWriter<LoadRequested>,
     mut delete: MessageWriter<DeleteRequested>,
@@ -115,7 +116,7 @@ fn saves_window(
     egui::Window::new(tr(lang, Key::SavesTitle))
         .id(egui::Id::new("saves"))
         .open(&mut open)
-        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(-panel.0 / 2.0, 0.0))
         .collapsible(false)
         .resizable(false)
         .default_width(440.0)

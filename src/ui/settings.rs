@@ -8,7 +8,7 @@ use crate::{
     settings::{Language, Settings, View},
 };
 
-use super::{UiSystems, UiWindows};
+use super::{UiSystems, UiWindows, hud::PanelWidth};
 
 pub fn plugin(app: &mut App) {
     app.add_systems(
@@ -21,6 +21,7 @@ fn settings_window(
     mut contexts: EguiContexts,
     mut windows: ResMut<UiWindows>,
     mut settings: ResMut<Settings>,
+    panel: Res<PanelWidth>,
 ) -> Result {
     if !windows.settings {
         return Ok(());
@@ -34,7 +35,8 @@ fn settings_window(
     egui::Window::new(tr(lang, Key::SettingsTitle))
         .id(egui::Id::new("settings"))
         .open(&mut open)
-        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        // Centred over the board, not the whole window.
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(-panel.0 / 2.0, 0.0))
         .collapsible(false)
         .resizable(false)
         .default_width(360.0)
