@@ -25,6 +25,7 @@ pub mod match_state;
 pub mod persistence;
 pub mod pieces;
 pub mod settings;
+pub mod storage;
 pub mod ui;
 pub mod variants;
 pub mod view_model;

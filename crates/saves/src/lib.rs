@@ -22,4 +22,6 @@ pub mod store;
 pub use error::{SaveError, SaveWarning, SlotNameProblem};
 pub use player::Player;
 pub use replay::{Replayed, ReplayedMove, load_and_replay_shipped};
-pub use saved_game::{FORMAT_VERSION, SavedGame, format_utc, hash_hex, text_of};
+pub use saved_game::{
+    FORMAT_VERSION, SavedGame, format_utc, hash_hex, parse_ron, parse_ron_bytes, text_of,
+};

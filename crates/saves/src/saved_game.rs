@@ -1,7 +1,7 @@
 //! The save file: a readable RON text, written by hand-made layout (one line per move pair, with
 //! move numbers) and read back with `ron`, strictly (unknown fields are errors).
 use boardcraft_rules::{Outcome, Variant};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use crate::{Player, SaveError};
 
@@ -117,11 +117,7 @@ impl SavedGame {
     /// Reads a save from its text. Errors say where (line and column) and what: an empty or
     /// truncated file, a syntax error, an unsupported format version.
     pub fn parse(text: &str) -> Result<SavedGame, SaveError> {
-        if text.trim().is_empty() {
-            return Err(SaveError::Empty);
-        }
-        let options = ron::Options::default();
-        if let Ok(probe) = options.from_str::<VersionProbe>(text)
+        if let Ok(probe) = ron::from_str::<VersionProbe>(text)
             && probe.format_version != FORMAT_VERSION
         {
             return Err(SaveError::UnsupportedVersion {
@@ -129,7 +125,7 @@ impl SavedGame {
                 supported: FORMAT_VERSION,
             });
         }
-        let game: SavedGame = options.from_str(text).map_err(|e| describe(text, &e))?;
+        let game: SavedGame = parse_ron(text)?;
         if game.format_version != FORMAT_VERSION {
             return Err(SaveError::UnsupportedVersion {
                 found: game.format_version,
@@ -143,6 +139,20 @@ impl SavedGame {
     pub fn load_bytes(bytes: &[u8]) -> Result<SavedGame, SaveError> {
         SavedGame::parse(text_of(bytes)?)
     }
+}
+
+/// Reads a stored RON value (a save, the settings) with the errors of [`SaveError`]: empty,
+/// truncated (told apart from other damage), or a syntax error with line and column.
+pub fn parse_ron<T: DeserializeOwned>(text: &str) -> Result<T, SaveError> {
+    if text.trim().is_empty() {
+        return Err(SaveError::Empty);
+    }
+    ron::from_str(text).map_err(|e| describe(text, &e))
+}
+
+/// [`parse_ron`] of raw bytes, which may not even be text.
+pub fn parse_ron_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, SaveError> {
+    parse_ron(text_of(bytes)?)
 }
 
 /// The bytes as UTF-8 text; an incomplete character at the very end means the file was cut off.
