@@ -51,7 +51,7 @@ pub(super) fn load_settings(
             *settings = loaded.value;
             if let Some(problem) = loaded.recovered {
                 warn!(
-                    "the settings in {} are damaged ({problem}); the previous version is used and the file is left as it is",
+                    "the settings ({SETTINGS_KEY} in {}) are damaged ({problem}); the previous version is used and the file is left as it is",
                     storage.location()
                 );
                 status.settings_problem = Some(SettingsProblem {
@@ -71,7 +71,7 @@ pub(super) fn load_settings(
         Err(SaveError::Missing) => {}
         Err(error) => {
             warn!(
-                "the settings in {} cannot be used ({error}); the defaults are used and the file is left as it is",
+                "the settings ({SETTINGS_KEY} in {}) cannot be used ({error}); the defaults are used and the file is left as it is",
                 storage.location()
             );
             status.settings_problem = Some(SettingsProblem {

@@ -1,5 +1,6 @@
 //! The game's headless tests: `MinimalPlugins` + the logic plugins, no window, no GPU.
 //! One binary on purpose (each test binary is another link of Bevy).
+mod audio;
 mod common;
 mod focus;
 mod gipf;

@@ -15,7 +15,7 @@ use boardcraft::{
     settings::{Language, Settings},
     storage::Storage,
 };
-use boardcraft_rules::{Position, shipped_variant};
+use boardcraft_rules::shipped_variant;
 use boardcraft_saves::SavedGame;
 
 use crate::common::*;
@@ -56,33 +56,6 @@ fn failure(results: &[PersistenceResult]) -> (PersistenceAction, SaveError) {
     }
 }
 
-/// The moves of a finished random game of `variant` (rules only).
-fn finished_line(variant: &str) -> String {
-    let v = shipped_variant(variant).unwrap();
-    for seed in 1..50u64 {
-        let mut pos = v.new_game();
-        let mut line = Vec::new();
-        let mut state = seed;
-        let mut moves = Vec::new();
-        while line.len() < 2000 {
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let mv = moves[((state >> 33) % moves.len() as u64) as usize].clone();
-            line.push(pos.format_move(&mv));
-            pos.play(&mv).unwrap();
-        }
-        if pos.is_game_over() && line.len() < 150 {
-            return line.join(" ");
-        }
-    }
-    panic!("no short finished game of {variant}");
-}
-
 /// The game as a comparable value: variant, moves, outcome.
 fn game_of(world: &World) -> (String, String, Option<String>, u64) {
     let game = world.resource::<Match>();
@@ -97,7 +70,7 @@ fn game_of(world: &World) -> (String, String, Option<String>, u64) {
 #[test]
 fn a_finished_game_round_trips() {
     let home = tempfile::tempdir().unwrap();
-    let line = finished_line("gipf-basic");
+    let line = finished_line("gipf-basic").join(" ");
     let players = Players {
         white: PlayerKind::Human,
         black: PlayerKind::Computer(Level::Master),
