@@ -16,9 +16,7 @@ mod games;
 mod settings_file;
 
 pub use games::{list_slots, player_kind, saved_game_of};
-pub use settings_file::{
-    SETTINGS_KEY, SETTINGS_WRITE_DELAY_SECS, SettingsWriteDelay, settings_text,
-};
+pub use settings_file::{SETTINGS_KEY, SETTINGS_WRITE_DELAY_SECS, StoredSettings, settings_text};
 
 /// Save the current game under `slot` (a short name chosen by the player; overwriting an
 /// existing slot keeps the previous file as a backup).
@@ -152,7 +150,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<Storage>()
         .init_resource::<StorageStatus>()
         .init_resource::<Settings>()
-        .init_resource::<SettingsWriteDelay>()
+        .init_resource::<StoredSettings>()
         // Settings first, so every Startup system sees the player's settings.
         .add_systems(PreStartup, settings_file::load_settings)
         .add_systems(Startup, games::refresh_slots)

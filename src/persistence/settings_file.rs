@@ -13,9 +13,9 @@ pub const SETTINGS_KEY: &str = "settings.ron";
 /// Seconds the settings must stay unchanged before they are written.
 pub const SETTINGS_WRITE_DELAY_SECS: f64 = 0.5;
 
-/// What the store holds, as far as this run knows, and the pending change.
+/// What the store holds, as far as this run knows, and the change waiting to be written.
 #[derive(Resource, Debug, Default)]
-pub struct SettingsWriteDelay {
+pub struct StoredSettings {
     /// The settings the store holds (or the defaults used when it holds none or only damage).
     stored: Option<Settings>,
     /// When the settings last changed (real seconds), while they differ from `stored`.
@@ -41,7 +41,7 @@ fn parse_settings(bytes: &[u8]) -> Result<Settings, SaveError> {
 pub(super) fn load_settings(
     storage: Res<Storage>,
     mut settings: ResMut<Settings>,
-    mut delay: ResMut<SettingsWriteDelay>,
+    mut delay: ResMut<StoredSettings>,
     mut status: ResMut<StorageStatus>,
     mut results: MessageWriter<PersistenceResult>,
 ) {
@@ -92,7 +92,7 @@ pub(super) fn load_settings(
 
 pub(super) fn store_settings(
     settings: Res<Settings>,
-    mut delay: ResMut<SettingsWriteDelay>,
+    mut delay: ResMut<StoredSettings>,
     time: Res<Time<Real>>,
     storage: Res<Storage>,
     mut results: MessageWriter<PersistenceResult>,
@@ -118,7 +118,7 @@ pub(super) fn store_settings(
 pub(super) fn store_settings_on_exit(
     mut exit: MessageReader<AppExit>,
     settings: Res<Settings>,
-    mut delay: ResMut<SettingsWriteDelay>,
+    mut delay: ResMut<StoredSettings>,
     storage: Res<Storage>,
     mut results: MessageWriter<PersistenceResult>,
 ) {
@@ -130,7 +130,7 @@ pub(super) fn store_settings_on_exit(
 
 fn write_settings(
     settings: &Settings,
-    delay: &mut SettingsWriteDelay,
+    delay: &mut StoredSettings,
     storage: &Storage,
     results: &mut MessageWriter<PersistenceResult>,
 ) {
