@@ -164,6 +164,9 @@ pub fn headless_app(config: GameConfig, players: Players, step: Duration) -> App
     ))
     .insert_resource(config)
     .insert_resource(players)
+    // Tests and benchmarks never touch the player's saves and settings; a test that wants
+    // files inserts its own `Storage` before the first update.
+    .insert_resource(crate::storage::Storage::memory())
     .insert_resource(TimeUpdateStrategy::ManualDuration(step));
     app.finish();
     app.cleanup();

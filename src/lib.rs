@@ -29,6 +29,7 @@ pub mod persistence;
 pub mod pieces;
 pub mod review;
 pub mod settings;
+pub mod storage;
 pub mod ui;
 pub mod variants;
 pub mod view_model;

@@ -138,6 +138,58 @@ pub fn text(key: Key) -> &'static str {
         Key::LoadFailed => "Could not load “{slot}”: {why}",
         Key::DeleteFailed => "Could not delete “{slot}”: {why}",
 
+        Key::SaveErrMissing => "there is no such save",
+        Key::SaveErrUnreadable => "the file cannot be read: {message}",
+        Key::SaveErrWriteFailed => "the file cannot be written: {message}",
+        Key::SaveErrEmpty => "the file is empty",
+        Key::SaveErrNotText => {
+            "the file is not text (invalid byte at offset {offset}): it is damaged"
+        }
+        Key::SaveErrTruncated => {
+            "the file ends too early (line {line}, column {column}): it is truncated"
+        }
+        Key::SaveErrSyntax => "line {line}, column {column}: {message}",
+        Key::SaveErrVersion => {
+            "the save has format_version {found}; this version of Boardcraft reads format_version {supported}"
+        }
+        Key::SaveErrUnknownVariant => {
+            "the save is a game of “{name}”, a variant this game does not know"
+        }
+        Key::SaveErrVariantUnavailable => "the variant “{name}” cannot be played right now: {why}",
+        Key::SaveErrWrongVariant => "the save is a game of “{saved}”, not of “{given}”",
+        Key::SaveErrIllegalMove => "move {number} ({notation}) cannot be played: {reason}",
+        Key::SaveErrVariantChanged => "the variant file changed since this game was saved",
+        Key::SaveErrInvalidName => "“{name}” cannot name a save: {problem}",
+        Key::SaveErrNoGame => "there is no game to save",
+        Key::SlotNameEmpty => "the name is empty",
+        Key::SlotNameTooLong => "the name is too long (the limit is {max})",
+        Key::SlotNameBadCharacter => {
+            "use letters, digits, spaces, “-”, “_” and “.” only (found {found})"
+        }
+        Key::SlotNameBadEdge => "the name must not start or end with a space or a dot",
+        Key::SlotNameReserved => "the name is reserved by the operating system",
+        Key::NoticeRecovered => {
+            "the file is damaged ({problem}); it was left as it is and the previous version was used"
+        }
+        Key::NoticeKeptDamaged => {
+            "the damaged file that was replaced is kept beside it as .damaged"
+        }
+        Key::WarnVariantChanged => {
+            "the variant file changed since this game was saved; every move still replays"
+        }
+        Key::WarnResultDiffers => {
+            "the save says the result is “{saved}”, but the moves give “{replayed}”"
+        }
+        Key::GameNotOver => "game not over",
+        Key::SlotNotice => "“{slot}”: {notice}.",
+        Key::SettingsNotice => "Settings: {notice}.",
+        Key::SettingsLoadFailed => {
+            "The stored settings cannot be used ({why}); the defaults are used and the file is left as it is."
+        }
+        Key::SettingsSaveFailed => "The settings could not be stored: {why}",
+        Key::StorageLocation => "Stored in: {location}",
+        Key::NoticesTitle => "Please note",
+
         Key::CoachTitle => "Coach",
         Key::CoachThinking => "Looking at your move…",
         Key::CoachPlayedBest => "{move} ({score}): the computer's choice too.",

@@ -150,6 +150,58 @@ pub fn text(key: Key) -> &'static str {
         Key::LoadFailed => "Не удалось загрузить «{slot}»: {why}",
         Key::DeleteFailed => "Не удалось удалить «{slot}»: {why}",
 
+        Key::SaveErrMissing => "такого сохранения нет",
+        Key::SaveErrUnreadable => "файл не читается: {message}",
+        Key::SaveErrWriteFailed => "файл не удаётся записать: {message}",
+        Key::SaveErrEmpty => "файл пуст",
+        Key::SaveErrNotText => {
+            "файл не текстовый (недопустимый байт по смещению {offset}): он повреждён"
+        }
+        Key::SaveErrTruncated => "файл обрывается (строка {line}, столбец {column}): он обрезан",
+        Key::SaveErrSyntax => "строка {line}, столбец {column}: {message}",
+        Key::SaveErrVersion => {
+            "у сохранения format_version {found}, а эта версия Boardcraft читает format_version {supported}"
+        }
+        Key::SaveErrUnknownVariant => {
+            "сохранена партия варианта «{name}», которого эта игра не знает"
+        }
+        Key::SaveErrVariantUnavailable => "вариант «{name}» сейчас недоступен: {why}",
+        Key::SaveErrWrongVariant => "сохранена партия варианта «{saved}», а не «{given}»",
+        Key::SaveErrIllegalMove => "ход {number} ({notation}) невозможен: {reason}",
+        Key::SaveErrVariantChanged => "файл варианта изменился после сохранения партии",
+        Key::SaveErrInvalidName => "«{name}» не годится как название: {problem}",
+        Key::SaveErrNoGame => "нет партии для сохранения",
+        Key::SlotNameEmpty => "название пустое",
+        Key::SlotNameTooLong => "название слишком длинное (предел — {max})",
+        Key::SlotNameBadCharacter => {
+            "допустимы только буквы, цифры, пробелы, «-», «_» и «.» (встретился {found})"
+        }
+        Key::SlotNameBadEdge => {
+            "название не может начинаться или заканчиваться пробелом или точкой"
+        }
+        Key::SlotNameReserved => "это название занято операционной системой",
+        Key::NoticeRecovered => {
+            "файл повреждён ({problem}); он оставлен как есть, использована предыдущая версия"
+        }
+        Key::NoticeKeptDamaged => {
+            "заменённый повреждённый файл сохранён рядом, с расширением .damaged"
+        }
+        Key::WarnVariantChanged => {
+            "файл варианта изменился после сохранения партии; все ходы по-прежнему воспроизводятся"
+        }
+        Key::WarnResultDiffers => {
+            "в сохранении записан результат «{saved}», а ходы дают «{replayed}»"
+        }
+        Key::GameNotOver => "партия не окончена",
+        Key::SlotNotice => "«{slot}»: {notice}.",
+        Key::SettingsNotice => "Настройки: {notice}.",
+        Key::SettingsLoadFailed => {
+            "Сохранённые настройки нельзя использовать ({why}); действуют настройки по умолчанию, файл оставлен как есть."
+        }
+        Key::SettingsSaveFailed => "Не удалось сохранить настройки: {why}",
+        Key::StorageLocation => "Место хранения: {location}",
+        Key::NoticesTitle => "Обратите внимание",
+
         Key::CoachTitle => "Тренер",
         Key::CoachThinking => "Оцениваю ваш ход…",
         Key::CoachPlayedBest => "{move} ({score}): компьютер сыграл бы так же.",

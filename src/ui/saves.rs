@@ -10,12 +10,17 @@ use crate::{
     match_state::Match,
     persistence::{
         DeleteRequested, LoadRequested, PersistenceAction, PersistenceResult, SaveRequested,
-        SaveSlots,
+        SaveSlots, StorageStatus,
     },
     settings::{Language, Settings},
 };
 
-use super::{UiSystems, UiWindows, colours, hud::PanelWidth};
+use super::{UiSystems, UiWindows, colours, hud::PanelWidth, words};
+
+/// Things the player should know that came from storage (a damaged file recovered from its
+/// backup, settings that could not be read or stored …), shown in a small window until closed.
+#[derive(Resource, Debug, Default)]
+pub struct StorageNotices(pub Vec<String>);
 
 /// The window's own state.
 #[derive(Resource, Debug, Default)]
@@ -31,36 +36,74 @@ pub struct SavesUi {
 }
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<SavesUi>().add_systems(
-        EguiPrimaryContextPass,
-        (hear_results, saves_window)
-            .chain()
-            .in_set(UiSystems::Windows),
-    );
+    app.init_resource::<SavesUi>()
+        .init_resource::<StorageNotices>()
+        .add_systems(
+            EguiPrimaryContextPass,
+            (hear_results, saves_window, notices_window)
+                .chain()
+                .in_set(UiSystems::Windows),
+        );
+}
+
+/// How the player hears of a persistence answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Heard {
+    /// The answer to the save window's request: success, and the text.
+    Status(bool, String),
+    /// Something to show until the player closes it.
+    Notice(String),
 }
 
 /// What a persistence answer says, in the player's language.
-pub fn result_text(language: Language, result: &PersistenceResult) -> (bool, String) {
+pub fn result_text(language: Language, result: &PersistenceResult) -> Heard {
     match result {
-        PersistenceResult::Saved { slot } => (true, trf(language, Key::Saved, &[("slot", slot)])),
-        PersistenceResult::Loaded { slot } => (true, trf(language, Key::Loaded, &[("slot", slot)])),
+        PersistenceResult::Saved { slot } => {
+            Heard::Status(true, trf(language, Key::Saved, &[("slot", slot)]))
+        }
+        PersistenceResult::Loaded { slot } => {
+            Heard::Status(true, trf(language, Key::Loaded, &[("slot", slot)]))
+        }
         PersistenceResult::Deleted { slot } => {
-            (true, trf(language, Key::Deleted, &[("slot", slot)]))
+            Heard::Status(true, trf(language, Key::Deleted, &[("slot", slot)]))
         }
         PersistenceResult::Failed {
             action,
             slot,
-            message,
+            error,
+            ..
         } => {
+            let why = words::save_error_text(language, error);
             let key = match action {
                 PersistenceAction::Save => Key::SaveFailed,
                 PersistenceAction::Load => Key::LoadFailed,
                 PersistenceAction::Delete => Key::DeleteFailed,
+                PersistenceAction::LoadSettings => {
+                    return Heard::Notice(trf(language, Key::SettingsLoadFailed, &[("why", &why)]));
+                }
+                PersistenceAction::SaveSettings => {
+                    return Heard::Notice(trf(language, Key::SettingsSaveFailed, &[("why", &why)]));
+                }
             };
-            (
-                false,
-                trf(language, key, &[("slot", slot), ("why", message)]),
-            )
+            Heard::Status(false, trf(language, key, &[("slot", slot), ("why", &why)]))
+        }
+        PersistenceResult::Notice {
+            action,
+            slot,
+            notice,
+            ..
+        } => {
+            let notice = words::persistence_notice_text(language, notice);
+            Heard::Notice(match action {
+                PersistenceAction::LoadSettings | PersistenceAction::SaveSettings => {
+                    trf(language, Key::SettingsNotice, &[("notice", &notice)])
+                }
+                _ => trf(
+                    language,
+                    Key::SlotNotice,
+                    &[("slot", slot), ("notice", &notice)],
+                ),
+            })
         }
     }
 }
@@ -68,17 +111,59 @@ pub fn result_text(language: Language, result: &PersistenceResult) -> (bool, Str
 fn hear_results(
     mut results: MessageReader<PersistenceResult>,
     mut ui_state: ResMut<SavesUi>,
+    mut notices: ResMut<StorageNotices>,
     mut windows: ResMut<UiWindows>,
     settings: Res<Settings>,
 ) {
     for result in results.read() {
-        ui_state.pending = None;
-        ui_state.status = Some(result_text(settings.language, result));
+        match result_text(settings.language, result) {
+            Heard::Status(ok, text) => {
+                ui_state.pending = None;
+                ui_state.status = Some((ok, text));
+            }
+            Heard::Notice(text) => {
+                if !notices.0.contains(&text) {
+                    notices.0.push(text);
+                }
+            }
+        }
         if matches!(result, PersistenceResult::Loaded { .. }) {
             // The loaded game is on the board: the window has done its job.
             windows.saves = false;
         }
     }
+}
+
+/// Storage notices, bottom left, until closed.
+fn notices_window(
+    mut contexts: EguiContexts,
+    mut notices: ResMut<StorageNotices>,
+    settings: Res<Settings>,
+) -> Result {
+    if notices.0.is_empty() {
+        return Ok(());
+    }
+    let lang = settings.language;
+    let ctx = contexts.ctx_mut()?;
+    let mut close = false;
+    egui::Window::new(tr(lang, Key::NoticesTitle))
+        .id(egui::Id::new("storage_notices"))
+        .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(10.0, -10.0))
+        .collapsible(false)
+        .resizable(false)
+        .default_width(420.0)
+        .show(ctx, |ui| {
+            for text in notices.0.iter().rev().take(6) {
+                ui.colored_label(colours::WARN, text);
+            }
+            if ui.button(tr(lang, Key::Close)).clicked() {
+                close = true;
+            }
+        });
+    if close {
+        notices.0.clear();
+    }
+    Ok(())
 }
 
 /// A name for the next save: the variant's name and the first free number.
@@ -95,6 +180,7 @@ fn saves_window(
     mut windows: ResMut<UiWindows>,
     mut ui_state: ResMut<SavesUi>,
     slots: Res<SaveSlots>,
+    status: Res<StorageStatus>,
     game: Option<Res<Match>>,
     settings: Res<Settings>,
     panel: Res<PanelWidth>,
@@ -217,6 +303,17 @@ fn saves_window(
                         ui.separator();
                     }
                 });
+            if !status.location.is_empty() {
+                ui.label(
+                    egui::RichText::new(trf(
+                        lang,
+                        Key::StorageLocation,
+                        &[("location", &status.location)],
+                    ))
+                    .small()
+                    .weak(),
+                );
+            }
             if state.pending.is_some() {
                 ui.weak(tr(lang, Key::Working));
             } else if let Some((ok, text)) = &state.status {

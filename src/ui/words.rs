@@ -4,10 +4,13 @@
 use boardcraft_ai::Score;
 use boardcraft_rules::{Color, EndReason, FamilyRules, Variant, race::HomeDeadline};
 
+use boardcraft_saves::{SaveError, SaveWarning, SlotNameProblem};
+
 use crate::{
     coach::{Grade, Verdict},
     i18n::{Key, Noun, count, side, side_lower, tr, trf},
     match_state::{EndCause, GameEnd},
+    persistence::Notice as PersistenceNotice,
     settings::Language,
 };
 
@@ -213,4 +216,122 @@ pub fn deadline_warning(
             ("squares", &squares.join(", ")),
         ],
     ))
+}
+
+/// A save or settings problem (persistence's typed error) in the player's language.
+pub fn save_error_text(language: Language, error: &SaveError) -> String {
+    let t = |key| tr(language, key).to_owned();
+    match error {
+        SaveError::Missing => t(Key::SaveErrMissing),
+        SaveError::Unreadable { message, .. } => {
+            trf(language, Key::SaveErrUnreadable, &[("message", message)])
+        }
+        SaveError::WriteFailed { message, .. } => {
+            trf(language, Key::SaveErrWriteFailed, &[("message", message)])
+        }
+        SaveError::Empty => t(Key::SaveErrEmpty),
+        SaveError::NotText { offset } => trf(language, Key::SaveErrNotText, &[("offset", offset)]),
+        SaveError::Truncated { line, column } => trf(
+            language,
+            Key::SaveErrTruncated,
+            &[("line", line), ("column", column)],
+        ),
+        SaveError::Syntax {
+            line,
+            column,
+            message,
+        } => trf(
+            language,
+            Key::SaveErrSyntax,
+            &[("line", line), ("column", column), ("message", message)],
+        ),
+        SaveError::UnsupportedVersion { found, supported } => trf(
+            language,
+            Key::SaveErrVersion,
+            &[("found", found), ("supported", supported)],
+        ),
+        SaveError::UnknownVariant { name } => {
+            trf(language, Key::SaveErrUnknownVariant, &[("name", name)])
+        }
+        SaveError::VariantUnavailable { name, why } => trf(
+            language,
+            Key::SaveErrVariantUnavailable,
+            &[("name", name), ("why", why)],
+        ),
+        SaveError::WrongVariant { saved, given } => trf(
+            language,
+            Key::SaveErrWrongVariant,
+            &[("saved", saved), ("given", given)],
+        ),
+        SaveError::IllegalMove {
+            number,
+            notation,
+            reason,
+            variant_changed,
+        } => {
+            let mut text = trf(
+                language,
+                Key::SaveErrIllegalMove,
+                &[
+                    ("number", number),
+                    ("notation", notation),
+                    ("reason", reason),
+                ],
+            );
+            if *variant_changed {
+                text.push_str("; ");
+                text.push_str(tr(language, Key::SaveErrVariantChanged));
+            }
+            text
+        }
+        SaveError::InvalidSlotName { name, problem } => {
+            let problem = match problem {
+                SlotNameProblem::Empty => t(Key::SlotNameEmpty),
+                SlotNameProblem::TooLong => trf(
+                    language,
+                    Key::SlotNameTooLong,
+                    &[("max", &boardcraft_saves::slot::MAX_SLOT_CHARS)],
+                ),
+                SlotNameProblem::BadCharacter(c) => trf(
+                    language,
+                    Key::SlotNameBadCharacter,
+                    &[("found", &format!("“{c}”"))],
+                ),
+                SlotNameProblem::BadEdge => t(Key::SlotNameBadEdge),
+                SlotNameProblem::Reserved => t(Key::SlotNameReserved),
+            };
+            trf(
+                language,
+                Key::SaveErrInvalidName,
+                &[("name", name), ("problem", &problem)],
+            )
+        }
+        SaveError::NoGame => t(Key::SaveErrNoGame),
+    }
+}
+
+/// Something persistence wants the player to know after a success, in their language.
+pub fn persistence_notice_text(language: Language, notice: &PersistenceNotice) -> String {
+    match notice {
+        PersistenceNotice::RecoveredFromBackup { problem } => trf(
+            language,
+            Key::NoticeRecovered,
+            &[("problem", &save_error_text(language, problem))],
+        ),
+        PersistenceNotice::KeptDamagedFile => tr(language, Key::NoticeKeptDamaged).to_owned(),
+        PersistenceNotice::Save(SaveWarning::VariantChanged { .. }) => {
+            tr(language, Key::WarnVariantChanged).to_owned()
+        }
+        PersistenceNotice::Save(SaveWarning::ResultDiffers { saved, replayed }) => {
+            let not_over = tr(language, Key::GameNotOver);
+            trf(
+                language,
+                Key::WarnResultDiffers,
+                &[
+                    ("saved", &saved.as_deref().unwrap_or(not_over)),
+                    ("replayed", &replayed.as_deref().unwrap_or(not_over)),
+                ],
+            )
+        }
+    }
 }

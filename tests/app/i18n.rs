@@ -18,7 +18,7 @@ use boardcraft_rules::{
 };
 
 /// Texts that are the same in every language (a line of values, no words).
-const LANGUAGE_NEUTRAL: &[Key] = &[Key::PlayerOfSide, Key::SlotLine];
+const LANGUAGE_NEUTRAL: &[Key] = &[Key::PlayerOfSide, Key::SlotLine, Key::SlotNotice];
 
 fn has_cyrillic(text: &str) -> bool {
     text.chars().any(|c| ('\u{0400}'..='\u{04FF}').contains(&c))
