@@ -147,8 +147,8 @@ pub struct Cli {
     /// Open the main menu instead of starting a game.
     #[arg(long)]
     pub menu: bool,
-    /// The language of the interface for this run: en or ru (default: the stored setting,
-    /// else the system's language).
+    /// The language of the interface: en or ru, kept like a choice made in the settings
+    /// (default: the stored setting, else the system's language).
     #[arg(long, value_parser = parse_language)]
     pub lang: Option<Language>,
 }

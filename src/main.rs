@@ -66,6 +66,9 @@ fn main() -> AppExit {
         app.insert_state(AppState::Menu);
     }
     if let Some(path) = cli.screenshot {
+        // A picture taken by a script never reads or writes the player's saves and settings
+        // (`--lang` and `--top-down` would otherwise be stored as the player's choice).
+        app.insert_resource(boardcraft::storage::Storage::memory());
         app.insert_resource(automation::ScreenshotPlan {
             path,
             frames: cli.screenshot_frames,
