@@ -9,7 +9,7 @@ use bevy::{
     input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit},
     prelude::*,
 };
-use bevy_egui::input::egui_wants_any_input;
+use bevy_egui::input::{egui_wants_any_input, egui_wants_any_keyboard_input};
 
 use crate::{
     GameSystems,
@@ -60,7 +60,10 @@ pub fn plugin(app: &mut App) {
             Update,
             (
                 fit_to_board.run_if(resource_exists_and_changed::<Board>),
-                (orbit_controls, keyboard_controls).run_if(not(egui_wants_any_input)),
+                // The mouse over a panel or window belongs to egui; the keys only while egui
+                // has the keyboard (a text field).
+                orbit_controls.run_if(not(egui_wants_any_input)),
+                keyboard_controls.run_if(not(egui_wants_any_keyboard_input)),
                 toggle_top_down,
                 follow_view_setting,
                 place_camera,

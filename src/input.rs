@@ -179,7 +179,8 @@ pub fn plugin(app: &mut App) {
             Update,
             (
                 keyboard_clear,
-                wheel_lift,
+                // Scrolling a panel (the move list) is not choosing a lift.
+                wheel_lift.run_if(not(bevy_egui::input::egui_wants_any_pointer_input)),
                 refresh_paths,
                 handle_clicks.run_if(in_state(TurnPhase::Ready).and_then(crate::review::is_live)),
             )
