@@ -79,6 +79,23 @@ pub struct GameEnd {
     pub cause: EndCause,
 }
 
+impl GameEnd {
+    /// The end of a game with this rules' outcome and resignation (a resignation can only
+    /// come before the rules end the game, so it takes precedence).
+    pub fn of(outcome: Option<Outcome>, resigned: Option<Color>) -> Option<GameEnd> {
+        if let Some(side) = resigned {
+            return Some(GameEnd {
+                winner: Some(side.other()),
+                cause: EndCause::Resigned(side),
+            });
+        }
+        outcome.map(|o| GameEnd {
+            winner: o.winner,
+            cause: EndCause::Rules(o.reason),
+        })
+    }
+}
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum EndCause {
     /// The rules ended the game (see [`EndReason`] for each rule).
@@ -94,16 +111,7 @@ impl Match {
 
     /// The end of the game, if it is over: a resignation, or the rules' outcome.
     pub fn end(&self) -> Option<GameEnd> {
-        if let Some(side) = self.resigned {
-            return Some(GameEnd {
-                winner: Some(side.other()),
-                cause: EndCause::Resigned(side),
-            });
-        }
-        self.outcome().map(|o| GameEnd {
-            winner: o.winner,
-            cause: EndCause::Rules(o.reason),
-        })
+        GameEnd::of(self.outcome(), self.resigned)
     }
 
     /// The phase a game in this state waits in (when no move is being animated).
@@ -212,6 +220,20 @@ pub struct MoveRejected {
 pub struct StartGame {
     pub variant: Arc<Variant>,
     pub after: String,
+    /// The side that had resigned (a loaded save): the game starts over. Ignored when the
+    /// moves of `after` already end the game by its rules, as a resignation then is.
+    pub resigned: Option<Color>,
+}
+
+impl StartGame {
+    /// A game of `variant` after the moves `after`, nobody having resigned.
+    pub fn new(variant: Arc<Variant>, after: impl Into<String>) -> Self {
+        StartGame {
+            variant,
+            after: after.into(),
+            resigned: None,
+        }
+    }
 }
 
 /// A game was started (or restarted); the view rebuilds the board from [`Match`].
@@ -300,16 +322,19 @@ fn start_games(
         }
     };
     let game_id = current.map_or(1, |m| m.game_id + 1);
-    let game_over = position.is_game_over();
-    commands.insert_resource(Match {
+    // As in play: a side may resign only a game the rules have not ended.
+    let resigned = request.resigned.filter(|_| !position.is_game_over());
+    let game = Match {
         variant: request.variant.clone(),
         start,
         position,
         history,
         redo: Vec::new(),
-        resigned: None,
+        resigned,
         game_id,
-    });
+    };
+    let game_over = game.end().is_some();
+    commands.insert_resource(game);
     error.0 = None;
     app_state.set(AppState::InGame);
     // A sub-state keeps its value while its source stays put, so reset it explicitly.

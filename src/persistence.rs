@@ -10,7 +10,7 @@
 use bevy::prelude::*;
 pub use boardcraft_saves::{SaveError, SaveWarning};
 
-use crate::{GameSystems, settings::Settings, storage::Storage};
+use crate::{GameSystems, match_state::GameEnd, settings::Settings, storage::Storage};
 
 mod games;
 mod settings_file;
@@ -115,9 +115,23 @@ pub struct SlotInfo {
     pub variant_title: String,
     /// Plies played in the saved game.
     pub plies: usize,
-    /// Human-readable description of the result (empty while the game is unfinished; the
-    /// problem, for a save that cannot be read).
-    pub result: String,
+    /// The result as saved, for the UI to word in the player's language.
+    pub result: SlotResult,
+}
+
+/// A saved game's result as the save states it (the list does not replay saves: loading does,
+/// and the replay decides).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SlotResult {
+    /// Saved before the game was over.
+    Unfinished,
+    /// The game was over: who won, and by which rule or resignation.
+    Over(GameEnd),
+    /// A finished game saved before saves recorded the result in typed form: only the
+    /// English words it was saved with are known.
+    Described(String),
+    /// The save cannot be read, and why.
+    Unreadable(SaveError),
 }
 
 /// The saved games that can be loaded, newest first; kept up to date by persistence.

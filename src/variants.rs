@@ -514,10 +514,7 @@ fn start_chosen_game(
                 }
                 *last_started = Some(variant.content_hash);
                 let path = entry.path.clone();
-                start.write(StartGame {
-                    variant: variant.clone(),
-                    after: config.after.clone(),
-                });
+                start.write(StartGame::new(variant.clone(), config.after.clone()));
                 library.playing = Some(path);
                 *last_failure = None;
                 return;
@@ -572,19 +569,24 @@ fn reload_current_game(
     let variant = variant.clone();
     let line = game.line();
     let mut position = variant.new_game();
-    let after = if replay(&mut position, &line).is_ok() {
+    // The same game goes on: its moves, and its resignation if one ended it.
+    let (after, resigned) = if replay(&mut position, &line).is_ok() {
         library.notices.push(Notice::Replayed {
             path: playing.clone(),
         });
-        line
+        (line, game.resigned)
     } else {
         library.notices.push(Notice::Restarted {
             path: playing.clone(),
         });
-        String::new()
+        (String::new(), None)
     };
     info!("{playing} reloaded");
-    start.write(StartGame { variant, after });
+    start.write(StartGame {
+        variant,
+        after,
+        resigned,
+    });
 }
 
 /// Starts the game the menu asked for: the players take their seats, the variant becomes the
@@ -616,8 +618,5 @@ fn start_requested_game(
     config.variant = VariantChoice::Name(variant.name.clone());
     config.after.clear();
     library.playing = Some(request.path.clone());
-    start.write(StartGame {
-        variant,
-        after: String::new(),
-    });
+    start.write(StartGame::new(variant, String::new()));
 }

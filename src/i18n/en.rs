@@ -129,6 +129,8 @@ pub fn text(key: Key) -> &'static str {
         Key::DeleteQuestion => "Delete “{slot}”?",
         Key::SlotLine => "{title} · {plies} · {result}",
         Key::Unfinished => "unfinished",
+        Key::SlotResigned => "{Side} wins: {loser} resigned",
+        Key::SlotUnreadable => "cannot be read: {why}",
         Key::NoGameToSave => "Start a game to save it.",
         Key::Working => "Working…",
         Key::Saved => "Saved as “{slot}”.",
@@ -181,6 +183,9 @@ pub fn text(key: Key) -> &'static str {
             "the save says the result is “{saved}”, but the moves give “{replayed}”"
         }
         Key::GameNotOver => "game not over",
+        Key::WarnResignationIgnored => {
+            "the save says {Side} resigned, but the game had already ended by its rules; the resignation is ignored"
+        }
         Key::SlotNotice => "“{slot}”: {notice}.",
         Key::SettingsNotice => "Settings: {notice}.",
         Key::SettingsLoadFailed => {

@@ -141,6 +141,8 @@ pub fn text(key: Key) -> &'static str {
         Key::DeleteQuestion => "Удалить «{slot}»?",
         Key::SlotLine => "{title} · {plies} · {result}",
         Key::Unfinished => "не окончена",
+        Key::SlotResigned => "Победили {side}: {loser} сдались",
+        Key::SlotUnreadable => "не читается: {why}",
         Key::NoGameToSave => "Сохранять пока нечего: начните партию.",
         Key::Working => "Выполняется…",
         Key::Saved => "Партия сохранена как «{slot}».",
@@ -193,6 +195,9 @@ pub fn text(key: Key) -> &'static str {
             "в сохранении записан результат «{saved}», а ходы дают «{replayed}»"
         }
         Key::GameNotOver => "партия не окончена",
+        Key::WarnResignationIgnored => {
+            "в сохранении записано, что {side} сдались, но партия уже окончена по правилам; сдача не учтена"
+        }
         Key::SlotNotice => "«{slot}»: {notice}.",
         Key::SettingsNotice => "Настройки: {notice}.",
         Key::SettingsLoadFailed => {

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use bevy::prelude::*;
-use boardcraft_rules::{Position, Variant};
+use boardcraft_rules::{Color, Position, Variant};
 use boardcraft_saves::{
     Player, SaveError, SavedGame,
     slot::slot_key,
@@ -12,11 +12,11 @@ use boardcraft_saves::{
 
 use super::{
     DeleteRequested, LoadRequested, Notice, PersistenceAction, PersistenceResult, SaveRequested,
-    SaveSlots, SlotInfo,
+    SaveSlots, SlotInfo, SlotResult,
 };
 use crate::{
     config::{PlayerKind, Players, VariantChoice},
-    match_state::{Match, StartGame},
+    match_state::{GameEnd, Match, StartGame},
     storage::{Storage, now_unix_secs},
     variants::{EntryState, VariantLibrary},
 };
@@ -48,6 +48,10 @@ pub fn saved_game_of(game: &Match, players: &Players) -> SavedGame {
         moves,
         game.position.outcome(),
     );
+    let save = match game.resigned {
+        Some(side) => save.with_resignation(side),
+        None => save,
+    };
     match now_unix_secs() {
         Some(now) => save.with_saved_at(now),
         None => save,
@@ -126,6 +130,8 @@ struct ReadyToLoad {
     /// The library entry of the variant (so hot reload follows the loaded game).
     entry_path: String,
     line: String,
+    /// The side that resigned, as the replay checked it.
+    resigned: Option<Color>,
     warnings: Vec<boardcraft_saves::SaveWarning>,
 }
 
@@ -140,6 +146,7 @@ fn prepare_load(
     let replayed = loaded.value.replay(&variant)?;
     Ok(ReadyToLoad {
         line: replayed.line(),
+        resigned: replayed.resigned,
         warnings: replayed.warnings,
         loaded,
         variant,
@@ -202,6 +209,7 @@ pub(super) fn load_games(
         start.write(StartGame {
             variant: ready.variant.clone(),
             after: ready.line.clone(),
+            resigned: ready.resigned,
         });
         library.playing = Some(ready.entry_path.clone());
         results.write(PersistenceResult::Loaded { slot: slot.clone() });
@@ -247,6 +255,16 @@ pub(super) fn refresh_slots(storage: Res<Storage>, mut slots: ResMut<SaveSlots>)
     slots.0 = list_slots(&storage);
 }
 
+/// What a save says of its result: typed, or (a save written before the typed fields) the
+/// words it was saved with.
+fn slot_result(save: &SavedGame) -> SlotResult {
+    match (GameEnd::of(save.outcome, save.resigned), &save.result) {
+        (Some(end), _) => SlotResult::Over(end),
+        (None, Some(words)) => SlotResult::Described(words.clone()),
+        (None, None) => SlotResult::Unfinished,
+    }
+}
+
 /// Every save in the store, newest first (saves without a time last, by name). A save that
 /// cannot be read is listed with its problem, so the player can see it and delete it.
 pub fn list_slots(storage: &Storage) -> Vec<SlotInfo> {
@@ -272,7 +290,7 @@ pub fn list_slots(storage: &Storage) -> Vec<SlotInfo> {
                             save.title.clone()
                         },
                         plies: save.moves.len(),
-                        result: save.result.clone().unwrap_or_default(),
+                        result: slot_result(&save),
                         slot,
                     };
                     (save.saved_at, info)
@@ -283,7 +301,7 @@ pub fn list_slots(storage: &Storage) -> Vec<SlotInfo> {
                         slot,
                         variant_title: String::new(),
                         plies: 0,
-                        result: format!("cannot be read: {e}"),
+                        result: SlotResult::Unreadable(e),
                     },
                 ),
             }

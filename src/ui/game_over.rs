@@ -67,10 +67,7 @@ fn game_over_dialog(
             ui.add_space(8.0);
             ui.horizontal_wrapped(|ui| {
                 if ui.button(tr(lang, Key::Rematch)).clicked() {
-                    start.write(StartGame {
-                        variant: game.variant.clone(),
-                        after: String::new(),
-                    });
+                    start.write(StartGame::new(game.variant.clone(), String::new()));
                 }
                 if ui.button(tr(lang, Key::ReviewGame)).clicked() {
                     review_commands.write(ReviewCommand::First);

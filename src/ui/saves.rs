@@ -245,11 +245,7 @@ fn saves_window(
                             ui.vertical(|ui| {
                                 ui.label(egui::RichText::new(&info.slot).strong());
                                 let moves = count(lang, info.plies.div_ceil(2) as u64, Noun::Move);
-                                let result = if info.result.is_empty() {
-                                    tr(lang, Key::Unfinished).to_owned()
-                                } else {
-                                    info.result.clone()
-                                };
+                                let result = words::slot_result_text(lang, &info.result);
                                 ui.label(
                                     egui::RichText::new(trf(
                                         lang,

@@ -10,7 +10,7 @@ use crate::{
     coach::{Grade, Verdict},
     i18n::{Key, Noun, count, side, side_lower, tr, trf},
     match_state::{EndCause, GameEnd},
-    persistence::Notice as PersistenceNotice,
+    persistence::{Notice as PersistenceNotice, SlotResult},
     settings::Language,
 };
 
@@ -124,6 +124,49 @@ pub fn end_text(
         },
     };
     EndText { headline, reason }
+}
+
+/// A saved game's result in the list of saves: "White wins", "Draw", "Black wins: White
+/// resigned" (the full reason of a rule ending needs the replayed game: the game-over dialog
+/// shows it once the save is loaded).
+pub fn slot_result_text(language: Language, result: &SlotResult) -> String {
+    match result {
+        SlotResult::Unfinished => tr(language, Key::Unfinished).to_owned(),
+        SlotResult::Over(GameEnd {
+            cause: EndCause::Resigned(loser),
+            ..
+        }) => {
+            let winner = loser.other();
+            trf(
+                language,
+                Key::SlotResigned,
+                &[
+                    ("Side", &side(language, winner)),
+                    ("side", &side_lower(language, winner)),
+                    ("loser", &side_lower(language, *loser)),
+                ],
+            )
+        }
+        SlotResult::Over(GameEnd {
+            winner: Some(winner),
+            ..
+        }) => trf(
+            language,
+            Key::ResultWin,
+            &[
+                ("Side", &side(language, *winner)),
+                ("side", &side_lower(language, *winner)),
+            ],
+        ),
+        SlotResult::Over(GameEnd { winner: None, .. }) => tr(language, Key::ResultDraw).to_owned(),
+        // Saved before results were typed: the English words are all there is.
+        SlotResult::Described(words) => words.clone(),
+        SlotResult::Unreadable(error) => trf(
+            language,
+            Key::SlotUnreadable,
+            &[("why", &save_error_text(language, error))],
+        ),
+    }
 }
 
 /// A search score for the player: `+1.25` (a decimal comma in Russian), or a proven result
@@ -322,6 +365,14 @@ pub fn persistence_notice_text(language: Language, notice: &PersistenceNotice) -
         PersistenceNotice::Save(SaveWarning::VariantChanged { .. }) => {
             tr(language, Key::WarnVariantChanged).to_owned()
         }
+        PersistenceNotice::Save(SaveWarning::ResignationIgnored { side: resigned }) => trf(
+            language,
+            Key::WarnResignationIgnored,
+            &[
+                ("Side", &side(language, *resigned)),
+                ("side", &side_lower(language, *resigned)),
+            ],
+        ),
         PersistenceNotice::Save(SaveWarning::ResultDiffers { saved, replayed }) => {
             let not_over = tr(language, Key::GameNotOver);
             trf(

@@ -6,16 +6,16 @@ use std::{fs, path::Path};
 use bevy::prelude::*;
 use boardcraft::{
     config::{Level, PlayerKind, Players},
-    match_state::{Match, TurnPhase},
+    match_state::{EndCause, GameEnd, Match, ResignRequested, TurnPhase, UndoRequested},
     persistence::{
         DeleteRequested, LoadRequested, Notice, PersistenceAction, PersistenceResult, SETTINGS_KEY,
         SETTINGS_WRITE_DELAY_SECS, SaveError, SaveRequested, SaveSlots, SettingsProblem,
-        StorageStatus, settings_text,
+        SlotResult, StorageStatus, settings_text,
     },
     settings::{Language, Settings},
     storage::Storage,
 };
-use boardcraft_rules::shipped_variant;
+use boardcraft_rules::{Color, shipped_variant};
 use boardcraft_saves::SavedGame;
 
 use crate::common::*;
@@ -115,6 +115,62 @@ fn a_finished_game_round_trips() {
         &view_snapshot(app.world_mut()),
         &rules_snapshot(app.world()),
     );
+}
+
+#[test]
+fn a_resigned_game_round_trips_as_resigned() {
+    let home = tempfile::tempdir().unwrap();
+    let mut app = app_in(home.path(), "ugolki-hg-3x3", "f2:f4 c7-d7", humans());
+    app.world_mut()
+        .write_message(ResignRequested { side: Color::White });
+    run_until(&mut app, 20, "the resignation", |w| {
+        phase(w) == Some(TurnPhase::GameOver)
+    });
+    let resigned = GameEnd {
+        winner: Some(Color::Black),
+        cause: EndCause::Resigned(Color::White),
+    };
+    assert_eq!(app.world().resource::<Match>().end(), Some(resigned));
+    ask(
+        &mut app,
+        SaveRequested {
+            slot: "gave up".into(),
+        },
+    );
+    let slots = app.world().resource::<SaveSlots>().0.clone();
+    let listed = slots.iter().find(|s| s.slot == "gave up").expect("listed");
+    assert_eq!(listed.result, SlotResult::Over(resigned));
+    drop(app);
+
+    // Another run, a game still on: the load brings back a game that is over, by resignation.
+    let mut app = app_in(home.path(), "ugolki-hg-3x3", "f2:f4", humans());
+    assert_eq!(app.world().resource::<Match>().end(), None);
+    let results = ask(
+        &mut app,
+        LoadRequested {
+            slot: "gave up".into(),
+        },
+    );
+    assert!(
+        matches!(&results[..], [PersistenceResult::Loaded { .. }]),
+        "{results:?}"
+    );
+    run_until(&mut app, 50, "the loaded game", |w| {
+        w.resource::<Match>().line() == "f2:f4 c7-d7"
+    });
+    app.update();
+    let game = app.world().resource::<Match>();
+    assert_eq!(game.end(), Some(resigned));
+    assert_eq!(game.outcome(), None, "the rules did not end it");
+    assert_eq!(phase(app.world()), Some(TurnPhase::GameOver));
+
+    // As in play, an undo takes the resignation back and the game goes on.
+    app.world_mut().write_message(UndoRequested);
+    run_until(&mut app, 20, "the resignation taken back", |w| {
+        phase(w) == Some(TurnPhase::Ready)
+    });
+    let game = app.world().resource::<Match>();
+    assert_eq!((game.end(), game.line()), (None, "f2:f4 c7-d7".to_owned()));
 }
 
 #[test]
@@ -319,7 +375,13 @@ fn truncated_and_corrupted_saves_are_reported_and_left_untouched() {
     );
     let slots = app.world().resource::<SaveSlots>().0.clone();
     let cut = slots.iter().find(|s| s.slot == "cut").expect("listed");
-    assert!(cut.result.contains("truncated"), "{cut:?}");
+    assert!(
+        matches!(
+            cut.result,
+            SlotResult::Unreadable(SaveError::Truncated { .. })
+        ),
+        "{cut:?}"
+    );
 }
 
 #[test]
@@ -409,7 +471,7 @@ fn slots_are_listed_newest_first_and_deleted() {
     let first = &app.world().resource::<SaveSlots>().0[0];
     assert_eq!(first.variant_title, "Ugolki 3×3 (Happy Games)");
     assert_eq!(first.plies, 1);
-    assert_eq!(first.result, "");
+    assert_eq!(first.result, SlotResult::Unfinished);
     ask(&mut app, SaveRequested { slot: "now".into() });
     assert_eq!(names(&app), ["now", "new", "old"]);
     assert_eq!(app.world().resource::<SaveSlots>().0[0].plies, 2);

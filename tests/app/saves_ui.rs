@@ -2,17 +2,18 @@
 //! languages, over the real persistence systems (in-memory storage).
 use bevy::prelude::*;
 use boardcraft::{
-    match_state::Match,
+    match_state::{Match, ResignRequested, TurnPhase},
     persistence::{
         LoadRequested, Notice, PersistenceAction, PersistenceResult, SaveError, SaveRequested,
-        SaveSlots,
+        SaveSlots, SlotResult,
     },
     settings::Language,
     ui::{
         saves::{Heard, result_text},
-        words::save_error_text,
+        words::{save_error_text, slot_result_text},
     },
 };
+use boardcraft_rules::Color;
 use boardcraft_saves::{SaveWarning, SlotNameProblem};
 
 use crate::common::*;
@@ -88,6 +89,76 @@ fn the_window_words_each_answer_of_a_save_and_load_round_trip() {
     assert!(text.contains("допустимы только"), "{text}");
 }
 
+/// An app recording persistence answers, with `variant` started after `after`.
+fn recording_app(variant: &str, after: &str) -> App {
+    let mut app = app_for(variant, after, humans());
+    app.init_resource::<Heards>().add_systems(
+        Last,
+        |mut r: MessageReader<PersistenceResult>, mut h: ResMut<Heards>| {
+            h.0.extend(r.read().cloned())
+        },
+    );
+    start(&mut app);
+    app
+}
+
+/// The slot list's result of the game just saved as `slot`, in both languages.
+fn listed_result(app: &mut App, slot: &str) -> (SlotResult, String, String) {
+    ask(app, SaveRequested { slot: slot.into() });
+    let slots = &app.world().resource::<SaveSlots>().0;
+    let info = slots.iter().find(|s| s.slot == slot).expect("listed");
+    (
+        info.result.clone(),
+        slot_result_text(Language::English, &info.result),
+        slot_result_text(Language::Russian, &info.result),
+    )
+}
+
+#[test]
+fn the_slot_list_words_a_finished_games_result_in_both_languages() {
+    // A game the rules ended: the headline of the game-over dialog.
+    let line = finished_line("gipf-basic").join(" ");
+    let mut app = recording_app("gipf-basic", &line);
+    let end = app
+        .world()
+        .resource::<Match>()
+        .end()
+        .expect("the line ends the game");
+    let (result, english, russian) = listed_result(&mut app, "done");
+    assert_eq!(result, SlotResult::Over(end));
+    let expected = match end.winner {
+        Some(Color::White) => ("White wins", "Победили белые"),
+        Some(Color::Black) => ("Black wins", "Победили чёрные"),
+        None => ("Draw", "Ничья"),
+    };
+    assert_eq!((english.as_str(), russian.as_str()), expected);
+
+    // A resignation says who resigned.
+    let mut app = recording_app("ugolki-hg-3x3", "f2:f4");
+    app.world_mut()
+        .write_message(ResignRequested { side: Color::Black });
+    run_until(&mut app, 20, "the resignation", |w| {
+        phase(w) == Some(TurnPhase::GameOver)
+    });
+    let (_, english, russian) = listed_result(&mut app, "resigned");
+    assert_eq!(english, "White wins: Black resigned");
+    assert_eq!(russian, "Победили белые: чёрные сдались");
+
+    // A game still on, and a save that cannot be read.
+    let mut app = recording_app("ugolki-hg-3x3", "f2:f4");
+    let (result, english, russian) = listed_result(&mut app, "on");
+    assert_eq!(result, SlotResult::Unfinished);
+    assert_eq!(
+        (english.as_str(), russian.as_str()),
+        ("unfinished", "не окончена")
+    );
+    let unreadable = SlotResult::Unreadable(SaveError::Empty);
+    assert_eq!(
+        slot_result_text(Language::Russian, &unreadable),
+        "не читается: файл пуст"
+    );
+}
+
 #[test]
 fn every_storage_problem_is_worded_in_every_language() {
     let errors = [
@@ -142,6 +213,7 @@ fn every_storage_problem_is_worded_in_every_language() {
         Notice::RecoveredFromBackup {
             problem: SaveError::Empty,
         },
+        Notice::Save(SaveWarning::ResignationIgnored { side: Color::White }),
         Notice::Save(SaveWarning::ResultDiffers {
             saved: None,
             replayed: Some("x".into()),
