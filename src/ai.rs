@@ -3,7 +3,7 @@
 //! [`MoveRequested`] like a human's click.
 use bevy::{
     prelude::*,
-    tasks::{AsyncComputeTaskPool, Task, futures::check_ready, futures_lite},
+    tasks::{AsyncComputeTaskPool, Task, futures::check_ready},
 };
 use boardcraft_ai::{AnySearch, Progress};
 use boardcraft_rules::{AnyMove, AnyPosition, Color as Side, Position};
@@ -12,6 +12,7 @@ use crate::{
     GameSystems,
     config::{Level, PlayerKind, Players},
     match_state::{Match, MoveRequested, TurnPhase},
+    platform,
 };
 
 /// What the computer is doing, for the UI's thinking indicator.
@@ -101,13 +102,14 @@ fn poll_search(mut thinking: ResMut<AiThinking>, mut requests: MessageWriter<Mov
 const NODES_PER_SLICE: u64 = 4_000;
 
 /// The computer's move: the AI crate's search at the chosen level, run in slices with a yield
-/// between them. Natively the task runs on a worker thread anyway; on wasm (one thread) the
-/// yields are what keep frames coming while the computer thinks.
+/// between them. Natively the task runs on a worker thread anyway; in the browser (one thread)
+/// the yields are what keep frames coming while the computer thinks — they must yield to the
+/// browser's event loop, not just to other tasks (see [`platform::yield_now`]).
 async fn choose_move(position: AnyPosition, level: Level, seed: u64) -> Option<AnyMove> {
     let mut search = AnySearch::new(&position, level.config(seed));
     loop {
         match search.step(NODES_PER_SLICE) {
-            Progress::Running => futures_lite::future::yield_now().await,
+            Progress::Running => platform::yield_now().await,
             Progress::Done(result) => return result.best_move,
         }
     }

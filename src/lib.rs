@@ -20,10 +20,12 @@ pub mod automation;
 pub mod board;
 pub mod camera;
 pub mod config;
+pub mod game_status;
 pub mod input;
 pub mod match_state;
 pub mod persistence;
 pub mod pieces;
+pub mod platform;
 pub mod settings;
 pub mod ui;
 pub mod variants;
@@ -61,6 +63,7 @@ impl PluginGroup for LogicPlugins {
             .add(pieces::plugin)
             .add(animation::plugin)
             .add(ai::plugin)
+            .add(game_status::plugin)
             .add(persistence::plugin)
     }
 }
@@ -81,7 +84,7 @@ fn ordering(app: &mut App) {
     );
 }
 
-/// Drawing, input, UI and sound.
+/// Drawing, input, UI and sound, and the platform's extras (the browser page's state).
 pub struct PresentationPlugins;
 
 impl PluginGroup for PresentationPlugins {
@@ -93,5 +96,6 @@ impl PluginGroup for PresentationPlugins {
             .add(input::plugin)
             .add(ui::plugin)
             .add(audio::plugin)
+            .add(platform::plugin)
     }
 }

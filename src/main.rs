@@ -1,29 +1,20 @@
-//! The Boardcraft game binary. `boardcraft --help` lists the options.
+//! The Boardcraft game binary, for the desktop and the browser. `boardcraft --help` lists the
+//! options; in the browser the page URL carries them (`?variant=halma-16&black=strong`).
 use bevy::{asset::AssetMetaCheck, prelude::*, window::WindowResolution};
-use boardcraft::{
-    LogicPlugins, PresentationPlugins, automation, camera::StartTopDown, config::Cli,
-};
-use clap::Parser;
+use boardcraft::{LogicPlugins, PresentationPlugins, camera::StartTopDown, platform};
 
 fn main() -> AppExit {
-    let cli = Cli::parse();
+    let cli = platform::command_line();
     let config = cli.game_config();
     let players = cli.players();
-    if let Some(frames) = cli.bench_frames {
-        return automation::bench_frames(config, players, frames);
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(frames) = cli.native.bench_frames {
+        return boardcraft::automation::bench_frames(config, players, frames);
     }
 
     let mut app = App::new();
-    let asset_dir = find_assets();
-    #[cfg(not(target_arch = "wasm32"))]
-    boardcraft::variants::register_sources(
-        &mut app,
-        &config,
-        asset_dir
-            .as_ref()
-            .and_then(|a| a.parent())
-            .map(|root| root.join("mods")),
-    );
+    let asset_dir = platform::asset_dir();
+    platform::register_sources(&mut app, &config, asset_dir.as_ref());
     let mut asset_plugin = AssetPlugin {
         // Browsers would fetch a `.meta` file for every asset and get 404s.
         meta_check: AssetMetaCheck::Never,
@@ -35,6 +26,7 @@ fn main() -> AppExit {
     let window = Window {
         title: "Boardcraft".into(),
         resolution: WindowResolution::new(1280, 800),
+        // In the browser: draw into the page's canvas and follow its size.
         canvas: Some("#bevy".into()),
         fit_canvas_to_parent: true,
         ..default()
@@ -50,40 +42,13 @@ fn main() -> AppExit {
     .insert_resource(config)
     .insert_resource(players)
     .insert_resource(StartTopDown(cli.top_down));
-    if let Some(path) = cli.screenshot {
-        app.insert_resource(automation::ScreenshotPlan {
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(path) = cli.native.screenshot {
+        app.insert_resource(boardcraft::automation::ScreenshotPlan {
             path,
-            frames: cli.screenshot_frames,
+            frames: cli.native.screenshot_frames,
         })
-        .add_plugins(automation::screenshot_plugin);
+        .add_plugins(boardcraft::automation::screenshot_plugin);
     }
     app.run()
-}
-
-/// The `assets` folder: Bevy looks beside the executable unless `BEVY_ASSET_ROOT` or
-/// `CARGO_MANIFEST_DIR` says otherwise (`cargo run` sets the latter). A binary started from
-/// the repository (e.g. `target/release/boardcraft`) also finds `./assets`.
-fn find_assets() -> Option<std::path::PathBuf> {
-    #[cfg(target_arch = "wasm32")]
-    {
-        None
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let root = std::env::var_os("BEVY_ASSET_ROOT")
-            .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR"))
-            .map(std::path::PathBuf::from);
-        let candidates = root
-            .into_iter()
-            .chain(
-                std::env::current_exe()
-                    .ok()
-                    .and_then(|e| e.parent().map(Into::into)),
-            )
-            .chain(std::env::current_dir().ok());
-        candidates
-            .map(|dir| dir.join("assets"))
-            .find(|dir| dir.join("variants").is_dir())
-            .and_then(|dir| std::path::absolute(dir).ok())
-    }
 }

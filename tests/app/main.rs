@@ -4,6 +4,7 @@ mod common;
 mod focus;
 mod gipf;
 mod input;
+mod page;
 mod race;
 mod scripts;
 mod settings;

@@ -1,0 +1,101 @@
+//! A plain-text summary of the game (state, variant, moves played, side to move, last move,
+//! thinking side, result) for observers outside the ECS. The browser build publishes it as
+//! `data-*` attributes of the page's `<body>` (the loading indicator and the browser test read
+//! them); computing it here keeps that logic shared and testable headless.
+use bevy::prelude::*;
+use boardcraft_rules::Position;
+
+use crate::{
+    ai::AiThinking,
+    match_state::{AppState, Match, StartError, TurnPhase},
+};
+
+/// The game as text. Changes only when something in it changes (so observers can watch
+/// `is_changed`).
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameStatus {
+    /// `loading`, `in-game` or `failed`.
+    pub app_state: &'static str,
+    /// The variant's name, once a game is on.
+    pub variant: String,
+    /// Moves played so far (`--after` moves included).
+    pub ply: usize,
+    /// `White` or `Black` while the game goes on; empty once it is over.
+    pub to_move: String,
+    /// The last move in the game's notation; empty before the first.
+    pub last_move: String,
+    /// Every move so far, in notation, separated by spaces (what `--after` accepts).
+    pub line: String,
+    /// `ready`, `animating` or `game-over`.
+    pub phase: &'static str,
+    /// The side whose computer player is searching; empty otherwise.
+    pub thinking: String,
+    /// The result (`White wins: …`, `draw: …`); empty while the game goes on.
+    pub outcome: String,
+    /// Why the game cannot start; empty otherwise.
+    pub error: String,
+}
+
+impl GameStatus {
+    /// The fields as `(name, value)` pairs; the page's attribute is `data-<name>`.
+    pub fn fields(&self) -> [(&'static str, String); 10] {
+        [
+            ("app-state", self.app_state.to_owned()),
+            ("variant", self.variant.clone()),
+            ("ply", self.ply.to_string()),
+            ("to-move", self.to_move.clone()),
+            ("last-move", self.last_move.clone()),
+            ("line", self.line.clone()),
+            ("phase", self.phase.to_owned()),
+            ("thinking", self.thinking.clone()),
+            ("outcome", self.outcome.clone()),
+            ("error", self.error.clone()),
+        ]
+    }
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<GameStatus>()
+        .add_systems(PostUpdate, update_status);
+}
+
+fn update_status(
+    mut status: ResMut<GameStatus>,
+    state: Res<State<AppState>>,
+    phase: Option<Res<State<TurnPhase>>>,
+    game: Option<Res<Match>>,
+    thinking: Res<AiThinking>,
+    error: Res<StartError>,
+) {
+    let mut next = GameStatus {
+        app_state: match state.get() {
+            AppState::Loading => "loading",
+            AppState::InGame => "in-game",
+            AppState::Failed => "failed",
+        },
+        phase: match phase.map(|p| *p.get()) {
+            Some(TurnPhase::Ready) => "ready",
+            Some(TurnPhase::Animating) => "animating",
+            Some(TurnPhase::GameOver) => "game-over",
+            None => "",
+        },
+        thinking: thinking.side.map(|s| s.to_string()).unwrap_or_default(),
+        error: error.0.clone().unwrap_or_default(),
+        ..default()
+    };
+    if let Some(game) = game {
+        next.variant = game.variant.name.clone();
+        next.ply = game.history.len();
+        next.last_move = game
+            .history
+            .last()
+            .map(|m| m.notation.clone())
+            .unwrap_or_default();
+        next.line = game.line();
+        match game.outcome() {
+            Some(outcome) => next.outcome = outcome.to_string(),
+            None => next.to_move = game.position.side_to_move().to_string(),
+        }
+    }
+    status.set_if_neq(next);
+}
