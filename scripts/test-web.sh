@@ -20,4 +20,4 @@ scripts/build-web.sh --ci --out "$dist"
 
 rm -rf "$out"
 node web/test/browser-test.mjs --dist "$dist" --out "$out" --chromium "${CHROMIUM:-/usr/bin/chromium}"
-echo "screenshot: $out/board.png"
+echo "screenshots: $out/ugolki.png $out/gipf.png (report: $out/report.json)"

@@ -1,5 +1,5 @@
 //! A plain-text summary of the game (state, variant, moves played, side to move, last move,
-//! thinking side, result) for observers outside the ECS. The browser build publishes it as
+//! thinking side, result, variants loaded) for observers outside the ECS. The browser build publishes it as
 //! `data-*` attributes of the page's `<body>` (the loading indicator and the browser test read
 //! them); computing it here keeps that logic shared and testable headless.
 use bevy::prelude::*;
@@ -8,6 +8,7 @@ use boardcraft_rules::Position;
 use crate::{
     ai::AiThinking,
     match_state::{AppState, Match, StartError, TurnPhase},
+    variants::VariantLibrary,
 };
 
 /// The game as text. Changes only when something in it changes (so observers can watch
@@ -34,11 +35,14 @@ pub struct GameStatus {
     pub outcome: String,
     /// Why the game cannot start; empty otherwise.
     pub error: String,
+    /// Variant files loaded and playable, and loaded but rejected (the menu lists both).
+    pub variants: usize,
+    pub broken_variants: usize,
 }
 
 impl GameStatus {
     /// The fields as `(name, value)` pairs; the page's attribute is `data-<name>`.
-    pub fn fields(&self) -> [(&'static str, String); 10] {
+    pub fn fields(&self) -> [(&'static str, String); 12] {
         [
             ("app-state", self.app_state.to_owned()),
             ("variant", self.variant.clone()),
@@ -50,6 +54,8 @@ impl GameStatus {
             ("thinking", self.thinking.clone()),
             ("outcome", self.outcome.clone()),
             ("error", self.error.clone()),
+            ("variants", self.variants.to_string()),
+            ("broken-variants", self.broken_variants.to_string()),
         ]
     }
 }
@@ -66,6 +72,7 @@ fn update_status(
     game: Option<Res<Match>>,
     thinking: Res<AiThinking>,
     error: Res<StartError>,
+    library: Res<VariantLibrary>,
 ) {
     let mut next = GameStatus {
         app_state: match state.get() {
@@ -81,6 +88,8 @@ fn update_status(
         },
         thinking: thinking.side.map(|s| s.to_string()).unwrap_or_default(),
         error: error.0.clone().unwrap_or_default(),
+        variants: library.ready().count(),
+        broken_variants: library.broken().count(),
         ..default()
     };
     if let Some(game) = game {

@@ -90,6 +90,8 @@ fn the_status_follows_the_game() {
     assert_eq!(status.phase, "ready");
     assert_eq!(status.thinking, "");
     assert_eq!(status.outcome, "");
+    assert_eq!(status.broken_variants, 0);
+    assert!(status.variants >= 1);
 
     play_animated(&mut app, "b7:d7");
     app.update();
