@@ -1,12 +1,12 @@
 //! A plain-text summary of the game (state, variant, moves played, side to move, last move,
-//! thinking side, result, variants loaded) for observers outside the ECS. The browser build publishes it as
+//! thinking side, result, variants loaded, how the computer's searches were sliced) for observers outside the ECS. The browser build publishes it as
 //! `data-*` attributes of the page's `<body>` (the loading indicator and the browser test read
 //! them); computing it here keeps that logic shared and testable headless.
 use bevy::prelude::*;
 use boardcraft_rules::Position;
 
 use crate::{
-    ai::AiThinking,
+    ai::{AiThinking, SearchStats},
     match_state::{AppState, Match, StartError, TurnPhase},
     variants::VariantLibrary,
 };
@@ -38,11 +38,16 @@ pub struct GameStatus {
     /// Variant files loaded and playable, and loaded but rejected (the menu lists both).
     pub variants: usize,
     pub broken_variants: usize,
+    /// Computer searches finished, the longest slice of any of them (ms: the longest the
+    /// computer held the thread; in the browser, the page), and the last one's time (ms).
+    pub searches: u32,
+    pub longest_slice_ms: u64,
+    pub last_search_ms: u64,
 }
 
 impl GameStatus {
     /// The fields as `(name, value)` pairs; the page's attribute is `data-<name>`.
-    pub fn fields(&self) -> [(&'static str, String); 12] {
+    pub fn fields(&self) -> [(&'static str, String); 15] {
         [
             ("app-state", self.app_state.to_owned()),
             ("variant", self.variant.clone()),
@@ -56,6 +61,9 @@ impl GameStatus {
             ("error", self.error.clone()),
             ("variants", self.variants.to_string()),
             ("broken-variants", self.broken_variants.to_string()),
+            ("searches", self.searches.to_string()),
+            ("longest-slice-ms", self.longest_slice_ms.to_string()),
+            ("last-search-ms", self.last_search_ms.to_string()),
         ]
     }
 }
@@ -73,6 +81,7 @@ fn update_status(
     thinking: Res<AiThinking>,
     error: Res<StartError>,
     library: Res<VariantLibrary>,
+    searches: Res<SearchStats>,
 ) {
     let mut next = GameStatus {
         app_state: match state.get() {
@@ -90,6 +99,10 @@ fn update_status(
         error: error.0.clone().unwrap_or_default(),
         variants: library.ready().count(),
         broken_variants: library.broken().count(),
+        searches: searches.searches,
+        // Whole milliseconds round up: a slice that ran at all shows as at least 1.
+        longest_slice_ms: searches.longest_slice.as_micros().div_ceil(1000) as u64,
+        last_search_ms: searches.last_elapsed.as_millis() as u64,
         ..default()
     };
     if let Some(game) = game {

@@ -133,6 +133,12 @@ fn the_status_names_the_thinking_side() {
     let status = app.world().resource::<GameStatus>();
     assert_eq!(status.thinking, "");
     assert_eq!(status.to_move, "White");
+    // One search, cut into slices (a Strong search is many times one slice's node count).
+    assert_eq!(status.searches, 1);
+    assert!(status.longest_slice_ms >= 1);
+    let stats = app.world().resource::<boardcraft::ai::SearchStats>();
+    assert!(stats.last_slices > 1, "{stats:?}");
+    assert!(stats.longest_slice <= stats.last_elapsed, "{stats:?}");
 }
 
 #[test]

@@ -317,6 +317,19 @@ async function measureComputerPlay({ page, attr }, after) {
 
   await waitFor("a computer move", waitSeconds, async () => Number(await attr("ply")) > plyBefore)
     .catch((e) => fail(e.message));
+  // The search runs in slices, each one task of the page's event loop: the longest slice is
+  // the longest the computer kept the page from drawing.
+  const searching = {
+    searches: Number(await attr("searches")),
+    longestSliceMs: Number(await attr("longest-slice-ms")),
+    lastSearchMs: Number(await attr("last-search-ms")),
+  };
+  frameStats.searching = searching;
+  console.log(
+    `computer searches so far: ${searching.searches}; longest slice ${searching.longestSliceMs} ms ` +
+      `(the last search took ${searching.lastSearchMs} ms)`,
+  );
+  if (searching.searches < 1) fail("no search finished");
   const line = await attr("line");
   const played = Number(await attr("ply")) - after.split(" ").length;
   console.log(`moves the computers played in the browser: ${played} (line: ${line})`);
