@@ -1,9 +1,12 @@
 //! The computer player: when a computer side is to move, its search runs as an async task
 //! (off the frame, so the window stays responsive) and its answer becomes a
 //! [`MoveRequested`] like a human's click.
+use std::time::Duration;
+
 use bevy::{
+    platform::time::Instant,
     prelude::*,
-    tasks::{AsyncComputeTaskPool, Task, futures::check_ready, futures_lite},
+    tasks::{AsyncComputeTaskPool, Task, futures::check_ready},
 };
 use boardcraft_ai::{AnySearch, Progress};
 use boardcraft_rules::{AnyMove, AnyPosition, Color as Side, Position};
@@ -12,12 +15,13 @@ use crate::{
     GameSystems,
     config::{Level, PlayerKind, Players},
     match_state::{Match, MoveRequested, TurnPhase},
+    platform,
 };
 
 /// What the computer is doing, for the UI's thinking indicator.
 #[derive(Resource, Default)]
 pub struct AiThinking {
-    task: Option<Task<Option<AnyMove>>>,
+    task: Option<Task<SearchOutcome>>,
     game_id: u64,
     ply: u32,
     /// The side thinking, while a search runs.
@@ -32,8 +36,22 @@ impl AiThinking {
     }
 }
 
+/// How the finished searches went: how long the longest slice held its thread. In the browser
+/// a slice runs on the page's only thread, so this is the longest the computer kept the page
+/// from drawing a frame (the browser test reports it).
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct SearchStats {
+    pub searches: u32,
+    /// The longest slice of any search so far.
+    pub longest_slice: Duration,
+    /// The last search's wall-clock time and its number of slices.
+    pub last_elapsed: Duration,
+    pub last_slices: u32,
+}
+
 pub fn plugin(app: &mut App) {
     app.init_resource::<AiThinking>()
+        .init_resource::<SearchStats>()
         .init_resource::<Players>()
         .add_systems(
             Update,
@@ -81,16 +99,24 @@ fn start_search(
     thinking.since = time.elapsed_secs_f64();
 }
 
-fn poll_search(mut thinking: ResMut<AiThinking>, mut requests: MessageWriter<MoveRequested>) {
+fn poll_search(
+    mut thinking: ResMut<AiThinking>,
+    mut stats: ResMut<SearchStats>,
+    mut requests: MessageWriter<MoveRequested>,
+) {
     let Some(task) = thinking.task.as_mut() else {
         return;
     };
-    let Some(answer) = check_ready(task) else {
+    let Some(outcome) = check_ready(task) else {
         return;
     };
     let (game_id, ply) = (thinking.game_id, thinking.ply);
     *thinking = AiThinking::default();
-    match answer {
+    stats.searches += 1;
+    stats.longest_slice = stats.longest_slice.max(outcome.longest_slice);
+    stats.last_elapsed = outcome.elapsed;
+    stats.last_slices = outcome.slices;
+    match outcome.best_move {
         Some(mv) => {
             requests.write(MoveRequested { mv, game_id, ply });
         }
@@ -103,14 +129,34 @@ fn poll_search(mut thinking: ResMut<AiThinking>, mut requests: MessageWriter<Mov
 const NODES_PER_SLICE: u64 = 4_000;
 
 /// The computer's move: the AI crate's search at the chosen level, run in slices with a yield
-/// between them. Natively the task runs on a worker thread anyway; on wasm (one thread) the
-/// yields are what keep frames coming while the computer thinks.
-async fn choose_move(position: AnyPosition, level: Level, seed: u64) -> Option<AnyMove> {
+/// between them. Natively the task runs on a worker thread anyway; in the browser (one thread)
+/// the yields are what keep frames coming while the computer thinks — they must yield to the
+/// browser's event loop, not just to other tasks (see [`platform::yield_now`]).
+async fn choose_move(position: AnyPosition, level: Level, seed: u64) -> SearchOutcome {
+    let start = Instant::now();
     let mut search = AnySearch::new(&position, level.config(seed));
+    let mut outcome = SearchOutcome::default();
     loop {
-        match search.step(NODES_PER_SLICE) {
-            Progress::Running => futures_lite::future::yield_now().await,
-            Progress::Done(result) => return result.best_move,
+        let slice = Instant::now();
+        let progress = search.step(NODES_PER_SLICE);
+        outcome.slices += 1;
+        outcome.longest_slice = outcome.longest_slice.max(slice.elapsed());
+        match progress {
+            Progress::Running => platform::yield_now().await,
+            Progress::Done(result) => {
+                outcome.best_move = result.best_move;
+                outcome.elapsed = start.elapsed();
+                return outcome;
+            }
         }
     }
+}
+
+/// A finished search: the move and how the search was sliced.
+#[derive(Default)]
+struct SearchOutcome {
+    best_move: Option<AnyMove>,
+    slices: u32,
+    longest_slice: Duration,
+    elapsed: Duration,
 }

@@ -150,8 +150,7 @@ fn shows_something(rgba: &[u8]) -> bool {
 /// Time advances by `step` per update, so runs are reproducible.
 pub fn headless_app(config: GameConfig, players: Players, step: Duration) -> App {
     let mut app = App::new();
-    #[cfg(not(target_arch = "wasm32"))]
-    crate::variants::register_sources(&mut app, &config, None);
+    crate::platform::register_sources(&mut app, &config, None);
     app.add_plugins((
         MinimalPlugins.set(ScheduleRunnerPlugin::run_once()),
         StatesPlugin,

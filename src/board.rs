@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use bevy::{
     light::{CascadeShadowConfigBuilder, NotShadowCaster},
+    pbr::{MAX_CASCADES_PER_LIGHT, MAX_DIRECTIONAL_LIGHTS},
     prelude::*,
 };
 use boardcraft_rules::Color as Side;
@@ -107,16 +108,20 @@ fn spawn_lights(mut commands: Commands) {
         },
         Transform::from_xyz(-6.0, 14.0, 8.0).looking_at(Vec3::ZERO, Vec3::Y),
         // The scene is one board: two cascades cover it (four cost twice the shadow work, which
-        // matters on software renderers).
+        // matters on software renderers). WebGL2 allows one.
         CascadeShadowConfigBuilder {
-            num_cascades: 2,
+            num_cascades: 2.min(MAX_CASCADES_PER_LIGHT),
             first_cascade_far_bound: 20.0,
             maximum_distance: 60.0,
             ..default()
         }
         .build(),
     ));
-    // A cool fill light from the other side, without shadows.
+    // A cool fill light from the other side, without shadows. WebGL2 (the browser build) takes
+    // one directional light only; the renderer would drop this one anyway.
+    if MAX_DIRECTIONAL_LIGHTS < 2 {
+        return;
+    }
     commands.spawn((
         DirectionalLight {
             illuminance: 2_500.0,

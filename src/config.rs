@@ -110,7 +110,8 @@ impl Default for GameConfig {
 /// The variant started when none is named.
 pub const DEFAULT_VARIANT: &str = "ugolki-hg-3x3";
 
-/// The game binary's command line.
+/// The game binary's command line. The browser build reads the same options from the page
+/// URL's query string ([`QueryOptions::parse`]), so an option added here works in both.
 #[derive(clap::Parser, Debug, Clone)]
 #[command(
     name = "boardcraft",
@@ -130,20 +131,9 @@ pub struct Cli {
     /// Moves to play before the game is shown, e.g. "g2:e2 b7:d7".
     #[arg(long, default_value = "")]
     pub after: String,
-    /// Render a few frames, save a screenshot of the window to this PNG file, and exit.
-    #[arg(long)]
-    pub screenshot: Option<PathBuf>,
-    /// Settled frames to render before the picture is checked (it is saved once two captures
-    /// in a row are identical).
-    #[arg(long, default_value_t = 16)]
-    pub screenshot_frames: u32,
     /// Start in the top-down view.
     #[arg(long)]
     pub top_down: bool,
-    /// Run headless (no window) for this many frames of computer-vs-computer play with
-    /// animations, then print the CPU time per frame.
-    #[arg(long)]
-    pub bench_frames: Option<u32>,
     /// Open the main menu instead of starting a game.
     #[arg(long)]
     pub menu: bool,
@@ -151,6 +141,27 @@ pub struct Cli {
     /// (default: the stored setting, else the system's language).
     #[arg(long, value_parser = parse_language)]
     pub lang: Option<Language>,
+    /// Options that write files or measure the process: not in the browser.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[command(flatten)]
+    pub native: NativeOptions,
+}
+
+/// The options only the desktop binary has.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(clap::Args, Debug, Clone)]
+pub struct NativeOptions {
+    /// Render a few frames, save a screenshot of the window to this PNG file, and exit.
+    #[arg(long)]
+    pub screenshot: Option<PathBuf>,
+    /// Settled frames to render before the picture is checked (it is saved once two captures
+    /// in a row are identical).
+    #[arg(long, default_value_t = 16)]
+    pub screenshot_frames: u32,
+    /// Run headless (no window) for this many frames of computer-vs-computer play with
+    /// animations, then print the CPU time per frame.
+    #[arg(long)]
+    pub bench_frames: Option<u32>,
 }
 
 /// `en`/`ru` (or a locale such as `ru-RU`) for `--lang`; anything else is an error, not a
@@ -202,4 +213,73 @@ impl Cli {
             black: self.black,
         }
     }
+}
+
+/// The command line read from `key=value` pairs (a page URL's query string, decoded):
+/// `?variant=gipf-basic&black=master&top-down` means `--variant=gipf-basic --black=master
+/// --top-down`. Which keys exist and which take a value comes from the [`Cli`] definition, so
+/// every option of the desktop binary works in the URL without a second list.
+#[derive(Debug, Clone)]
+pub struct QueryOptions {
+    pub cli: Cli,
+    /// Keys that are not options, or flags with a value that is not yes/no: skipped.
+    pub ignored: Vec<String>,
+    /// The options did not parse (e.g. `white=wizard`): the defaults are used instead.
+    pub error: Option<String>,
+}
+
+impl QueryOptions {
+    pub fn parse(pairs: impl IntoIterator<Item = (String, String)>) -> QueryOptions {
+        use clap::{CommandFactory, Parser};
+        let (args, ignored) = query_args(&Cli::command(), pairs);
+        match Cli::try_parse_from(args) {
+            Ok(cli) => QueryOptions {
+                cli,
+                ignored,
+                error: None,
+            },
+            Err(e) => QueryOptions {
+                cli: Cli::parse_from(["boardcraft"]),
+                ignored,
+                error: Some(e.to_string()),
+            },
+        }
+    }
+}
+
+/// Turns query pairs into the argument list `command` parses. A key names a long option
+/// (`top_down` is accepted for `top-down`); an option that takes no value is given for an
+/// empty value or yes/true/on/1 and left out for no/false/off/0. A key given twice counts
+/// once, with its last value (as a later URL parameter overrides an earlier one).
+pub fn query_args(
+    command: &clap::Command,
+    pairs: impl IntoIterator<Item = (String, String)>,
+) -> (Vec<String>, Vec<String>) {
+    let mut args = vec![command.get_name().to_owned()];
+    let mut ignored = Vec::new();
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for (key, value) in pairs {
+        let key = key.replace('_', "-");
+        seen.retain(|(k, _)| *k != key);
+        seen.push((key, value));
+    }
+    for (key, value) in seen {
+        let Some(arg) = command
+            .get_arguments()
+            .find(|a| a.get_long() == Some(key.as_str()))
+        else {
+            ignored.push(format!("`{key}` is not an option"));
+            continue;
+        };
+        if arg.get_action().takes_values() {
+            args.push(format!("--{key}={value}"));
+            continue;
+        }
+        match value.to_ascii_lowercase().as_str() {
+            "" | "1" | "true" | "yes" | "on" => args.push(format!("--{key}")),
+            "0" | "false" | "no" | "off" => {}
+            _ => ignored.push(format!("`{key}={value}`: a flag is on or off (true/false)")),
+        }
+    }
+    (args, ignored)
 }

@@ -22,11 +22,13 @@ pub mod board;
 pub mod camera;
 pub mod coach;
 pub mod config;
+pub mod game_status;
 pub mod i18n;
 pub mod input;
 pub mod match_state;
 pub mod persistence;
 pub mod pieces;
+pub mod platform;
 pub mod review;
 pub mod settings;
 pub mod storage;
@@ -68,6 +70,7 @@ impl PluginGroup for LogicPlugins {
             .add(ai::plugin)
             .add(review::plugin)
             .add(coach::plugin)
+            .add(game_status::plugin)
             .add(persistence::plugin)
     }
 }
@@ -88,7 +91,7 @@ fn ordering(app: &mut App) {
     );
 }
 
-/// Drawing, input, UI and sound.
+/// Drawing, input, UI and sound, and the platform's extras (the browser page's state).
 pub struct PresentationPlugins;
 
 impl PluginGroup for PresentationPlugins {
@@ -100,5 +103,6 @@ impl PluginGroup for PresentationPlugins {
             .add(input::plugin)
             .add(ui::plugin)
             .add(audio::plugin)
+            .add(platform::plugin)
     }
 }

@@ -1,20 +1,22 @@
-//! The Boardcraft game binary. `boardcraft --help` lists the options.
+//! The Boardcraft game binary, for the desktop and the browser. `boardcraft --help` lists the
+//! options; in the browser the page URL carries them (`?variant=halma-16&black=strong`).
 use bevy::{asset::AssetMetaCheck, prelude::*, window::WindowResolution};
 use boardcraft::{
-    LogicPlugins, PresentationPlugins, automation,
+    LogicPlugins, PresentationPlugins,
     camera::StartTopDown,
-    config::{Cli, StartLanguage, apply_start_language, system_language},
+    config::{StartLanguage, apply_start_language, system_language},
     match_state::AppState,
+    platform,
     settings::Settings,
 };
-use clap::Parser;
 
 fn main() -> AppExit {
-    let cli = Cli::parse();
+    let cli = platform::command_line();
     let config = cli.game_config();
     let players = cli.players();
-    if let Some(frames) = cli.bench_frames {
-        return automation::bench_frames(config, players, frames);
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(frames) = cli.native.bench_frames {
+        return boardcraft::automation::bench_frames(config, players, frames);
     }
 
     let mut app = App::new();
@@ -24,16 +26,8 @@ fn main() -> AppExit {
         language: system_language(),
         ..Settings::default()
     });
-    let asset_dir = find_assets();
-    #[cfg(not(target_arch = "wasm32"))]
-    boardcraft::variants::register_sources(
-        &mut app,
-        &config,
-        asset_dir
-            .as_ref()
-            .and_then(|a| a.parent())
-            .map(|root| root.join("mods")),
-    );
+    let asset_dir = platform::asset_dir();
+    platform::register_sources(&mut app, &config, asset_dir.as_ref());
     let mut asset_plugin = AssetPlugin {
         // Browsers would fetch a `.meta` file for every asset and get 404s.
         meta_check: AssetMetaCheck::Never,
@@ -45,6 +39,7 @@ fn main() -> AppExit {
     let window = Window {
         title: "Boardcraft".into(),
         resolution: WindowResolution::new(1280, 800),
+        // In the browser: draw into the page's canvas and follow its size.
         canvas: Some("#bevy".into()),
         fit_canvas_to_parent: true,
         ..default()
@@ -65,43 +60,16 @@ fn main() -> AppExit {
     if cli.menu {
         app.insert_state(AppState::Menu);
     }
-    if let Some(path) = cli.screenshot {
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(path) = cli.native.screenshot {
         // A picture taken by a script never reads or writes the player's saves and settings
         // (`--lang` and `--top-down` would otherwise be stored as the player's choice).
         app.insert_resource(boardcraft::storage::Storage::memory());
-        app.insert_resource(automation::ScreenshotPlan {
+        app.insert_resource(boardcraft::automation::ScreenshotPlan {
             path,
-            frames: cli.screenshot_frames,
+            frames: cli.native.screenshot_frames,
         })
-        .add_plugins(automation::screenshot_plugin);
+        .add_plugins(boardcraft::automation::screenshot_plugin);
     }
     app.run()
-}
-
-/// The `assets` folder: Bevy looks beside the executable unless `BEVY_ASSET_ROOT` or
-/// `CARGO_MANIFEST_DIR` says otherwise (`cargo run` sets the latter). A binary started from
-/// the repository (e.g. `target/release/boardcraft`) also finds `./assets`.
-fn find_assets() -> Option<std::path::PathBuf> {
-    #[cfg(target_arch = "wasm32")]
-    {
-        None
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let root = std::env::var_os("BEVY_ASSET_ROOT")
-            .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR"))
-            .map(std::path::PathBuf::from);
-        let candidates = root
-            .into_iter()
-            .chain(
-                std::env::current_exe()
-                    .ok()
-                    .and_then(|e| e.parent().map(Into::into)),
-            )
-            .chain(std::env::current_dir().ok());
-        candidates
-            .map(|dir| dir.join("assets"))
-            .find(|dir| dir.join("variants").is_dir())
-            .and_then(|dir| std::path::absolute(dir).ok())
-    }
 }
