@@ -1,0 +1,122 @@
+//! Loading a save means replaying it: every move is read and played through the rules engine,
+//! so a save that the game shows is always a legal game of its variant.
+//!
+//! **Variant hash policy.** The hash covers the variant file's *text*, so it changes with any
+//! edit, comments and layout included (and with a Windows checkout's line endings). A different
+//! hash is therefore a *warning* ([`SaveWarning::VariantChanged`]) when every move still
+//! replays, and the reason given with the error when one does not
+//! ([`SaveError::IllegalMove`] with `variant_changed`). Refusing every save after a comment was
+//! fixed in a shipped file would lose the players' games for nothing; the replay is the check
+//! that matters.
+use boardcraft_rules::{
+    AnyMove, AnyPosition, NotationError, Outcome, Position, Variant, shipped_variant,
+};
+
+use crate::{SaveError, SaveWarning, SavedGame, saved_game::hash_hex};
+
+/// A save that replayed: the positions and the moves as the rules read them.
+#[derive(Clone, Debug)]
+pub struct Replayed {
+    pub start: AnyPosition,
+    /// The position after the last move.
+    pub position: AnyPosition,
+    pub moves: Vec<ReplayedMove>,
+    pub outcome: Option<Outcome>,
+    /// Things the player should know about this save (it loaded all the same).
+    pub warnings: Vec<SaveWarning>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ReplayedMove {
+    pub mv: AnyMove,
+    /// The move in the game's canonical notation (a save may use a shorter accepted form, e.g.
+    /// `b3:d5` for the chain `b3:d3:d5`).
+    pub notation: String,
+}
+
+impl Replayed {
+    /// The moves in canonical notation, separated by spaces (what `StartGame` and `--after`
+    /// take).
+    pub fn line(&self) -> String {
+        self.moves
+            .iter()
+            .map(|m| m.notation.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+impl SavedGame {
+    /// Replays the save on `variant`, which must be the variant it names. Every move is checked;
+    /// the first that does not play stops the replay with its number, notation and the rules'
+    /// reason.
+    pub fn replay(&self, variant: &Variant) -> Result<Replayed, SaveError> {
+        if variant.name != self.variant {
+            return Err(SaveError::WrongVariant {
+                saved: self.variant.clone(),
+                given: variant.name.clone(),
+            });
+        }
+        let current_hash = hash_hex(variant.content_hash);
+        let variant_changed = !self.variant_hash.eq_ignore_ascii_case(&current_hash);
+        let start = variant.new_game();
+        let mut position = start.clone();
+        let mut moves = Vec::with_capacity(self.moves.len());
+        for (i, written) in self.moves.iter().enumerate() {
+            let illegal = |reason: String| SaveError::IllegalMove {
+                number: i + 1,
+                notation: written.clone(),
+                reason,
+                variant_changed,
+            };
+            let text = written.trim();
+            let mv = position.parse_move(text).map_err(|e| {
+                illegal(match e {
+                    NotationError::Syntax { why, .. } | NotationError::Illegal { why, .. } => why,
+                })
+            })?;
+            let notation = position.format_move(&mv);
+            position.play(&mv).map_err(|e| illegal(e.why))?;
+            moves.push(ReplayedMove { mv, notation });
+        }
+        let outcome = position.outcome();
+        let mut warnings = Vec::new();
+        if variant_changed {
+            warnings.push(SaveWarning::VariantChanged {
+                saved_hash: self.variant_hash.clone(),
+                current_hash,
+            });
+        }
+        let replayed_result = outcome.map(|o| o.to_string());
+        if self.result != replayed_result {
+            warnings.push(SaveWarning::ResultDiffers {
+                saved: self.result.clone(),
+                replayed: replayed_result,
+            });
+        }
+        Ok(Replayed {
+            start,
+            position,
+            moves,
+            outcome,
+            warnings,
+        })
+    }
+
+    /// Replays the save on the shipped variant it names (what a tool or a fuzz target without
+    /// the game's variant library uses).
+    pub fn replay_shipped(&self) -> Result<Replayed, SaveError> {
+        let variant = shipped_variant(&self.variant).map_err(|_| SaveError::UnknownVariant {
+            name: self.variant.clone(),
+        })?;
+        self.replay(&variant)
+    }
+}
+
+/// Reads arbitrary bytes as a save and replays it on the shipped variant it names: the whole
+/// loading path without the game, for tools and fuzzing. Never panics.
+pub fn load_and_replay_shipped(bytes: &[u8]) -> Result<(SavedGame, Replayed), SaveError> {
+    let game = SavedGame::load_bytes(bytes)?;
+    let replayed = game.replay_shipped()?;
+    Ok((game, replayed))
+}

@@ -1,0 +1,247 @@
+//! The save file: a readable RON text, written by hand-made layout (one line per move pair, with
+//! move numbers) and read back with `ron`, strictly (unknown fields are errors).
+use boardcraft_rules::{Outcome, Variant};
+use serde::{Deserialize, Serialize};
+
+use crate::{Player, SaveError};
+
+/// The save format this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A saved game: which variant (by name, with the hash of its file), who played, and the moves
+/// in the game's notation. Nothing here is trusted: [`SavedGame::replay`] replays every move
+/// through the rules before a game is shown.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedGame {
+    pub format_version: u32,
+    /// The variant's name (`ugolki-hg-3x3`, or a mod's name).
+    pub variant: String,
+    /// The variant's title when the game was saved (for lists; informational).
+    #[serde(default)]
+    pub title: String,
+    /// The variant file's content hash when the game was saved, 16 hex digits
+    /// ([`Variant::content_hash`]).
+    pub variant_hash: String,
+    /// When the game was saved, `YYYY-MM-DDTHH:MM:SSZ` (informational; orders the load list).
+    #[serde(default)]
+    pub saved_at: Option<String>,
+    pub white: Player,
+    pub black: Player,
+    /// The moves, one per ply, in the game's notation.
+    pub moves: Vec<String>,
+    /// The result when the game was saved, in words (informational: the replay decides).
+    #[serde(default)]
+    pub result: Option<String>,
+}
+
+/// Only the version, read first so that a newer format is reported as such rather than as an
+/// unknown field.
+#[derive(Deserialize)]
+struct VersionProbe {
+    format_version: u32,
+}
+
+impl SavedGame {
+    /// A save of a game of `variant` with these moves (in notation); `outcome` is the result if
+    /// the game is over.
+    pub fn new(
+        variant: &Variant,
+        white: Player,
+        black: Player,
+        moves: Vec<String>,
+        outcome: Option<Outcome>,
+    ) -> Self {
+        SavedGame {
+            format_version: FORMAT_VERSION,
+            variant: variant.name.clone(),
+            title: variant.title.clone(),
+            variant_hash: hash_hex(variant.content_hash),
+            saved_at: None,
+            white,
+            black,
+            moves,
+            result: outcome.map(|o| o.to_string()),
+        }
+    }
+
+    /// Stamps the save with the time it was saved (seconds since the Unix epoch, UTC).
+    pub fn with_saved_at(mut self, unix_secs: u64) -> Self {
+        self.saved_at = Some(format_utc(unix_secs));
+        self
+    }
+
+    /// The save as RON text, with a comment header, one line per move pair.
+    pub fn to_ron(&self) -> String {
+        let mut out = String::new();
+        out.push_str(
+            "// Boardcraft saved game. You may read and edit it: loading replays every move\n\
+             // through the rules and refuses a save whose moves do not replay.\n\
+             // variant_hash identifies the variant file the game was played with.\n",
+        );
+        out.push_str("(\n");
+        out.push_str(&format!("    format_version: {},\n", self.format_version));
+        out.push_str(&format!("    variant: {},\n", quote(&self.variant)));
+        out.push_str(&format!("    title: {},\n", quote(&self.title)));
+        out.push_str(&format!(
+            "    variant_hash: {},\n",
+            quote(&self.variant_hash)
+        ));
+        match &self.saved_at {
+            Some(at) => out.push_str(&format!("    saved_at: Some({}),\n", quote(at))),
+            None => out.push_str("    saved_at: None,\n"),
+        }
+        out.push_str(&format!("    white: {},\n", quote(self.white.name())));
+        out.push_str(&format!("    black: {},\n", quote(self.black.name())));
+        if self.moves.is_empty() {
+            out.push_str("    moves: [],\n");
+        } else {
+            out.push_str("    moves: [\n");
+            for (i, pair) in self.moves.chunks(2).enumerate() {
+                out.push_str(&format!("        /* {:>3} */", i + 1));
+                for mv in pair {
+                    out.push_str(&format!(" {},", quote(mv)));
+                }
+                out.push('\n');
+            }
+            out.push_str("    ],\n");
+        }
+        match &self.result {
+            Some(r) => out.push_str(&format!("    result: Some({}),\n", quote(r))),
+            None => out.push_str("    result: None,\n"),
+        }
+        out.push_str(")\n");
+        out
+    }
+
+    /// Reads a save from its text. Errors say where (line and column) and what: an empty or
+    /// truncated file, a syntax error, an unsupported format version.
+    pub fn parse(text: &str) -> Result<SavedGame, SaveError> {
+        if text.trim().is_empty() {
+            return Err(SaveError::Empty);
+        }
+        let options = ron::Options::default();
+        if let Ok(probe) = options.from_str::<VersionProbe>(text)
+            && probe.format_version != FORMAT_VERSION
+        {
+            return Err(SaveError::UnsupportedVersion {
+                found: probe.format_version,
+                supported: FORMAT_VERSION,
+            });
+        }
+        let game: SavedGame = options.from_str(text).map_err(|e| describe(text, &e))?;
+        if game.format_version != FORMAT_VERSION {
+            return Err(SaveError::UnsupportedVersion {
+                found: game.format_version,
+                supported: FORMAT_VERSION,
+            });
+        }
+        Ok(game)
+    }
+
+    /// Reads a save from raw bytes (a file or browser storage), which may not even be text.
+    pub fn load_bytes(bytes: &[u8]) -> Result<SavedGame, SaveError> {
+        SavedGame::parse(text_of(bytes)?)
+    }
+}
+
+/// The bytes as UTF-8 text; an incomplete character at the very end means the file was cut off.
+pub fn text_of(bytes: &[u8]) -> Result<&str, SaveError> {
+    std::str::from_utf8(bytes).map_err(|e| match e.error_len() {
+        None => {
+            let (line, column) = end_position(&String::from_utf8_lossy(&bytes[..e.valid_up_to()]));
+            SaveError::Truncated { line, column }
+        }
+        Some(_) => SaveError::NotText {
+            offset: e.valid_up_to(),
+        },
+    })
+}
+
+/// A RON string literal (quoted and escaped).
+fn quote(s: &str) -> String {
+    ron::to_string(s).expect("a string always serialises")
+}
+
+/// 16 lower-case hex digits.
+pub fn hash_hex(hash: u64) -> String {
+    format!("{hash:016x}")
+}
+
+/// A RON error as a [`SaveError`]: text that stops before its closing `)`, inside a string or a
+/// comment, or where the parser still wanted more, was cut off (truncated); anything else is a
+/// syntax error at its position.
+fn describe(text: &str, e: &ron::error::SpannedError) -> SaveError {
+    use ron::Error as E;
+    let complete = text.trim_end().ends_with(')');
+    let cut_inside = matches!(
+        e.code,
+        E::Eof | E::ExpectedStringEnd | E::UnclosedBlockComment | E::UnclosedLineComment
+    );
+    // The parser got past the last character and still wanted more.
+    let at_end = (e.span.end.line, e.span.end.col) >= end_position(text.trim_end());
+    if !complete || cut_inside || at_end {
+        let (line, column) = end_position(text);
+        return SaveError::Truncated { line, column };
+    }
+    SaveError::Syntax {
+        line: e.span.start.line,
+        column: e.span.start.col,
+        message: e.code.to_string(),
+    }
+}
+
+/// 1-based line and column just past the end of `text`.
+fn end_position(text: &str) -> (usize, usize) {
+    let line = text.matches('\n').count() + 1;
+    let column = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+/// `YYYY-MM-DDTHH:MM:SSZ` for seconds since the Unix epoch (UTC, proleptic Gregorian).
+pub fn format_utc(unix_secs: u64) -> String {
+    let days = (unix_secs / 86_400) as i64;
+    let secs = unix_secs % 86_400;
+    // Howard Hinnant's `civil_from_days`.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        secs / 3_600,
+        secs / 60 % 60,
+        secs % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_dates() {
+        assert_eq!(format_utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(format_utc(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(format_utc(1_709_251_199), "2024-02-29T23:59:59Z");
+        assert_eq!(format_utc(4_102_444_800), "2100-01-01T00:00:00Z");
+    }
+
+    #[test]
+    fn strings_are_escaped() {
+        assert_eq!(quote("a\"b\\c"), r#""a\"b\\c""#);
+    }
+
+    #[test]
+    fn end_positions() {
+        assert_eq!(end_position(""), (1, 1));
+        assert_eq!(end_position("ab"), (1, 3));
+        assert_eq!(end_position("ab\ncd"), (2, 3));
+        assert_eq!(end_position("ab\n"), (2, 1));
+    }
+}
