@@ -18,8 +18,8 @@ use std::{
 
 use boardcraft_ai::rng::{SplitMix64, mix};
 use boardcraft_rules::{
-    Color, Position, Variant,
-    checks::{check_move, check_position},
+    AnyPosition, Color, Outcome, Position, Variant,
+    checks::{Violation, check_move, check_position},
     shipped_variant, shipped_variants,
     variant::fnv1a,
 };
@@ -27,7 +27,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::{
     game::{GameError, play_game},
-    player::{Player, PlayerSpec, thread_cpu_time},
+    player::{Choice, Player, PlayerSpec, thread_cpu_time},
 };
 
 /// Mostly fast players, so that thousands of games fit in minutes, with enough searching ones
@@ -275,68 +275,13 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             let mut rng = SplitMix64::new(seed);
             let specs = [args.levels.draw(&mut rng), args.levels.draw(&mut rng)];
             let labels = specs.map(PlayerSpec::label);
-            let mut pos = start.clone();
-            let mut line = Vec::new();
-            let mut kind = Kind::Invariant;
-            let result = panic::catch_unwind(AssertUnwindSafe(|| {
-                let mut white = Player::start(specs[0], &variant.name, None)?;
-                let mut black = Player::start(specs[1], &variant.name, None)?;
-                let outcome = play_game(
-                    &mut pos,
-                    &mut line,
-                    [&mut white, &mut black],
-                    |ply| mix(seed ^ mix(u64::from(ply))),
-                    |pos, _, choice| {
-                        let moves = check_position(pos).map_err(|v| v.to_string())?;
-                        if !moves.contains(&choice.mv) {
-                            kind = Kind::Illegal;
-                            return Err(format!(
-                                "the player chose {:?}, which legal_moves does not list\n{pos}",
-                                choice.mv
-                            ));
-                        }
-                        check_move(pos, &choice.mv).map_err(|v| v.to_string())
-                    },
-                )
-                .map_err(|e| match e {
-                    GameError::Illegal {
-                        notation, error, ..
-                    } => {
-                        kind = Kind::Illegal;
-                        format!("{notation}: {error}")
-                    }
-                    GameError::Player { message, .. } => {
-                        kind = Kind::Player;
-                        message
-                    }
-                    GameError::Stopped(message) => message,
-                })?;
-                // The end: no move is left, the outcome stays, and every ply was one move.
-                check_position(&pos).map_err(|v| v.to_string())?;
-                if pos.outcome() != Some(outcome) {
-                    return Err(format!(
-                        "the game ended with {outcome}, the position says {:?}",
-                        pos.outcome()
-                    ));
-                }
-                if pos.ply() as usize != line.len() {
-                    return Err(format!(
-                        "{} moves were played but the ply count is {}",
-                        line.len(),
-                        pos.ply()
-                    ));
-                }
-                Ok(outcome)
-            }));
-            let result = result.map_err(|_| {
-                kind = Kind::Panic;
-                LAST_PANIC
-                    .with(|p| p.borrow_mut().take())
-                    .unwrap_or_else(|| "a panic without a message".into())
-            });
+            let GameRun {
+                moves: line,
+                result,
+            } = run_game(&start, specs, &variant.name, seed, &checks_at_every_move);
             tally.games += 1;
             tally.plies += line.len() as u64;
-            let verdict = match result.and_then(|r| r) {
+            let verdict = match result {
                 Ok(outcome) => {
                     match outcome.winner {
                         Some(c) => tally.wins[c.index()] += 1,
@@ -345,7 +290,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
                     *tally.endings.entry(outcome.to_string()).or_default() += 1;
                     outcome.to_string()
                 }
-                Err(message) => {
+                Err((kind, message)) => {
                     *tally.failures.entry(kind_key(kind)).or_default() += 1;
                     total_failed += 1;
                     let failure = Failure {
@@ -357,7 +302,9 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
                         moves: line.clone(),
                         message,
                     };
-                    bar.println(describe(&failure, &args));
+                    // `suspend`, not `println`: a hidden bar (output not a terminal) prints
+                    // nothing with `println`, and a failure must always be seen.
+                    bar.suspend(|| eprintln!("{}", describe(&failure, &args)));
                     failures.push(failure);
                     format!("FAILED ({kind})")
                 }
@@ -380,6 +327,16 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             (Some(a), Some(b)) => Some(b.saturating_sub(a)),
             _ => None,
         };
+        bar.suspend(|| {
+            eprintln!(
+                "{}: {} games, {} plies, {} failed, {:.1} s",
+                variant.name,
+                tally.games,
+                tally.plies,
+                tally.failures.values().sum::<u32>(),
+                tally.wall.as_secs_f64()
+            )
+        });
         tallies.push((variant.name.clone(), tally));
     }
     panic::set_hook(default_hook);
@@ -390,6 +347,100 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// One game of a soak: the moves played and how it ended (or what went wrong).
+struct GameRun {
+    moves: Vec<String>,
+    result: Result<Outcome, (Kind, String)>,
+}
+
+/// What a soak checks when a player has chosen a move, before it is played.
+type MoveCheck = dyn Fn(&mut AnyPosition, &Choice) -> Result<(), (Kind, String)>;
+
+/// The soak's checks: the position keeps every invariant, the chosen move is one of its legal
+/// moves, and the move passes every move check.
+fn checks_at_every_move(pos: &mut AnyPosition, choice: &Choice) -> Result<(), (Kind, String)> {
+    let broken = |v: Violation| (Kind::Invariant, v.to_string());
+    let moves = check_position(pos).map_err(broken)?;
+    if !moves.contains(&choice.mv) {
+        return Err((
+            Kind::Illegal,
+            format!(
+                "the player chose {:?}, which legal_moves does not list\n{pos}",
+                choice.mv
+            ),
+        ));
+    }
+    check_move(pos, &choice.mv).map_err(broken)
+}
+
+/// Plays one game from `start` between the players `specs` (White, Black) with `check` at
+/// every move, and at the end checks the final position (no move left, the outcome stays, one
+/// ply per move). A panic anywhere in the game is caught and reported as a failure.
+fn run_game(
+    start: &AnyPosition,
+    specs: [&PlayerSpec; 2],
+    variant: &str,
+    seed: u64,
+    check: &MoveCheck,
+) -> GameRun {
+    let mut pos = start.clone();
+    let mut line = Vec::new();
+    let result = panic::catch_unwind(AssertUnwindSafe(|| {
+        let player_failed = |message| (Kind::Player, message);
+        let mut white = Player::start(specs[0], variant, None).map_err(player_failed)?;
+        let mut black = Player::start(specs[1], variant, None).map_err(player_failed)?;
+        // The observer's error travels as text through `play_game`; its kind waits here.
+        let kind = std::cell::Cell::new(Kind::Invariant);
+        let outcome = play_game(
+            &mut pos,
+            &mut line,
+            [&mut white, &mut black],
+            |ply| mix(seed ^ mix(u64::from(ply))),
+            |pos, _, choice| {
+                check(pos, choice).map_err(|(k, message)| {
+                    kind.set(k);
+                    message
+                })
+            },
+        )
+        .map_err(|e| match e {
+            GameError::Illegal {
+                notation, error, ..
+            } => (Kind::Illegal, format!("{notation}: {error}")),
+            GameError::Player { message, .. } => (Kind::Player, message),
+            GameError::Stopped(message) => (kind.get(), message),
+        })?;
+        let broken = |message| (Kind::Invariant, message);
+        check_position(&pos).map_err(|v| broken(v.to_string()))?;
+        if pos.outcome() != Some(outcome) {
+            return Err(broken(format!(
+                "the game ended with {outcome}, the position says {:?}",
+                pos.outcome()
+            )));
+        }
+        if pos.ply() as usize != line.len() {
+            return Err(broken(format!(
+                "{} moves were played but the ply count is {}",
+                line.len(),
+                pos.ply()
+            )));
+        }
+        Ok(outcome)
+    }));
+    let result = result.unwrap_or_else(|payload| {
+        let message = LAST_PANIC
+            .with(|p| p.borrow_mut().take())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+            .unwrap_or_else(|| "a panic without a message".into());
+        Err((Kind::Panic, message))
+    });
+    GameRun {
+        moves: line,
+        result,
+    }
 }
 
 /// A failure as printed when it happens: what broke, and how to replay it.
@@ -478,4 +529,102 @@ fn report(tallies: &[(String, Tally)], failures: &[Failure], args: &Args) {
         total.count(Kind::Invariant) + total.count(Kind::Player),
         total.count(Kind::Panic)
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use boardcraft_rules::shipped_variant;
+
+    use super::*;
+
+    fn start() -> AnyPosition {
+        shipped_variant("focus-6x6").unwrap().new_game()
+    }
+
+    fn run(check: &MoveCheck) -> GameRun {
+        run_game(
+            &start(),
+            [&PlayerSpec::Random, &PlayerSpec::Greedy],
+            "focus-6x6",
+            3,
+            check,
+        )
+    }
+
+    #[test]
+    fn a_sound_game_ends_with_its_outcome() {
+        let game = run(&checks_at_every_move);
+        let outcome = game.result.expect("every check passes");
+        let mut pos = start();
+        boardcraft_rules::position::play_line(&mut pos, &game.moves.join(" ")).unwrap();
+        assert_eq!(pos.outcome(), Some(outcome));
+    }
+
+    #[test]
+    fn a_panic_is_caught_with_the_moves_before_it() {
+        let game = run(&|pos, _| {
+            if pos.ply() == 5 {
+                panic!("boom at ply {}", pos.ply());
+            }
+            Ok(())
+        });
+        let (kind, message) = game.result.unwrap_err();
+        assert_eq!(kind, Kind::Panic);
+        assert!(message.contains("boom at ply 5"), "{message}");
+        assert_eq!(game.moves.len(), 5);
+    }
+
+    #[test]
+    fn a_broken_check_stops_the_game_with_its_kind() {
+        let game = run(&|pos, _| {
+            if pos.ply() == 2 {
+                Err((Kind::Invariant, "broken on purpose".into()))
+            } else {
+                Ok(())
+            }
+        });
+        assert_eq!(
+            game.result.unwrap_err(),
+            (Kind::Invariant, "broken on purpose".into())
+        );
+        assert_eq!(game.moves.len(), 2);
+    }
+
+    #[test]
+    fn a_move_from_another_position_is_illegal() {
+        let mut pos = start();
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let first = moves[0].clone();
+        pos.play(&first).unwrap();
+        let choice = Choice {
+            mv: first,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            cpu: None,
+        };
+        let (kind, _) = checks_at_every_move(&mut pos, &choice).unwrap_err();
+        assert_eq!(kind, Kind::Illegal);
+    }
+
+    #[test]
+    fn mixes_have_weights() {
+        let mix: Mix = "random:3, greedy".parse().unwrap();
+        assert_eq!(
+            mix.0,
+            vec![(PlayerSpec::Random, 3), (PlayerSpec::Greedy, 1)]
+        );
+        assert_eq!(mix.to_string(), "random:3,greedy:1");
+        for bad in ["random:0", "random:x", "engine:prog", ""] {
+            assert!(bad.parse::<Mix>().is_err(), "{bad}");
+        }
+        let only: Mix = "novice".parse().unwrap();
+        let mut rng = SplitMix64::new(1);
+        assert_eq!(
+            only.draw(&mut rng),
+            &PlayerSpec::Level(boardcraft_ai::Level::Novice)
+        );
+    }
 }
