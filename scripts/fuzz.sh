@@ -39,7 +39,7 @@ jobs=()
 [ -n "${FUZZ_JOBS:-}" ] && jobs=(--jobs "$FUZZ_JOBS")
 logs="$(mktemp -d)"
 status=0
-printf '%-24s %8s %12s %8s %8s %8s\n' target seconds execs exec/s corpus crashes > "$logs/summary"
+printf '%-24s %8s %8s %12s %8s %10s %8s %8s\n' target seconds "CPU s" execs exec/s "exec/CPU s" corpus crashes > "$logs/summary"
 for t in "${targets[@]}"; do
   flags=(-s none)
   dir="$target_dir"
@@ -54,9 +54,12 @@ for t in "${targets[@]}"; do
   echo "== $t: fuzzing for ${secs}s"
   start=$(date +%s)
   # cargo fuzz exits non-zero on a crash; the artifact count below says which target failed.
-  cargo +nightly fuzz run "${flags[@]}" --target-dir "$dir" "$t" "fuzz/corpus/$t" "fuzz/seeds/$t" -- \
-    -max_total_time="$secs" -timeout=10 -print_final_stats=1 > "$logs/$t.log" 2>&1 || true
+  # The CPU seconds (user + system) say what the run got on a machine shared with other work.
+  TIMEFORMAT='%U %S'
+  { time cargo +nightly fuzz run "${flags[@]}" --target-dir "$dir" "$t" "fuzz/corpus/$t" "fuzz/seeds/$t" -- \
+    -max_total_time="$secs" -timeout=10 -print_final_stats=1 > "$logs/$t.log" 2>&1 || true; } 2> "$logs/$t.cpu"
   took=$(( $(date +%s) - start ))
+  cpu=$(awk '{ printf "%.0f", $1 + $2 }' "$logs/$t.cpu")
   grep -E '^(stat::|Done|==[0-9]+==|SUMMARY)|panicked|INITED' "$logs/$t.log" || true
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logs/$t.log")
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$logs/$t.log")
@@ -67,7 +70,9 @@ for t in "${targets[@]}"; do
     tail -n 40 "$logs/$t.log"
     status=1
   fi
-  printf '%-24s %8s %12s %8s %8s %8s\n' "$t" "$took" "${execs:--}" "${rate:--}" "$corpus" "$crashes" >> "$logs/summary"
+  per_cpu=-
+  [ -n "$execs" ] && [ "${cpu:-0}" -gt 0 ] && per_cpu=$(( execs / cpu ))
+  printf '%-24s %8s %8s %12s %8s %10s %8s %8s\n' "$t" "$took" "$cpu" "${execs:--}" "${rate:--}" "$per_cpu" "$corpus" "$crashes" >> "$logs/summary"
 done
 echo
 cat "$logs/summary"
