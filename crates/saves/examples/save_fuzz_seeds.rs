@@ -1,7 +1,7 @@
 //! Writes the seed corpus of the `save_file` fuzz target (`fuzz/seeds/save_file/`): real saves
 //! made with this crate's API from seeded random games of every shipped variant (an empty game,
 //! a game in progress, a finished one), plus a few damaged ones.
-//! `cargo run -p boardcraft-saves --features checks --example fuzz_seeds -- fuzz/seeds/save_file`
+//! `cargo run -p boardcraft-saves --features checks --example save_fuzz_seeds -- fuzz/seeds/save_file`
 use std::{fs, path::Path};
 
 use boardcraft_ai::Level;

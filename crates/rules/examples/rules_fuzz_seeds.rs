@@ -1,6 +1,6 @@
 //! Writes the seed corpus of the `legal_moves_are_legal` and `notation` fuzz targets
 //! (`fuzz/seeds/<target>/`, input formats in `boardcraft_rules::checks::fuzz`):
-//! `cargo run -p boardcraft-rules --features checks --example fuzz_seeds -- fuzz/seeds`
+//! `cargo run -p boardcraft-rules --features checks --example rules_fuzz_seeds -- fuzz/seeds`
 //!
 //! Per shipped variant: the start, random games of a few lengths, and for GIPF the positions
 //! where a move carries a removal choice (`;x…`) or a removal decision is pending (`x…;`),
