@@ -13,7 +13,9 @@
 # (cargo-fuzz's default). `legal_moves_are_legal` is built without comparison tracing: its
 # bytes only pick moves, so tracing comparisons (70 % of its time) buys nothing; it builds in
 # a target directory of its own so that the two flavours do not rebuild each other.
-# Environment: FUZZ_TARGET_DIR (default ~/.cache/boardcraft/fuzz-target), FUZZ_JOBS (cargo -j).
+# Environment: FUZZ_TARGET_DIR (default ~/.cache/boardcraft/fuzz-target), FUZZ_JOBS (cargo -j),
+# FUZZ_SINGLE_BUILD=1 (one build flavour for every target: CI's short runs, where a second cold
+# build would cost more than the speed it buys).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${1:-30}"
@@ -43,7 +45,7 @@ printf '%-24s %8s %8s %12s %8s %10s %8s %8s\n' target seconds "CPU s" execs exec
 for t in "${targets[@]}"; do
   flags=(-s none)
   dir="$target_dir"
-  if [ "$t" = legal_moves_are_legal ]; then
+  if [ "$t" = legal_moves_are_legal ] && [ -z "${FUZZ_SINGLE_BUILD:-}" ]; then
     flags+=(--no-trace-compares)
     dir="$target_dir-nocmp"
   fi
