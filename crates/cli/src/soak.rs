@@ -18,7 +18,7 @@ use std::{
 
 use boardcraft_ai::rng::{SplitMix64, mix};
 use boardcraft_rules::{
-    AnyPosition, Color, Outcome, Position, Variant,
+    AnyPosition, Color, EndReason, Outcome, Position, Variant,
     checks::{Violation, check_move, check_position},
     shipped_variant, shipped_variants,
     variant::fnv1a,
@@ -287,7 +287,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
                         Some(c) => tally.wins[c.index()] += 1,
                         None => tally.draws += 1,
                     }
-                    *tally.endings.entry(outcome.to_string()).or_default() += 1;
+                    *tally.endings.entry(ending(&outcome)).or_default() += 1;
                     outcome.to_string()
                 }
                 Err((kind, message)) => {
@@ -347,6 +347,16 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// How a game ended, for the endings table: the outcome in words, without the counts that
+/// 9qum's count rule names (they would make every count its own line).
+fn ending(outcome: &Outcome) -> String {
+    match (outcome.reason, outcome.winner) {
+        (EndReason::PieceCount { .. }, Some(w)) => format!("{w} wins: count after move 100"),
+        (EndReason::PieceCount { .. }, None) => "draw: count after move 100".to_owned(),
+        _ => outcome.to_string(),
+    }
 }
 
 /// One game of a soak: the moves played and how it ended (or what went wrong).
