@@ -5,12 +5,14 @@ use clap::{Parser, Subcommand};
 
 mod common;
 mod engine;
+mod game;
 mod list;
 mod match_cmd;
 mod moves;
 mod perft;
 mod player;
 mod show;
+mod soak;
 mod think;
 mod validate;
 
@@ -41,6 +43,9 @@ enum Command {
     Think(think::Args),
     /// Play a match between two players and measure the difference in strength.
     Match(match_cmd::Args),
+    /// Play many games per variant between mixed levels, checking the rules' invariants at
+    /// every move; exit status 1 on any illegal move, broken invariant or panic.
+    Soak(soak::Args),
     /// Speak the engine protocol on stdin/stdout (see "The engine protocol" in the README).
     Engine(engine::Args),
 }
@@ -55,6 +60,7 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate::run(args),
         Command::Think(args) => think::run(args),
         Command::Match(args) => match_cmd::run(args),
+        Command::Soak(args) => soak::run(args),
         Command::Engine(args) => engine::run(args),
     };
     match result {

@@ -6,13 +6,16 @@ use boardcraft_ai::rng::{SplitMix64, mix};
 use boardcraft_rules::{AnyPosition, Color, Position, Variant};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::player::{Player, PlayerSpec, parse_duration};
+use crate::{
+    game::{GameError, play_game},
+    player::{Player, PlayerSpec, parse_duration},
+};
 
 #[derive(clap::Args)]
 pub struct Args {
     /// A shipped variant name (see `list`) or a path to a variant RON file.
     variant: String,
-    /// Player A: novice, amateur, strong, master, greedy, or engine:<command line>.
+    /// Player A: novice, amateur, strong, master, greedy, random, or engine:<command line>.
     #[arg(long)]
     a: PlayerSpec,
     /// Player B, as for --a.
@@ -92,33 +95,61 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         let opening_len = line.len();
         a.new_game()?;
         b.new_game()?;
-        while !pos.is_game_over() {
-            let side = pos.side_to_move();
-            let a_moves = (side == Color::White) == a_is_white;
-            let (player, index) = if a_moves { (&mut a, 0) } else { (&mut b, 1) };
-            let seed = mix(args.seed ^ mix(u64::from(game) << 20 ^ u64::from(pos.ply())));
-            let choice = player.choose(&pos, &line, seed)?;
-            let s = &mut stats[index];
-            s.moves += 1;
-            s.nodes += choice.nodes;
-            s.time += choice.elapsed;
-            s.slowest = s.slowest.max(choice.elapsed);
-            s.cpu = match (s.moves, s.cpu, choice.cpu) {
-                (1, _, c) => c,
-                (_, Some(a), Some(b)) => Some(a + b),
-                _ => None,
-            };
-            let text = pos.format_move(&choice.mv);
-            pos.play(&choice.mv).map_err(|e| {
-                format!(
-                    "{} played an illegal move in game {}: {e}",
-                    if a_moves { &label_a } else { &label_b },
+        let players = if a_is_white {
+            [&mut a, &mut b]
+        } else {
+            [&mut b, &mut a]
+        };
+        let seed_of_ply = |ply: u32| mix(args.seed ^ mix(u64::from(game) << 20 ^ u64::from(ply)));
+        let played = play_game(
+            &mut pos,
+            &mut line,
+            players,
+            seed_of_ply,
+            |_, side, choice| {
+                let a_moves = (side == Color::White) == a_is_white;
+                let s = &mut stats[if a_moves { 0 } else { 1 }];
+                s.moves += 1;
+                s.nodes += choice.nodes;
+                s.time += choice.elapsed;
+                s.slowest = s.slowest.max(choice.elapsed);
+                s.cpu = match (s.moves, s.cpu, choice.cpu) {
+                    (1, _, c) => c,
+                    (_, Some(a), Some(b)) => Some(a + b),
+                    _ => None,
+                };
+                Ok(())
+            },
+        );
+        let label_of = |side: Color| {
+            if (side == Color::White) == a_is_white {
+                &label_a
+            } else {
+                &label_b
+            }
+        };
+        let outcome = match played {
+            Ok(outcome) => outcome,
+            Err(GameError::Illegal {
+                side,
+                notation,
+                error,
+            }) => {
+                return Err(format!(
+                    "{} played an illegal move {notation} in game {}: {error}",
+                    label_of(side),
                     game + 1
-                )
-            })?;
-            line.push(text);
-        }
-        let outcome = pos.outcome().expect("the loop ends with the game");
+                ));
+            }
+            Err(GameError::Player { side, message }) => {
+                return Err(format!(
+                    "{} in game {}: {message}",
+                    label_of(side),
+                    game + 1
+                ));
+            }
+            Err(GameError::Stopped(message)) => return Err(message),
+        };
         total_plies += u64::from(pos.ply());
         *endings.entry(outcome.reason.to_string()).or_default() += 1;
         let a_color = if a_is_white {

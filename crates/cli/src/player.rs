@@ -7,15 +7,17 @@ use std::{
     time::{Duration, Instant},
 };
 
-use boardcraft_ai::{AnySearch, Budget, Level, greedy};
+use boardcraft_ai::{AnySearch, Budget, Level, greedy, rng::SplitMix64};
 use boardcraft_rules::{AnyMove, AnyPosition, Position};
 
-/// Who plays, as written on the command line: `novice` … `master`, `greedy`, or
+/// Who plays, as written on the command line: `novice` … `master`, `greedy`, `random`, or
 /// `engine:<command line>`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
     Level(Level),
     Greedy,
+    /// A uniformly random legal move: the floor, and the fastest way to reach odd positions.
+    Random,
     Engine(String),
 }
 
@@ -34,9 +36,12 @@ impl FromStr for PlayerSpec {
         if s.eq_ignore_ascii_case("greedy") {
             return Ok(PlayerSpec::Greedy);
         }
+        if s.eq_ignore_ascii_case("random") {
+            return Ok(PlayerSpec::Random);
+        }
         s.parse::<Level>()
             .map(PlayerSpec::Level)
-            .map_err(|_| format!("unknown player `{s}`: use novice, amateur, strong, master, greedy or engine:<command>"))
+            .map_err(|_| format!("unknown player `{s}`: use novice, amateur, strong, master, greedy, random or engine:<command>"))
     }
 }
 
@@ -45,6 +50,7 @@ impl PlayerSpec {
         match self {
             PlayerSpec::Level(l) => l.name().to_owned(),
             PlayerSpec::Greedy => "greedy".to_owned(),
+            PlayerSpec::Random => "random".to_owned(),
             PlayerSpec::Engine(cmd) => format!("engine:{cmd}"),
         }
     }
@@ -74,6 +80,7 @@ pub enum Player {
         time: Option<Duration>,
     },
     Greedy,
+    Random,
     Engine(ExternalEngine),
 }
 
@@ -86,6 +93,7 @@ impl Player {
                 time,
             },
             PlayerSpec::Greedy => Player::Greedy,
+            PlayerSpec::Random => Player::Random,
             PlayerSpec::Engine(cmd) => Player::Engine(ExternalEngine::spawn(cmd, variant, time)?),
         })
     }
@@ -125,6 +133,13 @@ impl Player {
             Player::Greedy => {
                 let r = greedy(pos, seed);
                 (r.best_move, r.nodes)
+            }
+            Player::Random => {
+                let mut moves = Vec::new();
+                pos.legal_moves(&mut moves);
+                let pick = (!moves.is_empty())
+                    .then(|| SplitMix64::new(seed).below(moves.len() as u64) as usize);
+                (pick.map(|i| moves.swap_remove(i)), 0)
             }
             Player::Engine(e) => e.choose(pos, line)?,
         };
@@ -350,6 +365,7 @@ mod tests {
     fn specs_and_command_lines() {
         assert_eq!("Master".parse(), Ok(PlayerSpec::Level(Level::Master)));
         assert_eq!("greedy".parse(), Ok(PlayerSpec::Greedy));
+        assert_eq!("Random".parse(), Ok(PlayerSpec::Random));
         assert_eq!(
             "engine:./x engine".parse(),
             Ok(PlayerSpec::Engine("./x engine".into()))

@@ -93,3 +93,90 @@ fn show_prints_the_board_and_side_to_move() {
     let text = stdout(&out);
     assert!(text.contains("Black to move"), "{text}");
 }
+
+/// The soak's row for `name`: games, plies, illegal moves, broken invariants, panics.
+fn soak_row(text: &str, name: &str) -> (u32, u64, u32, u32, u32) {
+    let row = text
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(name))
+        .unwrap_or_else(|| panic!("no row for {name} in:\n{text}"));
+    let f: Vec<&str> = row.split_whitespace().collect();
+    (
+        f[1].parse().unwrap(),
+        f[2].parse().unwrap(),
+        f[7].parse().unwrap(),
+        f[8].parse().unwrap(),
+        f[9].parse().unwrap(),
+    )
+}
+
+#[test]
+fn soak_plays_every_variant_with_every_check_passing() {
+    let out = cli(&[
+        "soak",
+        "all",
+        "--games",
+        "2",
+        "--levels",
+        "random:2,greedy,novice",
+    ]);
+    let text = stdout(&out);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut total_plies = 0;
+    for name in boardcraft_rules::shipped_variants() {
+        let (games, plies, illegal, broken, panics) = soak_row(&text, name);
+        assert_eq!((games, illegal, broken, panics), (2, 0, 0, 0), "{name}");
+        assert!(plies > 0, "{name}");
+        total_plies += plies;
+    }
+    let games = 2 * boardcraft_rules::shipped_variants().count();
+    assert!(
+        text.contains(&format!(
+            "result: {games} games, {total_plies} plies, 0 illegal moves, 0 broken invariants, 0 panics"
+        )),
+        "{text}"
+    );
+    assert!(text.contains("endings:"), "{text}");
+}
+
+#[test]
+fn a_soak_game_replays_alone_from_its_number() {
+    let dir = std::env::temp_dir().join(format!("boardcraft-soak-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (all, one) = (dir.join("all.log"), dir.join("one.log"));
+    let args = [
+        "soak",
+        "focus-6x6",
+        "--seed",
+        "7",
+        "--levels",
+        "random,greedy",
+    ];
+    let first = cli(&[&args[..], &["--games", "3", "--log", all.to_str().unwrap()]].concat());
+    assert!(first.status.success(), "{}", stdout(&first));
+    let again = cli(&[
+        &args[..],
+        &["--games", "1", "--first-game", "2"],
+        &["--log", one.to_str().unwrap()],
+    ]
+    .concat());
+    assert!(again.status.success(), "{}", stdout(&again));
+    let all = std::fs::read_to_string(&all).unwrap();
+    let one = std::fs::read_to_string(&one).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(all.lines().count(), 3, "{all}");
+    assert_eq!(all.lines().nth(2), one.lines().next(), "{all}\n{one}");
+    assert!(one.starts_with("focus-6x6 game 2 White="), "{one}");
+}
+
+#[test]
+fn soak_refuses_engines_and_empty_mixes() {
+    for levels in ["engine:boardcraft-cli engine", "random:0", "wizard"] {
+        let out = cli(&["soak", "focus", "--games", "1", "--levels", levels]);
+        assert!(!out.status.success(), "{levels}");
+    }
+}

@@ -10,6 +10,8 @@
 //! app); search code is generic over [`Position`].
 
 pub mod any;
+#[cfg(feature = "checks")]
+pub mod checks;
 pub mod color;
 pub mod draw_guard;
 pub mod focus;

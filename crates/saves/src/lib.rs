@@ -10,8 +10,11 @@
 //!   file and fall back to the backup (saying so) when a file is damaged.
 //! - [`slot`]: which names a save may have and where it is stored.
 //!
-//! [`load_and_replay_shipped`] runs the whole loading path on arbitrary bytes (for fuzzing).
+//! [`load_and_replay_shipped`] runs the whole loading path on arbitrary bytes (for fuzzing);
+//! `checks::save_file` (feature `checks`) is the `save_file` fuzz target's body.
 
+#[cfg(feature = "checks")]
+pub mod checks;
 mod error;
 mod player;
 pub mod replay;
