@@ -3,7 +3,8 @@
 #   apt-get install -y xvfb mesa-vulkan-drivers libgl1-mesa-dri
 # Usage: scripts/screenshots.sh [out-dir [shot…]]   (default: target/screenshots, every shot)
 # Shots: ugolki-hg-3x3 ugolki-hg-3x3-top halma-16 halma-16-top focus gipf-standard
-#        gipf-standard-top
+#        gipf-standard-top, and the UI in English and Russian: menu-en menu-ru game-en game-ru
+#        game-over-en game-over-ru
 # Each run waits until the picture is stable (shaders compile slowly on lavapipe), saves the
 # PNG and exits; about 15 s per shot on an idle 2-core machine.
 # Builds with the `ci` profile into $CARGO_TARGET_DIR (shared with CI to keep it warm).
@@ -13,7 +14,11 @@ out=${1:-target/screenshots}
 mkdir -p "$out"
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/boardcraft/target}
 nice -n 5 cargo build --profile ci --bin boardcraft
-bin="$CARGO_TARGET_DIR/ci/boardcraft"
+# A private copy: another build sharing the target dir may replace the binary meanwhile.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp "$CARGO_TARGET_DIR/ci/boardcraft" "$tmp/boardcraft"
+bin="$tmp/boardcraft"
 export BEVY_ASSET_ROOT=$PWD
 # lavapipe is the only Vulkan device under Xvfb; no audio device is fine (kira logs a warning).
 export WGPU_BACKEND=vulkan
@@ -43,4 +48,18 @@ shot halma-16-top --variant halma-16 --after "$halma" --top-down
 shot focus --variant focus --after "$focus"
 shot gipf-standard --variant gipf-standard --after "$gipf"
 shot gipf-standard-top --variant gipf-standard --after "$gipf" --top-down
+
+# The UI in both languages: the main menu, a game with its move list, a finished game.
+qum="b3:d3 h6-h5 c2-d2 h8:h6 d3-e3 f6-f5 b1:d1:d3 g8:e8 a2:c2:c4 g7:g5:e5 a1-a2 h6:h4"
+# A short Focus 6×6 game (computer against computer) that Black wins: White is left with no
+# stack and no reserve.
+focus_end="e4-d4 d3-c3 d4-d5 e5-e4 b3-b4 c4-d4 d5-d4 c3-c5 e2-e3 e4-e3 d2-d3 e3-b3 b4-b2"
+focus_end+=" c2-b2 d4-b4 b3-b5 b4-b2 b5-b2 d4-d5 +d5 d3-d4 +d4"
+# The menu opens on the variant given with --variant.
+shot menu-en --menu --lang en --variant ugolki-9qum
+shot menu-ru --menu --lang ru --variant gipf-standard
+for lang in en ru; do
+    shot "game-$lang" --variant ugolki-9qum --after "$qum" --lang "$lang"
+    shot "game-over-$lang" --variant focus-6x6 --after "$focus_end" --lang "$lang"
+done
 ls -l "$out"

@@ -39,9 +39,11 @@ pub fn plugin(app: &mut App) {
             Update,
             (
                 drop_stale_search,
+                // While the player reviews earlier positions the game waits: a search
+                // already running finishes, but its move is played only back in the game.
                 (start_search, poll_search)
                     .chain()
-                    .run_if(in_state(TurnPhase::Ready)),
+                    .run_if(in_state(TurnPhase::Ready).and_then(crate::review::is_live)),
             )
                 .chain()
                 .in_set(GameSystems::Ai),

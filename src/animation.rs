@@ -8,8 +8,9 @@ use bevy::prelude::*;
 use crate::{
     GameSystems,
     board::Board,
-    match_state::{GameStarted, Match, MoveApplied, TurnPhase},
+    match_state::{GameStarted, Match, MoveApplied, PositionReset, TurnPhase},
     pieces::{BoardView, Piece, PieceAt, ViewRepairs, rest_translation, sync_view},
+    settings::Settings,
     view_model::{self, CellId, Phase, PhaseKind, PieceKind, Place, Reshape, Snapshot, Take},
 };
 
@@ -102,11 +103,19 @@ struct Mover {
 pub fn plugin(app: &mut App) {
     app.init_resource::<AnimationSettings>()
         .init_resource::<Animating>()
+        .init_resource::<Settings>()
         .add_message::<SkipAnimation>()
         .add_systems(
             Update,
+            follow_settings
+                .run_if(resource_changed::<Settings>)
+                .before(GameSystems::Animate),
+        )
+        .add_systems(
+            Update,
             (
-                cancel_on_new_game.run_if(on_message::<GameStarted>),
+                cancel_on_new_game
+                    .run_if(on_message::<GameStarted>.or_eager(on_message::<PositionReset>)),
                 begin_animation,
                 advance_animation,
             )
@@ -114,6 +123,15 @@ pub fn plugin(app: &mut App) {
                 .run_if(resource_exists::<Match>.and_then(resource_exists::<Board>))
                 .in_set(GameSystems::Animate),
         );
+}
+
+/// The player's animation speed (0 = off) from the settings.
+fn follow_settings(settings: Res<Settings>, mut animation: ResMut<AnimationSettings>) {
+    let speed = settings.animation_speed;
+    animation.enabled = speed > 0.0;
+    if animation.enabled {
+        animation.speed = speed;
+    }
 }
 
 fn cancel_on_new_game(mut animating: ResMut<Animating>) {
@@ -268,11 +286,7 @@ fn advance_animation(
             &pieces,
             &mut repairs,
         );
-        next_phase.set(if game.position.is_game_over() {
-            TurnPhase::GameOver
-        } else {
-            TurnPhase::Ready
-        });
+        next_phase.set(game.resting_phase());
         commands.trigger(MoveAnimated { game_id, ply });
     }
 }

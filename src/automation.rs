@@ -15,6 +15,7 @@ use crate::{
     animation::Animating,
     config::{GameConfig, Players},
     match_state::{AppState, Match, TurnPhase},
+    variants::VariantLibrary,
 };
 
 /// `--screenshot`: where to save and how many settled frames to render before checking.
@@ -58,6 +59,7 @@ fn screenshot_when_settled(
     state: Res<State<AppState>>,
     phase: Option<Res<State<TurnPhase>>>,
     animating: Res<Animating>,
+    library: Res<VariantLibrary>,
     mut exit: MessageWriter<AppExit>,
 ) {
     if progress.saved {
@@ -72,6 +74,8 @@ fn screenshot_when_settled(
     let settled = match state.get() {
         AppState::Loading => false,
         AppState::Failed => true,
+        // Every board preview can be drawn once the library has loaded.
+        AppState::Menu => library.settled(),
         AppState::InGame => {
             !animating.is_running() && phase.is_some_and(|p| *p.get() != TurnPhase::Animating)
         }
@@ -160,6 +164,9 @@ pub fn headless_app(config: GameConfig, players: Players, step: Duration) -> App
     ))
     .insert_resource(config)
     .insert_resource(players)
+    // Tests and benchmarks never touch the player's saves and settings; a test that wants
+    // files inserts its own `Storage` before the first update.
+    .insert_resource(crate::storage::Storage::memory())
     .insert_resource(TimeUpdateStrategy::ManualDuration(step));
     app.finish();
     app.cleanup();

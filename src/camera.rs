@@ -1,6 +1,7 @@
-//! The camera: a perspective view the player can orbit (right or middle drag, arrow keys) and
-//! zoom (wheel, +/-), fitted to the board; `T` toggles a top-down orthographic view that reads
-//! like a clean 2D board.
+//! The camera: a perspective view the player can orbit (right or middle drag, Shift + arrow
+//! keys) and zoom (wheel, +/-), fitted to the board; `T` toggles a top-down orthographic view
+//! that reads like a clean 2D board. The view is a setting ([`Settings::view`]), so it is kept
+//! between runs. (The plain arrow keys step through the move list: see the UI.)
 use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
 
 use bevy::{
@@ -8,9 +9,13 @@ use bevy::{
     input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit},
     prelude::*,
 };
-use bevy_egui::input::egui_wants_any_input;
+use bevy_egui::input::{egui_wants_any_input, egui_wants_any_keyboard_input};
 
-use crate::{GameSystems, board::Board};
+use crate::{
+    GameSystems,
+    board::Board,
+    settings::{Settings, View},
+};
 
 /// Where the camera looks from. Angles in radians; `pitch` is the angle above the board.
 #[derive(Component, Clone, Copy, Debug)]
@@ -40,20 +45,27 @@ impl Default for OrbitCamera {
 #[derive(Message, Clone, Copy, Debug)]
 pub struct ToggleTopDown;
 
-/// Start in the top-down view (from `--top-down`).
+/// Start in the top-down view (from `--top-down`): overrides the stored setting for this run.
 #[derive(Resource, Clone, Copy, Debug, Default)]
 pub struct StartTopDown(pub bool);
 
 pub fn plugin(app: &mut App) {
     app.add_message::<ToggleTopDown>()
         .init_resource::<StartTopDown>()
+        .init_resource::<Settings>()
         .add_systems(Startup, spawn_camera)
+        // After Startup, where stored settings are read.
+        .add_systems(PostStartup, apply_start_top_down)
         .add_systems(
             Update,
             (
                 fit_to_board.run_if(resource_exists_and_changed::<Board>),
-                (orbit_controls, keyboard_controls).run_if(not(egui_wants_any_input)),
+                // The mouse over a panel or window belongs to egui; the keys only while egui
+                // has the keyboard (a text field).
+                orbit_controls.run_if(not(egui_wants_any_input)),
+                keyboard_controls.run_if(not(egui_wants_any_keyboard_input)),
                 toggle_top_down,
+                follow_view_setting,
                 place_camera,
             )
                 .chain()
@@ -61,12 +73,18 @@ pub fn plugin(app: &mut App) {
         );
 }
 
-fn spawn_camera(mut commands: Commands, start: Res<StartTopDown>) {
+fn apply_start_top_down(start: Res<StartTopDown>, mut settings: ResMut<Settings>) {
+    if start.0 {
+        settings.view = View::TopDown;
+    }
+}
+
+fn spawn_camera(mut commands: Commands, settings: Res<Settings>) {
     commands.spawn((
         Camera3d::default(),
         Msaa::Sample4,
         OrbitCamera {
-            top_down: start.0,
+            top_down: settings.view == View::TopDown,
             ..default()
         },
         Projection::Perspective(PerspectiveProjection {
@@ -119,18 +137,29 @@ fn keyboard_controls(
         toggle.write(ToggleTopDown);
     }
     let dt = time.delta_secs();
+    // The arrows orbit with Shift held; alone they step through the move list.
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
     for mut cam in &mut cameras {
-        if keys.pressed(KeyCode::ArrowLeft) {
-            cam.yaw += dt * 1.2;
-        }
-        if keys.pressed(KeyCode::ArrowRight) {
-            cam.yaw -= dt * 1.2;
-        }
-        if keys.pressed(KeyCode::ArrowUp) {
-            cam.pitch = (cam.pitch + dt * 0.8).min(1.45);
-        }
-        if keys.pressed(KeyCode::ArrowDown) {
-            cam.pitch = (cam.pitch - dt * 0.8).max(0.25);
+        if shift {
+            if keys.pressed(KeyCode::ArrowLeft) {
+                cam.yaw += dt * 1.2;
+            }
+            if keys.pressed(KeyCode::ArrowRight) {
+                cam.yaw -= dt * 1.2;
+            }
+            if keys.pressed(KeyCode::ArrowUp) {
+                cam.pitch = (cam.pitch + dt * 0.8).min(1.45);
+            }
+            if keys.pressed(KeyCode::ArrowDown) {
+                cam.pitch = (cam.pitch - dt * 0.8).max(0.25);
+            }
+            if keys.just_pressed(KeyCode::Home) {
+                *cam = OrbitCamera {
+                    fit: cam.fit,
+                    top_down: cam.top_down,
+                    ..default()
+                };
+            }
         }
         if keys.pressed(KeyCode::Equal) || keys.pressed(KeyCode::NumpadAdd) {
             cam.zoom = (cam.zoom * (1.0 - dt)).max(0.45);
@@ -138,23 +167,23 @@ fn keyboard_controls(
         if keys.pressed(KeyCode::Minus) || keys.pressed(KeyCode::NumpadSubtract) {
             cam.zoom = (cam.zoom * (1.0 + dt)).min(2.5);
         }
-        if keys.just_pressed(KeyCode::Home) {
-            *cam = OrbitCamera {
-                fit: cam.fit,
-                top_down: cam.top_down,
-                ..default()
-            };
-        }
     }
 }
 
-fn toggle_top_down(
-    mut requests: MessageReader<ToggleTopDown>,
-    mut cameras: Query<&mut OrbitCamera>,
-) {
+fn toggle_top_down(mut requests: MessageReader<ToggleTopDown>, mut settings: ResMut<Settings>) {
     if requests.read().count() % 2 == 1 {
-        for mut cam in &mut cameras {
-            cam.top_down = !cam.top_down;
+        settings.view = match settings.view {
+            View::Perspective => View::TopDown,
+            View::TopDown => View::Perspective,
+        };
+    }
+}
+
+fn follow_view_setting(settings: Res<Settings>, mut cameras: Query<&mut OrbitCamera>) {
+    let top_down = settings.view == View::TopDown;
+    for mut cam in &mut cameras {
+        if cam.top_down != top_down {
+            cam.top_down = top_down;
         }
     }
 }

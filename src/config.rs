@@ -4,6 +4,8 @@ use std::{path::PathBuf, str::FromStr};
 use bevy::prelude::*;
 use boardcraft_rules::Color;
 
+use crate::settings::Language;
+
 /// Who plays a side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PlayerKind {
@@ -142,6 +144,48 @@ pub struct Cli {
     /// animations, then print the CPU time per frame.
     #[arg(long)]
     pub bench_frames: Option<u32>,
+    /// Open the main menu instead of starting a game.
+    #[arg(long)]
+    pub menu: bool,
+    /// The language of the interface: en or ru, kept like a choice made in the settings
+    /// (default: the stored setting, else the system's language).
+    #[arg(long, value_parser = parse_language)]
+    pub lang: Option<Language>,
+}
+
+/// `en`/`ru` (or a locale such as `ru-RU`) for `--lang`; anything else is an error, not a
+/// silent fallback.
+pub fn parse_language(text: &str) -> Result<Language, String> {
+    let language = Language::from_locale(text);
+    let primary = text.split(['-', '_', '.']).next().unwrap_or_default();
+    if primary.eq_ignore_ascii_case(language.code()) {
+        Ok(language)
+    } else {
+        let codes: Vec<&str> = Language::ALL.iter().map(|l| l.code()).collect();
+        Err(format!(
+            "`{text}` is not a language of the game; use {}",
+            codes.join(" or ")
+        ))
+    }
+}
+
+/// The language of the system (the user's locale) if the game speaks it, else English.
+pub fn system_language() -> Language {
+    sys_locale::get_locale().map_or(Language::default(), |l| Language::from_locale(&l))
+}
+
+/// `--lang`: the language for this run, applied over the stored settings once they are read.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct StartLanguage(pub Option<Language>);
+
+/// Applies [`StartLanguage`] (after Startup, where stored settings are read).
+pub fn apply_start_language(
+    start: Res<StartLanguage>,
+    mut settings: ResMut<crate::settings::Settings>,
+) {
+    if let Some(language) = start.0 {
+        settings.language = language;
+    }
 }
 
 impl Cli {

@@ -12,8 +12,9 @@ use crate::{
     GameSystems,
     board::{Board, CellMarker, CellMaterials},
     config::Players,
-    match_state::{GameStarted, Match, MoveApplied, MoveRequested, TurnPhase},
+    match_state::{GameStarted, Match, MoveApplied, MoveRequested, PositionReset, TurnPhase},
     pieces::{Piece, PieceAt},
+    review::Review,
     view_model::{self, CellId, InputPath, Place, Token, Tray},
 };
 
@@ -178,9 +179,10 @@ pub fn plugin(app: &mut App) {
             Update,
             (
                 keyboard_clear,
-                wheel_lift,
+                // Scrolling a panel (the move list) is not choosing a lift.
+                wheel_lift.run_if(not(bevy_egui::input::egui_wants_any_pointer_input)),
                 refresh_paths,
-                handle_clicks.run_if(in_state(TurnPhase::Ready)),
+                handle_clicks.run_if(in_state(TurnPhase::Ready).and_then(crate::review::is_live)),
             )
                 .chain()
                 .in_set(GameSystems::Input),
@@ -347,23 +349,28 @@ fn handle_clicks(
 fn remember_last_move(
     mut applied: MessageReader<MoveApplied>,
     mut started: MessageReader<GameStarted>,
+    mut reset: MessageReader<PositionReset>,
     board: Option<Res<Board>>,
     game: Option<Res<Match>>,
+    review: Option<Res<Review>>,
+    mut shown: Local<Option<usize>>,
     mut last: ResMut<LastMove>,
 ) {
     let (Some(board), Some(game)) = (board, game) else {
         return;
     };
-    if started.read().count() > 0 {
-        // A game started with `--after` (or replayed after a reload) shows its last move too.
-        last.0.clear();
-        if let Some((final_move, earlier)) = game.history.split_last() {
-            let mut before = game.start.clone();
-            for m in earlier {
-                let _ = before.play(&m.mv);
-            }
-            last.0 = move_cells(&before, final_move, &board.layout);
-        }
+    let reviewed = review.and_then(|r| r.ply);
+    // A game started with `--after` (or replayed after a reload), an undo or redo, and the
+    // position under review show their last move too.
+    let rebuilt = started.read().count() + reset.read().count() > 0;
+    if rebuilt || reviewed != *shown {
+        *shown = reviewed;
+        let ply = reviewed.unwrap_or(game.history.len());
+        last.0 = match ply.checked_sub(1) {
+            Some(prev) => move_cells(&game.position_at(prev), &game.history[prev], &board.layout),
+            None => Vec::new(),
+        };
+        applied.clear();
     }
     for m in applied.read() {
         last.0 = move_cells(&m.before, &m.played, &board.layout);
@@ -397,13 +404,15 @@ fn highlight_cells(
     game: Option<Res<Match>>,
     players: Res<Players>,
     phase: Option<Res<State<TurnPhase>>>,
+    review: Option<Res<Review>>,
     mut cells: Query<(&CellMarker, &mut MeshMaterial3d<StandardMaterial>)>,
 ) {
     let (Some(board), Some(materials), Some(game)) = (board, materials, game) else {
         return;
     };
     let human_to_move = players.of(game.position.side_to_move()).is_human()
-        && phase.is_some_and(|p| *p.get() == TurnPhase::Ready);
+        && phase.is_some_and(|p| *p.get() == TurnPhase::Ready)
+        && review.is_none_or(|r| r.is_live());
     let next = if human_to_move {
         selection.next_tokens()
     } else {

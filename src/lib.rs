@@ -1,7 +1,8 @@
 //! Boardcraft, the game: Bevy plugins over the rules engine (`boardcraft_rules`).
 //!
 //! - [`LogicPlugins`] is headless-safe (what the tests run with `MinimalPlugins`): variants as
-//!   assets, the match (single source of truth), board layout, piece entities, animation, AI.
+//!   assets, the match (single source of truth, with undo/redo and resignation), board
+//!   layout, piece entities, animation, AI, the review cursor, the coach.
 //! - [`PresentationPlugins`] draws and listens: board and piece meshes, camera, input, egui UI,
 //!   audio, screenshots.
 //!
@@ -19,12 +20,16 @@ pub mod audio;
 pub mod automation;
 pub mod board;
 pub mod camera;
+pub mod coach;
 pub mod config;
+pub mod i18n;
 pub mod input;
 pub mod match_state;
 pub mod persistence;
 pub mod pieces;
+pub mod review;
 pub mod settings;
+pub mod storage;
 pub mod ui;
 pub mod variants;
 pub mod view_model;
@@ -61,6 +66,8 @@ impl PluginGroup for LogicPlugins {
             .add(pieces::plugin)
             .add(animation::plugin)
             .add(ai::plugin)
+            .add(review::plugin)
+            .add(coach::plugin)
             .add(persistence::plugin)
     }
 }

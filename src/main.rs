@@ -1,7 +1,11 @@
 //! The Boardcraft game binary. `boardcraft --help` lists the options.
 use bevy::{asset::AssetMetaCheck, prelude::*, window::WindowResolution};
 use boardcraft::{
-    LogicPlugins, PresentationPlugins, automation, camera::StartTopDown, config::Cli,
+    LogicPlugins, PresentationPlugins, automation,
+    camera::StartTopDown,
+    config::{Cli, StartLanguage, apply_start_language, system_language},
+    match_state::AppState,
+    settings::Settings,
 };
 use clap::Parser;
 
@@ -14,6 +18,12 @@ fn main() -> AppExit {
     }
 
     let mut app = App::new();
+    // Defaults before any plugin: stored settings (persistence) replace them, `--lang` and
+    // `--top-down` override those for this run.
+    app.insert_resource(Settings {
+        language: system_language(),
+        ..Settings::default()
+    });
     let asset_dir = find_assets();
     #[cfg(not(target_arch = "wasm32"))]
     boardcraft::variants::register_sources(
@@ -49,8 +59,16 @@ fn main() -> AppExit {
     ))
     .insert_resource(config)
     .insert_resource(players)
-    .insert_resource(StartTopDown(cli.top_down));
+    .insert_resource(StartTopDown(cli.top_down))
+    .insert_resource(StartLanguage(cli.lang))
+    .add_systems(PostStartup, apply_start_language);
+    if cli.menu {
+        app.insert_state(AppState::Menu);
+    }
     if let Some(path) = cli.screenshot {
+        // A picture taken by a script never reads or writes the player's saves and settings
+        // (`--lang` and `--top-down` would otherwise be stored as the player's choice).
+        app.insert_resource(boardcraft::storage::Storage::memory());
         app.insert_resource(automation::ScreenshotPlan {
             path,
             frames: cli.screenshot_frames,

@@ -7,7 +7,7 @@ use boardcraft_rules::Color as Side;
 use crate::{
     GameSystems,
     board::{Board, palette},
-    match_state::{GameStarted, Match},
+    match_state::{GameStarted, Match, PositionReset},
     view_model::{CellId, Layout, PieceKind, Place, Snapshot, Tray},
 };
 
@@ -103,7 +103,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             Update,
             respawn_pieces
-                .run_if(on_message::<GameStarted>)
+                .run_if(on_message::<GameStarted>.or_eager(on_message::<PositionReset>))
                 .in_set(GameSystems::Rebuild)
                 .after(crate::board::rebuild_layout),
         );
@@ -235,6 +235,26 @@ fn sync_places(
 }
 
 /// The pile's entities in the order of `kinds`, if it holds exactly those pieces.
+/// Makes the view show `snapshot` without counting differences as repairs: for showing
+/// another position on purpose (reviewing the game). Pieces that stay put keep their entities.
+pub fn show_snapshot<F: QueryFilter>(
+    commands: &mut Commands,
+    layout: &Layout,
+    view: &mut BoardView,
+    snapshot: &Snapshot,
+    pieces: &Query<&Piece, F>,
+) {
+    let spawned = std::mem::take(&mut view.spawned);
+    let mut changed = 0;
+    sync_places(commands, layout, view, snapshot, &mut changed, |e| {
+        pieces.get(e).ok().map(|p| p.kind).or_else(|| {
+            spawned
+                .iter()
+                .find_map(|(s, kind)| (*s == e).then_some(*kind))
+        })
+    });
+}
+
 fn match_pile(
     pile: &[Entity],
     kinds: &[PieceKind],

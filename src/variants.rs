@@ -14,9 +14,17 @@ use serde::Deserialize;
 
 use crate::{
     GameSystems,
-    config::{GameConfig, VariantChoice},
+    config::{GameConfig, Players, VariantChoice},
     match_state::{AppState, Match, StartError, StartGame, replay},
 };
+
+/// Start a new game of the library entry `path` (its asset path) with these players: what the
+/// main menu's Start asks for.
+#[derive(Message, Clone, Debug)]
+pub struct NewGameRequested {
+    pub path: String,
+    pub players: Players,
+}
 
 /// The shipped manifest, relative to the asset root.
 pub const MANIFEST_PATH: &str = "variants/manifest.ron";
@@ -158,6 +166,49 @@ impl Entry {
     }
 }
 
+/// Something the player should know about the variant library (the UI words it in the
+/// player's language; `Display` is the English text for logs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// The manifest could not be read; the variants built into the game are used instead.
+    ManifestUnreadable { why: String },
+    /// Two files define the same variant name; the first one is used.
+    DuplicateName {
+        first: String,
+        second: String,
+        name: String,
+    },
+    /// The file of the game being played changed; the game was replayed on the new rules.
+    Replayed { path: String },
+    /// The file changed and the game's moves no longer fit it; a new game was started.
+    Restarted { path: String },
+}
+
+impl std::fmt::Display for Notice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Notice::ManifestUnreadable { why } => {
+                write!(f, "{why}. Using the variants built into the game instead.")
+            }
+            Notice::DuplicateName {
+                first,
+                second,
+                name,
+            } => write!(
+                f,
+                "{first} and {second} both define the variant `{name}`; the game uses {first}"
+            ),
+            Notice::Replayed { path } => {
+                write!(f, "{path} changed; the game was replayed on the new rules")
+            }
+            Notice::Restarted { path } => write!(
+                f,
+                "{path} changed and the game's moves no longer fit it; a new game was started"
+            ),
+        }
+    }
+}
+
 /// Every variant the game knows, loaded or broken.
 #[derive(Resource, Debug, Default)]
 pub struct VariantLibrary {
@@ -168,7 +219,7 @@ pub struct VariantLibrary {
     /// The asset path of the entry the current game was started from.
     pub playing: Option<String>,
     /// Messages about the library for the UI (duplicate names, reloads …), newest last.
-    pub notices: Vec<String>,
+    pub notices: Vec<Notice>,
 }
 
 impl VariantLibrary {
@@ -278,6 +329,8 @@ pub fn plugin(app: &mut App) {
         .init_resource::<ModsFolder>()
         .init_resource::<CommandLineFile>()
         .init_resource::<GameConfig>()
+        .init_resource::<Players>()
+        .add_message::<NewGameRequested>()
         .add_systems(Startup, load_library)
         .add_systems(
             Update,
@@ -286,8 +339,11 @@ pub fn plugin(app: &mut App) {
                 track_variants,
                 #[cfg(not(target_arch = "wasm32"))]
                 scan_mods,
-                start_chosen_game.run_if(not(in_state(AppState::InGame))),
+                // Not in the menu: there the player chooses the game.
+                start_chosen_game
+                    .run_if(in_state(AppState::Loading).or_else(in_state(AppState::Failed))),
                 reload_current_game.run_if(in_state(AppState::InGame)),
+                start_requested_game,
             )
                 .chain()
                 .in_set(GameSystems::Variants),
@@ -331,9 +387,9 @@ fn read_manifest(
     if let Some(event) = failed.read().find(|e| e.id == handle.id()) {
         let why = format!("{MANIFEST_PATH}: {}", event.error);
         error!("{why}; using the variants built into the game");
-        library.notices.push(format!(
-            "{why}. Using the variants built into the game instead."
-        ));
+        library
+            .notices
+            .push(Notice::ManifestUnreadable { why: why.clone() });
         for (file, text) in boardcraft_rules::variant::shipped_files() {
             let state = match Variant::from_ron(file, text) {
                 Ok(v) => EntryState::Ready(Arc::new(v)),
@@ -389,10 +445,11 @@ fn track_variants(
         if let Some(v) = e.variant()
             && let Some(first) = seen.insert(v.name.clone(), e.path.clone())
         {
-            duplicates.push(format!(
-                "{} and {} both define the variant `{}`; the game uses {}",
-                first, e.path, v.name, first
-            ));
+            duplicates.push(Notice::DuplicateName {
+                first: first.clone(),
+                second: e.path.clone(),
+                name: v.name.clone(),
+            });
             seen.insert(v.name.clone(), first);
         }
     }
@@ -457,10 +514,7 @@ fn start_chosen_game(
                 }
                 *last_started = Some(variant.content_hash);
                 let path = entry.path.clone();
-                start.write(StartGame {
-                    variant: variant.clone(),
-                    after: config.after.clone(),
-                });
+                start.write(StartGame::new(variant.clone(), config.after.clone()));
                 library.playing = Some(path);
                 *last_failure = None;
                 return;
@@ -515,17 +569,54 @@ fn reload_current_game(
     let variant = variant.clone();
     let line = game.line();
     let mut position = variant.new_game();
-    let after = if replay(&mut position, &line).is_ok() {
-        library.notices.push(format!(
-            "{playing} changed; the game was replayed on the new rules"
-        ));
-        line
+    // The same game goes on: its moves, and its resignation if one ended it.
+    let (after, resigned) = if replay(&mut position, &line).is_ok() {
+        library.notices.push(Notice::Replayed {
+            path: playing.clone(),
+        });
+        (line, game.resigned)
     } else {
-        library.notices.push(format!(
-            "{playing} changed and the game's moves no longer fit it; a new game was started"
-        ));
-        String::new()
+        library.notices.push(Notice::Restarted {
+            path: playing.clone(),
+        });
+        (String::new(), None)
     };
     info!("{playing} reloaded");
-    start.write(StartGame { variant, after });
+    start.write(StartGame {
+        variant,
+        after,
+        resigned,
+    });
+}
+
+/// Starts the game the menu asked for: the players take their seats, the variant becomes the
+/// one the game follows for hot reload (and retries, should it fail).
+fn start_requested_game(
+    mut requests: MessageReader<NewGameRequested>,
+    mut library: ResMut<VariantLibrary>,
+    mut players: ResMut<Players>,
+    mut config: ResMut<GameConfig>,
+    mut start: MessageWriter<StartGame>,
+) {
+    let Some(request) = requests.read().last() else {
+        return;
+    };
+    let Some(variant) = library
+        .entries
+        .iter()
+        .find(|e| e.path == request.path)
+        .and_then(Entry::variant)
+        .cloned()
+    else {
+        warn!(
+            "cannot start {}: it is not a playable variant",
+            request.path
+        );
+        return;
+    };
+    *players = request.players.clone();
+    config.variant = VariantChoice::Name(variant.name.clone());
+    config.after.clear();
+    library.playing = Some(request.path.clone());
+    start.write(StartGame::new(variant, String::new()));
 }

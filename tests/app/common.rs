@@ -187,3 +187,31 @@ pub fn play_animated(app: &mut App, notation: &str) {
         phase(w) != Some(TurnPhase::Animating)
     });
 }
+
+/// The moves (in notation) of a short finished game of `variant`: the first seeded random game
+/// that ends within 150 plies (rules only).
+pub fn finished_line(variant: &str) -> Vec<String> {
+    let v = boardcraft_rules::shipped_variant(variant).expect("a shipped variant");
+    for seed in 1..50u64 {
+        let mut pos = v.new_game();
+        let mut line = Vec::new();
+        let mut state = seed;
+        let mut moves = Vec::new();
+        while line.len() < 150 {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mv = moves[((state >> 33) % moves.len() as u64) as usize].clone();
+            line.push(pos.format_move(&mv));
+            pos.play(&mv).expect("a legal move plays");
+        }
+        if pos.is_game_over() {
+            return line;
+        }
+    }
+    panic!("no short finished game of {variant}");
+}

@@ -1,11 +1,19 @@
 //! The game's headless tests: `MinimalPlugins` + the logic plugins, no window, no GPU.
 //! One binary on purpose (each test binary is another link of Bevy).
+mod audio;
+mod coach;
 mod common;
 mod focus;
 mod gipf;
+mod i18n;
 mod input;
+mod menu;
+mod persistence;
 mod race;
+mod review;
+mod saves_ui;
 mod scripts;
 mod settings;
+mod undo;
 mod variants;
 mod view_model;

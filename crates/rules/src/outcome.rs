@@ -1,9 +1,12 @@
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 use crate::Color;
 
 /// How a finished game ended: the winner (none for a draw) and the rule that decided it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+/// Serialisable so that a save can name its result in typed form (see `boardcraft-saves`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Outcome {
     pub winner: Option<Color>,
     pub reason: EndReason,
@@ -40,7 +43,7 @@ impl Outcome {
 
 /// The rule that ended a game, in the rules' own terms. One list for all families so that the
 /// app can explain any ending; each family uses its own subset.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum EndReason {
     /// Race games: the winner's pieces fill its target camp.
     TargetFilled,

@@ -825,3 +825,52 @@ fn display_shows_board_camps_and_turn() {
         "{halma}"
     );
 }
+
+// ------------------------------------------ the 40-move deadline, as the coach reads it (§3.3)
+
+#[test]
+fn q_home_deadline_counts_turns_and_pieces_at_home() {
+    let mut pos = start("ugolki-9qum");
+    let d = pos.home_deadline().expect("9qum has the 40-move rule");
+    assert_eq!((d.check_ply, d.plies_left), (80, 80));
+    assert_eq!(d.turns_left, [40, 40]);
+    assert_eq!(d.at_home[Color::White.index()].len(), 9);
+    assert_eq!(d.at_home[Color::Black.index()].len(), 9);
+    play(&mut pos, "a3-a4");
+    let d = pos.home_deadline().unwrap();
+    assert_eq!(d.plies_left, 79);
+    // Black is to move: it has the odd ply left over.
+    assert_eq!(d.turns_left, [39, 40]);
+    assert_eq!(d.at_home[Color::White.index()].len(), 8);
+    assert!(!d.at_home[Color::White.index()].contains(&sq("a3")));
+}
+
+#[test]
+fn q_home_deadline_names_the_pieces_the_rule_will_judge() {
+    // One ply before the check: White's a1 is still at home, Black's home is clear.
+    let pos = board(
+        "ugolki-9qum",
+        "a1 d4 e4 f4 g4 h4 d5 e5 f5",
+        "a4 b4 c4 a5 b5 c5 d2 e2 h1",
+        Color::Black,
+        79,
+    );
+    let d = pos.home_deadline().unwrap();
+    assert_eq!((d.plies_left, d.turns_left), (1, [0, 1]));
+    assert_eq!(d.at_home[Color::White.index()], squares("a1"));
+    assert!(d.at_home[Color::Black.index()].is_empty());
+    // The deadline agrees with the rule: after Black's move, White (a1 at home) loses.
+    let mut after = pos.clone();
+    play(&mut after, "h1-h2");
+    assert_eq!(
+        after.outcome(),
+        Some(Outcome::win(Color::Black, EndReason::HomeNotVacated))
+    );
+    assert_eq!(after.home_deadline(), None, "the check is behind");
+}
+
+#[test]
+fn home_deadline_is_none_without_the_rule() {
+    assert_eq!(start("ugolki-hg-3x3").home_deadline(), None);
+    assert_eq!(start("halma-16").home_deadline(), None);
+}

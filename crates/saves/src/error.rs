@@ -2,6 +2,8 @@
 //! English `Display` text or translates by kind, using the fields.
 use std::io;
 
+use boardcraft_rules::Color;
+
 /// Why a save (or another stored file) could not be read, replayed or written.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SaveError {
@@ -134,6 +136,9 @@ pub enum SaveWarning {
         saved: Option<String>,
         replayed: Option<String>,
     },
+    /// The save says `side` resigned, but the rules had already ended the game: the game is
+    /// loaded as the rules ended it.
+    ResignationIgnored { side: Color },
 }
 
 impl std::fmt::Display for SaveWarning {
@@ -147,6 +152,11 @@ impl std::fmt::Display for SaveWarning {
                 "the save says the result is {}, but the moves give {}",
                 saved.as_deref().unwrap_or("(game not over)"),
                 replayed.as_deref().unwrap_or("(game not over)")
+            ),
+            SaveWarning::ResignationIgnored { side } => write!(
+                f,
+                "the save says {side} resigned, but the game had already ended by its rules; \
+                 the resignation is ignored"
             ),
         }
     }

@@ -1,7 +1,7 @@
 //! Boardcraft's saved games and the storage that keeps them (and the settings) safe. No Bevy.
 //!
 //! - [`SavedGame`]: the save file, a readable RON text (variant name and content hash, players,
-//!   moves in notation, result). [`SavedGame::to_ron`] writes it, [`SavedGame::parse`] /
+//!   moves in notation, result, who resigned). [`SavedGame::to_ron`] writes it, [`SavedGame::parse`] /
 //!   [`SavedGame::load_bytes`] read it with line and column in every error.
 //! - [`SavedGame::replay`]: loading is replaying; every move goes through the rules engine and
 //!   the first one that does not play rejects the save ([`SaveError::IllegalMove`]). See
@@ -25,4 +25,7 @@ pub mod store;
 pub use error::{SaveError, SaveWarning, SlotNameProblem};
 pub use player::Player;
 pub use replay::{Replayed, ReplayedMove, load_and_replay_shipped};
-pub use saved_game::{FORMAT_VERSION, SavedGame, format_utc, hash_hex, text_of};
+pub use saved_game::{
+    FORMAT_VERSION, SavedGame, format_utc, hash_hex, parse_ron, parse_ron_bytes, result_text,
+    text_of,
+};

@@ -8,11 +8,21 @@
 //! ([`SaveError::IllegalMove`] with `variant_changed`). Refusing every save after a comment was
 //! fixed in a shipped file would lose the players' games for nothing; the replay is the check
 //! that matters.
+//!
+//! **Resignation policy.** A resignation is kept by the save (the rules cannot find it). It
+//! ends a game that is still on after the last move; a save that says a side resigned a game
+//! the rules had already ended is not what the game writes (it refuses a resignation then), so
+//! it was edited. Its moves are still a legal game, so it loads as that game, without the
+//! resignation, and says so ([`SaveWarning::ResignationIgnored`]); refusing the whole save for
+//! a claim the replay can settle would lose a good game, as with a differing `result`.
 use boardcraft_rules::{
-    AnyMove, AnyPosition, NotationError, Outcome, Position, Variant, shipped_variant,
+    AnyMove, AnyPosition, Color, NotationError, Outcome, Position, Variant, shipped_variant,
 };
 
-use crate::{SaveError, SaveWarning, SavedGame, saved_game::hash_hex};
+use crate::{
+    SaveError, SaveWarning, SavedGame,
+    saved_game::{hash_hex, result_text},
+};
 
 /// A save that replayed: the positions and the moves as the rules read them.
 #[derive(Clone, Debug)]
@@ -21,7 +31,10 @@ pub struct Replayed {
     /// The position after the last move.
     pub position: AnyPosition,
     pub moves: Vec<ReplayedMove>,
+    /// The rules' outcome after the last move (a resignation is not in it).
     pub outcome: Option<Outcome>,
+    /// The side that resigned, when the save says so and the rules had not ended the game.
+    pub resigned: Option<Color>,
     /// Things the player should know about this save (it loaded all the same).
     pub warnings: Vec<SaveWarning>,
 }
@@ -87,7 +100,14 @@ impl SavedGame {
                 current_hash,
             });
         }
-        let replayed_result = outcome.map(|o| o.to_string());
+        let resigned = match (self.resigned, outcome) {
+            (Some(side), Some(_)) => {
+                warnings.push(SaveWarning::ResignationIgnored { side });
+                None
+            }
+            (resigned, _) => resigned,
+        };
+        let replayed_result = result_text(outcome, resigned);
         if self.result != replayed_result {
             warnings.push(SaveWarning::ResultDiffers {
                 saved: self.result.clone(),
@@ -99,6 +119,7 @@ impl SavedGame {
             position,
             moves,
             outcome,
+            resigned,
             warnings,
         })
     }

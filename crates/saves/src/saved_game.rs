@@ -1,7 +1,7 @@
 //! The save file: a readable RON text, written by hand-made layout (one line per move pair, with
 //! move numbers) and read back with `ron`, strictly (unknown fields are errors).
-use boardcraft_rules::{Outcome, Variant};
-use serde::{Deserialize, Serialize};
+use boardcraft_rules::{Color, Outcome, Variant};
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use crate::{Player, SaveError};
 
@@ -33,6 +33,16 @@ pub struct SavedGame {
     /// The result when the game was saved, in words (informational: the replay decides).
     #[serde(default)]
     pub result: Option<String>,
+    /// The rules' result when the game was saved, typed, so that a list of saves can word it
+    /// in the player's language without replaying (informational: the replay decides).
+    /// Absent from saves written before it existed, and from unfinished or resigned games.
+    #[serde(default)]
+    pub outcome: Option<Outcome>,
+    /// The side that resigned, if the game ended so. Resignation is not a rule of the game, so
+    /// the replay cannot find it: the save is what keeps it. Absent (= nobody resigned) from
+    /// saves written before it existed. See [`SavedGame::replay`] for how it is checked.
+    #[serde(default)]
+    pub resigned: Option<Color>,
 }
 
 /// Only the version, read first so that a newer format is reported as such rather than as an
@@ -61,8 +71,17 @@ impl SavedGame {
             white,
             black,
             moves,
-            result: outcome.map(|o| o.to_string()),
+            result: result_text(outcome, None),
+            outcome,
+            resigned: None,
         }
+    }
+
+    /// Records that `side` resigned (the game the save was made from ended so).
+    pub fn with_resignation(mut self, side: Color) -> Self {
+        self.resigned = Some(side);
+        self.result = result_text(self.outcome, self.resigned);
+        self
     }
 
     /// Stamps the save with the time it was saved (seconds since the Unix epoch, UTC).
@@ -110,6 +129,15 @@ impl SavedGame {
             Some(r) => out.push_str(&format!("    result: Some({}),\n", quote(r))),
             None => out.push_str("    result: None,\n"),
         }
+        // Written only when set, so the save of a game that is not over (or not over by its
+        // rules) stays readable by builds that predate these fields.
+        if let Some(outcome) = &self.outcome {
+            let typed = ron::to_string(outcome).expect("an outcome always serialises");
+            out.push_str(&format!("    outcome: Some({typed}),\n"));
+        }
+        if let Some(side) = self.resigned {
+            out.push_str(&format!("    resigned: Some({side:?}),\n"));
+        }
         out.push_str(")\n");
         out
     }
@@ -117,11 +145,7 @@ impl SavedGame {
     /// Reads a save from its text. Errors say where (line and column) and what: an empty or
     /// truncated file, a syntax error, an unsupported format version.
     pub fn parse(text: &str) -> Result<SavedGame, SaveError> {
-        if text.trim().is_empty() {
-            return Err(SaveError::Empty);
-        }
-        let options = ron::Options::default();
-        if let Ok(probe) = options.from_str::<VersionProbe>(text)
+        if let Ok(probe) = ron::from_str::<VersionProbe>(text)
             && probe.format_version != FORMAT_VERSION
         {
             return Err(SaveError::UnsupportedVersion {
@@ -129,7 +153,7 @@ impl SavedGame {
                 supported: FORMAT_VERSION,
             });
         }
-        let game: SavedGame = options.from_str(text).map_err(|e| describe(text, &e))?;
+        let game: SavedGame = parse_ron(text)?;
         if game.format_version != FORMAT_VERSION {
             return Err(SaveError::UnsupportedVersion {
                 found: game.format_version,
@@ -143,6 +167,28 @@ impl SavedGame {
     pub fn load_bytes(bytes: &[u8]) -> Result<SavedGame, SaveError> {
         SavedGame::parse(text_of(bytes)?)
     }
+}
+
+/// The result in words, as a save writes it: the rules' outcome, or the resignation.
+pub fn result_text(outcome: Option<Outcome>, resigned: Option<Color>) -> Option<String> {
+    match resigned {
+        Some(side) => Some(format!("{} wins: {side} resigned", side.other())),
+        None => outcome.map(|o| o.to_string()),
+    }
+}
+
+/// Reads a stored RON value (a save, the settings) with the errors of [`SaveError`]: empty,
+/// truncated (told apart from other damage), or a syntax error with line and column.
+pub fn parse_ron<T: DeserializeOwned>(text: &str) -> Result<T, SaveError> {
+    if text.trim().is_empty() {
+        return Err(SaveError::Empty);
+    }
+    ron::from_str(text).map_err(|e| describe(text, &e))
+}
+
+/// [`parse_ron`] of raw bytes, which may not even be text.
+pub fn parse_ron_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, SaveError> {
+    parse_ron(text_of(bytes)?)
 }
 
 /// The bytes as UTF-8 text; an incomplete character at the very end means the file was cut off.
@@ -223,6 +269,71 @@ pub fn format_utc(unix_secs: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use boardcraft_ai::Level;
+    use boardcraft_rules::{EndReason, shipped_variant};
+
+    fn a_save() -> SavedGame {
+        let variant = shipped_variant("ugolki-hg-3x3").unwrap();
+        SavedGame::new(
+            &variant,
+            Player::Human,
+            Player::Computer(Level::Novice),
+            vec!["b3-b4".into(), "e6-e5".into()],
+            None,
+        )
+    }
+
+    #[test]
+    fn a_resignation_round_trips() {
+        let save = a_save().with_resignation(Color::White);
+        assert_eq!(save.result.as_deref(), Some("Black wins: White resigned"));
+        let text = save.to_ron();
+        assert!(text.contains("    resigned: Some(White),\n"), "{text}");
+        assert_eq!(SavedGame::parse(&text), Ok(save));
+    }
+
+    #[test]
+    fn a_typed_outcome_round_trips() {
+        let variant = shipped_variant("ugolki-9qum").unwrap();
+        let outcome = Outcome::draw(EndReason::PieceCount { white: 3, black: 3 });
+        let save = SavedGame::new(
+            &variant,
+            Player::Human,
+            Player::Human,
+            vec![],
+            Some(outcome),
+        );
+        let text = save.to_ron();
+        assert!(text.contains("outcome: Some("), "{text}");
+        assert_eq!(SavedGame::parse(&text).unwrap().outcome, Some(outcome));
+    }
+
+    #[test]
+    fn a_save_without_the_new_fields_still_loads() {
+        // A save as written before `outcome` and `resigned` existed.
+        let old = r#"(
+            format_version: 1,
+            variant: "ugolki-hg-3x3",
+            title: "Ugolki",
+            variant_hash: "0123456789abcdef",
+            saved_at: None,
+            white: "human",
+            black: "novice",
+            moves: ["b3-b4"],
+            result: Some("White wins: all pieces reached the target camp"),
+        )"#;
+        let save = SavedGame::parse(old).unwrap();
+        assert_eq!(save.resigned, None);
+        assert_eq!(save.outcome, None);
+        assert_eq!(save.moves, ["b3-b4"]);
+        // And an unfinished game is still written without them, for older builds.
+        let text = a_save().to_ron();
+        assert!(
+            !text.contains("resigned") && !text.contains("outcome"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn utc_dates() {

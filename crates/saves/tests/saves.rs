@@ -2,7 +2,7 @@
 //! saves. Games come from seeded random playouts of every shipped variant, so the tests do not
 //! depend on hand-made lines that a rules change could break.
 use boardcraft_ai::Level;
-use boardcraft_rules::{Position, Variant, shipped_variant, shipped_variants};
+use boardcraft_rules::{Color, Position, Variant, shipped_variant, shipped_variants};
 use boardcraft_saves::{
     FORMAT_VERSION, Player, SaveError, SaveWarning, SavedGame, hash_hex, load_and_replay_shipped,
 };
@@ -63,6 +63,8 @@ fn check_round_trip(variant: &Variant, save: &SavedGame) {
     assert_eq!(replayed.moves.len(), save.moves.len());
     assert!(replayed.warnings.is_empty(), "{:?}", replayed.warnings);
     assert_eq!(replayed.outcome.map(|o| o.to_string()), save.result);
+    assert_eq!(replayed.outcome, save.outcome);
+    assert_eq!(replayed.resigned, None);
     // Same game, move for move (notation is canonical, so it is what was played).
     let notations: Vec<&str> = replayed.moves.iter().map(|m| m.notation.as_str()).collect();
     assert_eq!(notations, save.moves);
@@ -274,6 +276,34 @@ fn a_tampered_result_is_a_warning_and_the_replay_wins() {
             saved: Some("White wins: I say so".into()),
             replayed: None
         }]
+    );
+}
+
+#[test]
+fn a_resignation_replays_and_one_after_the_end_is_ignored() {
+    // A game still on: the resignation ends it, with no warning.
+    let (variant, save) = small_saves().swap_remove(1);
+    let resigned = save.with_resignation(Color::Black);
+    let replayed = SavedGame::parse(&resigned.to_ron())
+        .unwrap()
+        .replay(&variant)
+        .unwrap();
+    assert_eq!(replayed.resigned, Some(Color::Black));
+    assert_eq!(replayed.outcome, None);
+    assert!(replayed.warnings.is_empty(), "{:?}", replayed.warnings);
+
+    // A game the rules had ended: the resignation is ignored, and a warning says so.
+    let (variant, finished) = finished_game("ugolki-hg-3x3", 2);
+    let outcome = finished.outcome;
+    assert!(outcome.is_some());
+    let mut edited = finished.clone();
+    edited.resigned = Some(Color::White);
+    let replayed = edited.replay(&variant).unwrap();
+    assert_eq!(replayed.resigned, None);
+    assert_eq!(replayed.outcome, outcome);
+    assert_eq!(
+        replayed.warnings,
+        vec![SaveWarning::ResignationIgnored { side: Color::White }]
     );
 }
 

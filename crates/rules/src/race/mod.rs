@@ -23,6 +23,6 @@ pub mod rules;
 pub mod square;
 
 pub use moves::{MoveKind, RaceEffect, RaceMove};
-pub use position::{RacePosition, RaceUndo};
+pub use position::{HomeDeadline, RacePosition, RaceUndo};
 pub use rules::{NoLegalMove, RaceRules, RaceSpec, TargetLock, WinRule};
 pub use square::{Dir, Directions, Square};

@@ -50,6 +50,22 @@ pub struct RacePosition {
     in_camp: [[u8; 2]; 2],
 }
 
+/// Where the home-clear rule stands (see [`RacePosition::home_deadline`]). Per-side arrays
+/// are indexed by [`Color::index`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HomeDeadline {
+    /// The ply after which the rule is checked (the variant's `home_clear_ply`; 80 = after
+    /// each side's 40th move).
+    pub check_ply: u32,
+    /// Plies still to be played before the check.
+    pub plies_left: u32,
+    /// Turns each side still has before the check.
+    pub turns_left: [u32; 2],
+    /// Each side's pieces still on its own home squares: if any remain after the check ply,
+    /// that side loses (both: a draw).
+    pub at_home: [Vec<Square>; 2],
+}
+
 /// What [`RacePosition::undo`] needs besides the move.
 #[derive(Copy, Clone, Debug)]
 pub struct RaceUndo {
@@ -173,6 +189,39 @@ impl RacePosition {
     /// How many of `side`'s pieces stand in its target camp.
     pub fn pieces_in_target(&self, side: Color) -> u32 {
         u32::from(self.in_camp[side.other().index()][side.index()])
+    }
+
+    /// The pieces of `side` standing on its own home (start) squares.
+    pub fn pieces_at_home(&self, side: Color) -> Vec<Square> {
+        (self.pieces[side.index()] & self.rules.camp_bits[side.index()])
+            .iter()
+            .map(|i| self.rules.square(i))
+            .collect()
+    }
+
+    /// The home-clear rule (9qum's 40-move rule, `home_clear_ply`) as it stands before its
+    /// check: how many turns each side has left and which of its pieces are still at home.
+    /// `None` when the variant has no such rule or the check is already behind (or is this
+    /// very position, which the rule has judged).
+    pub fn home_deadline(&self) -> Option<HomeDeadline> {
+        let check_ply = self.rules.home_clear_ply()?;
+        if self.ply >= check_ply || self.outcome.is_some() {
+            return None;
+        }
+        let plies_left = check_ply - self.ply;
+        // Sides alternate from the side to move: it plays the 1st, 3rd … of the plies left.
+        let mut turns_left = [0; 2];
+        turns_left[self.side.index()] = plies_left.div_ceil(2);
+        turns_left[self.side.other().index()] = plies_left / 2;
+        Some(HomeDeadline {
+            check_ply,
+            plies_left,
+            turns_left,
+            at_home: [
+                self.pieces_at_home(Color::White),
+                self.pieces_at_home(Color::Black),
+            ],
+        })
     }
 
     /// The legal destinations of the piece on `from` (empty unless it is the mover's).

@@ -1,0 +1,71 @@
+//! Problems the player should see: a game that cannot start, and broken variant files (their
+//! details are the rules engine's own words, for the file's author).
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use crate::{
+    i18n::{Key, tr, trf},
+    match_state::{AppState, StartError},
+    settings::Settings,
+    variants::VariantLibrary,
+};
+
+use super::{UiSystems, colours};
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, errors.in_set(UiSystems::Windows));
+}
+
+fn errors(
+    mut contexts: EguiContexts,
+    start_error: Res<StartError>,
+    library: Res<VariantLibrary>,
+    settings: Res<Settings>,
+    state: Res<State<AppState>>,
+    mut next_state: ResMut<NextState<AppState>>,
+) -> Result {
+    let lang = settings.language;
+    let ctx = contexts.ctx_mut()?;
+    if *state.get() == AppState::Failed
+        && let Some(why) = &start_error.0
+    {
+        egui::Window::new(tr(lang, Key::CannotStartTitle))
+            .id(egui::Id::new("cannot_start"))
+            .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.label(egui::RichText::new(why).monospace());
+                ui.label(tr(lang, Key::CannotStartHint));
+                if ui.button(tr(lang, Key::Menu)).clicked() {
+                    next_state.set(AppState::Menu);
+                }
+            });
+    }
+    let broken: Vec<_> = library.broken().collect();
+    if !broken.is_empty() || !library.notices.is_empty() {
+        egui::Window::new(tr(lang, Key::VariantFilesTitle))
+            .id(egui::Id::new("variant_files"))
+            .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(10.0, -10.0))
+            .default_open(start_error.0.is_none())
+            .resizable(true)
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical()
+                    .max_height(260.0)
+                    .show(ui, |ui| {
+                        for (entry, why) in &broken {
+                            ui.colored_label(
+                                colours::BAD,
+                                trf(lang, Key::FileBroken, &[("file", &entry.path)]),
+                            );
+                            ui.label(egui::RichText::new(*why).monospace().size(12.0));
+                            ui.separator();
+                        }
+                        for notice in library.notices.iter().rev().take(5) {
+                            ui.label(crate::i18n::notice(lang, notice));
+                        }
+                    });
+            });
+    }
+    Ok(())
+}

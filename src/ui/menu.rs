@@ -1,0 +1,338 @@
+//! The main menu: every playable variant (shipped, from the manifest, then the `mods/`
+//! folder) with a drawing of its board, a short description and who moves first; who plays
+//! each side (a human or the computer at a level); start. It also leads back to a game in
+//! progress, to loading a saved game and to the settings.
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use boardcraft_rules::Color;
+
+use crate::{
+    animation::SkipAnimation,
+    config::{GameConfig, Level, PlayerKind, Players},
+    i18n::{Key, player, side, side_lower, tr, trf, variant_text},
+    match_state::{AppState, Match, TurnPhase},
+    settings::{Language, Settings},
+    variants::{Entry, NewGameRequested, Origin, VariantLibrary},
+};
+
+use super::{UiSystems, UiWindows, colours, panel_frame, preview::Previews};
+
+/// The choices being made in the menu.
+#[derive(Resource, Debug, Clone, PartialEq, Eq)]
+pub struct MenuDraft {
+    /// The library entry (its asset path) of the chosen variant.
+    pub selected: Option<String>,
+    pub white: PlayerKind,
+    pub black: PlayerKind,
+}
+
+impl Default for MenuDraft {
+    fn default() -> Self {
+        let players = Players::default();
+        MenuDraft {
+            selected: None,
+            white: players.white,
+            black: players.black,
+        }
+    }
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<MenuDraft>()
+        .add_systems(OnEnter(AppState::Menu), enter_menu)
+        .add_systems(
+            EguiPrimaryContextPass,
+            main_menu
+                .run_if(in_state(AppState::Menu))
+                .in_set(UiSystems::Panels),
+        );
+}
+
+/// The menu starts from the current game's variant and players; an animation still running
+/// is finished so the game waits in a settled position.
+fn enter_menu(
+    mut draft: ResMut<MenuDraft>,
+    players: Res<Players>,
+    library: Res<VariantLibrary>,
+    mut skip: MessageWriter<SkipAnimation>,
+) {
+    draft.white = players.white;
+    draft.black = players.black;
+    if let Some(playing) = &library.playing {
+        draft.selected = Some(playing.clone());
+    }
+    skip.write(SkipAnimation);
+}
+
+/// The playable entries in menu order, one per variant name (the first file wins, as in the
+/// game).
+fn choices(library: &VariantLibrary) -> Vec<&Entry> {
+    let mut seen = std::collections::HashSet::new();
+    library
+        .ready()
+        .filter(|(_, v)| seen.insert(v.name.clone()))
+        .map(|(e, _)| e)
+        .collect()
+}
+
+/// The title and summary of an entry in the player's language.
+fn describe(language: Language, variant: &boardcraft_rules::Variant) -> (String, String) {
+    match variant_text(language, &variant.name) {
+        Some(t) => (t.title.to_owned(), t.summary.to_owned()),
+        None => {
+            // A mod: its own title and the first sentence of its description.
+            let first = variant
+                .description
+                .split_inclusive(". ")
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_owned();
+            (variant.title.clone(), first)
+        }
+    }
+}
+
+const PLAYER_CHOICES: [PlayerKind; 5] = [
+    PlayerKind::Human,
+    PlayerKind::Computer(Level::Novice),
+    PlayerKind::Computer(Level::Amateur),
+    PlayerKind::Computer(Level::Strong),
+    PlayerKind::Computer(Level::Master),
+];
+
+fn main_menu(
+    mut contexts: EguiContexts,
+    mut draft: ResMut<MenuDraft>,
+    library: Res<VariantLibrary>,
+    mut previews: ResMut<Previews>,
+    settings: Res<Settings>,
+    config: Res<GameConfig>,
+    game: Option<Res<Match>>,
+    mut windows: ResMut<UiWindows>,
+    mut start: MessageWriter<NewGameRequested>,
+    mut next_state: ResMut<NextState<AppState>>,
+    mut next_phase: ResMut<NextState<TurnPhase>>,
+    #[cfg(not(target_arch = "wasm32"))] mut exit: MessageWriter<AppExit>,
+) -> Result {
+    let lang = settings.language;
+    let ctx = contexts.ctx_mut()?;
+    let screen = ctx.content_rect();
+    // The menu hides the board behind it.
+    ctx.layer_painter(egui::LayerId::background()).rect_filled(
+        screen,
+        0.0,
+        egui::Color32::from_rgb(28, 23, 19),
+    );
+    let entries: Vec<Entry> = choices(&library).into_iter().cloned().collect();
+    if draft
+        .selected
+        .as_ref()
+        .is_none_or(|s| !entries.iter().any(|e| &e.path == s))
+    {
+        // The game named on the command line (`--menu --variant …`), else the first.
+        let named = library
+            .find(&config.variant)
+            .filter(|e| entries.iter().any(|c| c.path == e.path));
+        draft.selected = named.or(entries.first()).map(|e| e.path.clone());
+    }
+    let size = egui::vec2(
+        (screen.width() - 40.0).clamp(320.0, 1080.0),
+        (screen.height() - 40.0).clamp(320.0, 720.0),
+    );
+    let mut chosen_start = false;
+    egui::Area::new(egui::Id::new("main_menu"))
+        .order(egui::Order::Background)
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        .show(ctx, |ui| {
+            panel_frame().show(ui, |ui| {
+                ui.set_width(size.x - 24.0);
+                ui.set_height(size.y - 20.0);
+                ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
+                ui.horizontal(|ui| {
+                    ui.label(
+                        egui::RichText::new("Boardcraft")
+                            .size(30.0)
+                            .strong()
+                            .color(colours::ACCENT),
+                    );
+                    ui.add_space(12.0);
+                    ui.label(egui::RichText::new(tr(lang, Key::MenuNewGame)).size(20.0));
+                });
+                ui.separator();
+                if !library.settled() && entries.is_empty() {
+                    ui.label(tr(lang, Key::LoadingVariants));
+                    return;
+                }
+                if entries.is_empty() {
+                    ui.colored_label(colours::BAD, tr(lang, Key::MenuNoVariants));
+                }
+                let bottom_bar = 44.0;
+                let body_height = (ui.available_height() - bottom_bar).max(100.0);
+                ui.horizontal_top(|ui| {
+                    ui.set_height(body_height);
+                    let list_width = (ui.available_width() * 0.42).clamp(240.0, 420.0);
+                    ui.vertical(|ui| {
+                        ui.set_width(list_width);
+                        ui.label(egui::RichText::new(tr(lang, Key::MenuChooseGame)).strong());
+                        egui::ScrollArea::vertical()
+                            .id_salt("variant_list")
+                            .max_height(body_height - 24.0)
+                            .auto_shrink([false, false])
+                            .show(ui, |ui| {
+                                for entry in &entries {
+                                    variant_row(ui, lang, entry, &mut draft, &mut previews);
+                                }
+                            });
+                    });
+                    ui.separator();
+                    ui.vertical(|ui| {
+                        let Some(entry) = entries
+                            .iter()
+                            .find(|e| Some(&e.path) == draft.selected.as_ref())
+                        else {
+                            return;
+                        };
+                        chosen_start = details(ui, lang, entry, &mut draft, &mut previews);
+                    });
+                });
+                ui.separator();
+                ui.horizontal(|ui| {
+                    if let Some(game) = game.as_deref()
+                        && ui.button(tr(lang, Key::MenuContinue)).clicked()
+                    {
+                        next_state.set(AppState::InGame);
+                        next_phase.set(game.resting_phase());
+                    }
+                    if ui.button(tr(lang, Key::MenuLoad)).clicked() {
+                        windows.saves = true;
+                    }
+                    if ui.button(tr(lang, Key::MenuSettings)).clicked() {
+                        windows.settings = true;
+                    }
+                    #[cfg(not(target_arch = "wasm32"))]
+                    if ui.button(tr(lang, Key::MenuQuit)).clicked() {
+                        exit.write(AppExit::Success);
+                    }
+                });
+            });
+        });
+    if chosen_start && let Some(path) = draft.selected.clone() {
+        start.write(NewGameRequested {
+            path,
+            players: Players {
+                white: draft.white,
+                black: draft.black,
+            },
+        });
+    }
+    Ok(())
+}
+
+/// One line of the variant list: a small board, the title, a "mod" tag.
+fn variant_row(
+    ui: &mut egui::Ui,
+    lang: Language,
+    entry: &Entry,
+    draft: &mut MenuDraft,
+    previews: &mut Previews,
+) {
+    let Some(variant) = entry.variant() else {
+        return;
+    };
+    let selected = draft.selected.as_ref() == Some(&entry.path);
+    let (title, _) = describe(lang, variant);
+    ui.horizontal(|ui| {
+        let (rect, thumb) = ui.allocate_exact_size(egui::vec2(44.0, 44.0), egui::Sense::click());
+        let preview = previews.of(variant);
+        super::preview::draw(ui.painter(), rect, &preview.layout, &preview.snapshot);
+        let mut text = egui::RichText::new(title);
+        if selected {
+            text = text.strong().color(colours::ACCENT);
+        }
+        // The title on the left; a mod says so on the right.
+        let tag = match entry.origin {
+            Origin::Mod => tr(lang, Key::MenuModTag),
+            _ => "",
+        };
+        let label = ui.add(
+            egui::Button::selectable(selected, text)
+                .right_text(egui::RichText::new(tag).small().weak())
+                .min_size(egui::vec2(ui.available_width(), 44.0)),
+        );
+        if thumb.clicked() || label.clicked() {
+            draft.selected = Some(entry.path.clone());
+        }
+    });
+}
+
+/// The chosen variant: its board, description, who moves first, the players and Start.
+/// Returns true when Start was clicked.
+fn details(
+    ui: &mut egui::Ui,
+    lang: Language,
+    entry: &Entry,
+    draft: &mut MenuDraft,
+    previews: &mut Previews,
+) -> bool {
+    let Some(variant) = entry.variant() else {
+        return false;
+    };
+    let (title, summary) = describe(lang, variant);
+    let preview = previews.of(variant);
+    ui.heading(title);
+    ui.label(summary);
+    ui.label(
+        egui::RichText::new(trf(
+            lang,
+            Key::MenuMovesFirst,
+            &[
+                ("Side", &side(lang, preview.first)),
+                ("side", &side_lower(lang, preview.first)),
+            ],
+        ))
+        .small(),
+    );
+    let board_side = (ui.available_height() - 150.0)
+        .min(ui.available_width())
+        .clamp(120.0, 420.0);
+    let (rect, _) = ui.allocate_exact_size(
+        egui::vec2(ui.available_width(), board_side),
+        egui::Sense::hover(),
+    );
+    let board = egui::Rect::from_center_size(rect.center(), egui::vec2(board_side, board_side));
+    super::preview::draw(ui.painter(), board, &preview.layout, &preview.snapshot);
+    ui.add_space(6.0);
+    ui.label(egui::RichText::new(tr(lang, Key::MenuPlayers)).strong());
+    egui::Grid::new("menu_players")
+        .num_columns(2)
+        .spacing(egui::vec2(12.0, 6.0))
+        .show(ui, |ui| {
+            for c in Color::BOTH {
+                ui.label(side(lang, c));
+                let current = match c {
+                    Color::White => &mut draft.white,
+                    Color::Black => &mut draft.black,
+                };
+                egui::ComboBox::from_id_salt(("menu_player", c.index()))
+                    .selected_text(player(lang, *current))
+                    .width(220.0)
+                    .show_ui(ui, |ui| {
+                        for kind in PLAYER_CHOICES {
+                            ui.selectable_value(current, kind, player(lang, kind));
+                        }
+                    });
+                ui.end_row();
+            }
+        });
+    ui.add_space(6.0);
+    ui.add(
+        egui::Button::new(
+            egui::RichText::new(tr(lang, Key::MenuStart))
+                .size(18.0)
+                .strong(),
+        )
+        .min_size(egui::vec2(200.0, 36.0)),
+    )
+    .clicked()
+}

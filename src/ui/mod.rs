@@ -1,0 +1,178 @@
+//! The egui UI, one file per screen or window:
+//!
+//! - [`menu`]: the main menu (game, variant, players, start);
+//! - [`hud`]: the game's side panel (side to move, buttons) with [`move_list`] and [`coach`];
+//! - [`game_over`], [`settings`], [`saves`] (save/load), [`chooser`] (GIPF move choices),
+//!   [`errors`] (broken variant files, a game that cannot start): windows;
+//! - [`board_labels`]: coordinates around the board; [`preview`]: boards drawn in egui;
+//! - [`shortcuts`]: the keyboard; [`words`]: the texts composed from the translation tables.
+//!
+//! UI systems run in `EguiPrimaryContextPass` and only read state and write messages (or the
+//! UI's own resources, [`Settings`], the review cursor and [`Players`] in the menu); the game
+//! itself changes in `match_state`. egui windows block board picking under them (bevy_egui's
+//! `picking` feature), the side panel is outside the camera's viewport, and keyboard
+//! shortcuts are ignored while egui has the keyboard (a text field).
+use bevy::{
+    camera::{CameraOutputMode, visibility::RenderLayers},
+    prelude::*,
+    render::render_resource::BlendState,
+};
+use bevy_egui::{
+    EguiContexts, EguiGlobalSettings, EguiPlugin, EguiPrimaryContextPass, PrimaryEguiContext, egui,
+};
+
+use crate::{
+    match_state::AppState,
+    settings::{Language, Settings},
+};
+
+pub mod board_labels;
+pub mod chooser;
+pub mod coach;
+pub mod errors;
+pub mod game_over;
+pub mod hud;
+pub mod menu;
+pub mod move_list;
+pub mod preview;
+pub mod saves;
+pub mod settings;
+pub mod shortcuts;
+pub mod words;
+
+/// Which of the UI's windows are open.
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct UiWindows {
+    pub settings: bool,
+    pub saves: bool,
+    /// Asking "does White resign?".
+    pub confirm_resign: bool,
+    /// The game-over dialog was closed for this game, history length and resignation.
+    pub game_over_closed: Option<(u64, usize, bool)>,
+}
+
+/// Order of the UI systems within the egui pass: the background first, then panels, then
+/// windows (which egui draws above panels anyway; the order keeps layout deterministic).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UiSystems {
+    Background,
+    Panels,
+    Windows,
+}
+
+pub fn plugin(app: &mut App) {
+    app.add_plugins(EguiPlugin::default())
+        // egui gets a camera of its own (below), covering the whole window, so the board's
+        // camera can leave the side panel out of its viewport.
+        .insert_resource(EguiGlobalSettings {
+            auto_create_primary_context: false,
+            ..default()
+        })
+        .add_systems(Startup, spawn_ui_camera)
+        .init_resource::<UiWindows>()
+        .init_resource::<Settings>()
+        .configure_sets(
+            EguiPrimaryContextPass,
+            (UiSystems::Background, UiSystems::Panels, UiSystems::Windows).chain(),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            style.run_if(run_once).before(UiSystems::Background),
+        )
+        .add_systems(
+            Update,
+            close_windows_on_state_change.run_if(state_changed::<AppState>),
+        )
+        .add_plugins((
+            board_labels::plugin,
+            hud::plugin,
+            menu::plugin,
+            game_over::plugin,
+            settings::plugin,
+            saves::plugin,
+            chooser::plugin,
+            errors::plugin,
+            shortcuts::plugin,
+            preview::plugin,
+        ));
+}
+
+/// The camera egui draws with: over the whole window, above the board's camera, drawing
+/// nothing else (no render layers) and clearing nothing.
+fn spawn_ui_camera(mut commands: Commands) {
+    commands.spawn((
+        PrimaryEguiContext,
+        Camera2d,
+        RenderLayers::none(),
+        Camera {
+            order: 1,
+            output_mode: CameraOutputMode::Write {
+                blend_state: Some(BlendState::ALPHA_BLENDING),
+                clear_color: ClearColorConfig::None,
+            },
+            clear_color: ClearColorConfig::Custom(Color::NONE),
+            ..default()
+        },
+    ));
+}
+
+/// A calm dark theme with slightly larger text than egui's default (the window is mostly a
+/// board; the panel should read at a glance).
+fn style(mut contexts: EguiContexts) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    ctx.set_visuals(egui::Visuals::dark());
+    ctx.all_styles_mut(|style| {
+        use egui::{FontFamily, FontId, TextStyle};
+        style.text_styles = [
+            (
+                TextStyle::Heading,
+                FontId::new(20.0, FontFamily::Proportional),
+            ),
+            (TextStyle::Body, FontId::new(14.5, FontFamily::Proportional)),
+            (
+                TextStyle::Monospace,
+                FontId::new(14.0, FontFamily::Monospace),
+            ),
+            (
+                TextStyle::Button,
+                FontId::new(14.5, FontFamily::Proportional),
+            ),
+            (
+                TextStyle::Small,
+                FontId::new(12.0, FontFamily::Proportional),
+            ),
+        ]
+        .into();
+        style.spacing.item_spacing = egui::vec2(8.0, 6.0);
+        style.spacing.button_padding = egui::vec2(8.0, 4.0);
+    });
+    Ok(())
+}
+
+fn close_windows_on_state_change(mut windows: ResMut<UiWindows>) {
+    windows.confirm_resign = false;
+}
+
+/// The frame of the UI's panels: dark wood, slightly translucent.
+pub fn panel_frame() -> egui::Frame {
+    egui::Frame::new()
+        .fill(egui::Color32::from_rgba_unmultiplied(24, 20, 17, 235))
+        .corner_radius(6.0)
+        .inner_margin(egui::Margin::symmetric(12, 10))
+}
+
+/// Colours the UI uses for emphasis.
+pub mod colours {
+    use bevy_egui::egui::Color32;
+
+    pub const TEXT: Color32 = Color32::from_gray(235);
+    pub const ACCENT: Color32 = Color32::from_rgb(240, 200, 110);
+    pub const GOOD: Color32 = Color32::from_rgb(140, 215, 140);
+    pub const WARN: Color32 = Color32::from_rgb(255, 190, 90);
+    pub const BAD: Color32 = Color32::from_rgb(255, 140, 120);
+}
+
+/// The UI language from the settings.
+pub fn language(settings: &Settings) -> Language {
+    settings.language
+}

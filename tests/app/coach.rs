@@ -1,0 +1,64 @@
+//! The coach: after a human move (with the setting on) the AI's verdict arrives, names the
+//! move played and the AI's own choice, and is forgotten when its move is taken back.
+use bevy::prelude::*;
+use boardcraft::{
+    coach::{Coach, Grade},
+    match_state::{Match, UndoRequested},
+    settings::Settings,
+};
+use boardcraft_rules::Position;
+
+use crate::common::*;
+
+fn coach_on(app: &mut App) {
+    app.world_mut().resource_mut::<Settings>().coach = true;
+}
+
+#[test]
+fn a_human_move_gets_a_verdict_with_the_best_alternative() {
+    let mut app = app_for("ugolki-9qum", "", humans());
+    start(&mut app);
+    coach_on(&mut app);
+    let before = app.world().resource::<Match>().position.clone();
+    play_animated(&mut app, "a3-a4");
+    run_until(&mut app, 4_000, "the verdict", |w| {
+        w.resource::<Coach>().latest.is_some()
+    });
+    let coach = app.world().resource::<Coach>();
+    let game = app.world().resource::<Match>();
+    let verdict = coach
+        .current(game)
+        .expect("the verdict is for this game's last move");
+    assert_eq!((verdict.ply, verdict.played.as_str()), (1, "a3-a4"));
+    let best = verdict
+        .best
+        .as_deref()
+        .expect("the start position has moves");
+    assert!(before.parse_move(best).is_ok(), "{best} is a legal move");
+    assert_eq!(verdict.best_line.first().map(String::as_str), Some(best));
+    assert_eq!(verdict.played_best(), best == "a3-a4");
+    if verdict.played_best() {
+        assert_eq!(verdict.grade(), Grade::Best);
+    } else {
+        assert!(verdict.loss() >= 0);
+    }
+
+    // Taking the move back makes the verdict stale.
+    app.world_mut().write_message(UndoRequested);
+    app.update();
+    app.update();
+    let game = app.world().resource::<Match>();
+    assert!(app.world().resource::<Coach>().current(game).is_none());
+}
+
+#[test]
+fn without_the_setting_the_coach_is_silent() {
+    let mut app = app_for("ugolki-9qum", "", humans());
+    start(&mut app);
+    play_animated(&mut app, "a3-a4");
+    for _ in 0..30 {
+        app.update();
+    }
+    let coach = app.world().resource::<Coach>();
+    assert!(coach.latest.is_none() && !coach.is_thinking());
+}
