@@ -1,6 +1,7 @@
 //! Writes the seed corpus of the `save_file` fuzz target (`fuzz/seeds/save_file/`): real saves
 //! made with this crate's API from seeded random games of every shipped variant (an empty game,
-//! a game in progress, a finished one), plus a few damaged ones.
+//! a game in progress, resigned in every other variant, a finished one), plus a few damaged
+//! ones.
 //! `cargo run -p boardcraft-saves --features checks --example save_fuzz_seeds -- fuzz/seeds/save_file`
 use std::{fs, path::Path};
 
@@ -55,8 +56,12 @@ fn main() {
         {
             let (moves, outcome) = random_game(&variant, plies, &mut seed);
             let (white, black) = players[(i + j) % players.len()];
-            let save = SavedGame::new(&variant, white, black, moves, outcome)
+            let mut save = SavedGame::new(&variant, white, black, moves, outcome)
                 .with_saved_at(1_764_000_000 + seed % 10_000_000);
+            // A game in progress that one side resigned.
+            if label == "midgame" && i % 2 == 0 && outcome.is_none() {
+                save = save.with_resignation(boardcraft_rules::Color::Black);
+            }
             fs::write(out.join(format!("{name}-{label}.ron")), save.to_ron()).unwrap();
         }
     }

@@ -8,10 +8,10 @@ use crate::{SavedGame, load_and_replay_shipped};
 /// Any bytes as a save file: loading (read, parse, replay on the shipped variant it names)
 /// never panics, and printing its error neither. A save that loads must keep its promises:
 /// - the position it replays to passes every rules check, one ply per saved move, with the
-///   outcome the position reports;
+///   outcome the position reports, and a resignation only in a game the rules had not ended;
 /// - written again with `to_ron`, it reads back as the same save and replays to the same
-///   position;
-/// - saved with its moves in canonical notation, it replays to the same position too.
+///   position (and resignation);
+/// - saved with its moves in canonical notation, it replays to the same game too.
 pub fn save_file(data: &[u8]) {
     let (game, replayed) = match load_and_replay_shipped(data) {
         Ok(loaded) => loaded,
@@ -40,6 +40,9 @@ pub fn save_file(data: &[u8]) {
     if replayed.outcome != replayed.position.outcome() {
         fail("the replay reports another outcome than its position".into());
     }
+    if replayed.resigned.is_some() && replayed.outcome.is_some() {
+        fail("a resignation is kept in a game the rules had ended".into());
+    }
     // Compare replays on one variant instance (positions of separately parsed variants do
     // not share their rules).
     let variant = shipped_variant(&game.variant).expect("it replayed on this variant");
@@ -65,8 +68,10 @@ pub fn save_file(data: &[u8]) {
         let other = save
             .replay(&variant)
             .unwrap_or_else(|e| fail(format!("the save {what} does not replay: {e}")));
-        if !same_position(&other.position, &reference.position) {
-            fail(format!("the save {what} replays to another position"));
+        if !same_position(&other.position, &reference.position)
+            || other.resigned != reference.resigned
+        {
+            fail(format!("the save {what} replays to another game"));
         }
     }
 }
