@@ -37,8 +37,8 @@ if ! command -v cargo-fuzz >/dev/null; then
 fi
 
 target_dir="${FUZZ_TARGET_DIR:-$HOME/.cache/boardcraft/fuzz-target}"
-jobs=()
-[ -n "${FUZZ_JOBS:-}" ] && jobs=(--jobs "$FUZZ_JOBS")
+# cargo-fuzz has no --jobs option; cargo reads the limit from the environment.
+[ -n "${FUZZ_JOBS:-}" ] && export CARGO_BUILD_JOBS="$FUZZ_JOBS"
 logs="$(mktemp -d)"
 status=0
 printf '%-24s %8s %8s %12s %8s %10s %8s %8s\n' target seconds "CPU s" execs exec/s "exec/CPU s" corpus crashes > "$logs/summary"
@@ -51,7 +51,7 @@ for t in "${targets[@]}"; do
   fi
   mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t"
   echo "== $t: building"
-  cargo +nightly fuzz build "${flags[@]}" "${jobs[@]}" --target-dir "$dir" "$t" 2>&1 | grep -vE '^\s+(Compiling|Checking)' || true
+  cargo +nightly fuzz build "${flags[@]}" --target-dir "$dir" "$t" 2>&1 | grep -vE '^\s+(Compiling|Checking)' || true
   before=$(find "fuzz/artifacts/$t" -type f | wc -l)
   echo "== $t: fuzzing for ${secs}s"
   start=$(date +%s)
