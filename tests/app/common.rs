@@ -152,27 +152,19 @@ pub fn find_line(
     variant: &str,
     wanted: impl Fn(&boardcraft_rules::AnyEffect) -> bool,
 ) -> (String, String) {
-    let v = boardcraft_rules::shipped_variant(variant).expect("a shipped variant");
     for seed in 1..200u64 {
-        let mut pos = v.new_game();
         let mut line = Vec::new();
-        let mut state = seed;
-        let mut moves = Vec::new();
-        for _ in 0..3000 {
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
+        let mut found = None;
+        seeded_game(variant, seed, 3000, |notation, effect| {
+            if wanted(effect) {
+                found = Some(notation.to_owned());
+                return false;
             }
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let mv = moves[((state >> 33) % moves.len() as u64) as usize].clone();
-            let notation = pos.format_move(&mv);
-            let effect = pos.play(&mv).expect("a legal move plays");
-            if wanted(&effect) {
-                return (line.join(" "), notation);
-            }
-            line.push(notation);
+            line.push(notation.to_owned());
+            true
+        });
+        if let Some(notation) = found {
+            return (line.join(" "), notation);
         }
     }
     panic!("no game of {variant} reached the wanted effect");
@@ -191,27 +183,46 @@ pub fn play_animated(app: &mut App, notation: &str) {
 /// The moves (in notation) of a short finished game of `variant`: the first seeded random game
 /// that ends within 150 plies (rules only).
 pub fn finished_line(variant: &str) -> Vec<String> {
-    let v = boardcraft_rules::shipped_variant(variant).expect("a shipped variant");
     for seed in 1..50u64 {
-        let mut pos = v.new_game();
         let mut line = Vec::new();
-        let mut state = seed;
-        let mut moves = Vec::new();
-        while line.len() < 150 {
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let mv = moves[((state >> 33) % moves.len() as u64) as usize].clone();
-            line.push(pos.format_move(&mv));
-            pos.play(&mv).expect("a legal move plays");
-        }
-        if pos.is_game_over() {
+        let over = seeded_game(variant, seed, 150, |notation, _| {
+            line.push(notation.to_owned());
+            true
+        });
+        if over {
             return line;
         }
     }
     panic!("no short finished game of {variant}");
+}
+
+/// Plays a seeded random game of `variant` (rules only) for at most `max_plies`, showing each
+/// move's notation and effect to `visit`, which returns false to stop. Returns whether the game
+/// ended by its rules.
+fn seeded_game(
+    variant: &str,
+    seed: u64,
+    max_plies: usize,
+    mut visit: impl FnMut(&str, &boardcraft_rules::AnyEffect) -> bool,
+) -> bool {
+    let v = boardcraft_rules::shipped_variant(variant).expect("a shipped variant");
+    let mut pos = v.new_game();
+    let mut state = seed;
+    let mut moves = Vec::new();
+    for _ in 0..max_plies {
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mv = moves[((state >> 33) % moves.len() as u64) as usize].clone();
+        let notation = pos.format_move(&mv);
+        let effect = pos.play(&mv).expect("a legal move plays");
+        if !visit(&notation, &effect) {
+            return false;
+        }
+    }
+    pos.is_game_over()
 }
