@@ -1,4 +1,5 @@
-//! How a game is set up: the command line of the game binary and the resource it becomes.
+//! How a game is set up: the command line of the game binary (in the browser, the page URL's
+//! query string, read by the same definition) and the resources it becomes.
 use std::{path::PathBuf, str::FromStr};
 
 use bevy::prelude::*;
@@ -218,7 +219,8 @@ impl Cli {
 /// The command line read from `key=value` pairs (a page URL's query string, decoded):
 /// `?variant=gipf-basic&black=master&top-down` means `--variant=gipf-basic --black=master
 /// --top-down`. Which keys exist and which take a value comes from the [`Cli`] definition, so
-/// every option of the desktop binary works in the URL without a second list.
+/// every option of the game (but the desktop-only `NativeOptions`) works in the URL without
+/// a second list.
 #[derive(Debug, Clone)]
 pub struct QueryOptions {
     pub cli: Cli,

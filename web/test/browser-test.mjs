@@ -4,7 +4,8 @@
 // runs:
 //
 //   1. the game starts: <body data-app-state="in-game"> (the page attributes are documented in
-//      web/index.html); a game that cannot start fails with its data-error;
+//      web/index.html); a game that cannot start fails with its data-error; the loading
+//      indicator is gone and the canvas fills the page;
 //   2. the options in the URL were read and the moves given with `after` were played: the
 //      game's move list (data-line) starts with exactly those moves; every variant file the
 //      manifest lists loaded over HTTP and is playable (data-variants);
@@ -213,6 +214,16 @@ async function checkStarted({ page, attr }, options, shipped, picture) {
   }
   const firstFrameMs = Number(await attr("first-frame-ms"));
   console.log(`game started: first frame ${firstFrameMs} ms after the page load began`);
+  // The page: the loading indicator is gone and the canvas fills the window.
+  if (!(await page.locator("#loading").isHidden())) fail("the loading indicator is still shown");
+  const canvas = await page.evaluate(() => {
+    const c = document.getElementById("bevy");
+    const box = c.getBoundingClientRect();
+    return { width: box.width, height: box.height, pixels: [c.width, c.height], window: [innerWidth, innerHeight] };
+  });
+  if (canvas.width !== canvas.window[0] || canvas.height !== canvas.window[1]) {
+    fail(`the canvas does not fill the page: ${JSON.stringify(canvas)}`);
+  }
 
   if ((await attr("variant")) !== options.variant) fail(`variant is ${await attr("variant")}`);
   const after = options.after.split(" ");
