@@ -73,6 +73,23 @@ fn ugolki_anti_blocking_win_in_one() {
     assert_eq!(pos.format_move(r.best_move.as_ref().unwrap()), "d8-c8");
 }
 
+#[test]
+fn a_piece_beside_the_target_is_not_rated_as_one_inside_it() {
+    // White has filled the six deepest squares of its target (a6–d8); a4 and c6 are both four
+    // steps from a8, but a4 is still two steps from the target while c6 is in it. Matched by
+    // distance to the corner alone, the two would look alike.
+    let r = rules("ugolki-hg-3x4");
+    let black = squares("e5 f5 g5 h5 e6 f6 g6 h6 e7 f7 g7 h7");
+    let eval_with = |piece: &str| {
+        let white = squares(&format!("a8 a7 b8 a6 b7 c8 e1 f1 g1 h1 e2 {piece}"));
+        RacePosition::from_board(r.clone(), &white, &black, Color::White, 40)
+            .unwrap()
+            .evaluate()
+    };
+    let (inside, beside) = (eval_with("c6"), eval_with("a4"));
+    assert!(inside > beside, "c6 {inside} vs a4 {beside}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 

@@ -4,7 +4,9 @@
 //! sorted by their distance to the deepest square of the target, are matched with the target
 //! squares sorted the same way, so that the measure is zero exactly when the target is filled
 //! and rewards filling the far squares first (the near ones are then left for the stragglers,
-//! the 9qum advice "fill the corner from the far squares"). Around it:
+//! the 9qum advice "fill the corner from the far squares"). A piece outside the target counts at
+//! least its distance to the nearest target square, so that parking beside the camp at the right
+//! distance from the corner is not mistaken for progress. Around it:
 //! - stragglers: the piece farthest behind decides when a side can finish;
 //! - the anti-blocking rule (`FullWithAnyOwn`): opponent pieces still in one's target count as
 //!   filled squares, so fewer own pieces are needed;
@@ -44,6 +46,10 @@ struct Geometry {
     corner: [Square; 2],
     /// Each target square with its distance to the corner, nearest first.
     target: [Vec<(Square, i32)>; 2],
+    /// For each square (`rank * width + file`), its distance to the nearest square of each
+    /// side's target: a piece must cover at least that much, whatever square it ends on.
+    to_target: [Vec<i32>; 2],
+    width: usize,
 }
 
 thread_local! {
@@ -95,12 +101,34 @@ impl Geometry {
             t.sort_by_key(|&(_, d)| d);
             t
         });
+        let (width, height) = (rules.width(), rules.height());
+        let to_target = Color::BOTH.map(|c| {
+            let target = rules.target(c);
+            (0..height)
+                .flat_map(|rank| (0..width).map(move |file| (file, rank)))
+                .map(|(file, rank)| {
+                    let s = Square::new(file, rank).expect("a square of the board");
+                    target
+                        .iter()
+                        .map(|&t| distance(metric, s, t))
+                        .min()
+                        .expect("camps are not empty")
+                })
+                .collect()
+        });
         Geometry {
             rules: Arc::downgrade(rules),
             metric,
             corner,
             target,
+            to_target,
+            width: usize::from(width),
         }
+    }
+
+    /// How far `s` is from the nearest square of `side`'s target.
+    fn to_target(&self, side: Color, s: Square) -> i32 {
+        self.to_target[side.index()][usize::from(s.rank()) * self.width + usize::from(s.file())]
     }
 }
 
@@ -114,10 +142,11 @@ impl Evaluate for RacePosition {
             let corner = g.corner[c.index()];
             // Distances of the pieces to the corner, nearest first (camps hold at most half
             // of a 16×16 board).
-            let mut buf = [0i32; 128];
+            // Each with its distance to the nearest target square.
+            let mut buf = [(0i32, 0i32); 128];
             let mut n = 0;
             for p in self.piece_squares(c).take(buf.len()) {
-                buf[n] = distance(g.metric, p, corner);
+                buf[n] = (distance(g.metric, p, corner), g.to_target(c, p));
                 n += 1;
             }
             let mine = &mut buf[..n];
@@ -137,8 +166,11 @@ impl Evaluate for RacePosition {
             let needed = k.max(1).min(n.max(1));
             let mut work = 0;
             let mut worst = 0;
-            for (d, slot) in mine.iter().zip(&slots[..k]).take(needed) {
-                let gap = (d - slot).max(0);
+            for (&(d, outside), slot) in mine.iter().zip(&slots[..k]).take(needed) {
+                // Both are lower bounds of the piece's way to its slot: the corner distance
+                // alone would rate a piece beside the camp (a4 for a8's camp) as good as one
+                // in it at the same distance from the corner.
+                let gap = (d - slot).max(outside);
                 work += gap;
                 worst = worst.max(gap);
             }
