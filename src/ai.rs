@@ -134,7 +134,7 @@ const NODES_PER_SLICE: u64 = 4_000;
 /// browser's event loop, not just to other tasks (see [`platform::yield_now`]).
 async fn choose_move(position: AnyPosition, level: Level, seed: u64) -> SearchOutcome {
     let start = Instant::now();
-    let mut search = AnySearch::new(&position, level.config(seed));
+    let mut search = AnySearch::new(&position, level.config(&position, seed));
     let mut outcome = SearchOutcome::default();
     loop {
         let slice = Instant::now();

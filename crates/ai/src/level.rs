@@ -8,9 +8,12 @@
 //! | Strong | 60 000 | — | 15 | 0 | full search, slightly blurred |
 //! | Master | 600 000 | — | 0 | 40 | full search, plays on rather than repeat |
 //!
+//! The node counts are for the 8×8 games, Focus and GIPF; a game whose nodes cost more divides
+//! them by its [`Evaluate::node_cost`] (Halma 16×16: by 2), so that every level thinks about as
+//! long on every board — Master 0.3–1 s a move on one core.
+//!
 //! The steps are measured with `boardcraft-cli match` (each level ≥ 70 % against the one below
-//! is the target); Master's 600 000 nodes take well under a second on one core for the 8×8
-//! games, Focus and GIPF (0.2–0.7 s) and about a second for Halma 16×16.
+//! is the target; the figures are in the closing note of issue 5).
 use std::{fmt, str::FromStr};
 
 use boardcraft_rules::Position;
@@ -50,14 +53,20 @@ impl Level {
         }
     }
 
-    /// The search settings of this level; `seed` varies the noise (and so the games).
-    pub fn config(self, seed: u64) -> SearchConfig {
-        let (budget, noise, contempt) = match self {
-            Level::Novice => (Budget::nodes(2_000).with_depth(1), 120, 0),
-            Level::Amateur => (Budget::nodes(20_000).with_depth(3), 40, 0),
-            Level::Strong => (Budget::nodes(60_000), 15, 0),
-            Level::Master => (Budget::nodes(600_000), 0, 40),
+    /// The search settings of this level for a game like `position` (the node budget is divided
+    /// by the game's [`Evaluate::node_cost`], so a level thinks about as long on a big board);
+    /// `seed` varies the noise (and so the games).
+    pub fn config<P: Evaluate>(self, position: &P, seed: u64) -> SearchConfig {
+        let (nodes, depth, noise, contempt) = match self {
+            Level::Novice => (2_000, Some(1), 120, 0),
+            Level::Amateur => (20_000, Some(3), 40, 0),
+            Level::Strong => (60_000, None, 15, 0),
+            Level::Master => (600_000, None, 0, 40),
         };
+        let mut budget = Budget::nodes(nodes / position.node_cost().max(1));
+        if let Some(depth) = depth {
+            budget = budget.with_depth(depth);
+        }
         SearchConfig::new(budget)
             .with_noise(noise)
             .with_seed(seed)
@@ -66,7 +75,7 @@ impl Level {
 
     /// Chooses a move at this level.
     pub fn think<P: Position + Evaluate>(self, position: &P, seed: u64) -> ThinkResult<P::Move> {
-        Search::new(position, self.config(seed)).run()
+        Search::new(position, self.config(position, seed)).run()
     }
 }
 
@@ -84,5 +93,34 @@ impl FromStr for Level {
             .into_iter()
             .find(|l| l.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| format!("unknown level `{s}`; use novice, amateur, strong or master"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use boardcraft_rules::{FamilyRules, Variant, race::RacePosition};
+
+    use super::*;
+
+    fn start(name: &str) -> RacePosition {
+        match Variant::resolve(name).unwrap().rules {
+            FamilyRules::Race(r) => RacePosition::new(Arc::clone(&r)),
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn big_boards_get_the_budget_divided_by_their_node_cost() {
+        let small = start("ugolki-9qum");
+        let big = start("halma-16");
+        assert_eq!(big.node_cost(), 2);
+        for level in Level::ALL {
+            let nodes = |p: &RacePosition| level.config(p, 1).budget.nodes.unwrap();
+            assert_eq!(nodes(&small), 2 * nodes(&big), "{level}");
+        }
+        assert_eq!(Level::Master.config(&small, 1).budget.nodes, Some(600_000));
+        assert_eq!(Level::Novice.config(&big, 1).budget.depth, Some(1));
     }
 }

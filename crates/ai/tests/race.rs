@@ -90,6 +90,37 @@ fn a_piece_beside_the_target_is_not_rated_as_one_inside_it() {
     assert!(inside > beside, "c6 {inside} vs a4 {beside}");
 }
 
+#[test]
+fn an_opponent_piece_walled_in_inside_the_target_is_a_penalty() {
+    // Halma: White has filled its target (a12–e16) but for b16, where a Black straggler sits.
+    // With White on d14 the straggler can neither step nor jump (a16 c16 a15 b15 c15 around
+    // it, d16 b14 d14 behind them): White can never fill b16, the game can only be drawn. With
+    // that piece one step back on d13 the straggler can jump out over c15, and White is better
+    // off although its piece is further from home.
+    let r = rules("halma-16");
+    let target = r.target(Color::White).to_vec();
+    let black: Vec<Square> = r
+        .target(Color::Black)
+        .iter()
+        .copied()
+        .skip(1)
+        .chain(squares("b16"))
+        .collect();
+    let eval_with = |moved: &str| {
+        let mut white: Vec<Square> = target
+            .iter()
+            .copied()
+            .filter(|&s| s != Square::parse("b16").unwrap() && s != Square::parse("d14").unwrap())
+            .collect();
+        white.extend(squares(&format!("h9 {moved}")));
+        RacePosition::from_board(r.clone(), &white, &black, Color::White, 200)
+            .unwrap()
+            .evaluate()
+    };
+    let (walled_in, open) = (eval_with("d14"), eval_with("d13"));
+    assert!(walled_in < open, "walled in {walled_in} vs open {open}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 

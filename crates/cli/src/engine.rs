@@ -191,8 +191,8 @@ impl State {
         // Vary the noise from move to move, reproducibly.
         let seed = mix(self.seed ^ u64::from(pos.ply()));
         let cfg = match level {
-            Some(l) => l.config(seed),
-            None if budget == Budget::default() => self.level.config(seed),
+            Some(l) => l.config(&pos, seed),
+            None if budget == Budget::default() => self.level.config(&pos, seed),
             None => SearchConfig::new(budget).with_seed(seed),
         };
         let r = AnySearch::new(&pos, cfg).run();

@@ -116,7 +116,7 @@ impl Player {
         let cpu_start = thread_cpu_time();
         let (mv, nodes) = match self {
             Player::Level { level, time } => {
-                let mut cfg = level.config(seed);
+                let mut cfg = level.config(pos, seed);
                 if let Some(t) = time {
                     // A time per move replaces the level's node budget; its noise and depth
                     // cap stay, so the levels keep their character.

@@ -38,7 +38,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     let cfg = match (args.nodes, args.time) {
         (Some(n), _) => SearchConfig::new(Budget::nodes(n)).with_seed(args.seed),
         (None, Some(t)) => SearchConfig::new(Budget::time(t)).with_seed(args.seed),
-        (None, None) => args.level.config(args.seed),
+        (None, None) => args.level.config(&pos, args.seed),
     };
     let result = AnySearch::new(&pos, cfg).run();
     let elapsed = result.elapsed;

@@ -13,6 +13,12 @@ pub trait Evaluate: Position {
         let _ = mv;
         0
     }
+
+    /// How many budget nodes one node of this game costs, so that a level's node budget takes
+    /// about the same time on every board (1 = the 8×8 games, Focus and GIPF).
+    fn node_cost(&self) -> u64 {
+        1
+    }
 }
 
 impl Evaluate for AnyPosition {
@@ -21,6 +27,14 @@ impl Evaluate for AnyPosition {
             AnyPosition::Race(p) => p.evaluate(),
             AnyPosition::Focus(p) => p.evaluate(),
             AnyPosition::Gipf(p) => p.evaluate(),
+        }
+    }
+
+    fn node_cost(&self) -> u64 {
+        match self {
+            AnyPosition::Race(p) => p.node_cost(),
+            AnyPosition::Focus(p) => p.node_cost(),
+            AnyPosition::Gipf(p) => p.node_cost(),
         }
     }
 

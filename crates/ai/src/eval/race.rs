@@ -37,6 +37,8 @@ const HOME_BASE: i32 = 10;
 /// A piece in the target once the final count is near.
 const COUNTED: i32 = 80;
 const TEMPO: i32 = 20;
+/// An opponent piece walled in inside one's target where nothing forces it out.
+const WALLED_IN: i32 = 400;
 
 /// What the evaluation needs to know about a rule set, computed once per rule set.
 struct Geometry {
@@ -132,6 +134,24 @@ impl Geometry {
     }
 }
 
+/// Whether the piece on `s` has no step and no jump: every neighbour along the game's directions
+/// is off the board or occupied, and so is every square a jump would land on.
+trait WalledIn {
+    fn is_walled_in(&self, s: Square) -> bool;
+}
+
+impl WalledIn for RacePosition {
+    fn is_walled_in(&self, s: Square) -> bool {
+        let rules = self.rules();
+        let on_board = |q: Square| q.file() < rules.width() && q.rank() < rules.height();
+        let free = |q: Option<Square>| q.is_some_and(|q| on_board(q) && self.piece_at(q).is_none());
+        rules.directions().iter().all(|d| {
+            let (dx, dy) = d.delta();
+            !free(s.offset(dx, dy)) && !free(s.offset(2 * dx, 2 * dy))
+        })
+    }
+}
+
 impl Evaluate for RacePosition {
     fn evaluate(&self) -> i32 {
         let rules = self.rules();
@@ -140,9 +160,8 @@ impl Evaluate for RacePosition {
         let mut side = [0i32; 2];
         for c in Color::BOTH {
             let corner = g.corner[c.index()];
-            // Distances of the pieces to the corner, nearest first (camps hold at most half
-            // of a 16×16 board).
-            // Each with its distance to the nearest target square.
+            // Distances of the pieces to the corner, nearest first, each with its distance to
+            // the nearest target square (camps hold at most half of a 16×16 board).
             let mut buf = [(0i32, 0i32); 128];
             let mut n = 0;
             for p in self.piece_squares(c).take(buf.len()) {
@@ -191,10 +210,28 @@ impl Evaluate for RacePosition {
             {
                 value += COUNTED * self.pieces_in_target(c) as i32;
             }
+            if rules.win() == WinRule::FillWithOwn && rules.home_clear_ply().is_none() {
+                // Nothing forces the opponent out of one's target, so an opponent piece walled
+                // in there is a square one can never fill: the game can only be drawn until the
+                // wall opens (Halma: an opponent straggler boxed in at the back of the camp).
+                let walled_in = rules
+                    .target(c)
+                    .iter()
+                    .filter(|&&s| self.piece_at(s) == Some(c.other()) && self.is_walled_in(s))
+                    .count() as i32;
+                value -= WALLED_IN * walled_in;
+            }
             side[c.index()] = value;
         }
         let me = self.side_to_move();
         side[me.index()] - side[me.other().index()] + TEMPO
+    }
+
+    /// Twice as expensive per node as the 8×8 games on boards of more than 128 squares (Halma
+    /// 16×16: 19 pieces a side and long jump chains), and so on.
+    fn node_cost(&self) -> u64 {
+        let rules = self.rules();
+        (u64::from(rules.width()) * u64::from(rules.height())).div_ceil(128)
     }
 
     /// Forward progress first (long jumps towards the target corner).
