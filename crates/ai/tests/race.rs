@@ -121,6 +121,28 @@ fn an_opponent_piece_walled_in_inside_the_target_is_a_penalty() {
     assert!(walled_in < open, "walled in {walled_in} vs open {open}");
 }
 
+#[test]
+fn halma_pieces_leave_home_although_their_camp_walls_them_in() {
+    // At the start the pieces inside each camp are walled in by their own side: that must not
+    // count as the opponent's doing, or each side would rather keep its home shut than move
+    // out. After 40 plies of shallow search both sides have left home with most pieces.
+    let mut pos = RacePosition::new(rules("halma-16"));
+    for _ in 0..40 {
+        let mv = think(&pos, Budget::depth(2)).best_move.unwrap();
+        pos.play(&mv).unwrap();
+    }
+    for side in Color::BOTH {
+        let at_home = pos
+            .piece_squares(side)
+            .filter(|&s| pos.rules().in_camp(side, s))
+            .count();
+        assert!(
+            at_home <= 10,
+            "{side:?} still has {at_home} of 19 pieces at home"
+        );
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 

@@ -134,21 +134,33 @@ impl Geometry {
     }
 }
 
-/// Whether the piece on `s` has no step and no jump: every neighbour along the game's directions
-/// is off the board or occupied, and so is every square a jump would land on.
+/// Whether the piece on `s` has no step and no jump — every neighbour along the game's
+/// directions is off the board or occupied, and so is every square a jump would land on — with
+/// at least one piece of `by` in that wall (a camp full of its owner's own pieces does not count).
 trait WalledIn {
-    fn is_walled_in(&self, s: Square) -> bool;
+    fn is_walled_in(&self, s: Square, by: Color) -> bool;
 }
 
 impl WalledIn for RacePosition {
-    fn is_walled_in(&self, s: Square) -> bool {
+    fn is_walled_in(&self, s: Square, by: Color) -> bool {
         let rules = self.rules();
-        let on_board = |q: Square| q.file() < rules.width() && q.rank() < rules.height();
-        let free = |q: Option<Square>| q.is_some_and(|q| on_board(q) && self.piece_at(q).is_none());
-        rules.directions().iter().all(|d| {
+        let on_board = |q: &Square| q.file() < rules.width() && q.rank() < rules.height();
+        let mut theirs = false;
+        let shut = rules.directions().iter().all(|d| {
             let (dx, dy) = d.delta();
-            !free(s.offset(dx, dy)) && !free(s.offset(2 * dx, 2 * dy))
-        })
+            [s.offset(dx, dy), s.offset(2 * dx, 2 * dy)]
+                .into_iter()
+                .flatten()
+                .filter(on_board)
+                .all(|q| match self.piece_at(q) {
+                    None => false,
+                    Some(owner) => {
+                        theirs |= owner == by;
+                        true
+                    }
+                })
+        });
+        shut && theirs
     }
 }
 
@@ -211,13 +223,14 @@ impl Evaluate for RacePosition {
                 value += COUNTED * self.pieces_in_target(c) as i32;
             }
             if rules.win() == WinRule::FillWithOwn && rules.home_clear_ply().is_none() {
-                // Nothing forces the opponent out of one's target, so an opponent piece walled
-                // in there is a square one can never fill: the game can only be drawn until the
-                // wall opens (Halma: an opponent straggler boxed in at the back of the camp).
+                // Nothing forces the opponent out of one's target, so an opponent piece that
+                // one's own pieces help wall in there is a square one can never fill: the game
+                // can only be drawn until the wall opens (Halma: an opponent straggler boxed in
+                // at the back of the camp).
                 let walled_in = rules
                     .target(c)
                     .iter()
-                    .filter(|&&s| self.piece_at(s) == Some(c.other()) && self.is_walled_in(s))
+                    .filter(|&&s| self.piece_at(s) == Some(c.other()) && self.is_walled_in(s, c))
                     .count() as i32;
                 value -= WALLED_IN * walled_in;
             }
