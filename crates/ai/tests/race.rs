@@ -91,12 +91,12 @@ fn a_piece_beside_the_target_is_not_rated_as_one_inside_it() {
 }
 
 #[test]
-fn an_opponent_piece_walled_in_inside_the_target_is_a_penalty() {
+fn a_lead_is_worth_less_while_an_opponent_piece_is_walled_in_inside_the_target() {
     // Halma: White has filled its target (a12–e16) but for b16, where a Black straggler sits.
     // With White on d14 the straggler can neither step nor jump (a16 c16 a15 b15 c15 around
-    // it, d16 b14 d14 behind them): White can never fill b16, the game can only be drawn. With
-    // that piece one step back on d13 the straggler can jump out over c15, and White is better
-    // off although its piece is further from home.
+    // it, d16 b14 d14 behind them): White can never fill b16, and its big lead is worth little.
+    // With that piece one step back on d13 the straggler can jump out over c15, and White is
+    // better off although its piece is further from home.
     let r = rules("halma-16");
     let target = r.target(Color::White).to_vec();
     let black: Vec<Square> = r

@@ -13,7 +13,11 @@
 //! - blocking under `FillWithOwn`: a piece left in its own home is still work for its owner and
 //!   a wall for the opponent, and under the 40-move rule (`home_clear_ply`) it loses the game;
 //!   the penalty grows as that ply approaches;
-//! - the count after `count_ply`: pieces already in the target then decide.
+//! - the count after `count_ply`: pieces already in the target then decide;
+//! - a blocked finish (`FillWithOwn` without the 40-move rule): a side whose target holds an
+//!   opponent straggler walled in with the help of its own pieces cannot finish, so its lead is
+//!   worth a quarter (the game is heading for a draw) — the leader keeps the wall open, the side
+//!   behind may seek the draw.
 use std::{
     cell::RefCell,
     sync::{Arc, Weak},
@@ -37,8 +41,11 @@ const HOME_BASE: i32 = 10;
 /// A piece in the target once the final count is near.
 const COUNTED: i32 = 80;
 const TEMPO: i32 = 20;
-/// An opponent piece walled in inside one's target where nothing forces it out.
-const WALLED_IN: i32 = 400;
+/// How much of its lead a side keeps while it cannot finish.
+const BLOCKED_LEAD_DIVISOR: i32 = 4;
+/// Walls are looked for only around this many opponent pieces left in one's target (the
+/// stragglers of the end game; early on the camp is full and the check would only cost time).
+const STRAGGLERS: usize = 3;
 
 /// What the evaluation needs to know about a rule set, computed once per rule set.
 struct Geometry {
@@ -139,6 +146,8 @@ impl Geometry {
 /// at least one piece of `by` in that wall (a camp full of its owner's own pieces does not count).
 trait WalledIn {
     fn is_walled_in(&self, s: Square, by: Color) -> bool;
+    /// Whether an opponent piece walled in inside `side`'s target keeps `side` from finishing.
+    fn cannot_finish(&self, side: Color) -> bool;
 }
 
 impl WalledIn for RacePosition {
@@ -161,6 +170,25 @@ impl WalledIn for RacePosition {
                 })
         });
         shut && theirs
+    }
+
+    fn cannot_finish(&self, side: Color) -> bool {
+        // Only where nothing forces the opponent out of one's target (Halma, Grasshopper; not
+        // under the anti-blocking rule or the 40-move rule): an opponent piece there that
+        // one's own pieces help wall in is a square one can never fill while the wall stands
+        // (an opponent straggler boxed in at the back of the camp).
+        let rules = self.rules();
+        if rules.win() != WinRule::FillWithOwn || rules.home_clear_ply().is_some() {
+            return false;
+        }
+        let theirs = || {
+            rules
+                .target(side)
+                .iter()
+                .copied()
+                .filter(move |&s| self.piece_at(s) == Some(side.other()))
+        };
+        theirs().nth(STRAGGLERS).is_none() && theirs().any(|s| self.is_walled_in(s, side))
     }
 }
 
@@ -222,22 +250,19 @@ impl Evaluate for RacePosition {
             {
                 value += COUNTED * self.pieces_in_target(c) as i32;
             }
-            if rules.win() == WinRule::FillWithOwn && rules.home_clear_ply().is_none() {
-                // Nothing forces the opponent out of one's target, so an opponent piece that
-                // one's own pieces help wall in there is a square one can never fill: the game
-                // can only be drawn until the wall opens (Halma: an opponent straggler boxed in
-                // at the back of the camp).
-                let walled_in = rules
-                    .target(c)
-                    .iter()
-                    .filter(|&&s| self.piece_at(s) == Some(c.other()) && self.is_walled_in(s, c))
-                    .count() as i32;
-                value -= WALLED_IN * walled_in;
-            }
             side[c.index()] = value;
         }
         let me = self.side_to_move();
-        side[me.index()] - side[me.other().index()] + TEMPO
+        let lead = side[me.index()] - side[me.other().index()];
+        // A side that cannot finish cannot cash in its lead: the game is heading for a draw.
+        let lead = if (lead > 0 && self.cannot_finish(me))
+            || (lead < 0 && self.cannot_finish(me.other()))
+        {
+            lead / BLOCKED_LEAD_DIVISOR
+        } else {
+            lead
+        };
+        lead + TEMPO
     }
 
     /// Twice as expensive per node as the 8×8 games on boards of more than 128 squares (Halma
