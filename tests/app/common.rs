@@ -207,17 +207,13 @@ fn seeded_game(
 ) -> bool {
     let v = boardcraft_rules::shipped_variant(variant).expect("a shipped variant");
     let mut pos = v.new_game();
-    let mut state = seed;
+    let mut picker = boardcraft_rules::checks::SeededMoves::new(seed);
     let mut moves = Vec::new();
     for _ in 0..max_plies {
         pos.legal_moves(&mut moves);
-        if moves.is_empty() {
+        let Some(mv) = picker.pick(&moves).cloned() else {
             break;
-        }
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let mv = moves[((state >> 33) % moves.len() as u64) as usize].clone();
+        };
         let notation = pos.format_move(&mv);
         let effect = pos.play(&mv).expect("a legal move plays");
         if !visit(&notation, &effect) {

@@ -19,17 +19,13 @@ fn scripts_turn_each_position_into_the_next_in_random_games() {
 
 fn random_game(variant: &Variant, layout: &Layout, seed: u64, plies: usize) {
     let mut pos = variant.new_game();
-    let mut state = seed;
+    let mut picker = boardcraft_rules::checks::SeededMoves::new(seed);
     let mut moves = Vec::new();
     for ply in 0..plies {
         pos.legal_moves(&mut moves);
-        if moves.is_empty() {
+        let Some(mv) = picker.pick(&moves).cloned() else {
             return;
-        }
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let mv = moves[((state >> 33) % moves.len() as u64) as usize].clone();
+        };
         let before = pos.clone();
         let notation = pos.format_move(&mv);
         let effect = pos.play(&mv).unwrap();

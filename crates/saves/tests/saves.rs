@@ -2,7 +2,9 @@
 //! saves. Games come from seeded random playouts of every shipped variant, so the tests do not
 //! depend on hand-made lines that a rules change could break.
 use boardcraft_ai::Level;
-use boardcraft_rules::{Color, Position, Variant, shipped_variant, shipped_variants};
+use boardcraft_rules::{
+    Color, Position, Variant, checks::SeededMoves, shipped_variant, shipped_variants,
+};
 use boardcraft_saves::{
     FORMAT_VERSION, Player, SaveError, SaveWarning, SavedGame, hash_hex, load_and_replay_shipped,
 };
@@ -11,18 +13,14 @@ use proptest::prelude::*;
 /// A seeded random game of `variant`: at most `plies` moves, fewer if it ends.
 fn playout(variant: &Variant, seed: u64, plies: usize) -> Vec<String> {
     let mut pos = variant.new_game();
-    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut picker = SeededMoves::new(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut moves = Vec::new();
     let mut line = Vec::new();
     for _ in 0..plies {
         pos.legal_moves(&mut moves);
-        if moves.is_empty() {
+        let Some(mv) = picker.pick(&moves) else {
             break;
-        }
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let mv = &moves[((state >> 33) % moves.len() as u64) as usize];
+        };
         line.push(pos.format_move(mv));
         pos.play(mv).expect("a generated move is legal");
     }
