@@ -53,6 +53,7 @@ keys! {
     CannotStartHint,
     VariantFilesTitle,
     FileBroken,
+    FileWarnings,
     NoticeManifest,
     NoticeDuplicate,
     NoticeReplayed,
