@@ -211,12 +211,10 @@ async fn session(
                         }
                     }
                     ServerMessage::GameOver { result, .. } => return Ok(Some(result.text)),
-                    ServerMessage::Offer { offer, by, .. } if by != side => {
-                        // The computer plays on: it declines draws and takebacks.
-                        if offer != OfferKind::Rematch {
-                            println!("the opponent offers a {offer}: declined");
-                            net::send(&mut ws, &ClientMessage::Decline { offer }).await?;
-                        }
+                    // The computer plays on: it declines draws and takebacks.
+                    ServerMessage::Offer { offer, by, .. } if by != side && offer != OfferKind::Rematch => {
+                        println!("the opponent offers a {offer}: declined");
+                        net::send(&mut ws, &ClientMessage::Decline { offer }).await?;
                     }
                     ServerMessage::Presence { side: s, presence } if s != side => {
                         println!("the opponent is {presence:?}");
