@@ -61,6 +61,10 @@ fn main() -> AppExit {
         app.insert_state(AppState::Menu);
     }
     #[cfg(not(target_arch = "wasm32"))]
+    app.insert_resource(boardcraft::game::computer::SearchThreads(
+        cli.native.threads,
+    ));
+    #[cfg(not(target_arch = "wasm32"))]
     if let Some(path) = cli.native.screenshot {
         // A picture taken by a script never reads or writes the player's saves and settings
         // (`--lang` and `--top-down` would otherwise be stored as the player's choice).

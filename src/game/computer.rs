@@ -8,7 +8,7 @@ use bevy::{
     prelude::*,
     tasks::{AsyncComputeTaskPool, Task, futures::check_ready},
 };
-use boardcraft_ai::{AnySearch, Progress};
+use boardcraft_ai::{AnySearch, Progress, THREADS_AVAILABLE};
 use boardcraft_rules::{AnyMove, AnyPosition, Color as Side, Position};
 
 use crate::{
@@ -49,9 +49,23 @@ pub struct SearchStats {
     pub last_slices: u32,
 }
 
+/// How many threads the computer searches with. One (the default here, and always in the
+/// browser) runs the search in slices and is reproducible per game; more run the AI crate's
+/// parallel search (Lazy SMP) on the desktop: the same time per move, a deeper search. The
+/// desktop binary sets cores − 1 (`--threads`).
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchThreads(pub usize);
+
+impl Default for SearchThreads {
+    fn default() -> Self {
+        SearchThreads(1)
+    }
+}
+
 pub fn plugin(app: &mut App) {
     app.init_resource::<AiThinking>()
         .init_resource::<SearchStats>()
+        .init_resource::<SearchThreads>()
         .init_resource::<Players>()
         .add_systems(
             Update,
@@ -80,6 +94,7 @@ fn start_search(
     mut thinking: ResMut<AiThinking>,
     game: Res<Match>,
     players: Res<Players>,
+    threads: Res<SearchThreads>,
     time: Res<Time<Real>>,
 ) {
     if thinking.task.is_some() {
@@ -92,7 +107,9 @@ fn start_search(
     let position = game.position.clone();
     // Reproducible play: the seed depends on the game so far, not on the clock.
     let seed = position.hash() ^ u64::from(position.ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    thinking.task = Some(AsyncComputeTaskPool::get().spawn(choose_move(position, level, seed)));
+    let threads = threads.0;
+    thinking.task =
+        Some(AsyncComputeTaskPool::get().spawn(choose_move(position, level, seed, threads)));
     thinking.game_id = game.game_id;
     thinking.ply = game.position.ply();
     thinking.side = Some(side);
@@ -132,10 +149,28 @@ const NODES_PER_SLICE: u64 = 4_000;
 /// between them. Natively the task runs on a worker thread anyway; in the browser (one thread)
 /// the yields are what keep frames coming while the computer thinks — they must yield to the
 /// browser's event loop, not just to other tasks (see [`platform::yield_now`]).
-async fn choose_move(position: AnyPosition, level: Level, seed: u64) -> SearchOutcome {
+///
+/// With several threads (desktop only) the parallel search runs in one go on this worker
+/// thread: it cannot yield, so a search dropped meanwhile (new game, undo) still runs to its
+/// budget (about a second for Master) before its threads end.
+async fn choose_move(
+    position: AnyPosition,
+    level: Level,
+    seed: u64,
+    threads: usize,
+) -> SearchOutcome {
     let start = Instant::now();
-    let mut search = AnySearch::new(&position, level.config(&position, seed));
+    let cfg = level.config(&position, seed);
     let mut outcome = SearchOutcome::default();
+    if threads > 1 && THREADS_AVAILABLE {
+        let result = AnySearch::think_parallel(&position, cfg, threads);
+        outcome.slices = 1;
+        outcome.elapsed = start.elapsed();
+        outcome.longest_slice = outcome.elapsed;
+        outcome.best_move = result.best_move;
+        return outcome;
+    }
+    let mut search = AnySearch::new(&position, cfg);
     loop {
         let slice = Instant::now();
         let progress = search.step(NODES_PER_SLICE);

@@ -163,6 +163,10 @@ pub struct NativeOptions {
     /// animations, then print the CPU time per frame.
     #[arg(long)]
     pub bench_frames: Option<u32>,
+    /// Threads the computer searches with (default: the machine's cores − 1, at least 1; 1
+    /// makes its play reproducible). The browser always uses one.
+    #[arg(long, default_value_t = boardcraft_ai::default_threads())]
+    pub threads: usize,
 }
 
 /// `en`/`ru` (or a locale such as `ru-RU`) for `--lang`; anything else is an error, not a

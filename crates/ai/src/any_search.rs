@@ -7,7 +7,10 @@ use boardcraft_rules::{
     AnyMove, AnyPosition, focus::FocusPosition, gipf::GipfPosition, race::RacePosition,
 };
 
-use crate::search::{Progress, Search, SearchConfig, ThinkResult};
+use crate::{
+    search::{Progress, Search, SearchConfig, ThinkResult},
+    smp::think_parallel,
+};
 
 /// A resumable search of an [`AnyPosition`]; see [`Search`] for the contract.
 pub enum AnySearch {
@@ -50,6 +53,20 @@ impl AnySearch {
             AnyPosition::Race(p) => AnySearch::Race(Search::new(p, cfg)),
             AnyPosition::Focus(p) => AnySearch::Focus(Search::new(p, cfg)),
             AnyPosition::Gipf(p) => AnySearch::Gipf(Search::new(p, cfg)),
+        }
+    }
+
+    /// Searches `position` with `threads` threads (Lazy SMP, see [`crate::think_parallel`]);
+    /// one thread is the same as `AnySearch::new(position, cfg).run()`.
+    pub fn think_parallel(
+        position: &AnyPosition,
+        cfg: SearchConfig,
+        threads: usize,
+    ) -> ThinkResult<AnyMove> {
+        match position {
+            AnyPosition::Race(p) => wrap(think_parallel(p, cfg, threads), AnyMove::Race),
+            AnyPosition::Focus(p) => wrap(think_parallel(p, cfg, threads), AnyMove::Focus),
+            AnyPosition::Gipf(p) => wrap(think_parallel(p, cfg, threads), AnyMove::Gipf),
         }
     }
 

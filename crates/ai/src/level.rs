@@ -73,9 +73,21 @@ impl Level {
             .with_contempt(contempt)
     }
 
-    /// Chooses a move at this level.
+    /// Chooses a move at this level (one thread: reproducible per seed).
     pub fn think<P: Position + Evaluate>(self, position: &P, seed: u64) -> ThinkResult<P::Move> {
         Search::new(position, self.config(position, seed)).run()
+    }
+
+    /// Chooses a move at this level, searching with `threads` threads (see
+    /// [`crate::think_parallel`]); the same time as one thread, a deeper search, not
+    /// reproducible with more than one.
+    pub fn think_threads<P: Position + Evaluate>(
+        self,
+        position: &P,
+        seed: u64,
+        threads: usize,
+    ) -> ThinkResult<P::Move> {
+        crate::smp::think_parallel(position, self.config(position, seed), threads)
     }
 }
 

@@ -11,8 +11,11 @@
 //! - [`Level`]: Novice, Amateur, Strong, Master — reproducible node budgets plus noise and
 //!   depth caps for the weaker ones.
 //! - [`analyse`]: score and best line for the coach; [`greedy`]: the one-ply baseline.
+//! - [`think_parallel`]: the same search on several threads (Lazy SMP over a shared
+//!   transposition table); [`default_threads`] is the machine's cores − 1, one in the browser.
 //!
-//! No Bevy, no threads, no I/O: the caller decides where the search runs.
+//! No Bevy, no I/O. A [`Search`] runs on the caller's thread (in slices if it likes); only
+//! [`think_parallel`] starts threads, and only for the duration of the call.
 
 mod analysis;
 mod any_search;
@@ -23,6 +26,7 @@ mod level;
 pub mod rng;
 pub mod score;
 mod search;
+mod smp;
 mod tt;
 
 pub use analysis::{Analysis, analyse, analysis_of, notation_of_line};
@@ -32,3 +36,4 @@ pub use greedy::greedy;
 pub use level::Level;
 pub use score::Score;
 pub use search::{Budget, MAX_DEPTH, Progress, Search, SearchConfig, ThinkResult, think};
+pub use smp::{THREADS_AVAILABLE, default_threads, think_parallel};

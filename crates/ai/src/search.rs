@@ -17,6 +17,7 @@
 //! only affects positions met again through another path).
 use std::{
     hash::{Hash, Hasher},
+    sync::Arc,
     time::Duration,
 };
 
@@ -238,7 +239,11 @@ const KEY_KILLER: i32 = 1 << 29;
 pub struct Search<P: Position + Evaluate> {
     pos: P,
     cfg: SearchConfig,
-    tt: TransTable,
+    /// Shared with the other threads of a parallel search ([`crate::smp`]).
+    tt: Arc<TransTable>,
+    /// Iterations advance by this many plies after the first (a helper thread of a parallel
+    /// search may skip depths, so the threads do not all search the same tree).
+    depth_stride: u32,
     frames: Vec<Frame<P>>,
     /// Number of active frames; the top one is `frames[sp - 1]`, at ply `sp - 1`.
     sp: usize,
@@ -262,9 +267,22 @@ pub struct Search<P: Position + Evaluate> {
 
 impl<P: Position + Evaluate> Search<P> {
     pub fn new(position: &P, cfg: SearchConfig) -> Self {
+        let tt = Arc::new(TransTable::new(cfg.tt_bits));
+        Self::with_table(position, cfg, tt, 1)
+    }
+
+    /// A search that shares `tt` with others (one thread of a parallel search) and advances its
+    /// iterations by `depth_stride` plies after the first.
+    pub(crate) fn with_table(
+        position: &P,
+        cfg: SearchConfig,
+        tt: Arc<TransTable>,
+        depth_stride: u32,
+    ) -> Self {
         let mut search = Search {
             pos: position.clone(),
-            tt: TransTable::new(cfg.tt_bits),
+            tt,
+            depth_stride: depth_stride.max(1),
             cfg,
             frames: Vec::new(),
             sp: 0,
@@ -648,8 +666,13 @@ impl<P: Position + Evaluate> Search<P> {
         // would most likely be cut short and thrown away.
         let time_short = b.time.is_some_and(|t| self.clock.elapsed() * 2 >= t);
         let nodes_out = b.nodes.is_some_and(|n| self.nodes >= n);
-        self.iteration += 1;
+        self.iteration = if depth == 1 {
+            2
+        } else {
+            (depth + self.depth_stride).min(max_depth.max(depth + 1))
+        };
         if proven || depth >= max_depth || time_short || nodes_out {
+            self.iteration = depth + 1;
             return Some(self.finish());
         }
         self.push_frame(self.iteration as i32, -INFINITY, INFINITY);

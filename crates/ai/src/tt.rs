@@ -3,6 +3,7 @@
 //!
 //! Moves are stored as their index in `legal_moves` order (which the `Position` contract makes
 //! deterministic), so the table is independent of the move type and 16 bytes per entry.
+use std::sync::atomic::{AtomicU64, Ordering};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Bound {
@@ -11,18 +12,6 @@ pub(crate) enum Bound {
     /// The true score is at least `score` (fail high).
     Lower,
     Exact,
-}
-
-#[derive(Copy, Clone, Debug, Default)]
-struct Entry {
-    key: u64,
-    score: i32,
-    /// Index of the best move in `legal_moves` order, `u16::MAX` for none.
-    mv: u16,
-    depth: i8,
-    /// 0 = empty, 1 = upper, 2 = lower, 3 = exact.
-    bound: u8,
-    generation: u8,
 }
 
 /// What a probe returns.
@@ -34,8 +23,51 @@ pub(crate) struct Hit {
     pub mv: Option<usize>,
 }
 
+/// One slot: the entry's data (score, move, depth, bound, generation packed in 64 bits) and
+/// the key XOR the data. Several search threads share the table without locks: a slot torn by
+/// two threads writing at once fails the key check and reads as a miss (the lockless scheme of
+/// Hyatt and Mann); a single thread sees exactly the plain table it would own.
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The fields of an entry, unpacked.
+#[derive(Copy, Clone, Debug, Default)]
+struct Entry {
+    score: i32,
+    /// Index of the best move in `legal_moves` order, `u16::MAX` for none.
+    mv: u16,
+    depth: i8,
+    /// 0 = empty, 1 = upper, 2 = lower, 3 = exact.
+    bound: u8,
+    /// Six bits.
+    generation: u8,
+}
+
+impl Entry {
+    fn pack(self) -> u64 {
+        u64::from(self.score as u32)
+            | u64::from(self.mv) << 32
+            | u64::from(self.depth as u8) << 48
+            | u64::from(self.bound & 3) << 56
+            | u64::from(self.generation & 63) << 58
+    }
+
+    fn unpack(d: u64) -> Entry {
+        Entry {
+            score: d as u32 as i32,
+            mv: (d >> 32) as u16,
+            depth: (d >> 48) as u8 as i8,
+            bound: (d >> 56) as u8 & 3,
+            generation: (d >> 58) as u8 & 63,
+        }
+    }
+}
+
 pub(crate) struct TransTable {
-    entries: Vec<Entry>,
+    slots: Vec<Slot>,
     mask: usize,
     generation: u8,
 }
@@ -45,7 +77,7 @@ impl TransTable {
     pub fn new(bits: u8) -> Self {
         let len = 1usize << bits.clamp(4, 28);
         TransTable {
-            entries: vec![Entry::default(); len],
+            slots: (0..len).map(|_| Slot::default()).collect(),
             mask: len - 1,
             generation: 0,
         }
@@ -55,12 +87,21 @@ impl TransTable {
     /// earlier searches give way even to shallow new ones.
     #[cfg(test)]
     fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
+        self.generation = self.generation.wrapping_add(1) & 63;
+    }
+
+    /// The entry in `key`'s slot, and whether it is `key`'s.
+    #[inline]
+    fn read(&self, key: u64) -> (Entry, bool) {
+        let slot = &self.slots[(key as usize) & self.mask];
+        let data = slot.data.load(Ordering::Relaxed);
+        let check = slot.check.load(Ordering::Relaxed);
+        (Entry::unpack(data), check ^ data == key)
     }
 
     pub fn probe(&self, key: u64) -> Option<Hit> {
-        let e = &self.entries[(key as usize) & self.mask];
-        if e.bound == 0 || e.key != key {
+        let (e, same) = self.read(key);
+        if e.bound == 0 || !same {
             return None;
         }
         Some(Hit {
@@ -75,23 +116,22 @@ impl TransTable {
         })
     }
 
-    pub fn store(&mut self, key: u64, depth: i32, score: i32, bound: Bound, mv: Option<usize>) {
-        let slot = &mut self.entries[(key as usize) & self.mask];
+    pub fn store(&self, key: u64, depth: i32, score: i32, bound: Bound, mv: Option<usize>) {
+        let (slot, same) = self.read(key);
         let replace = slot.bound == 0
             || slot.generation != self.generation
-            || slot.key != key && depth >= i32::from(slot.depth)
-            || slot.key == key && (depth >= i32::from(slot.depth) || bound == Bound::Exact);
+            || !same && depth >= i32::from(slot.depth)
+            || same && (depth >= i32::from(slot.depth) || bound == Bound::Exact);
         if !replace {
             return;
         }
         // Keep the old best move when the new result has none (fail low) for the same position.
         let mv = match mv {
             Some(i) => u16::try_from(i).unwrap_or(u16::MAX),
-            None if slot.key == key => slot.mv,
+            None if same => slot.mv,
             None => u16::MAX,
         };
-        *slot = Entry {
-            key,
+        let data = Entry {
             score,
             mv,
             depth: depth.clamp(-1, i32::from(i8::MAX)) as i8,
@@ -101,7 +141,11 @@ impl TransTable {
                 Bound::Exact => 3,
             },
             generation: self.generation,
-        };
+        }
+        .pack();
+        let s = &self.slots[(key as usize) & self.mask];
+        s.data.store(data, Ordering::Relaxed);
+        s.check.store(key ^ data, Ordering::Relaxed);
     }
 }
 

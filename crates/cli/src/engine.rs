@@ -20,13 +20,23 @@ pub struct Args {
     /// Seed of the levels' noise (changed with the `seed` command).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Search threads (changed with `setoption threads N`; default: the machine's cores − 1,
+    /// at least 1). Only one thread is reproducible.
+    #[arg(long, default_value_t = boardcraft_ai::default_threads())]
+    threads: usize,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
     let stdin = io::stdin();
     let stdout = io::stdout();
-    serve(stdin.lock(), stdout.lock(), args.level, args.seed)
-        .map_err(|e| format!("engine I/O: {e}"))?;
+    serve_threads(
+        stdin.lock(),
+        stdout.lock(),
+        args.level,
+        args.seed,
+        args.threads,
+    )
+    .map_err(|e| format!("engine I/O: {e}"))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -35,15 +45,30 @@ struct State {
     pos: Option<AnyPosition>,
     level: Level,
     seed: u64,
+    threads: usize,
 }
 
-/// Answers protocol commands from `input` until `quit` or end of input.
-pub fn serve(input: impl BufRead, mut out: impl Write, level: Level, seed: u64) -> io::Result<()> {
+/// Answers protocol commands from `input` until `quit` or end of input, searching with one
+/// thread unless told otherwise (`setoption threads N`).
+#[cfg_attr(not(test), allow(dead_code))]
+pub fn serve(input: impl BufRead, out: impl Write, level: Level, seed: u64) -> io::Result<()> {
+    serve_threads(input, out, level, seed, 1)
+}
+
+/// As [`serve`], starting with `threads` search threads.
+pub fn serve_threads(
+    input: impl BufRead,
+    mut out: impl Write,
+    level: Level,
+    seed: u64,
+    threads: usize,
+) -> io::Result<()> {
     let mut state = State {
         variant: None,
         pos: None,
         level,
         seed,
+        threads: threads.max(1),
     };
     for line in input.lines() {
         let line = line?;
@@ -90,6 +115,7 @@ impl State {
                 }
                 _ => Err("seed needs a non-negative integer".into()),
             },
+            "setoption" => self.set_option(rest),
             "moves" => self.current().map(|pos| {
                 let mut moves = Vec::new();
                 pos.legal_moves(&mut moves);
@@ -119,6 +145,29 @@ impl State {
         match result {
             Ok(lines) => lines,
             Err(e) => vec![format!("error {e}")],
+        }
+    }
+
+    /// `setoption threads N`, or UCI's `setoption name Threads value N`.
+    fn set_option(&mut self, rest: &[&str]) -> Result<Vec<String>, String> {
+        let (name, value) = match rest {
+            [name, value] => (*name, *value),
+            [n, name, v, value]
+                if n.eq_ignore_ascii_case("name") && v.eq_ignore_ascii_case("value") =>
+            {
+                (*name, *value)
+            }
+            _ => return Err("setoption needs `threads N` (or `name threads value N`)".into()),
+        };
+        if !name.eq_ignore_ascii_case("threads") {
+            return Err(format!("unknown option `{name}` (the engine has: threads)"));
+        }
+        match value.parse::<usize>() {
+            Ok(n) if (1..=256).contains(&n) => {
+                self.threads = n;
+                Ok(Vec::new())
+            }
+            _ => Err("setoption threads needs a whole number from 1 to 256".into()),
         }
     }
 
@@ -195,7 +244,7 @@ impl State {
             None if budget == Budget::default() => self.level.config(&pos, seed),
             None => SearchConfig::new(budget).with_seed(seed),
         };
-        let r = AnySearch::new(&pos, cfg).run();
+        let r = AnySearch::think_parallel(&pos, cfg, self.threads);
         let ms = r.elapsed.as_millis();
         let nps = (r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-6)) as u64;
         let pv = notation_of_line(&pos, &r.pv).join(" ");
@@ -238,6 +287,7 @@ moves                         -> moves <legal moves, sorted>
 show                          the board, as info lines
 level <novice|amateur|strong|master>   level of a plain `go`
 seed <n>                      seed of the levels' noise
+setoption threads <n>         search threads (also `setoption name threads value <n>`)
 quit";
 
 #[cfg(test)]
@@ -266,5 +316,20 @@ mod tests {
         assert!(out[4].starts_with("error no variant"));
         assert_eq!(out[5], "readyok");
         assert_eq!(out.len(), 6, "nothing is answered after quit");
+    }
+
+    #[test]
+    fn threads_are_an_option() {
+        let out = talk(
+            "setoption threads 2\nsetoption name Threads value 1\nsetoption threads 0\nsetoption hash 4\nvariant ugolki-hg-3x3\nsetoption threads 2\ngo nodes 3000\nquit\n",
+        );
+        assert!(
+            out[0].starts_with("error setoption threads needs"),
+            "{out:?}"
+        );
+        assert!(out[1].starts_with("error unknown option `hash`"), "{out:?}");
+        assert!(out[3].starts_with("info depth"), "{out:?}");
+        assert!(out[4].starts_with("bestmove "), "{out:?}");
+        assert_eq!(out.len(), 5, "{out:?}");
     }
 }

@@ -32,6 +32,11 @@ pub struct Args {
     /// budgets. External engines get `go movetime`; without it they get a plain `go`.
     #[arg(long, value_parser = parse_duration)]
     time_per_move: Option<Duration>,
+    /// Search threads of each in-process level player (external engines set their own, e.g.
+    /// `engine:boardcraft-cli engine --threads 2`). 1, the default, keeps a match with node
+    /// budgets reproducible.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// Random plies played from the start before the players take over, for variety.
     #[arg(long, default_value_t = 4)]
     opening_plies: u32,
@@ -58,6 +63,8 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     let start = variant.new_game();
     let mut a = Player::start(&args.a, &args.variant, args.time_per_move)?;
     let mut b = Player::start(&args.b, &args.variant, args.time_per_move)?;
+    a.set_threads(args.threads);
+    b.set_threads(args.threads);
     let mut log = match &args.log {
         Some(path) => {
             Some(File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?)

@@ -78,6 +78,8 @@ pub enum Player {
     Level {
         level: Level,
         time: Option<Duration>,
+        /// Search threads (1: reproducible per seed).
+        threads: usize,
     },
     Greedy,
     Random,
@@ -91,11 +93,19 @@ impl Player {
             PlayerSpec::Level(level) => Player::Level {
                 level: *level,
                 time,
+                threads: 1,
             },
             PlayerSpec::Greedy => Player::Greedy,
             PlayerSpec::Random => Player::Random,
             PlayerSpec::Engine(cmd) => Player::Engine(ExternalEngine::spawn(cmd, variant, time)?),
         })
+    }
+
+    /// Search threads of an in-process level (other players ignore it).
+    pub fn set_threads(&mut self, n: usize) {
+        if let Player::Level { threads, .. } = self {
+            *threads = n.max(1);
+        }
     }
 
     pub fn new_game(&mut self) -> Result<(), String> {
@@ -115,7 +125,11 @@ impl Player {
         let start = Instant::now();
         let cpu_start = thread_cpu_time();
         let (mv, nodes) = match self {
-            Player::Level { level, time } => {
+            Player::Level {
+                level,
+                time,
+                threads,
+            } => {
                 let mut cfg = level.config(pos, seed);
                 if let Some(t) = time {
                     // A time per move replaces the level's node budget; its noise and depth
@@ -127,7 +141,7 @@ impl Player {
                     };
                     cfg.tt_bits = 18;
                 }
-                let r = AnySearch::new(pos, cfg).run();
+                let r = AnySearch::think_parallel(pos, cfg, *threads);
                 (r.best_move, r.nodes)
             }
             Player::Greedy => {

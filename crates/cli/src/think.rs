@@ -25,6 +25,10 @@ pub struct Args {
     /// Seed of the level's noise.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Search threads (default: the machine's cores − 1, at least 1). Only one thread is
+    /// reproducible per seed.
+    #[arg(long, default_value_t = boardcraft_ai::default_threads())]
+    threads: usize,
     /// Print JSON for machines.
     #[arg(long)]
     json: bool,
@@ -40,7 +44,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         (None, Some(t)) => SearchConfig::new(Budget::time(t)).with_seed(args.seed),
         (None, None) => args.level.config(&pos, args.seed),
     };
-    let result = AnySearch::new(&pos, cfg).run();
+    let result = AnySearch::think_parallel(&pos, cfg, args.threads);
     let elapsed = result.elapsed;
     let nodes = result.nodes;
     let a = analysis_of(&pos, result);
@@ -59,6 +63,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             "score_text": a.score.to_string(),
             "white_score": a.white_score.0,
             "depth": a.depth,
+            "threads": args.threads,
             "nodes": nodes,
             "seconds": elapsed.as_secs_f64(),
             "pv": a.pv_notation,

@@ -59,26 +59,35 @@ impl Evaluate for GipfPosition {
             }
             side[c.index()] = v;
         }
-        // Row potential along the 21 lines, 4-spot windows.
-        let mut cells = [None; 7];
+        // Row potential along the 21 lines, 4-spot windows. A spot counts 1 for White and 8
+        // for Black, so a window's sum holds both counts (at most 4 each); it slides one spot
+        // at a time.
+        const THREAT: [i32; 5] = [0, 0, THREAT2, THREAT3, 0];
+        let mut cells = [0u32; 7];
         for line in &g.lines {
             let spots = line.ray.spots();
             for (cell, &s) in cells.iter_mut().zip(spots) {
-                *cell = self.piece_at(s).map(|p| p.color);
+                *cell = match self.piece_at(s).map(|p| p.color) {
+                    Some(Color::White) => 1,
+                    Some(Color::Black) => 8,
+                    None => 0,
+                };
             }
             let cells = &cells[..spots.len()];
-            for window in cells.windows(4) {
-                let white = window.iter().filter(|&&c| c == Some(Color::White)).count();
-                let black = window.iter().filter(|&&c| c == Some(Color::Black)).count();
-                for (c, own, other) in [(Color::White, white, black), (Color::Black, black, white)]
-                {
-                    if other == 0 {
-                        side[c.index()] += match own {
-                            3 => THREAT3,
-                            2 => THREAT2,
-                            _ => 0,
-                        };
-                    }
+            if cells.len() < 4 {
+                continue;
+            }
+            let mut sum: u32 = cells[..4].iter().sum();
+            for i in 0..=cells.len() - 4 {
+                if i > 0 {
+                    sum = sum + cells[i + 3] - cells[i - 1];
+                }
+                let (white, black) = ((sum & 7) as usize, (sum >> 3) as usize);
+                if black == 0 {
+                    side[Color::White.index()] += THREAT[white];
+                }
+                if white == 0 {
+                    side[Color::Black.index()] += THREAT[black];
                 }
             }
         }

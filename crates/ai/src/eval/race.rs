@@ -66,17 +66,21 @@ thread_local! {
     static GEOMETRY: RefCell<Option<Arc<Geometry>>> = const { RefCell::new(None) };
 }
 
-fn geometry(rules: &Arc<RaceRules>) -> Arc<Geometry> {
+/// Runs `f` with the geometry of `rules`, cached per thread (no reference count is touched on
+/// a hit: the evaluation and the move-ordering hint call this at every node and move).
+fn with_geometry<R>(rules: &Arc<RaceRules>, f: impl FnOnce(&Geometry) -> R) -> R {
     GEOMETRY.with(|cell| {
-        let mut cached = cell.borrow_mut();
-        if let Some(g) = cached.as_ref()
-            && std::ptr::eq(g.rules.as_ptr(), Arc::as_ptr(rules))
         {
-            return g.clone();
+            let cached = cell.borrow();
+            if let Some(g) = cached.as_ref()
+                && std::ptr::eq(g.rules.as_ptr(), Arc::as_ptr(rules))
+            {
+                return f(g);
+            }
         }
         let g = Arc::new(Geometry::new(rules));
-        *cached = Some(g.clone());
-        g
+        *cell.borrow_mut() = Some(g.clone());
+        f(&g)
     })
 }
 
@@ -192,77 +196,96 @@ impl WalledIn for RacePosition {
     }
 }
 
+/// The evaluation, with scratch buffers at least as long as a side's pieces and its
+/// target's squares.
+fn evaluate_with(
+    pos: &RacePosition,
+    g: &Geometry,
+    buf: &mut [(i32, i32)],
+    slots: &mut [i32],
+) -> i32 {
+    let rules = pos.rules();
+    let ply = pos.ply();
+    let mut side = [0i32; 2];
+    for c in Color::BOTH {
+        let corner = g.corner[c.index()];
+        // Distances of the pieces to the corner, nearest first, each with its distance to
+        // the nearest target square (camps hold at most half of a 16×16 board).
+        let mut n = 0;
+        for p in pos.piece_squares(c).take(buf.len()) {
+            buf[n] = (distance(g.metric, p, corner), g.to_target(c, p));
+            n += 1;
+        }
+        let mine = &mut buf[..n];
+        mine.sort_unstable();
+        // The target squares still to fill, deepest first (under the anti-blocking rule,
+        // squares the opponent holds count as filled).
+        let mut k = 0;
+        for &(s, d) in &g.target[c.index()] {
+            if k < slots.len()
+                && (rules.win() == WinRule::FillWithOwn || pos.piece_at(s) != Some(c.other()))
+            {
+                slots[k] = d;
+                k += 1;
+            }
+        }
+        let needed = k.max(1).min(n.max(1));
+        let mut work = 0;
+        let mut worst = 0;
+        for (&(d, outside), slot) in mine.iter().zip(&slots[..k]).take(needed) {
+            // Both are lower bounds of the piece's way to its slot: the corner distance
+            // alone would rate a piece beside the camp (a4 for a8's camp) as good as one
+            // in it at the same distance from the corner.
+            let gap = (d - slot).max(outside);
+            work += gap;
+            worst = worst.max(gap);
+        }
+        let average = work / needed as i32;
+        let mut value = -DISTANCE * work - STRAGGLER * (worst - average);
+        if let Some(check) = rules.home_clear_ply()
+            && ply < check
+        {
+            let at_home = pos
+                .piece_squares(c)
+                .filter(|&p| rules.in_camp(c, p))
+                .count() as i32;
+            let left = (check - ply) as i32;
+            value -= at_home * (HOME_BASE + HOME_URGENCY * (30 - left).max(0));
+        }
+        if let Some(count) = rules.count_ply()
+            && ply + 40 >= count
+        {
+            value += COUNTED * pos.pieces_in_target(c) as i32;
+        }
+        side[c.index()] = value;
+    }
+    let me = pos.side_to_move();
+    let lead = side[me.index()] - side[me.other().index()];
+    // A side that cannot finish cannot cash in its lead: the game is heading for a draw.
+    let lead = if (lead > 0 && pos.cannot_finish(me)) || (lead < 0 && pos.cannot_finish(me.other()))
+    {
+        lead / BLOCKED_LEAD_DIVISOR
+    } else {
+        lead
+    };
+    lead + TEMPO
+}
+
 impl Evaluate for RacePosition {
     fn evaluate(&self) -> i32 {
-        let rules = self.rules();
-        let g = geometry(rules);
-        let ply = self.ply();
-        let mut side = [0i32; 2];
-        for c in Color::BOTH {
-            let corner = g.corner[c.index()];
-            // Distances of the pieces to the corner, nearest first, each with its distance to
-            // the nearest target square (camps hold at most half of a 16×16 board).
-            let mut buf = [(0i32, 0i32); 128];
-            let mut n = 0;
-            for p in self.piece_squares(c).take(buf.len()) {
-                buf[n] = (distance(g.metric, p, corner), g.to_target(c, p));
-                n += 1;
+        with_geometry(self.rules(), |g| {
+            // Camps of up to 32 squares (every shipped variant) use small stack buffers.
+            let rules = self.rules();
+            let size = rules
+                .camp(Color::White)
+                .len()
+                .max(rules.camp(Color::Black).len());
+            if size <= 32 {
+                evaluate_with(self, g, &mut [(0, 0); 32], &mut [0; 32])
+            } else {
+                evaluate_with(self, g, &mut vec![(0, 0); size], &mut vec![0; size])
             }
-            let mine = &mut buf[..n];
-            mine.sort_unstable();
-            // The target squares still to fill, deepest first (under the anti-blocking rule,
-            // squares the opponent holds count as filled).
-            let mut slots = [0i32; 128];
-            let mut k = 0;
-            for &(s, d) in &g.target[c.index()] {
-                if k < slots.len()
-                    && (rules.win() == WinRule::FillWithOwn || self.piece_at(s) != Some(c.other()))
-                {
-                    slots[k] = d;
-                    k += 1;
-                }
-            }
-            let needed = k.max(1).min(n.max(1));
-            let mut work = 0;
-            let mut worst = 0;
-            for (&(d, outside), slot) in mine.iter().zip(&slots[..k]).take(needed) {
-                // Both are lower bounds of the piece's way to its slot: the corner distance
-                // alone would rate a piece beside the camp (a4 for a8's camp) as good as one
-                // in it at the same distance from the corner.
-                let gap = (d - slot).max(outside);
-                work += gap;
-                worst = worst.max(gap);
-            }
-            let average = work / needed as i32;
-            let mut value = -DISTANCE * work - STRAGGLER * (worst - average);
-            if let Some(check) = rules.home_clear_ply()
-                && ply < check
-            {
-                let at_home = self
-                    .piece_squares(c)
-                    .filter(|&p| rules.in_camp(c, p))
-                    .count() as i32;
-                let left = (check - ply) as i32;
-                value -= at_home * (HOME_BASE + HOME_URGENCY * (30 - left).max(0));
-            }
-            if let Some(count) = rules.count_ply()
-                && ply + 40 >= count
-            {
-                value += COUNTED * self.pieces_in_target(c) as i32;
-            }
-            side[c.index()] = value;
-        }
-        let me = self.side_to_move();
-        let lead = side[me.index()] - side[me.other().index()];
-        // A side that cannot finish cannot cash in its lead: the game is heading for a draw.
-        let lead = if (lead > 0 && self.cannot_finish(me))
-            || (lead < 0 && self.cannot_finish(me.other()))
-        {
-            lead / BLOCKED_LEAD_DIVISOR
-        } else {
-            lead
-        };
-        lead + TEMPO
+        })
     }
 
     /// Twice as expensive per node as the 8×8 games on boards of more than 128 squares (Halma
@@ -274,9 +297,9 @@ impl Evaluate for RacePosition {
 
     /// Forward progress first (long jumps towards the target corner).
     fn order_hint(&self, mv: &RaceMove) -> i32 {
-        let g = geometry(self.rules());
-        let corner = g.corner[self.side_to_move().index()];
-        let gain = distance(g.metric, mv.from(), corner) - distance(g.metric, mv.to(), corner);
-        gain * 32
+        with_geometry(self.rules(), |g| {
+            let corner = g.corner[self.side_to_move().index()];
+            distance(g.metric, mv.from(), corner) - distance(g.metric, mv.to(), corner)
+        }) * 32
     }
 }

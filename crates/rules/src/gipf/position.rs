@@ -504,6 +504,17 @@ fn run_turn(st: &mut State, rules: &GipfRules, mv: &GipfMove, mut rec: Option<&m
 
 /// Calls `sink` with every legal move of `st`, without duplicates, in a fixed order.
 fn generate(st: &State, rules: &GipfRules, sink: &mut impl FnMut(GipfMove)) {
+    generate_like(st, rules, None, sink);
+}
+
+/// As [`generate`]; with `like`, only the moves that share its pre-removal decision and its
+/// action (so `like` is legal exactly when it is among them), without playing out the others.
+fn generate_like(
+    st: &State,
+    rules: &GipfRules,
+    like: Option<&GipfMove>,
+    sink: &mut impl FnMut(GipfMove),
+) {
     if st.outcome.is_some() {
         return;
     }
@@ -513,6 +524,9 @@ fn generate(st: &State, rules: &GipfRules, sink: &mut impl FnMut(GipfMove)) {
         let mut pres = Vec::new();
         st.removal_options(rules, p, ALL_LINES, &mut pres);
         for pre in pres {
+            if like.is_some_and(|m| m.pre_removal() != Some(SpotSet(pre))) {
+                continue;
+            }
             let mut s = *st;
             s.apply_removal(rules, p, pre);
             s.set_pending(false);
@@ -523,11 +537,11 @@ fn generate(st: &State, rules: &GipfRules, sink: &mut impl FnMut(GipfMove)) {
             {
                 sink(GipfMove::new(pre, None, SpotSet::EMPTY));
             } else {
-                generate_actions(&s, rules, pre, &mut opts, sink);
+                generate_actions(&s, rules, pre, like, &mut opts, sink);
             }
         }
-    } else {
-        generate_actions(st, rules, None, &mut opts, sink);
+    } else if like.is_none_or(|m| m.pre_removal().is_none()) {
+        generate_actions(st, rules, None, like, &mut opts, sink);
     }
 }
 
@@ -535,6 +549,7 @@ fn generate_actions(
     st: &State,
     rules: &GipfRules,
     pre: Option<SpotSet>,
+    like: Option<&GipfMove>,
     opts: &mut Vec<u64>,
     sink: &mut impl FnMut(GipfMove),
 ) {
@@ -542,6 +557,9 @@ fn generate_actions(
     let g = geometry();
     let (basic, gipf) = st.entry_kinds(rules, p);
     let mut emit = |action: Action| {
+        if like.is_some_and(|m| m.action() != Some(action)) {
+            return;
+        }
         let mut s = *st;
         let changed = s.apply_action(rules, p, action);
         let candidates = State::lines_through(changed);
@@ -749,9 +767,11 @@ impl Position for GipfPosition {
         n
     }
 
+    /// Targeted: only the moves with `mv`'s pre-removal decision and action are generated
+    /// (checking every move of a position no longer costs the square of their number).
     fn is_legal(&self, mv: &GipfMove) -> bool {
         let mut found = false;
-        generate(&self.st, &self.rules, &mut |m| found |= m == *mv);
+        generate_like(&self.st, &self.rules, Some(mv), &mut |m| found |= m == *mv);
         found
     }
 

@@ -46,6 +46,11 @@ pub trait Bits:
     fn has(self, i: usize) -> bool {
         !(self & Self::bit(i)).is_zero()
     }
+    /// Adds square `i`.
+    #[inline]
+    fn insert(&mut self, i: usize) {
+        *self |= Self::bit(i);
+    }
     /// The indices of the set bits, lowest first.
     #[inline]
     fn iter(self) -> BitIter<Self> {
@@ -245,6 +250,10 @@ impl Bits for Wide {
     #[inline]
     fn has(self, i: usize) -> bool {
         self.0[i >> 6] >> (i & 63) & 1 == 1
+    }
+    #[inline]
+    fn insert(&mut self, i: usize) {
+        self.set(i);
     }
 }
 

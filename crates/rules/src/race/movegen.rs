@@ -18,9 +18,9 @@
 //! breadth-first flood whose waves are split by phase, so the waves give shortest paths.
 use super::{
     bitboard::{Bits, Wide},
-    moves::RaceMove,
+    moves::{HOPS_PER_WORD, RaceMove},
     rules::{RaceRules, Tables, TargetLock},
-    square::Dir,
+    square::Square,
 };
 use crate::Color;
 
@@ -81,37 +81,6 @@ pub(crate) struct Flight<B> {
     /// The squares of each phase (which phase a square of the board belongs to).
     phase_squares: [B; 3],
     n: usize,
-}
-
-impl<B: Bits> Flight<B> {
-    /// Where a jump from `square` may land.
-    #[inline]
-    fn allowed_from(&self, square: usize) -> B {
-        let mut allowed = B::ZERO;
-        let mut found = false;
-        for p in 0..self.n {
-            found |= self.phase_squares[p].has(square);
-            if found {
-                allowed |= self.phases[p];
-            }
-        }
-        allowed
-    }
-}
-
-/// The waves of one breadth-first flood, kept when paths are wanted.
-pub(crate) struct Waves<B> {
-    waves: [B; MAX_WAVES],
-    len: usize,
-}
-
-impl<B: Bits> Waves<B> {
-    pub fn new() -> Self {
-        Waves {
-            waves: [B::ZERO; MAX_WAVES],
-            len: 0,
-        }
-    }
 }
 
 /// What the side to move can do in one position: jump sources per line and the landing rules.
@@ -326,112 +295,149 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     }
 
     /// Appends the moves of every piece, each with its representative path: a step where one
-    /// exists, else a shortest chain, found backwards from the destination trying directions in
-    /// the order N, NE, E, SE, S, SW, W, NW.
-    pub fn moves(&mut self, rules: &RaceRules, out: &mut Vec<RaceMove>) {
+    /// exists, else a shortest chain whose hops, walked back from the destination, try the
+    /// directions in the order N, NE, E, SE, S, SW, W, NW.
+    ///
+    /// The destinations come set-wise from one breadth-first flood per piece that can jump;
+    /// while flooding, each newly reached square records the hop it was first reached by (in
+    /// that direction order), so a chain is read off those records in one walk of its own
+    /// length instead of being searched for.
+    pub fn moves(&mut self, out: &mut Vec<RaceMove>) {
         self.prepare_jumps();
         out.reserve(64);
-        let mut waves = Waves::new();
+        let mut parents = Parents::new(self.t);
+        let squares = &self.t.squares;
         for from in self.own.iter() {
-            self.piece_moves(rules, from, &mut waves, out);
+            let flight = *self.flight(from);
+            let steps = self.t.neighbours[from] & flight.step;
+            let from_sq = squares[from];
+            if !self.jumpers.has(from) {
+                for to in steps.iter() {
+                    out.push(RaceMove::step(from_sq, squares[to]));
+                }
+                continue;
+            }
+            let reach = self.flood(from, &flight, &mut parents);
+            for to in (steps | reach).iter() {
+                if steps.has(to) {
+                    out.push(RaceMove::step(from_sq, squares[to]));
+                } else {
+                    out.push(parents.chain(from_sq, to, squares[to]));
+                }
+            }
         }
     }
 
     /// As [`Self::moves`], for the piece on `from` only.
-    pub fn piece_moves(
-        &mut self,
-        rules: &RaceRules,
-        from: usize,
-        waves: &mut Waves<B>,
-        out: &mut Vec<RaceMove>,
-    ) {
+    pub fn piece_moves(&mut self, rules: &RaceRules, from: usize, out: &mut Vec<RaceMove>) {
         self.prepare_jumps();
         let flight = *self.flight(from);
         let steps = self.t.neighbours[from] & flight.step;
-        let reach = self.breadth_first(from, &flight, waves);
+        let mut parents = Parents::new(self.t);
+        let reach = if self.jumpers.has(from) {
+            self.flood(from, &flight, &mut parents)
+        } else {
+            B::ZERO
+        };
         let from_sq = rules.square(from);
         for to in (steps | reach).iter() {
             if steps.has(to) {
                 out.push(RaceMove::step(from_sq, rules.square(to)));
-            } else if let Some(mv) = self.backtrack(rules, from, to, &flight, waves) {
-                out.push(mv);
+            } else {
+                out.push(parents.chain(from_sq, to, rules.square(to)));
             }
         }
     }
 
-    /// The same destinations as [`Self::reach`], by waves of equal chain length.
-    fn breadth_first(&self, from: usize, flight: &Flight<B>, waves: &mut Waves<B>) -> B {
-        waves.len = 0;
-        if !self.jumpers.has(from) {
-            return B::ZERO;
+    /// The same destinations as [`Self::reach`], flooded breadth first (so by chains of equal
+    /// length) square by square, recording in `parents` how each square was first reached: by
+    /// the first direction, in the preferred order, among the hops from the previous wave.
+    ///
+    /// Square by square rather than set-wise: a piece reaches few squares, and a wave of a
+    /// 256-square board costs sixteen wide shifts however few squares it holds.
+    fn flood(&self, from: usize, flight: &Flight<B>, parents: &mut Parents) -> B {
+        // The landings allowed from a square of phase p: phases p, p+1, … (camp rules only
+        // move forward).
+        let mut allowed_from = [B::ZERO; 3];
+        let mut allowed = B::ZERO;
+        for p in (0..flight.n).rev() {
+            allowed |= flight.phases[p];
+            allowed_from[p] = allowed;
         }
+        let queue = &mut parents.queue;
+        queue[0] = from as u8;
+        let (mut head, mut tail) = (0usize, 1usize);
         let mut visited = B::bit(from);
-        let mut wave = visited;
-        let mut reached = B::ZERO;
-        while waves.len < MAX_WAVES {
-            let mut next = B::ZERO;
-            // Squares of phase p may land on phases p, p+1, …
-            let mut allowed = B::ZERO;
-            for p in (0..flight.n).rev() {
-                allowed |= flight.phases[p];
-                let x = if flight.n == 1 {
-                    wave
+        parents.hop[from] = 0;
+        // Chain length of the wave being expanded, + 1 (the origin's record says 0).
+        let mut mark = 1u16;
+        while head < tail && usize::from(mark) <= MAX_WAVES {
+            let end = tail;
+            while head < end {
+                let p = usize::from(queue[head]);
+                head += 1;
+                let allowed = if flight.n == 1 {
+                    allowed_from[0]
                 } else {
-                    wave & flight.phase_squares[p]
+                    let phase = (0..flight.n)
+                        .find(|&k| flight.phase_squares[k].has(p))
+                        .unwrap_or(0);
+                    allowed_from[phase]
                 };
-                if !x.is_zero() {
-                    next |= self.jumps(x) & allowed;
+                let list = &self.t.jump_lists[p];
+                for &(d, mid, land) in &list.hops[..usize::from(list.len)] {
+                    let (mid, land) = (usize::from(mid), usize::from(land));
+                    if !self.occupied.has(mid) || !allowed.has(land) {
+                        continue;
+                    }
+                    if !visited.has(land) {
+                        visited.insert(land);
+                        queue[tail] = land as u8;
+                        tail += 1;
+                        parents.hop[land] = u16::from(d) | mark << 3;
+                    } else if parents.hop[land] >> 3 == mark && u16::from(d) < parents.hop[land] & 7
+                    {
+                        parents.hop[land] = u16::from(d) | mark << 3;
+                    }
                 }
             }
-            next &= !visited;
-            if next.is_zero() {
-                break;
-            }
-            visited |= next;
-            reached |= next;
-            wave = next;
-            waves.waves[waves.len] = next;
-            waves.len += 1;
+            mark += 1;
         }
-        reached
+        visited & !B::bit(from)
+    }
+}
+
+/// For every square a flood reached: the direction of the hop that first reached it and the
+/// length of the chain that got there.
+pub(crate) struct Parents {
+    /// Per bit index: the direction index (3 bits) and the chain length (the bits above).
+    hop: [u16; 256],
+    /// The flood's queue of squares, wave after wave.
+    queue: [u8; 256],
+    /// The bit distance of one step in each direction.
+    offset: [i16; 8],
+}
+
+impl Parents {
+    pub fn new<B>(t: &Tables<B>) -> Self {
+        Parents {
+            hop: [0; 256],
+            queue: [0; 256],
+            offset: t.dir_offset,
+        }
     }
 
-    fn backtrack(
-        &self,
-        rules: &RaceRules,
-        from: usize,
-        to: usize,
-        flight: &Flight<B>,
-        waves: &Waves<B>,
-    ) -> Option<RaceMove> {
-        let level = (0..waves.len).find(|&i| waves.waves[i].has(to))?;
-        if level == 0 {
-            let d = Dir::between(rules.square(from), rules.square(to), 2)?;
-            return Some(RaceMove::chain(rules.square(from), rules.square(to), &[d]));
+    /// The chain from `from` to the bit index `to`, read back through the recorded hops.
+    #[inline]
+    fn chain(&self, from: Square, to: usize, to_sq: Square) -> RaceMove {
+        let hops = usize::from(self.hop[to] >> 3);
+        let mut dirs = [0u64; 3];
+        let mut cur = to;
+        for i in (0..hops).rev() {
+            let d = self.hop[cur] & 7;
+            dirs[i / HOPS_PER_WORD] |= u64::from(d) << (3 * (i % HOPS_PER_WORD));
+            cur = (cur as isize - 2 * isize::from(self.offset[usize::from(d)])) as usize;
         }
-        let mut dirs = [Dir::ALL[0]; MAX_WAVES];
-        let mut cur = rules.square(to);
-        for l in (0..=level).rev() {
-            let before = if l == 0 {
-                B::bit(from)
-            } else {
-                waves.waves[l - 1]
-            };
-            let cur_idx = rules.index(cur);
-            let (d, prev) = rules.directions().iter().find_map(|d| {
-                let (dx, dy) = d.delta();
-                let prev = cur
-                    .offset(-2 * dx, -2 * dy)
-                    .filter(|s| rules.on_board(*s))?;
-                let mid = cur.offset(-dx, -dy)?;
-                let (p, m) = (rules.index(prev), rules.index(mid));
-                (before.has(p) && self.occupied.has(m) && flight.allowed_from(p).has(cur_idx))
-                    .then_some((d, prev))
-            })?;
-            dirs[l] = d;
-            cur = prev;
-        }
-        debug_assert_eq!(rules.index(cur), from);
-        Some(RaceMove::chain(cur, rules.square(to), &dirs[..=level]))
+        RaceMove::packed(from, to_sq, hops as u8, dirs)
     }
 }

@@ -7,7 +7,7 @@ use crate::Color;
 /// Hops a move can hold: a chain keeps the parity of file and rank, so on a 16×16 board it
 /// visits at most 64 squares, i.e. makes at most 63 hops.
 pub const MAX_HOPS: usize = 63;
-const HOPS_PER_WORD: usize = 21;
+pub(crate) const HOPS_PER_WORD: usize = 21;
 
 /// A move: a step or a jump chain of one piece from `from` to `to`.
 ///
@@ -47,6 +47,18 @@ impl RaceMove {
             to,
             hops: dirs.len().min(MAX_HOPS) as u8,
             dirs: packed,
+        }
+    }
+
+    /// A chain of `hops` jumps whose directions are already packed, 3 bits each, 21 per word.
+    #[inline]
+    pub(crate) fn packed(from: Square, to: Square, hops: u8, dirs: [u64; 3]) -> RaceMove {
+        debug_assert!(hops >= 1 && usize::from(hops) <= MAX_HOPS);
+        RaceMove {
+            from,
+            to,
+            hops,
+            dirs,
         }
     }
 

@@ -3,7 +3,7 @@ use std::{fmt, sync::Arc};
 
 use super::{
     bitboard::{Bits, Wide},
-    movegen::{Waves, with_node},
+    movegen::with_node,
     moves::{RaceEffect, RaceMove},
     rules::{NoLegalMove, RaceRules, TargetLock, WinRule},
     square::Square,
@@ -244,7 +244,7 @@ impl RacePosition {
         }
         let i = self.rules.index(from);
         with_node!(&self.rules, &self.pieces, self.side, node => {
-            node.piece_moves(&self.rules, i, &mut Waves::new(), &mut out);
+            node.piece_moves(&self.rules, i, &mut out);
         });
         out
     }
@@ -419,7 +419,7 @@ impl Position for RacePosition {
         if self.outcome.is_some() {
             return;
         }
-        with_node!(&self.rules, &self.pieces, self.side, node => node.moves(&self.rules, moves));
+        with_node!(&self.rules, &self.pieces, self.side, node => node.moves(moves));
     }
 
     fn count_legal_moves(&self) -> u64 {

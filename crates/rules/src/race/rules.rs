@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use super::{
     bitboard::{Bits, Wide},
-    square::{Directions, MAX_SIDE, Square},
+    square::{Dir, Directions, MAX_SIDE, Square},
 };
 use crate::{Color, FieldError, draw_guard};
 
@@ -481,6 +481,20 @@ pub(crate) struct Tables<B> {
     pub line_count: usize,
     /// The step neighbours of every square.
     pub neighbours: Vec<B>,
+    /// The square of every bit index (no division by the width in the move generator).
+    pub squares: Vec<Square>,
+    /// The jumps that stay on the board from every square, in the direction order
+    /// representative paths prefer (N, NE, E, SE, S, SW, W, NW).
+    pub jump_lists: Vec<JumpList>,
+    /// The bit distance of one step in each direction (by [`Dir::index`]).
+    pub dir_offset: [i16; 8],
+}
+
+/// The jumps from one square: (direction index, square jumped over, landing), bit indices.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct JumpList {
+    pub len: u8,
+    pub hops: [(u8, u8, u8); 8],
 }
 
 impl<B: Bits> Tables<B> {
@@ -554,9 +568,40 @@ impl<B: Bits> Tables<B> {
                 neighbours.push(n);
             }
         }
+        let mut dir_offset = [0i16; 8];
+        for d in Dir::ALL {
+            let (dx, dy) = d.delta();
+            dir_offset[usize::from(d.index())] = (i32::from(dy) * w + i32::from(dx)) as i16;
+        }
+        let mut jump_lists = Vec::with_capacity((w * h) as usize);
+        for r in 0..h {
+            for f in 0..w {
+                let mut list = JumpList::default();
+                for d in directions.iter() {
+                    let (dx, dy) = d.delta();
+                    let (dx, dy) = (i32::from(dx), i32::from(dy));
+                    if on(f + 2 * dx, r + 2 * dy) {
+                        list.hops[usize::from(list.len)] = (
+                            d.index(),
+                            idx(f + dx, r + dy) as u8,
+                            idx(f + 2 * dx, r + 2 * dy) as u8,
+                        );
+                        list.len += 1;
+                    }
+                }
+                jump_lists.push(list);
+            }
+        }
+        let squares = (0..h)
+            .flat_map(|r| (0..w).map(move |f| (f, r)))
+            .map(|(f, r)| Square::new(f as u8, r as u8).expect("the board is at most 16×16"))
+            .collect();
         Tables {
             board,
             camps: [B::from_wide(&camps[0]), B::from_wide(&camps[1])],
+            squares,
+            jump_lists,
+            dir_offset,
             lines,
             line_count,
             neighbours,

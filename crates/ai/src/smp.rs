@@ -1,0 +1,135 @@
+//! Parallel search: Lazy SMP. Several threads search the same position at once, sharing one
+//! transposition table (lock-free, see `tt`); nothing else is shared. The first thread runs
+//! the search as asked (its budget, its seed) and its result is the answer; the helpers search
+//! without a budget until it is done, half of them skipping every other depth, and what they
+//! store in the table lets the first thread cut off and order moves sooner, so it gets deeper
+//! in the same time.
+//!
+//! Only a single thread is reproducible (with a node or depth budget): with more, which
+//! entries the helpers store first depends on the operating system's scheduling. The browser
+//! has no threads and always searches with one.
+use std::sync::{
+    Arc,
+    atomic::{AtomicBool, Ordering},
+};
+
+use boardcraft_rules::Position;
+
+use crate::{
+    eval::Evaluate,
+    search::{Budget, Progress, Search, SearchConfig, ThinkResult},
+    tt::TransTable,
+};
+
+/// Nodes a helper searches between looks at the stop flag.
+const HELPER_SLICE: u64 = 1024;
+
+/// Whether this build can start threads (not in the browser).
+pub const THREADS_AVAILABLE: bool = !cfg!(all(target_arch = "wasm32", target_os = "unknown"));
+
+/// The default number of search threads: one fewer than the machine's cores (so the program
+/// around the search stays responsive), at least one; always one in the browser.
+pub fn default_threads() -> usize {
+    if !THREADS_AVAILABLE {
+        return 1;
+    }
+    std::thread::available_parallelism()
+        .map(|n| n.get().saturating_sub(1))
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// Searches `position` with `threads` threads (Lazy SMP); one thread is exactly
+/// [`Search::new`]`(position, cfg).run()`. The result is the first thread's; its `nodes` count
+/// every thread's nodes.
+pub fn think_parallel<P: Position + Evaluate>(
+    position: &P,
+    cfg: SearchConfig,
+    threads: usize,
+) -> ThinkResult<P::Move> {
+    let threads = if THREADS_AVAILABLE { threads.max(1) } else { 1 };
+    if threads == 1 {
+        return Search::new(position, cfg).run();
+    }
+    let tt = Arc::new(TransTable::new(cfg.tt_bits));
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|i| {
+                let mut helper_cfg = cfg.clone();
+                helper_cfg.budget = Budget {
+                    depth: cfg.budget.depth,
+                    ..Budget::default()
+                };
+                let tt = Arc::clone(&tt);
+                let stop = &stop;
+                let stride = if i % 2 == 1 { 2 } else { 1 };
+                scope.spawn(move || {
+                    let mut search = Search::with_table(position, helper_cfg, tt, stride);
+                    while !stop.load(Ordering::Relaxed) {
+                        if let Progress::Done(_) = search.step(HELPER_SLICE) {
+                            break;
+                        }
+                    }
+                    search.nodes()
+                })
+            })
+            .collect();
+        let mut result = Search::with_table(position, cfg, Arc::clone(&tt), 1).run();
+        stop.store(true, Ordering::Relaxed);
+        for h in helpers {
+            result.nodes += h.join().unwrap_or(0);
+        }
+        result
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use boardcraft_rules::{AnyPosition, shipped_variant};
+
+    fn ugolki() -> boardcraft_rules::race::RacePosition {
+        match shipped_variant("ugolki-9qum").unwrap().new_game() {
+            AnyPosition::Race(p) => p,
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn at_least_one_thread() {
+        assert!(default_threads() >= 1);
+    }
+
+    #[test]
+    fn one_thread_is_the_plain_search() {
+        let pos = ugolki();
+        let cfg = SearchConfig::new(Budget::nodes(20_000)).with_seed(3);
+        let plain = Search::new(&pos, cfg.clone()).run();
+        let one = think_parallel(&pos, cfg, 1);
+        assert_eq!(
+            (
+                plain.best_move,
+                plain.score,
+                plain.depth,
+                plain.nodes,
+                plain.pv
+            ),
+            (one.best_move, one.score, one.depth, one.nodes, one.pv)
+        );
+    }
+
+    #[test]
+    fn helpers_share_the_work_and_the_answer_is_a_legal_move() {
+        let pos = ugolki();
+        let cfg = SearchConfig::new(Budget::nodes(50_000));
+        let r = think_parallel(&pos, cfg, 3);
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        assert!(moves.contains(r.best_move.as_ref().unwrap()));
+        assert_eq!(r.pv.first(), r.best_move.as_ref());
+        // The first thread spends its budget; the helpers' nodes come on top.
+        assert!(r.nodes >= 50_000, "{}", r.nodes);
+    }
+}
