@@ -27,6 +27,7 @@ pub mod rng;
 pub mod score;
 mod search;
 mod smp;
+pub mod solver;
 mod tt;
 
 pub use analysis::{Analysis, analyse, analysis_of, notation_of_line};
