@@ -1,5 +1,5 @@
-//! Mouse input for human players: click (or drag) a piece, its legal targets light up, click
-//! a target to move. Works for every family through [`model::input_paths`]: each legal
+//! Mouse and touch input for human players: click or tap (or drag) a piece, its legal targets
+//! light up, click or tap a target to move. Works for every family through [`model::input_paths`]: each legal
 //! move is a short sequence of clicks, and the clicks so far narrow the candidates.
 //! Illegal clicks only change the selection; the rules still check every request.
 use bevy::{
@@ -162,9 +162,10 @@ pub struct LastMove(pub Vec<CellId>);
 
 pub mod camera_controls;
 pub mod drag;
+pub mod touch;
 
 pub fn plugin(app: &mut App) {
-    app.add_plugins((camera_controls::plugin, selection_plugin))
+    app.add_plugins((camera_controls::plugin, selection_plugin, touch::plugin))
         .init_resource::<LastMove>()
         .insert_resource(MeshPickingSettings {
             require_markers: false,
@@ -243,6 +244,10 @@ fn on_click(
     mut clicked: MessageWriter<BoardClicked>,
     mut clear: MessageWriter<ClearSelection>,
 ) {
+    // Taps are read from the touch input (see `touch`): picking misses quick ones.
+    if click.pointer_id.is_touch() {
+        return;
+    }
     match click.button {
         PointerButton::Primary => {
             if let Some(c) = click_of(click.entity, &cells, &pieces) {

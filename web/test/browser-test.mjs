@@ -455,7 +455,7 @@ async function watchPlay(game, scenario, report) {
     const ply = Number(await attr("ply"));
     // Wait (in the page) for the next move, then take the picture right away.
     const moved = await page
-      .waitForFunction((p) => Number(document.body.dataset.ply) > p, ply, { timeout: 15000, polling: "mutation" })
+      .waitForFunction((p) => Number(document.body.dataset.ply) > p, ply, { timeout: 15000, polling: "raf" })
       .then(() => true, () => false);
     await game.shot(`${scenario.name}-watch`);
     checked++;
