@@ -1,21 +1,29 @@
 #!/usr/bin/env bash
 # Builds the browser version of the game into a folder any static web server can serve:
-# index.html, boardcraft.js + boardcraft_bg.wasm (wasm-bindgen output) and assets/.
+# index.html, boardcraft.js + boardcraft_bg.wasm (wasm-bindgen output) and assets/, each
+# compressible file with precompressed copies beside it (`F.br`, brotli; `F.gz`, gzip) for
+# servers that send them with `Content-Encoding` (scripts/serve-web.py, the browser test's
+# server, the game server's ServeDir): the wasm is ~5 MB over the wire instead of ~29 MB.
 #
 #   scripts/build-web.sh                  # size-optimised `web-release` build
 #   scripts/build-web.sh --serve [PORT]   # … then serve it on http://127.0.0.1:PORT (8080)
 #   scripts/build-web.sh --ci             # the cheap `web-ci` build the browser test uses
 #   scripts/build-web.sh --out DIR        # output folder
 #                                           (default: $CARGO_TARGET_DIR/web/<profile>)
+#   scripts/build-web.sh --wasm-opt       # also run `wasm-opt -Oz` (npm binaryen; measured:
+#                                           it does not pay, see the README)
 #
 # Needs: the wasm32-unknown-unknown target (rustup target add wasm32-unknown-unknown) and
 # wasm-bindgen-cli at exactly the version of the wasm-bindgen crate in Cargo.lock; the script
 # installs the latter from crates.io into $HOME/.cache/boardcraft/tools if it is missing.
+# Compression: gzip, and Debian's `brotli` (else Node's zlib); release files get the best
+# (slow) settings, brotli -q 11 and gzip -9, the `--ci` build quick ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 profile=web-release
 serve=
+wasm_opt=
 port=8080
 out=
 while [[ $# -gt 0 ]]; do
@@ -26,7 +34,8 @@ while [[ $# -gt 0 ]]; do
       if [[ ${2:-} =~ ^[0-9]+$ ]]; then port=$2; shift; fi
       ;;
     --out) out=$2; shift ;;
-    -h | --help) sed -n '2,14p' "$0"; exit 0 ;;
+    --wasm-opt) wasm_opt=1 ;;
+    -h | --help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -67,13 +76,74 @@ mkdir -p "$out"
 cp web/index.html "$out/"
 cp -r assets "$out/assets"
 
-raw=$(stat -c %s "$out/boardcraft_bg.wasm")
-gz=$(gzip -9 -c "$out/boardcraft_bg.wasm" | wc -c)
-mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1e6 }'; }
-echo "== $out"
-echo "   boardcraft_bg.wasm: $(mb "$raw") raw, $(mb "$gz") gzip -9 ($raw / $gz bytes, profile $profile)"
+if [[ -n $wasm_opt ]]; then
+  # Binaryen from npm (Debian's binaryen 108 is too old for what rustc 1.95 emits). Bevy's
+  # wasm uses bulk memory and non-trapping float-to-int conversions.
+  echo "== wasm-opt -Oz (npm binaryen)"
+  start=$(date +%s)
+  (cd "$tools" && { [[ -x node_modules/.bin/wasm-opt ]] || npm install --no-audit --no-fund --loglevel=error --prefix "$tools" binaryen@132; })
+  "$tools/node_modules/.bin/wasm-opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    -o "$out/boardcraft_bg.opt.wasm" "$out/boardcraft_bg.wasm"
+  mv "$out/boardcraft_bg.opt.wasm" "$out/boardcraft_bg.wasm"
+  echo "   wasm-opt took $(( $(date +%s) - start )) s"
+fi
+
+# --- precompressed copies: `F.br` and `F.gz` beside every compressible file, kept only when
+# smaller. A server picks one by the request's Accept-Encoding and sends it with the matching
+# Content-Encoding (and the original's Content-Type).
+if [[ $profile == web-release ]]; then br_quality=11 gz_level=9; else br_quality=5 gz_level=6; fi
+if command -v brotli >/dev/null; then
+  brotli_file() { brotli -q "$br_quality" -f -o "$1.br" "$1"; }
+elif command -v node >/dev/null; then
+  echo "   (no brotli command: compressing with Node's zlib; Debian: apt-get install brotli)"
+  brotli_file() {
+    node -e '
+      const fs = require("fs"), zlib = require("zlib");
+      const [file, quality] = process.argv.slice(1);
+      const data = fs.readFileSync(file);
+      fs.writeFileSync(file + ".br", zlib.brotliCompressSync(data, { params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: Number(quality),
+        [zlib.constants.BROTLI_PARAM_LGWIN]: 24,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }));' "$1" "$br_quality"
+  }
+else
+  echo "   (no brotli command and no Node: no .br files; Debian: apt-get install brotli)"
+  brotli_file() { :; }
+fi
+echo "== precompressing (brotli -q $br_quality, gzip -$gz_level)"
+start=$(date +%s)
+while IFS= read -r -d '' file; do
+  [[ $(stat -c %s "$file") -ge 1024 ]] || continue
+  gzip -"$gz_level" -n -k -f "$file"
+  brotli_file "$file"
+  for packed in "$file.gz" "$file.br"; do
+    if [[ -f $packed ]] && [[ $(stat -c %s "$packed") -ge $(stat -c %s "$file") ]]; then
+      rm "$packed"
+    fi
+  done
+done < <(find "$out" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.html' -o -name '*.ron' \
+  -o -name '*.wav' -o -name '*.json' \) -print0)
+echo "   compressed in $(( $(date +%s) - start )) s"
+
+size() { stat -c %s "$1" 2>/dev/null || echo 0; }
+mb() { awk -v b="$1" 'BEGIN { printf "%.2f MB", b / 1e6 }'; }
+wasm_out=$out/boardcraft_bg.wasm
+raw=$(size "$wasm_out") gz=$(size "$wasm_out.gz") br=$(size "$wasm_out.br")
+# What a browser downloads for the page: every file's smallest form (brotli if there is one).
+wire=0
+while IFS= read -r -d '' file; do
+  best=$(size "$file")
+  for packed in "$file.br" "$file.gz"; do
+    [[ -f $packed ]] && (( $(size "$packed") < best )) && best=$(size "$packed")
+  done
+  wire=$(( wire + best ))
+done < <(find "$out" -type f ! -name '*.br' ! -name '*.gz' -print0)
+echo "== $out (profile $profile)"
+echo "   boardcraft_bg.wasm: $(mb "$raw") raw, $(mb "$gz") gzip -$gz_level, $(mb "$br") brotli -q $br_quality ($raw / $gz / $br bytes)"
+echo "   the whole page (every file, brotli where smaller): $(mb "$wire") ($wire bytes)"
 
 if [[ -n $serve ]]; then
   echo "== serving on http://127.0.0.1:$port/ (Ctrl+C stops)"
-  exec python3 -m http.server "$port" --bind 127.0.0.1 --directory "$out"
+  exec python3 scripts/serve-web.py --port "$port" "$out"
 fi

@@ -1,23 +1,56 @@
 #!/usr/bin/env bash
 # The browser test (CI runs it): builds the cheap `web-ci` browser build, opens it in headless
-# Chromium and checks that the game starts, draws the board, reads its options from the URL,
-# plays moves and logs no error (details: web/test/browser-test.mjs).
+# Chromium and checks that the game starts, draws the board and its panel in every screenshot,
+# shows the game's moves, reads its options from the URL, plays moves (by touch too), opens the
+# menu without options, arrives precompressed and logs no error (details:
+# web/test/browser-test.mjs). It also measures page load → first frame of the `web-ci` build.
 #
-#   scripts/test-web.sh
+#   scripts/test-web.sh                     # the test (CI)
+#   scripts/test-web.sh --scenarios touch   # only some scenarios (names in browser-test.mjs)
+#   scripts/test-web.sh --no-build          # test the build already there
+#   scripts/test-web.sh --release [RUNS]    # measure the size-optimised `web-release` build
+#                                             instead: load → first frame, RUNS times (3) on
+#                                             loopback and at 50 Mbit/s, bytes on the wire
+#                                             (a web-release build takes ~10 min of CPU)
 #
 # Needs: Debian's `chromium`, Node.js >= 18 with npm, and what scripts/build-web.sh needs.
-# Output (screenshots, console log, report.json): $CARGO_TARGET_DIR/web-test/
+# Output (screenshots, console log, report.json): $CARGO_TARGET_DIR/web-test/ (web-test-release/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/boardcraft/target}
-dist=$CARGO_TARGET_DIR/web/web-ci
-out=$CARGO_TARGET_DIR/web-test
 
-scripts/build-web.sh --ci --out "$dist"
+release=
+runs=3
+test_args=()
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --release)
+      release=1
+      if [[ ${2:-} =~ ^[0-9]+$ ]]; then runs=$2; shift; fi
+      ;;
+    --scenarios) test_args+=(--scenarios "$2"); shift ;;
+    --no-build) no_build=1 ;; # test what is already built
+    -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+    *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+if [[ -n $release ]]; then
+  dist=$CARGO_TARGET_DIR/web/web-release
+  out=$CARGO_TARGET_DIR/web-test-release
+  [[ -n ${no_build:-} ]] || scripts/build-web.sh --out "$dist"
+  test_args+=(--load-runs "$runs" --throttle-mbps 50)
+else
+  dist=$CARGO_TARGET_DIR/web/web-ci
+  out=$CARGO_TARGET_DIR/web-test
+  [[ -n ${no_build:-} ]] || scripts/build-web.sh --ci --out "$dist"
+fi
 
 # The test's two npm packages (versions locked in web/test/package-lock.json).
 (cd web/test && npm ci --no-audit --no-fund --prefer-offline --loglevel=error)
 
 rm -rf "$out"
-node web/test/browser-test.mjs --dist "$dist" --out "$out" --chromium "${CHROMIUM:-/usr/bin/chromium}"
-echo "screenshots: $out/ugolki.png $out/gipf.png (report: $out/report.json)"
+node web/test/browser-test.mjs --dist "$dist" --out "$out" --chromium "${CHROMIUM:-/usr/bin/chromium}" \
+  "${test_args[@]}"
+echo "output: $out/ (screenshots, report.json, console.log)"

@@ -3,7 +3,7 @@
 use std::{path::PathBuf, time::Duration};
 
 use bevy::{
-    app::ScheduleRunnerPlugin,
+    app::{Plugins, ScheduleRunnerPlugin},
     prelude::*,
     render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk},
     state::app::StatesPlugin,
@@ -149,6 +149,17 @@ fn shows_something(rgba: &[u8]) -> bool {
 /// A windowless app with the game's logic: what the tests and the benchmark run.
 /// Time advances by `step` per update, so runs are reproducible.
 pub fn headless_app(config: GameConfig, players: Players, step: Duration) -> App {
+    headless_app_with(config, players, step, ())
+}
+
+/// [`headless_app`] with more plugins (e.g. the input's headless part for input tests); they
+/// are added before the app's plugins are finished.
+pub fn headless_app_with<M>(
+    config: GameConfig,
+    players: Players,
+    step: Duration,
+    plugins: impl Plugins<M>,
+) -> App {
     let mut app = App::new();
     crate::platform::register_sources(&mut app, &config, None);
     app.add_plugins((
@@ -161,6 +172,7 @@ pub fn headless_app(config: GameConfig, players: Players, step: Duration) -> App
         TransformPlugin,
         LogicPlugins,
     ))
+    .add_plugins(plugins)
     .insert_resource(config)
     .insert_resource(players)
     // Tests and benchmarks never touch the player's saves and settings; a test that wants

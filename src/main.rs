@@ -57,7 +57,7 @@ fn main() -> AppExit {
     .insert_resource(StartTopDown(cli.top_down))
     .insert_resource(StartLanguage(cli.lang))
     .add_systems(PostStartup, apply_start_language);
-    if cli.menu {
+    if cli.opens_menu() {
         app.insert_state(AppState::Menu);
     }
     #[cfg(not(target_arch = "wasm32"))]

@@ -120,9 +120,10 @@ pub const DEFAULT_VARIANT: &str = "ugolki-hg-3x3";
     about = "Classic abstract board games: Ugolki, Halma, Focus, GIPF"
 )]
 pub struct Cli {
-    /// A variant name (from assets/variants or mods/) or a path to a variant file.
-    #[arg(long, default_value = DEFAULT_VARIANT)]
-    pub variant: String,
+    /// Start a game of this variant: a name (from assets/variants or mods/) or a path to a
+    /// variant file. Without it (and without --after) the game opens the main menu.
+    #[arg(long)]
+    pub variant: Option<String>,
     /// Who plays White: human, novice, amateur, strong or master.
     #[arg(long, default_value = "human")]
     pub white: PlayerKind,
@@ -135,7 +136,7 @@ pub struct Cli {
     /// Start in the top-down view.
     #[arg(long)]
     pub top_down: bool,
-    /// Open the main menu instead of starting a game.
+    /// Open the main menu even with --variant (which then preselects that game there).
     #[arg(long)]
     pub menu: bool,
     /// The language of the interface: en or ru, kept like a choice made in the settings
@@ -207,9 +208,16 @@ pub fn apply_start_language(
 impl Cli {
     pub fn game_config(&self) -> GameConfig {
         GameConfig {
-            variant: VariantChoice::parse(&self.variant),
+            variant: VariantChoice::parse(self.variant.as_deref().unwrap_or(DEFAULT_VARIANT)),
             after: self.after.clone(),
         }
+    }
+
+    /// Whether the game opens the main menu rather than a game: a new player starts in the
+    /// menu; `--variant` (or `--after`, for the default variant) starts that game directly,
+    /// and `--menu` keeps the menu anyway.
+    pub fn opens_menu(&self) -> bool {
+        self.menu || (self.variant.is_none() && self.after.is_empty())
     }
 
     pub fn players(&self) -> Players {

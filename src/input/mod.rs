@@ -1,5 +1,5 @@
-//! Mouse input for human players: click (or drag) a piece, its legal targets light up, click
-//! a target to move. Works for every family through [`model::input_paths`]: each legal
+//! Mouse and touch input for human players: click or tap (or drag) a piece, its legal targets
+//! light up, click or tap a target to move. Works for every family through [`model::input_paths`]: each legal
 //! move is a short sequence of clicks, and the clicks so far narrow the candidates.
 //! Illegal clicks only change the selection; the rules still check every request.
 use bevy::{
@@ -161,13 +161,11 @@ impl Selection {
 pub struct LastMove(pub Vec<CellId>);
 
 pub mod camera_controls;
+pub mod drag;
+pub mod touch;
 
 pub fn plugin(app: &mut App) {
-    app.add_plugins(camera_controls::plugin)
-        .add_message::<BoardClicked>()
-        .add_message::<ClearSelection>()
-        .add_message::<AdjustLift>()
-        .init_resource::<Selection>()
+    app.add_plugins((camera_controls::plugin, selection_plugin, touch::plugin))
         .init_resource::<LastMove>()
         .insert_resource(MeshPickingSettings {
             require_markers: false,
@@ -175,20 +173,14 @@ pub fn plugin(app: &mut App) {
             ray_cast_visibility: RayCastVisibility::Any,
         })
         .add_plugins(MeshPickingPlugin)
-        .add_observer(on_click)
-        .add_observer(on_drag_start)
-        .add_observer(on_drop)
         .add_systems(
             Update,
             (
                 keyboard_clear,
                 // Scrolling a panel (the move list) is not choosing a lift.
                 wheel_lift.run_if(not(bevy_egui::input::egui_wants_any_pointer_input)),
-                refresh_paths,
-                handle_clicks
-                    .run_if(in_state(TurnPhase::Ready).and_then(crate::game::review::is_live)),
             )
-                .chain()
+                .before(refresh_paths)
                 .in_set(GameSystems::Input),
         )
         .add_systems(
@@ -199,8 +191,30 @@ pub fn plugin(app: &mut App) {
         );
 }
 
+/// Clicks, taps and drags on the board become move requests: everything of the input that
+/// needs no window, picking backend or egui (what the headless tests drive with
+/// `Pointer` events).
+pub fn selection_plugin(app: &mut App) {
+    app.add_plugins(drag::plugin)
+        .add_message::<BoardClicked>()
+        .add_message::<ClearSelection>()
+        .add_message::<AdjustLift>()
+        .init_resource::<Selection>()
+        .add_observer(on_click)
+        .add_systems(
+            Update,
+            (
+                refresh_paths,
+                handle_clicks
+                    .run_if(in_state(TurnPhase::Ready).and_then(crate::game::review::is_live)),
+            )
+                .chain()
+                .in_set(GameSystems::Input),
+        );
+}
+
 /// What a picked entity means: a cell, a piece on a cell (with its level), or a reserve.
-fn click_of(
+pub(crate) fn click_of(
     entity: Entity,
     cells: &Query<&CellMarker>,
     pieces: &Query<&PieceAt, With<Piece>>,
@@ -230,6 +244,10 @@ fn on_click(
     mut clicked: MessageWriter<BoardClicked>,
     mut clear: MessageWriter<ClearSelection>,
 ) {
+    // Taps are read from the touch input (see `touch`): picking misses quick ones.
+    if click.pointer_id.is_touch() {
+        return;
+    }
     match click.button {
         PointerButton::Primary => {
             if let Some(c) = click_of(click.entity, &cells, &pieces) {
@@ -240,39 +258,6 @@ fn on_click(
             clear.write(ClearSelection);
         }
         PointerButton::Middle => {}
-    }
-}
-
-fn on_drag_start(
-    drag: On<Pointer<DragStart>>,
-    cells: Query<&CellMarker>,
-    pieces: Query<&PieceAt, With<Piece>>,
-    selection: Res<Selection>,
-    mut clicked: MessageWriter<BoardClicked>,
-) {
-    if drag.button != PointerButton::Primary || !pieces.contains(drag.entity) {
-        return;
-    }
-    if let Some(c) = click_of(drag.entity, &cells, &pieces) {
-        // Dragging the selected piece keeps it selected rather than starting over.
-        if selection.clicks.last() != Some(&c.token) {
-            clicked.write(c);
-        }
-    }
-}
-
-fn on_drop(
-    drop: On<Pointer<DragDrop>>,
-    cells: Query<&CellMarker>,
-    pieces: Query<&PieceAt, With<Piece>>,
-    mut clicked: MessageWriter<BoardClicked>,
-) {
-    if drop.button != PointerButton::Primary {
-        return;
-    }
-    if let Some(mut c) = click_of(drop.entity, &cells, &pieces) {
-        c.level = None;
-        clicked.write(c);
     }
 }
 

@@ -21,7 +21,9 @@ use crate::{
     view::camera::{OrbitCamera, ToggleTopDown},
 };
 
-use super::{UiSystems, UiWindows, coach, colours, move_list, panel_frame, words};
+use super::{
+    UiSystems, UiWindows, coach, colours, move_list, panel_frame, shown::UiDrawing, words,
+};
 
 /// The panel's width in logical pixels.
 pub const PANEL_WIDTH: f32 = 310.0;
@@ -98,6 +100,7 @@ fn side_panel(
     mut actions: PanelActions,
     mut width: ResMut<PanelWidth>,
     mut list: Local<move_list::ListState>,
+    mut drawing: ResMut<UiDrawing>,
 ) -> Result {
     let Some(game) = state.game.as_deref() else {
         return Ok(());
@@ -105,7 +108,7 @@ fn side_panel(
     let lang = state.settings.language;
     let ctx = contexts.ctx_mut()?;
     let screen = ctx.content_rect();
-    egui::Area::new(egui::Id::new("side_panel"))
+    let panel = egui::Area::new(egui::Id::new("side_panel"))
         .order(egui::Order::Background)
         .fixed_pos(egui::pos2(screen.right() - PANEL_WIDTH, screen.top()))
         .show(ctx, |ui| {
@@ -131,9 +134,11 @@ fn side_panel(
                     &state.review,
                     &mut actions.review,
                     &mut list,
+                    &mut drawing.0.moves,
                 );
             });
         });
+    drawing.main_rect(panel.response.rect);
     if width.0 != PANEL_WIDTH {
         width.0 = PANEL_WIDTH;
     }

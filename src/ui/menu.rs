@@ -15,7 +15,7 @@ use crate::{
     view::animation::SkipAnimation,
 };
 
-use super::{UiSystems, UiWindows, colours, panel_frame, preview::Previews};
+use super::{UiSystems, UiWindows, colours, panel_frame, preview::Previews, shown::UiDrawing};
 
 /// The choices being made in the menu.
 #[derive(Resource, Debug, Clone, PartialEq, Eq)]
@@ -113,6 +113,7 @@ fn main_menu(
     mut start: MessageWriter<NewGameRequested>,
     mut next_state: ResMut<NextState<AppState>>,
     mut next_phase: ResMut<NextState<TurnPhase>>,
+    mut drawing: ResMut<UiDrawing>,
     #[cfg(not(target_arch = "wasm32"))] mut exit: MessageWriter<AppExit>,
 ) -> Result {
     let lang = settings.language;
@@ -141,7 +142,7 @@ fn main_menu(
         (screen.height() - 40.0).clamp(320.0, 720.0),
     );
     let mut chosen_start = false;
-    egui::Area::new(egui::Id::new("main_menu"))
+    let menu = egui::Area::new(egui::Id::new("main_menu"))
         .order(egui::Order::Background)
         .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
         .show(ctx, |ui| {
@@ -217,6 +218,7 @@ fn main_menu(
                 });
             });
         });
+    drawing.main_rect(menu.response.rect);
     if chosen_start && let Some(path) = draft.selected.clone() {
         start.write(NewGameRequested {
             path,

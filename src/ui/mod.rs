@@ -30,6 +30,8 @@ pub mod board_labels;
 pub mod chooser;
 pub mod coach;
 pub mod errors;
+pub mod fonts;
+pub mod frame_sync;
 pub mod game_over;
 pub mod hud;
 pub mod i18n;
@@ -39,6 +41,7 @@ pub mod preview;
 pub mod saves;
 pub mod settings;
 pub mod shortcuts;
+pub mod shown;
 pub mod words;
 
 /// Which of the UI's windows are open.
@@ -63,6 +66,7 @@ pub enum UiSystems {
 
 pub fn plugin(app: &mut App) {
     app.add_plugins(EguiPlugin::default())
+        .add_plugins((frame_sync::plugin, fonts::plugin, shown::plugin))
         // egui gets a camera of its own (below), covering the whole window, so the board's
         // camera can leave the side panel out of its viewport.
         .insert_resource(EguiGlobalSettings {

@@ -1,5 +1,6 @@
 //! The move list in the game's notation: numbered moves, the position on the board
 //! highlighted; a click shows that position (review), the buttons step through the game.
+//! The entries it draws are recorded in `drawn` ([`super::shown::UiShown::moves`]).
 use bevy::prelude::*;
 use bevy_egui::egui;
 
@@ -26,6 +27,7 @@ pub fn show(
     review: &Review,
     commands: &mut MessageWriter<ReviewCommand>,
     state: &mut ListState,
+    drawn: &mut Vec<String>,
 ) {
     let len = game.history.len();
     let shown = review.shown_ply(game);
@@ -102,6 +104,7 @@ pub fn show(
                             // The position after this move is ply `index + 1`.
                             let after = row * 2 + i + 1;
                             let text = egui::RichText::new(&played.notation).monospace();
+                            drawn.push(played.notation.clone());
                             let cell = ui.add(egui::Button::selectable(shown == after, text));
                             if cell.clicked() {
                                 commands.write(if after == len {

@@ -4,7 +4,7 @@
 //! between runs.
 use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
 
-use bevy::{camera::ScalingMode, prelude::*};
+use bevy::{camera::ScalingMode, core_pipeline::tonemapping::Tonemapping, prelude::*};
 
 use crate::{
     GameSystems,
@@ -89,6 +89,9 @@ fn spawn_camera(mut commands: Commands, settings: Res<Settings>) {
     commands.spawn((
         Camera3d::default(),
         Msaa::Sample4,
+        // A tonemapper computed in the shader: Bevy's default (TonyMcMapface) samples a
+        // lookup table that would add 0.7 MB to the browser download.
+        Tonemapping::SomewhatBoringDisplayTransform,
         OrbitCamera {
             top_down: settings.view == View::TopDown,
             ..default()

@@ -3,6 +3,8 @@
 mod audio;
 mod coach;
 mod common;
+mod drag;
+mod egui_frame;
 mod focus;
 mod gipf;
 mod i18n;

@@ -1,4 +1,5 @@
-//! The main menu's flow without the egui window: `--menu` waits in the menu (the configured
+//! The main menu's flow without the egui window: the game opens the menu unless a game is
+//! named (`--variant`, `--after`; the page URL's `variant=`), the menu waits (the configured
 //! game does not start by itself), and the menu's Start (a `NewGameRequested`) seats the
 //! players and starts the chosen variant.
 use bevy::prelude::*;
@@ -9,6 +10,42 @@ use boardcraft::{
 };
 
 use crate::common::*;
+
+fn command_line(args: &[&str]) -> boardcraft::game::config::Cli {
+    use clap::Parser;
+    boardcraft::game::config::Cli::try_parse_from(
+        std::iter::once("boardcraft").chain(args.iter().copied()),
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_first_screen_is_the_menu_unless_a_game_is_named() {
+    use boardcraft::game::config::{DEFAULT_VARIANT, QueryOptions};
+    // A new player, on the desktop and in the browser, starts in the menu.
+    assert!(command_line(&[]).opens_menu());
+    assert!(command_line(&["--lang", "ru", "--black", "master"]).opens_menu());
+    let page = |pairs: &[(&str, &str)]| {
+        QueryOptions::parse(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string()))).cli
+    };
+    assert!(page(&[]).opens_menu());
+    // A named game starts directly, as before; moves alone start the default variant.
+    assert!(!command_line(&["--variant", "halma-16"]).opens_menu());
+    assert!(!page(&[("variant", "gipf-basic")]).opens_menu());
+    let moves = command_line(&["--after", "g2:e2"]);
+    assert!(!moves.opens_menu());
+    assert_eq!(
+        moves.game_config().variant,
+        VariantChoice::Name(DEFAULT_VARIANT.into())
+    );
+    // `--menu` keeps the menu, with the named game preselected.
+    let both = command_line(&["--menu", "--variant", "focus"]);
+    assert!(both.opens_menu());
+    assert_eq!(
+        both.game_config().variant,
+        VariantChoice::Name("focus".into())
+    );
+}
 
 #[test]
 fn the_menu_starts_the_chosen_game_with_the_chosen_players() {

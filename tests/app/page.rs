@@ -26,7 +26,8 @@ fn query_options_are_the_command_line_options() {
     assert_eq!(options.error, None);
     assert!(options.ignored.is_empty(), "{:?}", options.ignored);
     let cli = options.cli;
-    assert_eq!(cli.variant, "gipf-basic");
+    assert_eq!(cli.variant.as_deref(), Some("gipf-basic"));
+    assert!(!cli.opens_menu(), "a named variant starts its game");
     assert_eq!(cli.after, "e1-e2 e9-e8;xe2,e3");
     assert_eq!(cli.white, PlayerKind::Computer(Level::Master));
     assert_eq!(cli.black, PlayerKind::Human);

@@ -14,7 +14,16 @@
 //   4. with computer players, the computer plays in the browser: more moves are played than
 //      `after` gives (data-ply grows);
 //   5. nothing went wrong: no console error (Bevy logs errors and panics there), no uncaught
-//      exception, no failed request.
+//      exception, no failed request;
+//   6. the interface is drawn in every screenshot: the rectangle the UI says it drew its panel
+//      (or the menu) in (data-ui-rect) holds the panel's dark fill and light text, and the
+//      move list the panel shows (data-move-list, read back from the UI) is the rules'
+//      notation of the game's moves (data-line);
+//   7. the download is precompressed: the .wasm arrives with a Content-Encoding (brotli where
+//      the browser accepts it) and is smaller on the wire than unpacked;
+//   8. touch: on a touch screen a tap selects a piece and a second tap moves it (the page
+//      says where each cell is on screen: data-cells);
+//   9. started without options, the game opens its main menu (data-app-state="menu").
 //
 // It also measures, and prints without judging (timings depend on the machine): the time
 // from the page load to the game's first frame and to the first non-blank screenshot, and
@@ -24,29 +33,44 @@
 //
 // Usage: node browser-test.mjs --dist <built page> --out <folder for screenshots and logs>
 //        [--chromium /usr/bin/chromium] [--timeout <seconds for each wait>]
+//        [--scenarios name,name] (default: all)
+//        [--load-runs N] [--throttle-mbps M]: only measure page load → first frame, N times
+//        on loopback and N times at M Mbit/s (Chromium's network emulation), and the bytes on
+//        the wire (for the size-optimised build: scripts/test-web.sh --release)
 // Output: <scenario>.png (last picture), <scenario>-first.png (first non-blank picture),
-//         report.json (timings), console.log (everything the pages logged).
+//         report.json (timings, bytes), console.log (everything the pages logged).
+//
+// A scenario is a name, the page's URL options, how the page is opened (`context`: options
+// for a new browser context, e.g. a touch screen) and the steps run on the opened page, in
+// order; each step gets the opened game (`page`, `attr`, `shot`) and adds what it measured to
+// the scenario's report. A new scenario (two players online, …) is one more entry.
 // Exit status: 0 if every check passed, 1 otherwise (the reasons are printed).
-import { createServer } from "node:http";
 import { readFile, writeFile, mkdir, stat } from "node:fs/promises";
-import { extname, join, normalize, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
 import { PNG } from "pngjs";
+import { serveStatic } from "./serve.mjs";
 
 const args = parseArgs(process.argv.slice(2));
 const dist = resolve(args.dist ?? "dist");
 const out = resolve(args.out ?? "web-test-output");
 const executablePath = args.chromium ?? "/usr/bin/chromium";
 const waitSeconds = Number(args.timeout ?? 600);
+const only = args.scenarios ? new Set(args.scenarios.split(",")) : null;
+const loadRuns = Number(args["load-runs"] ?? 0);
+const throttleMbps = Number(args["throttle-mbps"] ?? 0);
 
-// What the test opens. `computers`: both sides are computer players (Master searches the
-// longest), so the page is measured while they think; the other opens a different family
-// (hex board, reserves) with a flag option, human against human.
+// What the test opens, and what it does there (the steps are defined below).
+// - ugolki: both sides are computer players (Master searches the longest), so the page is
+//   measured while they think, and screenshots are checked while moves keep coming;
+// - gipf: a different family (hex board, reserves) with a flag option, human against human;
+// - touch: a touch screen; a tap on a piece and a tap on its target play the move;
+// - menu: no options at all: the main menu.
 const SCENARIOS = [
   {
     name: "ugolki",
     options: { variant: "ugolki-hg-3x3", after: "g2:e2 b7:d7", white: "master", black: "master" },
-    computers: true,
+    steps: [started, measureComputerPlay, watchPlay],
   },
   {
     name: "gipf",
@@ -57,10 +81,25 @@ const SCENARIOS = [
       black: "human",
       "top-down": "",
     },
-    computers: false,
+    steps: [started],
+  },
+  {
+    name: "touch",
+    options: { variant: "ugolki-hg-3x3", white: "human", black: "human" },
+    context: { hasTouch: true, isMobile: false },
+    steps: [started, touchMove],
+    // f3-e3 is a legal first move of 3x3 Ugolki (tests/app/input.rs knows it too).
+    move: { taps: ["f3", "e3"], notation: "f3-e3" },
+  },
+  {
+    name: "menu",
+    options: {},
+    steps: [menuShown],
   },
 ];
 const MEASURE_SECONDS = 20;
+// Screenshots taken while the computers play (each one checked like every other).
+const WATCH_SHOTS = 12;
 
 const failures = [];
 const fail = (why) => {
@@ -76,41 +115,6 @@ function parseArgs(argv) {
     i++;
   }
   return parsed;
-}
-
-// --- a static file server for the built page (no other server needed)
-const TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".ron": "text/plain; charset=utf-8",
-  ".png": "image/png",
-  ".wav": "audio/wav",
-  ".ogg": "audio/ogg",
-  ".ttf": "font/ttf",
-  ".json": "application/json",
-};
-
-function serve(root) {
-  const server = createServer(async (request, response) => {
-    const path = decodeURIComponent(new URL(request.url, "http://x").pathname);
-    const file = normalize(join(root, path.endsWith("/") ? path + "index.html" : path));
-    if (!file.startsWith(root)) {
-      response.writeHead(403).end();
-      return;
-    }
-    try {
-      const body = await readFile(file);
-      response.writeHead(200, {
-        "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
-        "Cache-Control": "no-store",
-      });
-      response.end(body);
-    } catch {
-      response.writeHead(404).end();
-    }
-  });
-  return new Promise((done) => server.listen(0, "127.0.0.1", () => done(server)));
 }
 
 // --- pictures
@@ -156,9 +160,13 @@ const stats = (values) => {
   };
 };
 
-/** Opens the game with `options` in a new page; collects its console into `log`. */
-async function openGame(browser, origin, options, log) {
-  const page = await browser.newPage({ viewport: { width: 960, height: 600 } });
+/**
+ * Opens the game with the scenario's options in a new browser context (fresh storage; the
+ * scenario's `context` options, e.g. a touch screen); collects its console into `log`.
+ */
+async function openGame(browser, origin, scenario, log) {
+  const context = await browser.newContext({ viewport: { width: 960, height: 600 }, ...scenario.context });
+  const page = await context.newPage();
   // Bevy logs every level with console.log ("%cERROR%c file:line%c message" when coloured),
   // so its level is read from the text; console.error is what panics use.
   const warned = new Set();
@@ -192,19 +200,93 @@ async function openGame(browser, origin, options, log) {
   page.on("response", (response) => {
     if (response.status() >= 400) fail(`HTTP ${response.status()} for ${response.url()}`);
   });
-  const url = `${origin}/?${new URLSearchParams(options)}`;
+  const query = new URLSearchParams(scenario.options).toString();
+  const url = query ? `${origin}/?${query}` : `${origin}/`;
   console.log(`opening ${url}`);
   log.push(`--- ${url}`);
   await page.goto(url);
   const attr = (name) => page.evaluate((n) => document.body.getAttribute(`data-${n}`), name);
-  return { page, url, attr };
+  const game = { context, page, url, attr, shots: 0 };
+  game.shot = (label) => checkedShot(game, label);
+  return game;
+}
+
+// --- the interface in a picture (check 6)
+/** "x y w h" (CSS pixels) → { x, y, w, h }, or null. */
+const parseRect = (text) => {
+  const [x, y, w, h] = (text ?? "").split(" ").map(Number);
+  return [x, y, w, h].every(Number.isFinite) && w > 0 && h > 0 ? { x, y, w, h } : null;
+};
+
+/**
+ * How the UI's rectangle looks in a screenshot: how many pixels are light (egui's text is
+ * ~235 grey or a warm accent) and how many dark (the panel's fill). Without the egui layer
+ * the rectangle shows the dark table only, so no light pixels at all.
+ */
+function uiLook(image, rect, cssWidth) {
+  const scale = image.width / cssWidth;
+  const [x0, y0] = [Math.floor(rect.x * scale), Math.floor(rect.y * scale)];
+  const [x1, y1] = [
+    Math.min(image.width, Math.ceil((rect.x + rect.w) * scale)),
+    Math.min(image.height, Math.ceil((rect.y + rect.h) * scale)),
+  ];
+  let light = 0;
+  let dark = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const i = (y * image.width + x) * 4;
+      const [r, g, b] = [image.data[i], image.data[i + 1], image.data[i + 2]];
+      if (0.299 * r + 0.587 * g + 0.114 * b > 150) light++;
+      if (Math.max(r, g, b) < 70) dark++;
+    }
+  }
+  const area = Math.max(1, (x1 - x0) * (y1 - y0));
+  return { light, lightShare: +(light / area).toFixed(4), darkShare: +(dark / area).toFixed(3) };
+}
+
+/** Drawn: a mostly dark rectangle with text in it (at least 0.4 % of it light). */
+const uiDrawn = (look) => look.darkShare >= 0.5 && look.light >= 150 && look.lightShare >= 0.004;
+
+/**
+ * A screenshot with check 6: the UI's rectangle is drawn, and the move list it shows is the
+ * game's line in the rules' notation. The page's state is read in the same task as the
+ * picture is taken after (the game updates both within one frame).
+ */
+async function checkedShot(game, label) {
+  const png = await game.page.screenshot();
+  const state = await game.page.evaluate(() => {
+    const d = document.body.dataset;
+    return { rect: d.uiRect, moves: d.moveList, line: d.line, appState: d.appState, width: innerWidth };
+  });
+  game.shots++;
+  const look = describe(png);
+  const rect = parseRect(state.rect);
+  if (state.appState === "in-game" || state.appState === "menu") {
+    if (!rect) {
+      fail(`${label}: the page does not say where the UI is (data-ui-rect=${state.rect})`);
+    } else {
+      const ui = uiLook(PNG.sync.read(png), rect, state.width);
+      look.ui = ui;
+      if (!uiDrawn(ui)) {
+        const file = join(out, `missing-ui-${label}-${game.shots}.png`);
+        await writeFile(file, png);
+        fail(`${label}: the UI is not drawn in screenshot ${game.shots} (${JSON.stringify(ui)}; ${file})`);
+      }
+    }
+  }
+  if (state.appState === "in-game" && state.moves !== state.line) {
+    fail(`${label}: the move list shows "${state.moves}", the game's moves are "${state.line}"`);
+  }
+  return { png, look, state };
 }
 
 /**
- * Checks 1–3 and 5 for an opened game: it starts, every shipped variant loaded over HTTP,
- * `after` was played, the board is drawn. Returns the timings.
+ * Checks 1–3, 5 and 6 for an opened game: it starts, every shipped variant loaded over HTTP,
+ * `after` was played, the board and the panel are drawn. Adds the timings to the report.
  */
-async function checkStarted({ page, attr }, options, shipped, picture) {
+async function started(game, scenario, report) {
+  const { page, attr } = game;
+  const options = scenario.options;
   const state = await waitFor("the game starting", waitSeconds, async () => {
     const s = await attr("app-state");
     return s && s !== "loading" ? s : null;
@@ -214,7 +296,40 @@ async function checkStarted({ page, attr }, options, shipped, picture) {
   }
   const firstFrameMs = Number(await attr("first-frame-ms"));
   console.log(`game started: first frame ${firstFrameMs} ms after the page load began`);
-  // The page: the loading indicator is gone and the canvas fills the window.
+  await checkPage(page);
+
+  if ((await attr("variant")) !== options.variant) fail(`variant is ${await attr("variant")}`);
+  const after = (options.after ?? "").split(" ").filter(Boolean);
+  const line = (await attr("line")).split(" ").filter(Boolean);
+  if (after.some((move, i) => line[i] !== move)) {
+    fail(`the game's moves ${line.join(" ")} do not start with ${after.join(" ")}`);
+  }
+  await checkLibrary(attr);
+
+  // Shaders compile over the first frames: wait for a picture.
+  let look;
+  const shot = await waitFor("a non-blank picture", waitSeconds, async () => {
+    const taken = await game.shot(`${scenario.name}-start`);
+    look = taken.look;
+    return isDrawn(look) ? taken : null;
+  }).catch((e) => {
+    fail(`${e.message}; last picture: ${JSON.stringify(look)}`);
+    return null;
+  });
+  const drawnMs = Math.round(await page.evaluate(() => performance.now()));
+  if (shot) {
+    const file = join(out, `${scenario.name}-first.png`);
+    await writeFile(file, shot.png);
+    console.log(
+      `board drawn: first non-blank screenshot ${drawnMs} ms after the page load began ` +
+        `(${file}: ${JSON.stringify(look)})`,
+    );
+  }
+  Object.assign(report, { firstFrameMs, firstNonBlankPictureMs: drawnMs });
+}
+
+/** The loading indicator is gone and the canvas fills the window. */
+async function checkPage(page) {
   if (!(await page.locator("#loading").isHidden())) fail("the loading indicator is still shown");
   const canvas = await page.evaluate(() => {
     const c = document.getElementById("bevy");
@@ -224,14 +339,10 @@ async function checkStarted({ page, attr }, options, shipped, picture) {
   if (canvas.width !== canvas.window[0] || canvas.height !== canvas.window[1]) {
     fail(`the canvas does not fill the page: ${JSON.stringify(canvas)}`);
   }
+}
 
-  if ((await attr("variant")) !== options.variant) fail(`variant is ${await attr("variant")}`);
-  const after = options.after.split(" ");
-  const line = (await attr("line")).split(" ");
-  if (after.some((move, i) => line[i] !== move)) {
-    fail(`the game's moves ${line.join(" ")} do not start with ${after.join(" ")}`);
-  }
-  // The library loads every file of the manifest (the game starts as soon as its own is in).
+/** The library loads every file of the manifest (the game starts as soon as its own is in). */
+async function checkLibrary(attr) {
   const variants = await waitFor("the variant library", waitSeconds, async () => {
     const [ready, broken] = [Number(await attr("variants")), Number(await attr("broken-variants"))];
     return ready + broken >= shipped ? { ready, broken } : null;
@@ -239,33 +350,14 @@ async function checkStarted({ page, attr }, options, shipped, picture) {
   if (variants && (variants.ready !== shipped || variants.broken !== 0)) {
     fail(`variants: ${variants.ready} playable, ${variants.broken} broken; the manifest lists ${shipped}`);
   }
-
-  // Shaders compile over the first frames: wait for a picture.
-  let look;
-  const png = await waitFor("a non-blank picture", waitSeconds, async () => {
-    const shot = await page.screenshot();
-    look = describe(shot);
-    return isDrawn(look) ? shot : null;
-  }).catch((e) => {
-    fail(`${e.message}; last picture: ${JSON.stringify(look)}`);
-    return null;
-  });
-  const drawnMs = Math.round(await page.evaluate(() => performance.now()));
-  if (png) {
-    await writeFile(join(out, picture), png);
-    console.log(
-      `board drawn: first non-blank screenshot ${drawnMs} ms after the page load began ` +
-        `(${join(out, picture)}: ${JSON.stringify(look)})`,
-    );
-  }
-  return { firstFrameMs, firstNonBlankPictureMs: drawnMs };
 }
 
 /**
  * Check 4 and the frame measurement: while the computers play, records every browser frame
  * and when a search ran (data-thinking set), both on the page's clock.
  */
-async function measureComputerPlay({ page, attr }, after) {
+async function measureComputerPlay({ page, attr }, scenario, report) {
+  const after = scenario.options.after;
   const plyBefore = Number(await attr("ply"));
   await page.evaluate(() => {
     const record = { frames: [], searches: [] };
@@ -345,8 +437,160 @@ async function measureComputerPlay({ page, attr }, after) {
   const played = Number(await attr("ply")) - after.split(" ").length;
   console.log(`moves the computers played in the browser: ${played} (line: ${line})`);
   if (played < 1) fail("the computer did not move");
-  return { frameIntervalsMs: frameStats, line };
+  Object.assign(report, { frameIntervalsMs: frameStats, line });
 }
+
+/**
+ * Check 6 while the game changes: screenshots at once after each of the next moves (new
+ * notation means new glyphs in egui's font atlas: the frame that the issue 18 pictures caught
+ * without its UI layer or glyphs), and between them.
+ */
+async function watchPlay(game, scenario, report) {
+  const { page, attr } = game;
+  let checked = 0;
+  let afterMove = 0;
+  const deadline = Date.now() + waitSeconds * 1000;
+  while (checked < WATCH_SHOTS && Date.now() < deadline) {
+    if ((await attr("phase")) === "game-over") break;
+    const ply = Number(await attr("ply"));
+    // Wait (in the page) for the next move, then take the picture right away.
+    const moved = await page
+      .waitForFunction((p) => Number(document.body.dataset.ply) > p, ply, { timeout: 15000, polling: "raf" })
+      .then(() => true, () => false);
+    await game.shot(`${scenario.name}-watch`);
+    checked++;
+    if (moved) afterMove++;
+  }
+  console.log(`watched play: ${checked} screenshots checked (${afterMove} right after a move)`);
+  if (checked === 0) fail("no screenshot was taken while the computers played");
+  report.watchedScreenshots = { checked, afterMove };
+}
+
+/**
+ * Check 8: on a touch screen, a tap on a piece and a tap on one of its targets play the move
+ * (page.touchscreen.tap sends real touch events through the browser's input pipeline).
+ */
+async function touchMove(game, scenario, report) {
+  const { page, attr } = game;
+  const { taps, notation } = scenario.move;
+  const plyBefore = Number(await attr("ply"));
+  // Where the cells are on the screen (the page publishes them once the board is in view).
+  const cells = await waitFor("the cells' screen positions", waitSeconds, async () => {
+    const text = await attr("cells");
+    const parsed = text ? JSON.parse(text) : null;
+    return parsed && taps.every((t) => parsed[t]) ? parsed : null;
+  });
+  for (const [i, name] of taps.entries()) {
+    const [x, y] = cells[name];
+    console.log(`tap ${i + 1}: ${name} at (${x.toFixed(0)}, ${y.toFixed(0)})`);
+    await page.touchscreen.tap(x, y);
+    // The game reads input once a frame: let the tap be seen before the next one.
+    await sleep(600);
+  }
+  const line = await waitFor("the tapped move", 30, async () =>
+    Number(await attr("ply")) > plyBefore ? attr("line") : null,
+  ).catch((e) => {
+    fail(`${e.message}: tapping ${taps.join(", ")} played nothing`);
+    return null;
+  });
+  if (line !== null && line.split(" ").at(-1) !== notation) {
+    fail(`the taps played ${line.split(" ").at(-1)}, not ${notation}`);
+  }
+  if (line !== null) console.log(`touch: ${taps.join(" then ")} played ${notation}`);
+  await sleep(1500);
+  await game.shot(`${scenario.name}-after-move`);
+  report.touchLine = line;
+}
+
+/** Check 9: started without options, the game opens its main menu (drawn, not a game). */
+async function menuShown(game, scenario, report) {
+  const { page, attr } = game;
+  const state = await waitFor("the menu", waitSeconds, async () => {
+    const s = await attr("app-state");
+    return s && s !== "loading" ? s : null;
+  });
+  if (state !== "menu") fail(`without options the game opened "${state}", not the menu`);
+  await checkPage(page);
+  await checkLibrary(attr);
+  const shot = await waitFor("a non-blank picture of the menu", waitSeconds, async () => {
+    const taken = await game.shot(`${scenario.name}-start`);
+    return isDrawn(taken.look) && taken.look.ui && uiDrawn(taken.look.ui) ? taken : null;
+  }).catch((e) => {
+    fail(e.message);
+    return null;
+  });
+  if (shot) await writeFile(join(out, `${scenario.name}-first.png`), shot.png);
+  report.appState = state;
+}
+
+// --- the download (check 7) and load times
+/** What the page downloaded: per file, bytes on the wire and unpacked (Resource Timing). */
+async function transfers(page) {
+  return page.evaluate(() =>
+    performance.getEntriesByType("resource").map((e) => ({
+      name: new URL(e.name).pathname,
+      wire: e.encodedBodySize,
+      unpacked: e.decodedBodySize,
+    })),
+  );
+}
+
+/** The .wasm came precompressed, with the encoding the server chose. */
+function checkDownload(files, served) {
+  const wasm = files.find((f) => f.name.endsWith(".wasm"));
+  const encoding = served.get("/boardcraft_bg.wasm")?.encoding;
+  if (!wasm) {
+    fail("the page did not download the .wasm (no resource timing entry)");
+    return null;
+  }
+  if (!encoding) fail("the .wasm was served without Content-Encoding (no precompressed copy?)");
+  if (!(wasm.wire > 0 && wasm.wire < wasm.unpacked)) {
+    fail(`the .wasm is not smaller on the wire: ${JSON.stringify(wasm)}`);
+  }
+  const total = files.reduce((sum, f) => sum + f.wire, 0);
+  return { wasm, encoding, pageBytesOnWire: total };
+}
+
+/**
+ * Page load → first frame of the game, `runs` times each in a fresh context (nothing cached):
+ * on loopback, and, with `mbps`, through Chromium's network emulation at that bandwidth.
+ */
+async function measureLoad(browser, origin, served, runs, mbps, log) {
+  const scenario = { name: "load", options: { variant: "ugolki-hg-3x3" } };
+  const results = [];
+  for (const bandwidth of mbps > 0 ? [0, mbps] : [0]) {
+    const times = [];
+    let download = null;
+    for (let run = 0; run < runs; run++) {
+      const context = await browser.newContext({ viewport: { width: 960, height: 600 } });
+      const page = await context.newPage();
+      page.on("console", (m) => log.push(`[load ${m.type()}] ${m.text()}`));
+      if (bandwidth > 0) {
+        const cdp = await context.newCDPSession(page);
+        await cdp.send("Network.enable");
+        await cdp.send("Network.emulateNetworkConditions", {
+          offline: false,
+          latency: 20,
+          downloadThroughput: (bandwidth * 1e6) / 8,
+          uploadThroughput: (bandwidth * 1e6) / 8,
+        });
+      }
+      await page.goto(`${origin}/?${new URLSearchParams(scenario.options)}`);
+      const firstFrame = await waitFor("the first frame", waitSeconds, () =>
+        page.evaluate(() => Number(document.body.dataset.firstFrameMs) || null),
+      );
+      download ??= checkDownload(await transfers(page), served);
+      times.push(firstFrame);
+      await context.close();
+    }
+    const result = { bandwidthMbps: bandwidth || "loopback", firstFrameMs: times, median: stats(times).median, download };
+    console.log(`page load → first frame (${result.bandwidthMbps}${bandwidth ? " Mbit/s" : ""}): ${times.join(", ")} ms`);
+    results.push(result);
+  }
+  return results;
+}
+
+let shipped = 0;
 
 async function main() {
   await stat(join(dist, "boardcraft_bg.wasm")).catch(() => {
@@ -354,10 +598,9 @@ async function main() {
   });
   await mkdir(out, { recursive: true });
   const manifest = await readFile(join(dist, "assets/variants/manifest.ron"), "utf8");
-  const shipped = (manifest.match(/"[^"]+\.ron"/g) ?? []).length;
+  shipped = (manifest.match(/"[^"]+\.ron"/g) ?? []).length;
   if (shipped === 0) throw new Error("the built manifest lists no variants");
-  const server = await serve(dist);
-  const origin = `http://127.0.0.1:${server.address().port}`;
+  const { server, origin, served } = await serveStatic(dist);
 
   const browser = await chromium.launch({
     executablePath,
@@ -378,23 +621,32 @@ async function main() {
   const log = [];
   const report = { scenarios: [], failures };
   try {
-    for (const scenario of SCENARIOS) {
+    if (loadRuns > 0) {
+      report.load = await measureLoad(browser, origin, served, loadRuns, throttleMbps, log);
+      return;
+    }
+    for (const scenario of SCENARIOS.filter((s) => !only || only.has(s.name))) {
       console.log(`== ${scenario.name}`);
-      const started = Date.now();
-      const game = await openGame(browser, origin, scenario.options, log);
+      const begun = Date.now();
+      const game = await openGame(browser, origin, scenario, log);
       const result = { name: scenario.name, url: game.url };
-      Object.assign(result, await checkStarted(game, scenario.options, shipped, `${scenario.name}-first.png`));
-      if (scenario.computers) {
-        Object.assign(result, await measureComputerPlay(game, scenario.options.after));
+      try {
+        for (const step of scenario.steps) await step(game, scenario, result);
+        const { png, look } = await game.shot(`${scenario.name}-last`);
+        await writeFile(join(out, `${scenario.name}.png`), png);
+        if (!isDrawn(look)) fail(`${scenario.name}: the last picture is blank: ${JSON.stringify(look)}`);
+        console.log(`screenshot: ${join(out, `${scenario.name}.png`)} ${JSON.stringify(look)}`);
+        if (!report.download) {
+          report.download = checkDownload(await transfers(game.page), served);
+          console.log(`download: ${JSON.stringify(report.download)}`);
+        }
+      } catch (e) {
+        fail(`${scenario.name}: ${e.message}`);
       }
-      const png = await game.page.screenshot();
-      await writeFile(join(out, `${scenario.name}.png`), png);
-      const look = describe(png);
-      if (!isDrawn(look)) fail(`${scenario.name}: the last picture is blank: ${JSON.stringify(look)}`);
-      console.log(`screenshot: ${join(out, `${scenario.name}.png`)} ${JSON.stringify(look)}`);
-      result.seconds = (Date.now() - started) / 1000;
+      result.screenshotsChecked = game.shots;
+      result.seconds = (Date.now() - begun) / 1000;
       report.scenarios.push(result);
-      await game.page.close();
+      await game.context.close();
     }
   } finally {
     await writeFile(join(out, "report.json"), JSON.stringify(report, null, 2) + "\n");

@@ -3,12 +3,76 @@
 //! `data-first-frame-ms` (milliseconds from the start of the page load to the first frame of
 //! the game). The page's CSS hides the loading indicator once `data-app-state` leaves
 //! `loading`; the browser test (`web/test/`) reads the attributes to check moves.
+//!
+//! For the browser test it also publishes what the UI drew ([`UiShown`]): `data-ui-rect`
+//! (`x y width height` of the side panel or the menu, CSS pixels) and `data-move-list` (the move
+//! list's entries, space-separated), and where each cell of the board is on the screen:
+//! `data-cells`, a JSON object `{"f3": [x, y], …}` in CSS pixels (for taps and clicks).
 use bevy::prelude::*;
 
-use crate::game::status::GameStatus;
+use crate::{
+    game::status::GameStatus,
+    ui::shown::UiShown,
+    view::{board::Board, camera::OrbitCamera},
+};
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Last, (publish_status, mark_first_frame));
+    app.add_systems(
+        Last,
+        (publish_status, mark_first_frame, publish_ui, publish_cells),
+    );
+}
+
+fn set(name: &str, value: &str) {
+    if let Some(body) = body()
+        && let Err(e) = body.set_attribute(&format!("data-{name}"), value)
+    {
+        warn!("cannot set data-{name} on the page: {e:?}");
+    }
+}
+
+fn publish_ui(shown: Res<UiShown>) {
+    if !shown.is_changed() {
+        return;
+    }
+    let rect = shown.rect.map_or_else(String::new, |r| {
+        format!("{} {} {} {}", r.min.x, r.min.y, r.width(), r.height())
+    });
+    set("ui-rect", &rect);
+    set("move-list", &shown.moves.join(" "));
+}
+
+/// The cells' screen positions, whenever the camera, the window or the board changed.
+fn publish_cells(
+    board: Option<Res<Board>>,
+    cameras: Query<(Ref<Camera>, Ref<GlobalTransform>), With<OrbitCamera>>,
+    mut published: Local<String>,
+) {
+    let (Some(board), Ok((camera, transform))) = (board, cameras.single()) else {
+        return;
+    };
+    if !(board.is_changed() || camera.is_changed() || transform.is_changed()) {
+        return;
+    }
+    let offset = camera.logical_viewport_rect().map_or(Vec2::ZERO, |r| r.min);
+    let cells: Vec<String> = board
+        .layout
+        .cells
+        .iter()
+        .enumerate()
+        .filter_map(|(i, cell)| {
+            let world = board
+                .layout
+                .slot_world(crate::view::model::CellId(i as u16), 0);
+            let at = camera.world_to_viewport(&transform, world).ok()? + offset;
+            Some(format!("\"{}\":[{:.1},{:.1}]", cell.name, at.x, at.y))
+        })
+        .collect();
+    let text = format!("{{{}}}", cells.join(","));
+    if *published != text {
+        set("cells", &text);
+        *published = text;
+    }
 }
 
 fn body() -> Option<web_sys::HtmlElement> {
@@ -35,9 +99,10 @@ fn publish_status(status: Res<GameStatus>, mut published: Local<Option<GameStatu
     *published = Some(status.clone());
 }
 
-/// The first frame in which the game is on: its time since the page started loading.
+/// The first frame in which the game (or the menu) is on: its time since the page started
+/// loading.
 fn mark_first_frame(status: Res<GameStatus>, mut done: Local<bool>) {
-    if *done || status.app_state != "in-game" {
+    if *done || !matches!(status.app_state, "in-game" | "menu") {
         return;
     }
     *done = true;
