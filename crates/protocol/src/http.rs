@@ -1,0 +1,96 @@
+//! HTTP request and response bodies (JSON).
+//!
+//! | request | body | answer |
+//! |---|---|---|
+//! | `POST /api/games` | [`CreateGame`] | 201 [`GameCreated`] |
+//! | `POST /api/invites/{invite}` | none | 200 [`SeatJoined`] |
+//! | `GET /api/games/{game}` | | 200 [`crate::GameSnapshot`] |
+//! | `GET /api/games/{game}/save.ron` | | 200 the RON save file (`crates/saves`) |
+//! | `GET /healthz` | | 200 [`Health`] |
+//!
+//! Any refusal is an [`ApiError`] with the status of [`crate::ErrorCode::http_status`].
+use serde::{Deserialize, Serialize};
+
+use crate::{ColorChoice, ErrorCode, Side, TimeControl};
+
+/// `POST /api/games`: a new game. Name a shipped `variant` or post a `variant_file` (the RON
+/// text of a variant file), not both.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    #[serde(default)]
+    pub variant: Option<String>,
+    #[serde(default)]
+    pub variant_file: Option<String>,
+    /// The creator's colour (default `random`).
+    #[serde(default)]
+    pub color: ColorChoice,
+    /// Untimed when absent.
+    #[serde(default)]
+    pub time_control: Option<TimeControl>,
+}
+
+/// The answer to [`CreateGame`]: the creator's seat and the invite for the other one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameCreated {
+    pub game: String,
+    /// The creator's side.
+    pub color: Side,
+    /// The creator's seat token: a secret; whoever has it plays this side.
+    pub token: String,
+    /// The invite code for the other seat (usable once).
+    pub invite: String,
+    /// A link to give the opponent: the browser game at this server, joining by the invite.
+    pub invite_url: String,
+    /// The websocket's path (`/ws`).
+    pub ws_path: String,
+}
+
+/// The answer to `POST /api/invites/{invite}`: the other seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatJoined {
+    pub game: String,
+    pub color: Side,
+    pub token: String,
+    pub ws_path: String,
+}
+
+/// Any HTTP refusal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+/// `GET /healthz`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Health {
+    /// `"ok"` when the database answers.
+    pub status: String,
+    pub protocol: u32,
+    pub server: String,
+    /// Games with a task in memory now.
+    pub games_active: u64,
+    /// Websocket connections open now.
+    pub connections: u64,
+    /// `sqlite` or `postgres`.
+    pub database: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn create_game_defaults() {
+        let body: CreateGame = serde_json::from_str(r#"{"variant":"halma-16"}"#).unwrap();
+        assert_eq!(body.color, ColorChoice::Random);
+        assert_eq!(body.time_control, None);
+        let timed: CreateGame = serde_json::from_str(
+            r#"{"variant":"focus","color":"black","time_control":{"initial_ms":300000,"increment_ms":3000}}"#,
+        )
+        .unwrap();
+        assert_eq!(timed.time_control, Some(TimeControl::minutes(5, 3)));
+        assert!(serde_json::from_str::<CreateGame>(r#"{"variant":"x","colour":"white"}"#).is_err());
+    }
+}
