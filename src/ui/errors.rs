@@ -4,10 +4,10 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::{
-    i18n::{Key, tr, trf},
-    match_state::{AppState, StartError},
+    game::match_state::{AppState, StartError},
+    game::variants::VariantLibrary,
     settings::Settings,
-    variants::VariantLibrary,
+    ui::i18n::{Key, tr, trf},
 };
 
 use super::{UiSystems, colours};
@@ -62,7 +62,7 @@ fn errors(
                             ui.separator();
                         }
                         for notice in library.notices.iter().rev().take(5) {
-                            ui.label(crate::i18n::notice(lang, notice));
+                            ui.label(crate::ui::i18n::notice(lang, notice));
                         }
                     });
             });

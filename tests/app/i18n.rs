@@ -3,12 +3,12 @@
 //! placeholders that differ between languages, and on any end of game, score or coach
 //! sentence that comes out with a hole in it.
 use boardcraft::{
-    coach::Verdict,
-    i18n::{self, Key, Noun, count, placeholders, tr, variant_text},
-    match_state::{EndCause, GameEnd},
+    game::coach::Verdict,
+    game::match_state::{EndCause, GameEnd},
+    game::variants::Notice,
     settings::Language,
+    ui::i18n::{self, Key, Noun, count, placeholders, tr, variant_text},
     ui::words::{deadline_warning, end_text, score_text, verdict_text},
-    variants::Notice,
 };
 use boardcraft_ai::{Score, score::WIN};
 use boardcraft_rules::{

@@ -5,15 +5,15 @@ use std::{fs, path::Path};
 
 use bevy::prelude::*;
 use boardcraft::{
-    config::{Level, PlayerKind, Players},
-    match_state::{EndCause, GameEnd, Match, ResignRequested, TurnPhase, UndoRequested},
+    game::config::{Level, PlayerKind, Players},
+    game::match_state::{EndCause, GameEnd, Match, ResignRequested, TurnPhase, UndoRequested},
+    persistence::storage::Storage,
     persistence::{
         DeleteRequested, LoadRequested, Notice, PersistenceAction, PersistenceResult, SETTINGS_KEY,
         SETTINGS_WRITE_DELAY_SECS, SaveError, SaveRequested, SaveSlots, SettingsProblem,
         SlotResult, StorageStatus, settings_text,
     },
     settings::{Language, Settings},
-    storage::Storage,
 };
 use boardcraft_rules::{Color, shipped_variant};
 use boardcraft_saves::SavedGame;

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 use boardcraft::{
-    match_state::{AppState, Match, StartError},
-    variants::{EntryState, VariantLibrary},
+    game::match_state::{AppState, Match, StartError},
+    game::variants::{EntryState, VariantLibrary},
 };
 
 use crate::common::*;

@@ -11,8 +11,8 @@ use boardcraft_rules::{AnyMove, AnyPosition, Color, Position};
 
 use crate::{
     GameSystems,
-    config::Players,
-    match_state::{Match, MoveApplied},
+    game::config::Players,
+    game::match_state::{Match, MoveApplied},
     settings::Settings,
 };
 

@@ -6,9 +6,9 @@ use boardcraft_rules::Color as Side;
 
 use crate::{
     GameSystems,
-    board::{Board, palette},
-    match_state::{GameStarted, Match, PositionReset},
-    view_model::{CellId, Layout, PieceKind, Place, Snapshot, Tray},
+    game::match_state::{GameStarted, Match, PositionReset},
+    view::board::{Board, palette},
+    view::model::{CellId, Layout, PieceKind, Place, Snapshot, Tray},
 };
 
 /// A piece (or, in Focus, one disc of a stack).
@@ -105,7 +105,7 @@ pub fn plugin(app: &mut App) {
             respawn_pieces
                 .run_if(on_message::<GameStarted>.or_eager(on_message::<PositionReset>))
                 .in_set(GameSystems::Rebuild)
-                .after(crate::board::rebuild_layout),
+                .after(crate::view::board::rebuild_layout),
         );
 }
 

@@ -2,15 +2,14 @@
 //! after the chosen ply, replayed from the start through the rules, while the live game
 //! ([`Match`]) stays untouched. While the player reviews, the game waits: no move is accepted
 //! (human or computer) until the cursor returns to the live position.
+//!
+//! This module holds the cursor only; showing the reviewed position on the board is the view's
+//! (`crate::view::review_board`).
 use bevy::prelude::*;
 
 use crate::{
     GameSystems,
-    animation::{Animating, SkipAnimation},
-    board::Board,
-    match_state::{GameStarted, Match, PositionReset},
-    pieces::{BoardView, Piece, show_snapshot},
-    view_model::Snapshot,
+    game::match_state::{GameStarted, Match, PositionReset},
 };
 
 /// Which position the board shows: `None` = the live game; `Some(p)` = the position after the
@@ -72,7 +71,6 @@ pub fn is_live(review: Option<Res<Review>>) -> bool {
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<Review>()
-        .init_resource::<ShownPly>()
         .add_message::<ReviewCommand>()
         .add_systems(
             Update,
@@ -83,13 +81,8 @@ pub fn plugin(app: &mut App) {
         )
         .add_systems(
             Update,
-            (
-                back_to_live
-                    .run_if(on_message::<GameStarted>.or_eager(on_message::<PositionReset>)),
-                show_reviewed_position
-                    .run_if(resource_exists::<Match>.and_then(resource_exists::<Board>)),
-            )
-                .chain()
+            back_to_live
+                .run_if(on_message::<GameStarted>.or_eager(on_message::<PositionReset>))
                 .in_set(GameSystems::Sync),
         );
 }
@@ -98,17 +91,9 @@ fn move_cursor(
     mut commands: MessageReader<ReviewCommand>,
     mut review: ResMut<Review>,
     game: Res<Match>,
-    animating: Res<Animating>,
-    mut skip: MessageWriter<SkipAnimation>,
 ) {
-    let was_live = review.is_live();
     for command in commands.read() {
         review.apply(*command, game.history.len());
-    }
-    // Entering review finishes the running animation first, so the view is the live one
-    // before it switches to the reviewed position.
-    if was_live && !review.is_live() && animating.is_running() {
-        skip.write(SkipAnimation);
     }
     // The history may have shrunk (a new game, an undo): keep the cursor inside it.
     if review.ply.is_some_and(|p| p >= game.history.len()) {
@@ -116,34 +101,7 @@ fn move_cursor(
     }
 }
 
-/// The ply the pieces show (`None`: the live position).
-#[derive(Resource, Default)]
-struct ShownPly(Option<usize>);
-
-/// A new game or an undo/redo shows the live position again (the view has just been rebuilt
-/// from it).
-fn back_to_live(mut review: ResMut<Review>, mut shown: ResMut<ShownPly>) {
+/// A new game or an undo/redo shows the live position again.
+pub fn back_to_live(mut review: ResMut<Review>) {
     review.ply = None;
-    shown.0 = None;
-}
-
-/// Makes the pieces show the reviewed position (or the live one again), once the view is not
-/// animating. Pieces that stand in the same place keep their entities.
-fn show_reviewed_position(
-    mut commands: Commands,
-    review: Res<Review>,
-    mut shown: ResMut<ShownPly>,
-    game: Res<Match>,
-    board: Res<Board>,
-    animating: Res<Animating>,
-    mut view: ResMut<BoardView>,
-    pieces: Query<&Piece>,
-) {
-    if review.ply == shown.0 || animating.is_running() {
-        return;
-    }
-    let position = game.position_at(review.shown_ply(&game));
-    let snapshot = Snapshot::of(&position, &board.layout);
-    show_snapshot(&mut commands, &board.layout, &mut view, &snapshot, &pieces);
-    shown.0 = review.ply;
 }

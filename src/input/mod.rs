@@ -1,5 +1,5 @@
 //! Mouse input for human players: click (or drag) a piece, its legal targets light up, click
-//! a target to move. Works for every family through [`view_model::input_paths`]: each legal
+//! a target to move. Works for every family through [`model::input_paths`]: each legal
 //! move is a short sequence of clicks, and the clicks so far narrow the candidates.
 //! Illegal clicks only change the selection; the rules still check every request.
 use bevy::{
@@ -10,12 +10,12 @@ use boardcraft_rules::Position;
 
 use crate::{
     GameSystems,
-    board::{Board, CellMarker, CellMaterials},
-    config::Players,
-    match_state::{GameStarted, Match, MoveApplied, MoveRequested, PositionReset, TurnPhase},
-    pieces::{Piece, PieceAt},
-    review::Review,
-    view_model::{self, CellId, InputPath, Place, Token, Tray},
+    game::config::Players,
+    game::match_state::{GameStarted, Match, MoveApplied, MoveRequested, PositionReset, TurnPhase},
+    game::review::Review,
+    view::board::{Board, CellMarker, CellMaterials},
+    view::model::{self, CellId, InputPath, Place, Token, Tray},
+    view::pieces::{Piece, PieceAt},
 };
 
 /// A click on the board, turned into a token. `level` is the clicked piece's level in its
@@ -160,8 +160,11 @@ impl Selection {
 #[derive(Resource, Debug, Default)]
 pub struct LastMove(pub Vec<CellId>);
 
+pub mod camera_controls;
+
 pub fn plugin(app: &mut App) {
-    app.add_message::<BoardClicked>()
+    app.add_plugins(camera_controls::plugin)
+        .add_message::<BoardClicked>()
         .add_message::<ClearSelection>()
         .add_message::<AdjustLift>()
         .init_resource::<Selection>()
@@ -182,7 +185,8 @@ pub fn plugin(app: &mut App) {
                 // Scrolling a panel (the move list) is not choosing a lift.
                 wheel_lift.run_if(not(bevy_egui::input::egui_wants_any_pointer_input)),
                 refresh_paths,
-                handle_clicks.run_if(in_state(TurnPhase::Ready).and_then(crate::review::is_live)),
+                handle_clicks
+                    .run_if(in_state(TurnPhase::Ready).and_then(crate::game::review::is_live)),
             )
                 .chain()
                 .in_set(GameSystems::Input),
@@ -309,7 +313,7 @@ fn refresh_paths(
     };
     let key = (game.game_id, game.position.ply());
     if selection.key != Some(key) {
-        selection.paths = view_model::input_paths(&game.position, &board.layout);
+        selection.paths = model::input_paths(&game.position, &board.layout);
         selection.clear();
         selection.key = Some(key);
     }
@@ -317,7 +321,7 @@ fn refresh_paths(
 
 fn handle_clicks(
     mut clicks: MessageReader<BoardClicked>,
-    view: Res<crate::pieces::BoardView>,
+    view: Res<crate::view::pieces::BoardView>,
     mut selection: ResMut<Selection>,
     game: Res<Match>,
     players: Res<Players>,
@@ -380,10 +384,10 @@ fn remember_last_move(
 /// The origin and every landing of a move.
 fn move_cells(
     before: &boardcraft_rules::AnyPosition,
-    played: &crate::match_state::PlayedMove,
-    layout: &view_model::Layout,
+    played: &crate::game::match_state::PlayedMove,
+    layout: &model::Layout,
 ) -> Vec<CellId> {
-    let script = view_model::script(before, &played.mv, &played.effect, layout);
+    let script = model::script(before, &played.mv, &played.effect, layout);
     let mut cells: Vec<CellId> = Vec::new();
     if let Some(Place::Cell(c)) = script
         .first()

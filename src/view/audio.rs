@@ -23,10 +23,10 @@ use bevy_kira_audio::prelude::*;
 use boardcraft_rules::{AnyEffect, focus::Fate};
 
 use crate::{
-    animation::PieceLanded,
-    match_state::{Match, TurnPhase},
+    game::match_state::{Match, TurnPhase},
     settings::Settings,
-    view_model::PhaseKind,
+    view::animation::PieceLanded,
+    view::model::PhaseKind,
 };
 
 /// The game's sound effects.

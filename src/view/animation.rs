@@ -7,11 +7,11 @@ use bevy::prelude::*;
 
 use crate::{
     GameSystems,
-    board::Board,
-    match_state::{GameStarted, Match, MoveApplied, PositionReset, TurnPhase},
-    pieces::{BoardView, Piece, PieceAt, ViewRepairs, rest_translation, sync_view},
+    game::match_state::{GameStarted, Match, MoveApplied, PositionReset, TurnPhase},
     settings::Settings,
-    view_model::{self, CellId, Phase, PhaseKind, PieceKind, Place, Reshape, Snapshot, Take},
+    view::board::Board,
+    view::model::{self, CellId, Phase, PhaseKind, PieceKind, Place, Reshape, Snapshot, Take},
+    view::pieces::{BoardView, Piece, PieceAt, ViewRepairs, rest_translation, sync_view},
 };
 
 #[derive(Resource, Clone, Copy, Debug, PartialEq)]
@@ -148,7 +148,7 @@ fn begin_animation(
         if m.game_id != game.game_id {
             continue;
         }
-        let script = view_model::script(&m.before, &m.played.mv, &m.played.effect, &board.layout);
+        let script = model::script(&m.before, &m.played.mv, &m.played.effect, &board.layout);
         let landings = script.iter().filter(|p| p.landing.is_some()).count();
         animating.run = Some(Run {
             game_id: m.game_id,
@@ -295,7 +295,7 @@ fn advance_animation(
 /// and the arrivals that change shape when they land.
 fn start_phase(
     phase: &Phase,
-    layout: &view_model::Layout,
+    layout: &model::Layout,
     view: &mut BoardView,
     transforms: &Query<&mut Transform, With<Piece>>,
     pieces: &Query<&Piece>,
@@ -310,11 +310,11 @@ fn start_phase(
                 .find_map(|(s, kind)| (s == e).then_some(*kind))
         })
     };
-    // Take all, then put all (see `view_model::apply_motions`).
+    // Take all, then put all (see `model::apply_motions`).
     let mut carried = Vec::new();
     for m in &phase.motions {
         let source = view.place_mut(m.from);
-        match view_model::take(source, m.take, kind_of) {
+        match model::take(source, m.take, kind_of) {
             Some(entities) => carried.push((m, entities)),
             // The script names pieces the view does not have; the snap at the end repairs it.
             None => warn!("animation: no pieces to take for {m:?}"),
@@ -384,7 +384,7 @@ struct Arrival {
 /// are found by identity: several arrivals may have landed in the same tray.
 fn reshape_arrivals(
     arrivals: &[Arrival],
-    layout: &view_model::Layout,
+    layout: &model::Layout,
     view: &mut BoardView,
     pieces: &Query<&Piece>,
     commands: &mut Commands,
@@ -395,7 +395,7 @@ fn reshape_arrivals(
             .iter()
             .filter_map(|e| pieces.get(*e).ok().map(|p| p.kind))
             .collect();
-        let new_kinds = view_model::reshape(kinds, a.reshape);
+        let new_kinds = model::reshape(kinds, a.reshape);
         let place = view.place_mut(a.place);
         let Some(at) = place.iter().position(|e| a.entities.contains(e)) else {
             continue;

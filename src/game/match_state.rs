@@ -14,7 +14,7 @@ use boardcraft_rules::{
     AnyEffect, AnyMove, AnyPosition, Color, EndReason, Outcome, Position, Variant, position,
 };
 
-use crate::{GameSystems, config::Players, review::Review};
+use crate::{GameSystems, game::config::Players, game::review::Review};
 
 /// Where the app is: waiting for the variant library, in the main menu, playing, or unable to
 /// start the game.

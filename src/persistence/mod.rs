@@ -1,5 +1,5 @@
 //! Saved games and settings between runs: a folder of RON files natively, browser storage on
-//! the web ([`crate::storage`]). The UI asks with [`SaveRequested`] / [`LoadRequested`] /
+//! the web ([`storage`]). The UI asks with [`SaveRequested`] / [`LoadRequested`] /
 //! [`DeleteRequested`] and hears back through [`PersistenceResult`]; [`SaveSlots`] lists what
 //! can be loaded; [`StorageStatus`] says where the data lives and what was wrong with the
 //! settings file at start-up.
@@ -10,10 +10,13 @@
 use bevy::prelude::*;
 pub use boardcraft_saves::{SaveError, SaveWarning};
 
-use crate::{GameSystems, match_state::GameEnd, settings::Settings, storage::Storage};
+use crate::{
+    GameSystems, game::match_state::GameEnd, persistence::storage::Storage, settings::Settings,
+};
 
 mod games;
 mod settings_file;
+pub mod storage;
 
 pub use games::{list_slots, player_kind, saved_game_of};
 pub use settings_file::{SETTINGS_KEY, SETTINGS_WRITE_DELAY_SECS, StoredSettings, settings_text};

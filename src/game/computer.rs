@@ -13,8 +13,8 @@ use boardcraft_rules::{AnyMove, AnyPosition, Color as Side, Position};
 
 use crate::{
     GameSystems,
-    config::{Level, PlayerKind, Players},
-    match_state::{Match, MoveRequested, TurnPhase},
+    game::config::{Level, PlayerKind, Players},
+    game::match_state::{Match, MoveRequested, TurnPhase},
     platform,
 };
 
@@ -61,7 +61,7 @@ pub fn plugin(app: &mut App) {
                 // already running finishes, but its move is played only back in the game.
                 (start_search, poll_search)
                     .chain()
-                    .run_if(in_state(TurnPhase::Ready).and_then(crate::review::is_live)),
+                    .run_if(in_state(TurnPhase::Ready).and_then(crate::game::review::is_live)),
             )
                 .chain()
                 .in_set(GameSystems::Ai),

@@ -14,7 +14,7 @@ use std::fmt::Display;
 
 use boardcraft_rules::Color;
 
-use crate::{config::PlayerKind, settings::Language};
+use crate::{game::config::PlayerKind, settings::Language};
 
 mod en;
 mod ru;
@@ -331,7 +331,7 @@ pub fn side_lower(language: Language, color: Color) -> String {
 
 /// Who plays a side: "Human", "Computer · amateur".
 pub fn player(language: Language, kind: PlayerKind) -> &'static str {
-    use crate::config::Level;
+    use crate::game::config::Level;
     tr(
         language,
         match kind {
@@ -345,8 +345,8 @@ pub fn player(language: Language, kind: PlayerKind) -> &'static str {
 }
 
 /// A notice about the variant library, in the player's language.
-pub fn notice(language: Language, notice: &crate::variants::Notice) -> String {
-    use crate::variants::Notice;
+pub fn notice(language: Language, notice: &crate::game::variants::Notice) -> String {
+    use crate::game::variants::Notice;
     match notice {
         Notice::ManifestUnreadable { why } => trf(language, Key::NoticeManifest, &[("why", why)]),
         Notice::DuplicateName {

@@ -1,20 +1,15 @@
-//! The camera: a perspective view the player can orbit (right or middle drag, Shift + arrow
-//! keys) and zoom (wheel, +/-), fitted to the board; `T` toggles a top-down orthographic view
-//! that reads like a clean 2D board. The view is a setting ([`Settings::view`]), so it is kept
-//! between runs. (The plain arrow keys step through the move list: see the UI.)
+//! The camera: a perspective view the player can orbit and zoom ([`OrbitCamera`], moved by
+//! `crate::input::camera_controls`), fitted to the board; a top-down orthographic view that
+//! reads like a clean 2D board. The view is a setting ([`Settings::view`]), so it is kept
+//! between runs.
 use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
 
-use bevy::{
-    camera::ScalingMode,
-    input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit},
-    prelude::*,
-};
-use bevy_egui::input::{egui_wants_any_input, egui_wants_any_keyboard_input};
+use bevy::{camera::ScalingMode, prelude::*};
 
 use crate::{
     GameSystems,
-    board::Board,
     settings::{Settings, View},
+    view::board::Board,
 };
 
 /// Where the camera looks from. Angles in radians; `pitch` is the angle above the board.
@@ -45,6 +40,14 @@ impl Default for OrbitCamera {
 #[derive(Message, Clone, Copy, Debug)]
 pub struct ToggleTopDown;
 
+/// The camera's work in a frame: fitting to a new board, then (after the controls have moved
+/// the [`OrbitCamera`]) placing it.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CameraSystems {
+    Fit,
+    Place,
+}
+
 /// Start in the top-down view (from `--top-down`): overrides the stored setting for this run.
 #[derive(Resource, Clone, Copy, Debug, Default)]
 pub struct StartTopDown(pub bool);
@@ -56,20 +59,23 @@ pub fn plugin(app: &mut App) {
         .add_systems(Startup, spawn_camera)
         // After Startup, where stored settings are read.
         .add_systems(PostStartup, apply_start_top_down)
-        .add_systems(
+        .configure_sets(
             Update,
-            (
-                fit_to_board.run_if(resource_exists_and_changed::<Board>),
-                // The mouse over a panel or window belongs to egui; the keys only while egui
-                // has the keyboard (a text field).
-                orbit_controls.run_if(not(egui_wants_any_input)),
-                keyboard_controls.run_if(not(egui_wants_any_keyboard_input)),
-                toggle_top_down,
-                follow_view_setting,
-                place_camera,
-            )
+            (CameraSystems::Fit, CameraSystems::Place)
                 .chain()
                 .in_set(GameSystems::Sync),
+        )
+        .add_systems(
+            Update,
+            fit_to_board
+                .run_if(resource_exists_and_changed::<Board>)
+                .in_set(CameraSystems::Fit),
+        )
+        .add_systems(
+            Update,
+            (toggle_top_down, follow_view_setting, place_camera)
+                .chain()
+                .in_set(CameraSystems::Place),
         );
 }
 
@@ -99,74 +105,6 @@ fn fit_to_board(board: Res<Board>, mut cameras: Query<&mut OrbitCamera>) {
     for mut cam in &mut cameras {
         cam.fit = board.layout.half_extent().max(Vec2::splat(2.0));
         cam.zoom = 1.0;
-    }
-}
-
-fn orbit_controls(
-    buttons: Res<ButtonInput<MouseButton>>,
-    motion: Res<AccumulatedMouseMotion>,
-    scroll: Res<AccumulatedMouseScroll>,
-    selection: Option<Res<crate::input::Selection>>,
-    mut cameras: Query<&mut OrbitCamera>,
-) {
-    // While a Focus tower is selected the wheel chooses how many pieces to lift.
-    let wheel_taken = selection.is_some_and(|s| !s.lift_options().is_empty());
-    let dragging = buttons.pressed(MouseButton::Right) || buttons.pressed(MouseButton::Middle);
-    let wheel = match scroll.unit {
-        MouseScrollUnit::Line => scroll.delta.y,
-        MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
-    };
-    for mut cam in &mut cameras {
-        if dragging && !cam.top_down {
-            cam.yaw -= motion.delta.x * 0.006;
-            cam.pitch = (cam.pitch + motion.delta.y * 0.004).clamp(0.25, 1.45);
-        }
-        if wheel != 0.0 && !wheel_taken {
-            cam.zoom = (cam.zoom * (1.0 - wheel * 0.08)).clamp(0.45, 2.5);
-        }
-    }
-}
-
-fn keyboard_controls(
-    keys: Res<ButtonInput<KeyCode>>,
-    time: Res<Time>,
-    mut cameras: Query<&mut OrbitCamera>,
-    mut toggle: MessageWriter<ToggleTopDown>,
-) {
-    if keys.just_pressed(KeyCode::KeyT) {
-        toggle.write(ToggleTopDown);
-    }
-    let dt = time.delta_secs();
-    // The arrows orbit with Shift held; alone they step through the move list.
-    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
-    for mut cam in &mut cameras {
-        if shift {
-            if keys.pressed(KeyCode::ArrowLeft) {
-                cam.yaw += dt * 1.2;
-            }
-            if keys.pressed(KeyCode::ArrowRight) {
-                cam.yaw -= dt * 1.2;
-            }
-            if keys.pressed(KeyCode::ArrowUp) {
-                cam.pitch = (cam.pitch + dt * 0.8).min(1.45);
-            }
-            if keys.pressed(KeyCode::ArrowDown) {
-                cam.pitch = (cam.pitch - dt * 0.8).max(0.25);
-            }
-            if keys.just_pressed(KeyCode::Home) {
-                *cam = OrbitCamera {
-                    fit: cam.fit,
-                    top_down: cam.top_down,
-                    ..default()
-                };
-            }
-        }
-        if keys.pressed(KeyCode::Equal) || keys.pressed(KeyCode::NumpadAdd) {
-            cam.zoom = (cam.zoom * (1.0 - dt)).max(0.45);
-        }
-        if keys.pressed(KeyCode::Minus) || keys.pressed(KeyCode::NumpadSubtract) {
-            cam.zoom = (cam.zoom * (1.0 + dt)).min(2.5);
-        }
     }
 }
 

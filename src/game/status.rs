@@ -6,9 +6,9 @@ use bevy::prelude::*;
 use boardcraft_rules::Position;
 
 use crate::{
-    ai::{AiThinking, SearchStats},
-    match_state::{AppState, Match, StartError, TurnPhase},
-    variants::VariantLibrary,
+    game::computer::{AiThinking, SearchStats},
+    game::match_state::{AppState, Match, StartError, TurnPhase},
+    game::variants::VariantLibrary,
 };
 
 /// The game as text. Changes only when something in it changes (so observers can watch

@@ -14,8 +14,8 @@ use serde::Deserialize;
 
 use crate::{
     GameSystems,
-    config::{GameConfig, Players, VariantChoice},
-    match_state::{AppState, Match, StartError, StartGame, replay},
+    game::config::{GameConfig, Players, VariantChoice},
+    game::match_state::{AppState, Match, StartError, StartGame, replay},
 };
 
 /// Start a new game of the library entry `path` (its asset path) with these players: what the

@@ -11,8 +11,8 @@ use boardcraft_rules::Color as Side;
 
 use crate::{
     GameSystems,
-    match_state::{GameStarted, Match},
-    view_model::{CellId, CellKind, Layout},
+    game::match_state::{GameStarted, Match},
+    view::model::{CellId, CellKind, Layout},
 };
 
 /// The current game's board layout.
