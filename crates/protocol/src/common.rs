@@ -75,13 +75,13 @@ impl TimeControl {
 impl fmt::Display for TimeControl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let secs = |ms: u64| {
-            if ms % 1000 == 0 {
+            if ms.is_multiple_of(1000) {
                 format!("{}", ms / 1000)
             } else {
                 format!("{:.1}", ms as f64 / 1000.0)
             }
         };
-        if self.initial_ms % 60_000 == 0 {
+        if self.initial_ms.is_multiple_of(60_000) {
             write!(f, "{} min", self.initial_ms / 60_000)?;
         } else {
             write!(f, "{} s", secs(self.initial_ms))?;

@@ -1,0 +1,376 @@
+//! The HTTP side: routes, the create / join / read handlers, per-address limits, and the
+//! browser game's folder.
+use std::{
+    collections::{HashMap, VecDeque},
+    net::{IpAddr, SocketAddr},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::Duration,
+};
+
+use axum::{
+    Json, Router,
+    body::Bytes,
+    extract::{ConnectInfo, DefaultBodyLimit, Path, State},
+    http::{HeaderMap, StatusCode, header},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+};
+use boardcraft_protocol::{
+    ColorChoice, ErrorCode, PROTOCOL_VERSION, Side, WS_PATH,
+    http::{ApiError, CreateGame, GameCreated, Health},
+};
+use tokio::time::Instant;
+use tower_http::services::ServeDir;
+use tracing::{info, warn};
+
+use crate::{
+    Settings,
+    game::{Command, Games, LoadError, rules},
+    secrets,
+    storage::GameRecord,
+};
+
+/// What every handler shares.
+pub struct AppState {
+    pub games: Arc<Games>,
+    pub settings: Arc<Settings>,
+    pub connections: AtomicU64,
+    pub next_conn: AtomicU64,
+    per_ip: Mutex<HashMap<IpAddr, u32>>,
+    created: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
+}
+
+impl AppState {
+    pub fn new(games: Arc<Games>, settings: Arc<Settings>) -> Arc<AppState> {
+        Arc::new(AppState {
+            games,
+            settings,
+            connections: AtomicU64::new(0),
+            next_conn: AtomicU64::new(1),
+            per_ip: Mutex::new(HashMap::new()),
+            created: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Counts a new websocket from `ip`, or refuses it past the limit.
+    pub fn open_connection(self: &Arc<Self>, ip: IpAddr) -> Option<ConnectionSlot> {
+        let limit = self.settings.max_connections_per_ip;
+        let mut per_ip = self.per_ip.lock().expect("not poisoned");
+        let n = per_ip.entry(ip).or_insert(0);
+        if limit != 0 && *n >= limit {
+            return None;
+        }
+        *n += 1;
+        self.connections.fetch_add(1, Ordering::Relaxed);
+        Some(ConnectionSlot {
+            state: self.clone(),
+            ip,
+        })
+    }
+
+    /// Whether `ip` may create another game now (and counts it).
+    fn may_create(&self, ip: IpAddr) -> bool {
+        let limit = self.settings.max_new_games_per_ip_per_minute;
+        if limit == 0 {
+            return true;
+        }
+        let now = Instant::now();
+        let mut created = self.created.lock().expect("not poisoned");
+        let times = created.entry(ip).or_default();
+        while times
+            .front()
+            .is_some_and(|t| now.duration_since(*t) > Duration::from_secs(60))
+        {
+            times.pop_front();
+        }
+        if times.len() as u32 >= limit {
+            return false;
+        }
+        times.push_back(now);
+        true
+    }
+}
+
+/// A counted websocket; dropping it frees the slot.
+pub struct ConnectionSlot {
+    state: Arc<AppState>,
+    ip: IpAddr,
+}
+
+impl Drop for ConnectionSlot {
+    fn drop(&mut self) {
+        self.state.connections.fetch_sub(1, Ordering::Relaxed);
+        let mut per_ip = self.state.per_ip.lock().expect("not poisoned");
+        if let Some(n) = per_ip.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                per_ip.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// An HTTP refusal: the status that goes with the code, and the JSON body.
+pub struct Refused(pub ErrorCode, pub String);
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.0.http_status()).unwrap_or(StatusCode::BAD_REQUEST);
+        let body = ApiError {
+            code: self.0,
+            message: self.1,
+        };
+        (status, Json(body)).into_response()
+    }
+}
+
+fn refused(what: &str, ip: Option<IpAddr>, code: ErrorCode, message: String) -> Refused {
+    info!(?ip, code = %code, "refused {what}: {message}");
+    Refused(code, message)
+}
+
+fn load_failed(e: LoadError) -> Refused {
+    warn!("loading a game failed: {e}");
+    Refused(ErrorCode::Internal, e.to_string())
+}
+
+pub fn router(state: Arc<AppState>) -> Router {
+    let mut app = Router::new()
+        .route("/healthz", get(health))
+        .route("/api/games", post(create_game))
+        .route("/api/games/{game}", get(public_state))
+        .route("/api/games/{game}/save.ron", get(save_file))
+        .route("/api/invites/{invite}", post(join_by_invite))
+        .route(WS_PATH, get(crate::ws::upgrade))
+        .layer(DefaultBodyLimit::max(
+            state.settings.max_variant_file_bytes + 4096,
+        ));
+    app = match &state.settings.web_dir {
+        // The browser game, with the .br/.gz files build-web.sh writes beside each file sent
+        // instead when the browser accepts them: the download is several times smaller.
+        Some(dir) => app.fallback_service(
+            ServeDir::new(dir)
+                .precompressed_br()
+                .precompressed_gzip()
+                .append_index_html_on_directories(true),
+        ),
+        None => app.fallback(no_web_folder),
+    };
+    app.with_state(state)
+}
+
+async fn no_web_folder() -> impl IntoResponse {
+    (
+        StatusCode::NOT_FOUND,
+        "Boardcraft server: no browser game is served here (start it with --web DIR, or run scripts/serve-online.sh)\n",
+    )
+}
+
+async fn health(State(state): State<Arc<AppState>>) -> Response {
+    let db = state.games.store.health().await;
+    let body = Health {
+        status: if db.is_ok() { "ok" } else { "database down" }.into(),
+        protocol: PROTOCOL_VERSION,
+        server: crate::SERVER_NAME.into(),
+        games_active: state.games.active() as u64,
+        connections: state.connections.load(Ordering::Relaxed),
+        database: state.games.store.kind().into(),
+    };
+    let status = if db.is_ok() {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (status, Json(body)).into_response()
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// The base of links players open: `--public-url`, else `http://` + the request's Host.
+fn base_url(settings: &Settings, headers: &HeaderMap) -> String {
+    if let Some(url) = &settings.public_url {
+        return url.trim_end_matches('/').to_owned();
+    }
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("127.0.0.1:8787");
+    format!("http://{host}")
+}
+
+async fn create_game(
+    State(state): State<Arc<AppState>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<(StatusCode, Json<GameCreated>), Refused> {
+    let ip = Some(addr.ip());
+    let bad = |code, message: String| refused("a new game", ip, code, message);
+    let request: CreateGame = serde_json::from_slice(&body)
+        .map_err(|e| bad(ErrorCode::BadRequest, format!("bad create-game body: {e}")))?;
+    let variant = match (&request.variant, &request.variant_file) {
+        (Some(name), None) => rules::variant_of(name, None)
+            .map_err(|e| bad(ErrorCode::VariantNotFound, e.to_string()))?,
+        (None, Some(text)) => {
+            if text.len() > state.settings.max_variant_file_bytes {
+                return Err(bad(
+                    ErrorCode::BadRequest,
+                    format!(
+                        "the variant file has {} bytes; the limit is {}",
+                        text.len(),
+                        state.settings.max_variant_file_bytes
+                    ),
+                ));
+            }
+            rules::variant_of("", Some(text))
+                .map_err(|e| bad(ErrorCode::VariantInvalid, e.to_string()))?
+        }
+        _ => {
+            return Err(bad(
+                ErrorCode::BadRequest,
+                "name a shipped `variant` or post a `variant_file`, not both".into(),
+            ));
+        }
+    };
+    if let Some(tc) = request.time_control
+        && (tc.initial_ms == 0 || tc.initial_ms > 24 * 3_600_000 || tc.increment_ms > 3_600_000)
+    {
+        return Err(bad(
+            ErrorCode::BadRequest,
+            "a time control needs 0 < initial_ms <= 24 h and increment_ms <= 1 h".into(),
+        ));
+    }
+    if !state.may_create(addr.ip()) {
+        return Err(bad(
+            ErrorCode::TooManyGames,
+            format!(
+                "at most {} new games per minute from one address",
+                state.settings.max_new_games_per_ip_per_minute
+            ),
+        ));
+    }
+    let creator = match request.color {
+        ColorChoice::White => Side::White,
+        ColorChoice::Black => Side::Black,
+        ColorChoice::Random if secrets::coin() => Side::White,
+        ColorChoice::Random => Side::Black,
+    };
+    let record = GameRecord {
+        id: secrets::game_id(),
+        variant: variant.name.clone(),
+        variant_file: request.variant_file.clone(),
+        time_control: request.time_control,
+        tokens: [secrets::seat_token(), secrets::seat_token()],
+        creator,
+        invite: Some(secrets::invite()),
+        joined: false,
+        created_ms: now_ms(),
+        rematch_of: None,
+    };
+    state
+        .games
+        .store
+        .create_game(record.clone())
+        .await
+        .map_err(|e| bad(ErrorCode::Internal, e.to_string()))?;
+    let invite = record.invite.clone().expect("a new game has an invite");
+    info!(game = %record.id, variant = %variant.name, creator = %creator, time_control = ?record.time_control, ?ip, "game created");
+    Ok((
+        StatusCode::CREATED,
+        Json(GameCreated {
+            game: record.id,
+            color: creator,
+            token: record.tokens[creator.index()].clone(),
+            invite_url: format!("{}/?join={invite}", base_url(&state.settings, &headers)),
+            invite,
+            ws_path: WS_PATH.into(),
+        }),
+    ))
+}
+
+async fn join_by_invite(
+    State(state): State<Arc<AppState>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    Path(invite): Path<String>,
+) -> Result<Json<boardcraft_protocol::http::SeatJoined>, Refused> {
+    let ip = Some(addr.ip());
+    let not_found = || {
+        refused(
+            "an invite",
+            ip,
+            ErrorCode::InviteNotFound,
+            "no game has this invite".into(),
+        )
+    };
+    if !secrets::looks_like_id(&invite) {
+        return Err(not_found());
+    }
+    let game = state
+        .games
+        .store
+        .game_of_invite(invite)
+        .await
+        .map_err(|e| Refused(ErrorCode::Internal, e.to_string()))?
+        .ok_or_else(not_found)?;
+    let answer = state
+        .games
+        .ask(&game, |reply| Command::Join { reply })
+        .await
+        .map_err(load_failed)?
+        .ok_or_else(not_found)?;
+    answer
+        .map(Json)
+        .map_err(|(code, message)| refused("an invite", ip, code, message))
+}
+
+async fn public_state(
+    State(state): State<Arc<AppState>>,
+    Path(game): Path<String>,
+) -> Result<Json<boardcraft_protocol::GameSnapshot>, Refused> {
+    let not_found = || Refused(ErrorCode::GameNotFound, format!("no game `{game}`"));
+    if !secrets::looks_like_id(&game) {
+        return Err(not_found());
+    }
+    state
+        .games
+        .ask(&game, |reply| Command::Snapshot { reply })
+        .await
+        .map_err(load_failed)?
+        .map(Json)
+        .ok_or_else(not_found)
+}
+
+async fn save_file(
+    State(state): State<Arc<AppState>>,
+    Path(game): Path<String>,
+) -> Result<Response, Refused> {
+    let not_found = || Refused(ErrorCode::GameNotFound, format!("no game `{game}`"));
+    if !secrets::looks_like_id(&game) {
+        return Err(not_found());
+    }
+    let text = state
+        .games
+        .ask(&game, |reply| Command::Save { reply })
+        .await
+        .map_err(load_failed)?
+        .ok_or_else(not_found)?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"boardcraft-{game}.ron\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}

@@ -1,0 +1,58 @@
+//! `boardcraft-server`: games between people over websockets, and the browser game, on one
+//! port.
+//!
+//! - [`app`]: HTTP (create a game, join by invite, public state, the RON save, health) and the
+//!   browser game's folder;
+//! - [`ws`]: one task per websocket (hello, limits, keep-alive);
+//! - [`game`]: one task per game, which owns the game, checks every request with the rules
+//!   and stores every change before anyone hears of it;
+//! - [`storage`]: SQLite (default) or PostgreSQL behind one trait.
+//!
+//! The protocol is `boardcraft-protocol` (docs/protocol.md); running it on more than one
+//! machine is docs/online.md.
+use std::{net::SocketAddr, sync::Arc};
+
+use tokio::net::TcpListener;
+
+pub mod app;
+pub mod game;
+pub mod secrets;
+pub mod settings;
+pub mod storage;
+pub mod ws;
+
+pub use settings::Settings;
+
+/// The server's name and version, as the welcome and `/healthz` give it.
+pub const SERVER_NAME: &str = concat!("boardcraft-server ", env!("CARGO_PKG_VERSION"));
+
+/// The file SQLite keeps the games in, inside the data folder.
+pub const SQLITE_FILE: &str = "server.sqlite3";
+
+/// The data folder the game uses: `BOARDCRAFT_HOME` if set, else the platform's data folder
+/// (`~/.local/share/boardcraft` on Linux).
+pub fn default_data_dir() -> Option<std::path::PathBuf> {
+    if let Some(home) = std::env::var_os("BOARDCRAFT_HOME").filter(|h| !h.is_empty()) {
+        return Some(home.into());
+    }
+    directories::ProjectDirs::from("", "", "Boardcraft").map(|d| d.data_dir().to_path_buf())
+}
+
+/// Serves until `shutdown` resolves (or forever). The listener may be bound to port 0 (tests).
+pub async fn serve(
+    listener: TcpListener,
+    store: Arc<dyn storage::Storage>,
+    settings: Settings,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let settings = Arc::new(settings);
+    let games = game::Games::new(store, settings.clone());
+    let state = app::AppState::new(games, settings);
+    let router = app::router(state);
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
+}

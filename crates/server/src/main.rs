@@ -1,0 +1,150 @@
+//! `boardcraft-server [--listen ADDR] [--data DIR] [--database URL] [--web DIR]`
+use std::{path::PathBuf, process::ExitCode, time::Duration};
+
+use boardcraft_server::{Settings, default_data_dir, serve, storage};
+use clap::Parser;
+use tracing::{error, info};
+
+/// Boardcraft's game server: games between people (websockets at /ws, HTTP under /api), every
+/// move checked by the rules and stored before it is acknowledged, and the browser game.
+#[derive(Parser)]
+#[command(name = "boardcraft-server", version)]
+struct Args {
+    /// Address and port to listen on.
+    #[arg(long, default_value = "127.0.0.1:8787")]
+    listen: String,
+    /// Data folder (default: BOARDCRAFT_HOME, else the game's data folder, e.g.
+    /// ~/.local/share/boardcraft); the SQLite database is server.sqlite3 in it.
+    #[arg(long)]
+    data: Option<PathBuf>,
+    /// Database: postgres://user:password@host/db (PostgreSQL), or sqlite://FILE; default
+    /// SQLite in the data folder.
+    #[arg(long)]
+    database: Option<String>,
+    /// A built browser game to serve at / (scripts/build-web.sh's output folder).
+    #[arg(long)]
+    web: Option<PathBuf>,
+    /// The server's public address for invite links (default: http:// + the request's Host).
+    #[arg(long)]
+    public_url: Option<String>,
+    /// Another origin allowed to open websockets (repeatable; `*` for any).
+    #[arg(long = "allow-origin")]
+    allow_origin: Vec<String>,
+    /// Seconds a player may be gone before the opponent may claim the game.
+    #[arg(long, default_value_t = 60)]
+    grace_secs: u64,
+    /// Seconds without anything from a connection before it is closed.
+    #[arg(long, default_value_t = 30)]
+    idle_timeout_secs: u64,
+    /// Largest websocket text frame, in bytes.
+    #[arg(long, default_value_t = boardcraft_protocol::DEFAULT_MAX_FRAME_BYTES)]
+    max_frame_bytes: usize,
+    /// Messages per second a connection may send (bursts of twice as many).
+    #[arg(long, default_value_t = 20)]
+    max_messages_per_sec: u32,
+    /// Open websockets per client address (0: no limit).
+    #[arg(long, default_value_t = 64)]
+    max_connections_per_ip: u32,
+    /// New games per client address per minute (0: no limit).
+    #[arg(long, default_value_t = 30)]
+    max_new_games_per_ip: u32,
+    /// Log filter (targets, e.g. `info` or `info,boardcraft_server=debug`; default: RUST_LOG,
+    /// else `info`).
+    #[arg(long)]
+    log: Option<String>,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let log = args
+        .log
+        .clone()
+        .or_else(|| std::env::var("RUST_LOG").ok())
+        .unwrap_or_else(|| "info".into());
+    let filter: tracing_subscriber::filter::Targets = match log.parse() {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: bad --log filter `{log}`: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    use tracing_subscriber::prelude::*;
+    tracing_subscriber::registry()
+        .with(tracing_subscriber::fmt::layer().with_target(false))
+        .with(filter)
+        .init();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    match runtime.block_on(run(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            error!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(args: Args) -> Result<(), String> {
+    let mut settings = Settings {
+        grace: Duration::from_secs(args.grace_secs),
+        idle_timeout: Duration::from_secs(args.idle_timeout_secs.max(1)),
+        max_frame_bytes: args.max_frame_bytes,
+        messages_per_second: args.max_messages_per_sec.max(1),
+        message_burst: args.max_messages_per_sec.max(1) * 2,
+        max_connections_per_ip: args.max_connections_per_ip,
+        max_new_games_per_ip_per_minute: args.max_new_games_per_ip,
+        allowed_origins: args.allow_origin,
+        public_url: args.public_url,
+        ..Settings::default()
+    };
+    if let Some(web) = args.web {
+        if !web.join("index.html").is_file() {
+            return Err(format!(
+                "--web {}: no index.html there (build it with scripts/build-web.sh)",
+                web.display()
+            ));
+        }
+        settings.web_dir = Some(web);
+    }
+    let database = match args.database {
+        Some(url) => url,
+        None => {
+            let dir = args
+                .data
+                .or_else(default_data_dir)
+                .ok_or("no data folder: pass --data DIR (or set BOARDCRAFT_HOME)".to_owned())?;
+            dir.join(boardcraft_server::SQLITE_FILE)
+                .display()
+                .to_string()
+        }
+    };
+    let store = storage::open(&database)
+        .await
+        .map_err(|e| format!("cannot open the database: {e}"))?;
+    let listener = tokio::net::TcpListener::bind(&args.listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let shown = if store.kind() == "postgres" {
+        "PostgreSQL".to_owned()
+    } else {
+        database.clone()
+    };
+    info!(
+        "{} listening on http://{addr} (database: {shown}; browser game: {})",
+        boardcraft_server::SERVER_NAME,
+        settings
+            .web_dir
+            .as_ref()
+            .map_or("none".to_owned(), |d| d.display().to_string())
+    );
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+        info!("shutting down");
+    };
+    serve(listener, store, settings, shutdown)
+        .await
+        .map_err(|e| e.to_string())
+}

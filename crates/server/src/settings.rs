@@ -1,0 +1,61 @@
+//! The server's settings: limits and timings, each with a sane default and a command-line flag.
+use std::{path::PathBuf, time::Duration};
+
+/// Everything the server can be told (see `boardcraft-server --help`).
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// How long a player may be gone before the opponent may claim the game.
+    pub grace: Duration,
+    /// A connection from which nothing arrives for this long is closed (the server sends a
+    /// websocket ping every third of it, which browsers answer by themselves).
+    pub idle_timeout: Duration,
+    /// Largest text frame accepted, in bytes; a larger one is refused and the connection closed.
+    pub max_frame_bytes: usize,
+    /// Messages a connection may send per second, on average …
+    pub messages_per_second: u32,
+    /// … and in a burst.
+    pub message_burst: u32,
+    /// A connection that keeps flooding is closed after this many dropped messages.
+    pub flood_close_after: u32,
+    /// Open websockets per client address (0: no limit).
+    pub max_connections_per_ip: u32,
+    /// Games created per client address per minute (0: no limit).
+    pub max_new_games_per_ip_per_minute: u32,
+    /// Largest posted variant file, in bytes.
+    pub max_variant_file_bytes: usize,
+    /// Origins (`https://example.org`) allowed to open websockets besides the server's own;
+    /// `*` allows every origin.
+    pub allowed_origins: Vec<String>,
+    /// The built browser game, served at `/`.
+    pub web_dir: Option<PathBuf>,
+    /// The server's address as players reach it (`https://play.example.org`), for invite
+    /// links; by default the request's `Host`.
+    pub public_url: Option<String>,
+    /// A game task with no connection and no running clock stops after this long (the game
+    /// stays stored and is loaded again when someone opens it).
+    pub unload_after: Duration,
+    /// Messages queued for a connection that does not read them; past this it is closed (the
+    /// client reconnects and gets the whole game).
+    pub outgoing_queue: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            grace: Duration::from_secs(60),
+            idle_timeout: Duration::from_secs(30),
+            max_frame_bytes: boardcraft_protocol::DEFAULT_MAX_FRAME_BYTES,
+            messages_per_second: 20,
+            message_burst: 40,
+            flood_close_after: 100,
+            max_connections_per_ip: 64,
+            max_new_games_per_ip_per_minute: 30,
+            max_variant_file_bytes: 64 * 1024,
+            allowed_origins: Vec::new(),
+            web_dir: None,
+            public_url: None,
+            unload_after: Duration::from_secs(60),
+            outgoing_queue: 256,
+        }
+    }
+}

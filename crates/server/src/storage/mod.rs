@@ -1,0 +1,171 @@
+//! Where games are kept: one trait, two real databases.
+//!
+//! - [`sqlite::SqliteStore`] (the default): a file in the data folder; one writer thread that
+//!   commits whatever requests are waiting in one transaction (group commit, `synchronous =
+//!   FULL`), so a reply means the change is on disk.
+//! - [`postgres::PostgresStore`] (`--database postgres://…`): for more than one machine (see
+//!   docs/online.md). Each change is one statement in autocommit, so a reply means it is
+//!   committed.
+//!
+//! The record is the moves table with a unique `(game, ply)`: a move is stored once, and a
+//! game is what its stored moves replay to.
+use std::{future::Future, pin::Pin};
+
+use boardcraft_protocol::{GameResult, Side, TimeControl};
+
+pub mod postgres;
+pub mod sqlite;
+
+/// A storage operation's future (boxed, so that the trait can be used as `dyn Storage`).
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    /// The row exists already (a move for a ply that is stored, a duplicate id).
+    #[error("already stored: {0}")]
+    Conflict(String),
+    /// The database failed or cannot be reached.
+    #[error("database error: {0}")]
+    Backend(String),
+}
+
+/// A game as created: everything but its moves and end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    pub id: String,
+    /// The variant's name.
+    pub variant: String,
+    /// The posted variant file's text (`None` for a shipped variant, found by name).
+    pub variant_file: Option<String>,
+    pub time_control: Option<TimeControl>,
+    /// The seat tokens, indexed by [`Side::index`].
+    pub tokens: [String; 2],
+    /// The side of the player who created the game (holds its token from the start).
+    pub creator: Side,
+    /// The invite for the other seat (`None` for a rematch, whose seats are both taken).
+    pub invite: Option<String>,
+    /// Both seats are taken.
+    pub joined: bool,
+    /// Milliseconds since the Unix epoch.
+    pub created_ms: i64,
+    pub rematch_of: Option<String>,
+}
+
+/// One stored move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredMove {
+    pub ply: u32,
+    pub notation: String,
+    /// Both clocks after the move (`[white_ms, black_ms]`), for timed games.
+    pub clocks: Option<[u64; 2]>,
+    /// When it was stored, milliseconds since the Unix epoch.
+    pub at_ms: i64,
+}
+
+/// A game as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredGame {
+    pub record: GameRecord,
+    pub moves: Vec<StoredMove>,
+    pub result: Option<GameResult>,
+    /// The rematch's id, once made.
+    pub rematch: Option<String>,
+}
+
+/// The database behind the server. Every method returns once the change is committed.
+pub trait Storage: Send + Sync + 'static {
+    /// `sqlite` or `postgres`.
+    fn kind(&self) -> &'static str;
+    /// Stores a new game ([`StoreError::Conflict`] if the id, invite or rematch exists).
+    fn create_game(&self, game: GameRecord) -> StoreFuture<'_, ()>;
+    fn load_game(&self, id: String) -> StoreFuture<'_, Option<StoredGame>>;
+    /// The game an invite belongs to.
+    fn game_of_invite(&self, invite: String) -> StoreFuture<'_, Option<String>>;
+    /// Marks the second seat taken; `false` if it was taken already.
+    fn mark_joined(&self, id: String) -> StoreFuture<'_, bool>;
+    /// Stores a move; [`StoreError::Conflict`] if its ply is stored already.
+    fn append_move(&self, id: String, mv: StoredMove) -> StoreFuture<'_, ()>;
+    /// Deletes the moves from `from_ply` on (an accepted takeback).
+    fn truncate_moves(&self, id: String, from_ply: u32) -> StoreFuture<'_, ()>;
+    fn finish_game(&self, id: String, result: GameResult) -> StoreFuture<'_, ()>;
+    /// The ids of every stored game, oldest first (for checks and tools).
+    fn game_ids(&self) -> StoreFuture<'_, Vec<String>>;
+    /// Answers when the database does.
+    fn health(&self) -> StoreFuture<'_, ()>;
+}
+
+/// Opens the database a `--database` value names: `postgres://…` / `postgresql://…`, or
+/// `sqlite://PATH` / a plain path for SQLite.
+pub async fn open(url: &str) -> Result<std::sync::Arc<dyn Storage>, StoreError> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(std::sync::Arc::new(
+            postgres::PostgresStore::connect(url).await?,
+        ))
+    } else {
+        let path = url.strip_prefix("sqlite://").unwrap_or(url);
+        Ok(std::sync::Arc::new(sqlite::SqliteStore::open(
+            path.as_ref(),
+        )?))
+    }
+}
+
+pub(crate) fn side_name(side: Side) -> &'static str {
+    side.name()
+}
+
+pub(crate) fn side_of(name: &str) -> Result<Side, StoreError> {
+    match name {
+        "white" => Ok(Side::White),
+        "black" => Ok(Side::Black),
+        other => Err(StoreError::Backend(format!(
+            "bad side `{other}` in the database"
+        ))),
+    }
+}
+
+pub(crate) fn result_json(result: &GameResult) -> String {
+    serde_json::to_string(result).expect("a result always serialises")
+}
+
+pub(crate) fn result_of(text: Option<String>) -> Result<Option<GameResult>, StoreError> {
+    text.map(|t| {
+        serde_json::from_str(&t)
+            .map_err(|e| StoreError::Backend(format!("bad result in the database: {e}")))
+    })
+    .transpose()
+}
+
+pub(crate) fn time_control_of(initial: Option<i64>, increment: Option<i64>) -> Option<TimeControl> {
+    initial.map(|i| TimeControl {
+        initial_ms: i as u64,
+        increment_ms: increment.unwrap_or(0) as u64,
+    })
+}
+
+/// The schema, the same for both databases (SQLite accepts these types).
+pub(crate) const SCHEMA: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS games (
+        id TEXT PRIMARY KEY,
+        variant TEXT NOT NULL,
+        variant_file TEXT,
+        initial_ms BIGINT,
+        increment_ms BIGINT,
+        white_token TEXT NOT NULL,
+        black_token TEXT NOT NULL,
+        creator TEXT NOT NULL,
+        invite TEXT UNIQUE,
+        joined BOOLEAN NOT NULL,
+        created_ms BIGINT NOT NULL,
+        rematch_of TEXT UNIQUE,
+        result TEXT
+    )",
+    "CREATE TABLE IF NOT EXISTS moves (
+        game TEXT NOT NULL,
+        ply INTEGER NOT NULL,
+        notation TEXT NOT NULL,
+        white_ms BIGINT,
+        black_ms BIGINT,
+        at_ms BIGINT NOT NULL,
+        PRIMARY KEY (game, ply)
+    )",
+];

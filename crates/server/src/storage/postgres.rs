@@ -1,0 +1,312 @@
+//! PostgreSQL, for a server that outgrows one machine (docs/online.md). A few connections,
+//! used round-robin; tokio-postgres pipelines the statements of many games on each. Every
+//! change is a single statement in autocommit: when it returns, it is committed.
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use boardcraft_protocol::GameResult;
+use tokio_postgres::{Client, NoTls, Statement, error::SqlState};
+
+use super::{
+    GameRecord, SCHEMA, Storage, StoreError, StoreFuture, StoredGame, StoredMove, result_json,
+    result_of, side_name, side_of, time_control_of,
+};
+
+/// Connections opened to the database.
+const CONNECTIONS: usize = 4;
+
+struct Conn {
+    client: Client,
+    append: Statement,
+    load_game: Statement,
+    load_moves: Statement,
+}
+
+pub struct PostgresStore {
+    conns: Vec<Conn>,
+    next: AtomicUsize,
+}
+
+fn backend(e: tokio_postgres::Error) -> StoreError {
+    StoreError::Backend(e.to_string())
+}
+
+fn conflict_or_backend(e: tokio_postgres::Error, what: String) -> StoreError {
+    if e.code() == Some(&SqlState::UNIQUE_VIOLATION) {
+        StoreError::Conflict(what)
+    } else {
+        backend(e)
+    }
+}
+
+/// Creates the tables. Two servers (or tests) starting at once can collide in PostgreSQL's
+/// catalog even with `IF NOT EXISTS`, so a failure is retried.
+async fn create_tables(client: &Client) -> Result<(), StoreError> {
+    let mut attempt = 0;
+    loop {
+        let mut result = Ok(());
+        for statement in SCHEMA {
+            result = client.batch_execute(statement).await;
+            if result.is_err() {
+                break;
+            }
+        }
+        match result {
+            Ok(()) => return Ok(()),
+            Err(e) if attempt < 5 => {
+                attempt += 1;
+                tracing::debug!("creating the tables failed ({e}), retrying");
+                tokio::time::sleep(std::time::Duration::from_millis(50 * attempt)).await;
+            }
+            Err(e) => return Err(backend(e)),
+        }
+    }
+}
+
+impl PostgresStore {
+    /// Connects (plain TCP or a Unix socket, no TLS) and creates the tables if needed.
+    pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
+        let mut conns = Vec::with_capacity(CONNECTIONS);
+        for i in 0..CONNECTIONS {
+            let (client, connection) = tokio_postgres::connect(url, NoTls)
+                .await
+                .map_err(|e| StoreError::Backend(format!("cannot connect to PostgreSQL: {e}")))?;
+            tokio::spawn(async move {
+                if let Err(e) = connection.await {
+                    tracing::error!("PostgreSQL connection failed: {e}");
+                }
+            });
+            if i == 0 {
+                create_tables(&client).await?;
+            }
+            let append = client
+                .prepare(
+                    "INSERT INTO moves (game, ply, notation, white_ms, black_ms, at_ms)
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                )
+                .await
+                .map_err(backend)?;
+            let load_game = client
+                .prepare(
+                    "SELECT variant, variant_file, initial_ms, increment_ms, white_token,
+                            black_token, creator, invite, joined, created_ms, rematch_of, result,
+                            (SELECT r.id FROM games r WHERE r.rematch_of = g.id)
+                     FROM games g WHERE g.id = $1",
+                )
+                .await
+                .map_err(backend)?;
+            let load_moves = client
+                .prepare(
+                    "SELECT ply, notation, white_ms, black_ms, at_ms FROM moves
+                     WHERE game = $1 ORDER BY ply",
+                )
+                .await
+                .map_err(backend)?;
+            conns.push(Conn {
+                client,
+                append,
+                load_game,
+                load_moves,
+            });
+        }
+        Ok(PostgresStore {
+            conns,
+            next: AtomicUsize::new(0),
+        })
+    }
+
+    fn conn(&self) -> &Conn {
+        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.conns.len();
+        &self.conns[i]
+    }
+
+    /// Game-specific work goes to one connection per game, so that the statements of one
+    /// game are applied in the order they were sent.
+    fn conn_for(&self, game: &str) -> &Conn {
+        let h = game
+            .bytes()
+            .fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b as usize));
+        &self.conns[h % self.conns.len()]
+    }
+
+    async fn load(&self, id: String) -> Result<Option<StoredGame>, StoreError> {
+        let conn = self.conn_for(&id);
+        let Some(row) = conn
+            .client
+            .query_opt(&conn.load_game, &[&id])
+            .await
+            .map_err(backend)?
+        else {
+            return Ok(None);
+        };
+        let moves = conn
+            .client
+            .query(&conn.load_moves, &[&id])
+            .await
+            .map_err(backend)?
+            .into_iter()
+            .map(|r| {
+                let white: Option<i64> = r.get(2);
+                let black: Option<i64> = r.get(3);
+                StoredMove {
+                    ply: r.get::<_, i32>(0) as u32,
+                    notation: r.get(1),
+                    clocks: white.zip(black).map(|(w, b)| [w as u64, b as u64]),
+                    at_ms: r.get(4),
+                }
+            })
+            .collect();
+        let creator: String = row.get(6);
+        Ok(Some(StoredGame {
+            record: GameRecord {
+                id,
+                variant: row.get(0),
+                variant_file: row.get(1),
+                time_control: time_control_of(row.get(2), row.get(3)),
+                tokens: [row.get(4), row.get(5)],
+                creator: side_of(&creator)?,
+                invite: row.get(7),
+                joined: row.get(8),
+                created_ms: row.get(9),
+                rematch_of: row.get(10),
+            },
+            moves,
+            result: result_of(row.get(11))?,
+            rematch: row.get(12),
+        }))
+    }
+}
+
+impl Storage for PostgresStore {
+    fn kind(&self) -> &'static str {
+        "postgres"
+    }
+
+    fn create_game(&self, g: GameRecord) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            let initial = g.time_control.map(|t| t.initial_ms as i64);
+            let increment = g.time_control.map(|t| t.increment_ms as i64);
+            self.conn_for(&g.id)
+                .client
+                .execute(
+                    "INSERT INTO games (id, variant, variant_file, initial_ms, increment_ms,
+                        white_token, black_token, creator, invite, joined, created_ms, rematch_of)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                    &[
+                        &g.id,
+                        &g.variant,
+                        &g.variant_file,
+                        &initial,
+                        &increment,
+                        &g.tokens[0],
+                        &g.tokens[1],
+                        &side_name(g.creator),
+                        &g.invite,
+                        &g.joined,
+                        &g.created_ms,
+                        &g.rematch_of,
+                    ],
+                )
+                .await
+                .map_err(|e| conflict_or_backend(e, format!("game {}", g.id)))?;
+            Ok(())
+        })
+    }
+
+    fn load_game(&self, id: String) -> StoreFuture<'_, Option<StoredGame>> {
+        Box::pin(self.load(id))
+    }
+
+    fn game_of_invite(&self, invite: String) -> StoreFuture<'_, Option<String>> {
+        Box::pin(async move {
+            let row = self
+                .conn()
+                .client
+                .query_opt("SELECT id FROM games WHERE invite = $1", &[&invite])
+                .await
+                .map_err(backend)?;
+            Ok(row.map(|r| r.get(0)))
+        })
+    }
+
+    fn mark_joined(&self, id: String) -> StoreFuture<'_, bool> {
+        Box::pin(async move {
+            let n = self
+                .conn_for(&id)
+                .client
+                .execute(
+                    "UPDATE games SET joined = TRUE WHERE id = $1 AND NOT joined",
+                    &[&id],
+                )
+                .await
+                .map_err(backend)?;
+            Ok(n == 1)
+        })
+    }
+
+    fn append_move(&self, id: String, m: StoredMove) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            let conn = self.conn_for(&id);
+            let white = m.clocks.map(|c| c[0] as i64);
+            let black = m.clocks.map(|c| c[1] as i64);
+            conn.client
+                .execute(
+                    &conn.append,
+                    &[&id, &(m.ply as i32), &m.notation, &white, &black, &m.at_ms],
+                )
+                .await
+                .map_err(|e| conflict_or_backend(e, format!("game {id} ply {}", m.ply)))?;
+            Ok(())
+        })
+    }
+
+    fn truncate_moves(&self, id: String, from_ply: u32) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            self.conn_for(&id)
+                .client
+                .execute(
+                    "DELETE FROM moves WHERE game = $1 AND ply >= $2",
+                    &[&id, &(from_ply as i32)],
+                )
+                .await
+                .map_err(backend)?;
+            Ok(())
+        })
+    }
+
+    fn finish_game(&self, id: String, result: GameResult) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            self.conn_for(&id)
+                .client
+                .execute(
+                    "UPDATE games SET result = $2 WHERE id = $1",
+                    &[&id, &result_json(&result)],
+                )
+                .await
+                .map_err(backend)?;
+            Ok(())
+        })
+    }
+
+    fn game_ids(&self) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(async move {
+            let rows = self
+                .conn()
+                .client
+                .query("SELECT id FROM games ORDER BY created_ms, id", &[])
+                .await
+                .map_err(backend)?;
+            Ok(rows.into_iter().map(|r| r.get(0)).collect())
+        })
+    }
+
+    fn health(&self) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            self.conn()
+                .client
+                .simple_query("SELECT 1")
+                .await
+                .map_err(backend)?;
+            Ok(())
+        })
+    }
+}

@@ -1,0 +1,403 @@
+//! SQLite: the embedded default. One thread owns the connection; it takes every request that
+//! is waiting, runs each in its own savepoint inside one transaction, commits, and only then
+//! answers them all (group commit: one fsync for many moves of many games).
+use std::{path::Path, thread};
+
+use rusqlite::{Connection, OptionalExtension, params};
+use tokio::sync::{mpsc, oneshot};
+
+use super::{
+    GameRecord, SCHEMA, Storage, StoreError, StoreFuture, StoredGame, StoredMove, result_json,
+    result_of, side_name, side_of, time_control_of,
+};
+use boardcraft_protocol::GameResult;
+
+/// Most requests committed together.
+const BATCH: usize = 512;
+
+enum Op {
+    Create(GameRecord),
+    Load(String),
+    Invite(String),
+    Join(String),
+    Append(String, StoredMove),
+    Truncate(String, u32),
+    Finish(String, GameResult),
+    Ids,
+    Health,
+}
+
+enum Answer {
+    Unit,
+    Game(Box<Option<StoredGame>>),
+    Id(Option<String>),
+    Bool(bool),
+    Ids(Vec<String>),
+}
+
+struct Request {
+    op: Op,
+    reply: oneshot::Sender<Result<Answer, StoreError>>,
+}
+
+pub struct SqliteStore {
+    tx: mpsc::Sender<Request>,
+}
+
+fn backend(e: rusqlite::Error) -> StoreError {
+    StoreError::Backend(e.to_string())
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database file and starts its writer thread.
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                StoreError::Backend(format!("cannot create {}: {e}", dir.display()))
+            })?;
+        }
+        let conn = Connection::open(path)
+            .map_err(|e| StoreError::Backend(format!("cannot open {}: {e}", path.display())))?;
+        // WAL with FULL: a committed transaction is on disk (fsync of the log) before the
+        // commit returns, so an acknowledged move survives a kill -9 and a power cut.
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(backend)?;
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(backend)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .map_err(backend)?;
+        for statement in SCHEMA {
+            conn.execute(statement, []).map_err(backend)?;
+        }
+        let (tx, rx) = mpsc::channel(4096);
+        thread::Builder::new()
+            .name("sqlite-writer".into())
+            .spawn(move || writer(conn, rx))
+            .map_err(|e| StoreError::Backend(format!("cannot start the writer thread: {e}")))?;
+        Ok(SqliteStore { tx })
+    }
+
+    async fn call(&self, op: Op) -> Result<Answer, StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.tx
+            .send(Request { op, reply })
+            .await
+            .map_err(|_| StoreError::Backend("the database thread stopped".into()))?;
+        answer
+            .await
+            .map_err(|_| StoreError::Backend("the database thread stopped".into()))?
+    }
+}
+
+fn writer(mut conn: Connection, mut rx: mpsc::Receiver<Request>) {
+    let mut batch = Vec::with_capacity(BATCH);
+    while let Some(first) = rx.blocking_recv() {
+        batch.push(first);
+        while batch.len() < BATCH {
+            match rx.try_recv() {
+                Ok(r) => batch.push(r),
+                Err(_) => break,
+            }
+        }
+        let results = run_batch(&mut conn, &batch);
+        for (request, result) in batch.drain(..).zip(results) {
+            let _ = request.reply.send(result);
+        }
+    }
+}
+
+/// Runs every request in its own savepoint of one transaction; a failed commit fails them all.
+fn run_batch(conn: &mut Connection, batch: &[Request]) -> Vec<Result<Answer, StoreError>> {
+    let tx = match conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate) {
+        Ok(tx) => tx,
+        Err(e) => return batch.iter().map(|_| Err(backend_ref(&e))).collect(),
+    };
+    let mut results = Vec::with_capacity(batch.len());
+    let mut tx = tx;
+    for request in batch {
+        let result = match tx.savepoint() {
+            Ok(mut sp) => {
+                let r = run(&sp, &request.op);
+                match r {
+                    Ok(a) => sp.commit().map(|_| a).map_err(backend),
+                    Err(e) => {
+                        let _ = sp.rollback();
+                        Err(e)
+                    }
+                }
+            }
+            Err(e) => Err(backend(e)),
+        };
+        results.push(result);
+    }
+    match tx.commit() {
+        Ok(()) => results,
+        Err(e) => batch.iter().map(|_| Err(backend_ref(&e))).collect(),
+    }
+}
+
+fn backend_ref(e: &rusqlite::Error) -> StoreError {
+    StoreError::Backend(e.to_string())
+}
+
+fn conflict_or_backend(e: rusqlite::Error, what: String) -> StoreError {
+    match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::ConstraintViolation) => StoreError::Conflict(what),
+        _ => backend(e),
+    }
+}
+
+fn run(conn: &Connection, op: &Op) -> Result<Answer, StoreError> {
+    match op {
+        Op::Create(g) => {
+            conn.execute(
+                "INSERT INTO games (id, variant, variant_file, initial_ms, increment_ms,
+                    white_token, black_token, creator, invite, joined, created_ms, rematch_of)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                params![
+                    g.id,
+                    g.variant,
+                    g.variant_file,
+                    g.time_control.map(|t| t.initial_ms as i64),
+                    g.time_control.map(|t| t.increment_ms as i64),
+                    g.tokens[0],
+                    g.tokens[1],
+                    side_name(g.creator),
+                    g.invite,
+                    g.joined,
+                    g.created_ms,
+                    g.rematch_of,
+                ],
+            )
+            .map_err(|e| conflict_or_backend(e, format!("game {}", g.id)))?;
+            Ok(Answer::Unit)
+        }
+        Op::Load(id) => load(conn, id).map(|g| Answer::Game(Box::new(g))),
+        Op::Invite(invite) => conn
+            .query_row(
+                "SELECT id FROM games WHERE invite = ?1",
+                params![invite],
+                |r| r.get(0),
+            )
+            .optional()
+            .map(Answer::Id)
+            .map_err(backend),
+        Op::Join(id) => conn
+            .execute(
+                "UPDATE games SET joined = TRUE WHERE id = ?1 AND NOT joined",
+                params![id],
+            )
+            .map(|n| Answer::Bool(n == 1))
+            .map_err(backend),
+        Op::Append(id, m) => {
+            conn.execute(
+                "INSERT INTO moves (game, ply, notation, white_ms, black_ms, at_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    id,
+                    m.ply,
+                    m.notation,
+                    m.clocks.map(|c| c[0] as i64),
+                    m.clocks.map(|c| c[1] as i64),
+                    m.at_ms
+                ],
+            )
+            .map_err(|e| conflict_or_backend(e, format!("game {id} ply {}", m.ply)))?;
+            Ok(Answer::Unit)
+        }
+        Op::Truncate(id, from) => conn
+            .execute(
+                "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
+                params![id, from],
+            )
+            .map(|_| Answer::Unit)
+            .map_err(backend),
+        Op::Finish(id, result) => conn
+            .execute(
+                "UPDATE games SET result = ?2 WHERE id = ?1",
+                params![id, result_json(result)],
+            )
+            .map(|_| Answer::Unit)
+            .map_err(backend),
+        Op::Ids => {
+            let mut stmt = conn
+                .prepare("SELECT id FROM games ORDER BY created_ms, id")
+                .map_err(backend)?;
+            let ids = stmt
+                .query_map([], |r| r.get(0))
+                .map_err(backend)?
+                .collect::<Result<Vec<String>, _>>()
+                .map_err(backend)?;
+            Ok(Answer::Ids(ids))
+        }
+        Op::Health => conn
+            .query_row("SELECT 1", [], |_| Ok(()))
+            .map(|_| Answer::Unit)
+            .map_err(backend),
+    }
+}
+
+fn load(conn: &Connection, id: &str) -> Result<Option<StoredGame>, StoreError> {
+    type Row = (
+        String,
+        Option<String>,
+        Option<i64>,
+        Option<i64>,
+        String,
+        String,
+        String,
+        Option<String>,
+        bool,
+        i64,
+        Option<String>,
+        Option<String>,
+    );
+    let row: Option<Row> = conn
+        .query_row(
+            "SELECT variant, variant_file, initial_ms, increment_ms, white_token, black_token,
+                    creator, invite, joined, created_ms, rematch_of, result
+             FROM games WHERE id = ?1",
+            params![id],
+            |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                    r.get(7)?,
+                    r.get(8)?,
+                    r.get(9)?,
+                    r.get(10)?,
+                    r.get(11)?,
+                ))
+            },
+        )
+        .optional()
+        .map_err(backend)?;
+    let Some((
+        variant,
+        variant_file,
+        initial,
+        increment,
+        white_token,
+        black_token,
+        creator,
+        invite,
+        joined,
+        created_ms,
+        rematch_of,
+        result,
+    )) = row
+    else {
+        return Ok(None);
+    };
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT ply, notation, white_ms, black_ms, at_ms FROM moves WHERE game = ?1 ORDER BY ply",
+        )
+        .map_err(backend)?;
+    let moves = stmt
+        .query_map(params![id], |r| {
+            let white: Option<i64> = r.get(2)?;
+            let black: Option<i64> = r.get(3)?;
+            Ok(StoredMove {
+                ply: r.get(0)?,
+                notation: r.get(1)?,
+                clocks: white.zip(black).map(|(w, b)| [w as u64, b as u64]),
+                at_ms: r.get(4)?,
+            })
+        })
+        .map_err(backend)?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(backend)?;
+    let rematch: Option<String> = conn
+        .query_row(
+            "SELECT id FROM games WHERE rematch_of = ?1",
+            params![id],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(backend)?;
+    Ok(Some(StoredGame {
+        record: GameRecord {
+            id: id.to_owned(),
+            variant,
+            variant_file,
+            time_control: time_control_of(initial, increment),
+            tokens: [white_token, black_token],
+            creator: side_of(&creator)?,
+            invite,
+            joined,
+            created_ms,
+            rematch_of,
+        },
+        moves,
+        result: result_of(result)?,
+        rematch,
+    }))
+}
+
+impl Storage for SqliteStore {
+    fn kind(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn create_game(&self, game: GameRecord) -> StoreFuture<'_, ()> {
+        Box::pin(async move { self.call(Op::Create(game)).await.map(|_| ()) })
+    }
+
+    fn load_game(&self, id: String) -> StoreFuture<'_, Option<StoredGame>> {
+        Box::pin(async move {
+            match self.call(Op::Load(id)).await? {
+                Answer::Game(g) => Ok(*g),
+                _ => unreachable!("load answers a game"),
+            }
+        })
+    }
+
+    fn game_of_invite(&self, invite: String) -> StoreFuture<'_, Option<String>> {
+        Box::pin(async move {
+            match self.call(Op::Invite(invite)).await? {
+                Answer::Id(id) => Ok(id),
+                _ => unreachable!("invite answers an id"),
+            }
+        })
+    }
+
+    fn mark_joined(&self, id: String) -> StoreFuture<'_, bool> {
+        Box::pin(async move {
+            match self.call(Op::Join(id)).await? {
+                Answer::Bool(b) => Ok(b),
+                _ => unreachable!("join answers a bool"),
+            }
+        })
+    }
+
+    fn append_move(&self, id: String, mv: StoredMove) -> StoreFuture<'_, ()> {
+        Box::pin(async move { self.call(Op::Append(id, mv)).await.map(|_| ()) })
+    }
+
+    fn truncate_moves(&self, id: String, from_ply: u32) -> StoreFuture<'_, ()> {
+        Box::pin(async move { self.call(Op::Truncate(id, from_ply)).await.map(|_| ()) })
+    }
+
+    fn finish_game(&self, id: String, result: GameResult) -> StoreFuture<'_, ()> {
+        Box::pin(async move { self.call(Op::Finish(id, result)).await.map(|_| ()) })
+    }
+
+    fn game_ids(&self) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(async move {
+            match self.call(Op::Ids).await? {
+                Answer::Ids(ids) => Ok(ids),
+                _ => unreachable!("ids answers ids"),
+            }
+        })
+    }
+
+    fn health(&self) -> StoreFuture<'_, ()> {
+        Box::pin(async move { self.call(Op::Health).await.map(|_| ()) })
+    }
+}

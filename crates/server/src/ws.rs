@@ -1,0 +1,382 @@
+//! One task per websocket: the hello, limits (frame size, rate, idle), keep-alive, and the
+//! relay between the socket and its game's task.
+use std::{net::SocketAddr, sync::Arc, sync::atomic::Ordering, time::Duration};
+
+use axum::{
+    extract::{
+        ConnectInfo, State, WebSocketUpgrade,
+        ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code},
+    },
+    http::{HeaderMap, header},
+    response::{IntoResponse, Response},
+};
+use boardcraft_protocol::{
+    ClientMessage, ErrorCode, PROTOCOL_VERSION, ServerMessage, parse_client_message,
+};
+use tokio::{
+    sync::mpsc,
+    time::{Instant, interval_at, sleep_until},
+};
+use tracing::{debug, info};
+
+use crate::{
+    Settings,
+    app::{AppState, ConnectionSlot, Refused},
+    game::{Command, ConnId},
+    secrets,
+};
+
+/// `GET /ws`: checks the page's origin and the address's connection count, then upgrades.
+pub async fn upgrade(
+    State(state): State<Arc<AppState>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
+    if let Err(why) = origin_allowed(&state.settings, &headers) {
+        info!(ip = %addr.ip(), "refused a websocket: {why}");
+        return Refused(ErrorCode::OriginNotAllowed, why).into_response();
+    }
+    let Some(slot) = state.open_connection(addr.ip()) else {
+        let why = format!(
+            "at most {} connections from one address",
+            state.settings.max_connections_per_ip
+        );
+        info!(ip = %addr.ip(), "refused a websocket: {why}");
+        return Refused(ErrorCode::TooManyConnections, why).into_response();
+    };
+    let max = state.settings.max_frame_bytes;
+    // The transport's own cap is far above ours, so that an oversized frame gets our error
+    // message before the close; frames past even that cap just close the connection.
+    ws.max_message_size(max * 4)
+        .max_frame_size(max * 4)
+        .on_upgrade(move |socket| connection(socket, state, addr, slot))
+}
+
+/// A browser page may open a websocket to any site, sending its cookies: the `Origin` header
+/// says which page did. Allowed: no `Origin` (not a browser: bots, tools), the server's own
+/// origin (its `Host`), and the `--allow-origin` list.
+fn origin_allowed(settings: &Settings, headers: &HeaderMap) -> Result<(), String> {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return Ok(());
+    };
+    let origin = origin
+        .to_str()
+        .map_err(|_| "the Origin header is not text".to_owned())?;
+    if settings
+        .allowed_origins
+        .iter()
+        .any(|o| o == "*" || o.trim_end_matches('/').eq_ignore_ascii_case(origin))
+    {
+        return Ok(());
+    }
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    let origin_host = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))
+        .unwrap_or("");
+    if !host.is_empty() && origin_host.eq_ignore_ascii_case(host) {
+        return Ok(());
+    }
+    if let Some(public) = &settings.public_url
+        && public.trim_end_matches('/').eq_ignore_ascii_case(origin)
+    {
+        return Ok(());
+    }
+    Err(format!(
+        "a page from {origin} may not open a websocket here (the server is {host}; see --allow-origin)"
+    ))
+}
+
+/// Messages a connection may send: a token bucket.
+struct RateLimit {
+    tokens: f64,
+    per_second: f64,
+    burst: f64,
+    last: Instant,
+    dropped: u32,
+}
+
+impl RateLimit {
+    fn new(settings: &Settings) -> RateLimit {
+        RateLimit {
+            tokens: settings.message_burst as f64,
+            per_second: settings.messages_per_second as f64,
+            burst: settings.message_burst as f64,
+            last: Instant::now(),
+            dropped: 0,
+        }
+    }
+
+    fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        let elapsed = now.duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + elapsed * self.per_second).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            self.dropped += 1;
+            false
+        }
+    }
+}
+
+fn error(code: ErrorCode, message: impl Into<String>, fatal: bool) -> Message {
+    Message::Text(Utf8Bytes::from(
+        ServerMessage::Error {
+            code,
+            message: message.into(),
+            ply: None,
+            fatal,
+        }
+        .to_json(),
+    ))
+}
+
+async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
+    let _ = socket
+        .send(Message::Close(Some(CloseFrame {
+            code,
+            reason: Utf8Bytes::from(reason.to_owned()),
+        })))
+        .await;
+}
+
+/// Sends a fatal error and closes.
+async fn fail(socket: &mut WebSocket, code: ErrorCode, message: String, close_with: u16) {
+    info!(code = %code, "closing a websocket: {message}");
+    let _ = socket.send(error(code, message, true)).await;
+    close(socket, close_with, code.as_str()).await;
+}
+
+async fn connection(
+    mut socket: WebSocket,
+    state: Arc<AppState>,
+    addr: SocketAddr,
+    slot: ConnectionSlot,
+) {
+    let _slot = slot;
+    let settings = state.settings.clone();
+    let conn: ConnId = state.next_conn.fetch_add(1, Ordering::Relaxed);
+    let idle = settings.idle_timeout;
+
+    // --- the hello
+    let hello = tokio::time::timeout(idle, socket.recv()).await;
+    let text = match hello {
+        Err(_) => {
+            return fail(
+                &mut socket,
+                ErrorCode::IdleTimeout,
+                "no hello received".into(),
+                close_code::POLICY,
+            )
+            .await;
+        }
+        Ok(None) | Ok(Some(Err(_))) => return,
+        Ok(Some(Ok(Message::Text(t)))) => t,
+        Ok(Some(Ok(_))) => {
+            return fail(
+                &mut socket,
+                ErrorCode::HelloRequired,
+                "the first message must be a hello text frame".into(),
+                close_code::POLICY,
+            )
+            .await;
+        }
+    };
+    let (game, token) = match parse_client_message(&text, settings.max_frame_bytes) {
+        Ok(ClientMessage::Hello {
+            protocol,
+            game,
+            token,
+            client,
+        }) => {
+            if protocol != PROTOCOL_VERSION {
+                return fail(
+                    &mut socket,
+                    ErrorCode::UnsupportedProtocol,
+                    format!("this server speaks protocol {PROTOCOL_VERSION}, not {protocol}"),
+                    close_code::PROTOCOL,
+                )
+                .await;
+            }
+            debug!(conn, ip = %addr.ip(), game = %game, client = ?client, "hello");
+            (game, token)
+        }
+        Ok(_) => {
+            return fail(
+                &mut socket,
+                ErrorCode::HelloRequired,
+                "the first message must be a hello".into(),
+                close_code::POLICY,
+            )
+            .await;
+        }
+        Err(e) => {
+            return fail(&mut socket, e.code, e.message, close_code::POLICY).await;
+        }
+    };
+    if !secrets::looks_like_id(&game) {
+        return fail(
+            &mut socket,
+            ErrorCode::GameNotFound,
+            "no such game".into(),
+            close_code::POLICY,
+        )
+        .await;
+    }
+    let (outbox, mut inbox) = mpsc::channel::<Utf8Bytes>(settings.outgoing_queue);
+    let task = match state.games.task(&game).await {
+        Ok(Some(task)) => task,
+        Ok(None) => {
+            return fail(
+                &mut socket,
+                ErrorCode::GameNotFound,
+                format!("no game `{game}`"),
+                close_code::POLICY,
+            )
+            .await;
+        }
+        Err(e) => {
+            return fail(
+                &mut socket,
+                ErrorCode::Internal,
+                e.to_string(),
+                close_code::ERROR,
+            )
+            .await;
+        }
+    };
+    let joined = state
+        .games
+        .ask(&game, |reply| Command::Connect {
+            conn,
+            token: token.clone(),
+            outbox: outbox.clone(),
+            reply,
+        })
+        .await;
+    drop(outbox);
+    drop(task);
+    let side = match joined {
+        Ok(Some(Ok(side))) => side,
+        Ok(Some(Err((code, message)))) => {
+            return fail(&mut socket, code, message, close_code::POLICY).await;
+        }
+        Ok(None) => {
+            return fail(
+                &mut socket,
+                ErrorCode::GameNotFound,
+                format!("no game `{game}`"),
+                close_code::POLICY,
+            )
+            .await;
+        }
+        Err(e) => {
+            return fail(
+                &mut socket,
+                ErrorCode::Internal,
+                e.to_string(),
+                close_code::ERROR,
+            )
+            .await;
+        }
+    };
+    // The task that accepted the connection (a retry may have started a new one).
+    let Ok(Some(task)) = state.games.task(&game).await else {
+        return;
+    };
+    debug!(conn, game = %game, side = ?side, "joined");
+
+    // --- the session
+    let mut limit = RateLimit::new(&settings);
+    let mut last_heard = Instant::now();
+    let ping_every = (idle / 3).max(Duration::from_millis(100));
+    let mut pings = interval_at(Instant::now() + ping_every, ping_every);
+    let reason = loop {
+        tokio::select! {
+            incoming = socket.recv() => {
+                let message = match incoming {
+                    None | Some(Err(_)) => break "closed",
+                    Some(Ok(m)) => m,
+                };
+                last_heard = Instant::now();
+                let text = match message {
+                    Message::Text(t) => t,
+                    Message::Close(_) => break "closed by the client",
+                    Message::Ping(_) | Message::Pong(_) => continue,
+                    Message::Binary(_) => {
+                        if !limit.allow() { continue; }
+                        let _ = socket.send(error(ErrorCode::BadMessage, "the protocol uses text frames", false)).await;
+                        continue;
+                    }
+                };
+                if !limit.allow() {
+                    if limit.dropped >= settings.flood_close_after {
+                        fail(&mut socket, ErrorCode::RateLimited, "too many messages: closed".into(), close_code::POLICY).await;
+                        break "flood";
+                    }
+                    if limit.dropped == 1 || limit.dropped.is_multiple_of(10) {
+                        info!(conn, game = %game, dropped = limit.dropped, "refused: too many messages");
+                        let _ = socket.send(error(ErrorCode::RateLimited, format!("at most {} messages per second: message dropped", settings.messages_per_second), false)).await;
+                    }
+                    continue;
+                }
+                match parse_client_message(&text, settings.max_frame_bytes) {
+                    Ok(ClientMessage::Ping { n }) => {
+                        let pong = ServerMessage::Pong { n }.to_json();
+                        if socket.send(Message::Text(Utf8Bytes::from(pong))).await.is_err() {
+                            break "closed";
+                        }
+                    }
+                    Ok(ClientMessage::Hello { .. }) => {
+                        let _ = socket.send(error(ErrorCode::AlreadyJoined, "this connection is in a game already; open another one for another game", false)).await;
+                    }
+                    Ok(msg) => {
+                        if task.send(Command::Message { conn, msg }).await.is_err() {
+                            break "the game stopped";
+                        }
+                    }
+                    Err(e) if e.code == ErrorCode::FrameTooLarge => {
+                        fail(&mut socket, e.code, e.message, close_code::SIZE).await;
+                        break "frame too large";
+                    }
+                    Err(e) => {
+                        info!(conn, game = %game, code = %e.code, "refused: {}", e.message);
+                        let _ = socket.send(error(e.code, e.message, false)).await;
+                    }
+                }
+            }
+            out = inbox.recv() => {
+                match out {
+                    Some(text) => {
+                        if socket.send(Message::Text(text)).await.is_err() {
+                            break "closed";
+                        }
+                    }
+                    None => {
+                        // The game dropped this connection (it did not read its messages).
+                        close(&mut socket, close_code::AGAIN, "too slow: reconnect").await;
+                        break "too slow";
+                    }
+                }
+            }
+            _ = pings.tick() => {
+                if socket.send(Message::Ping(axum::body::Bytes::new())).await.is_err() {
+                    break "closed";
+                }
+            }
+            _ = sleep_until(last_heard + idle) => {
+                fail(&mut socket, ErrorCode::IdleTimeout, format!("nothing received for {} s", idle.as_secs_f32()), close_code::POLICY).await;
+                break "idle";
+            }
+        }
+    };
+    debug!(conn, game = %game, "connection ended: {reason}");
+    let _ = task.send(Command::Disconnect { conn }).await;
+}
