@@ -77,10 +77,13 @@ impl Http {
     pub fn create(&self, server: &str, body: &CreateGame) {
         let sender = self.sender.clone();
         let body = serde_json::to_vec(body).expect("a create request serialises");
-        ehttp::fetch(post_json(format!("{server}/api/games"), body), move |result| {
-            let answer = parse::<GameCreated>(result).map_err(|r| r.message);
-            sender.send(HttpAnswer::Created(answer)).ok();
-        });
+        ehttp::fetch(
+            post_json(format!("{server}/api/games"), body),
+            move |result| {
+                let answer = parse::<GameCreated>(result).map_err(|r| r.message);
+                sender.send(HttpAnswer::Created(answer)).ok();
+            },
+        );
     }
 
     /// `POST /api/invites/{invite}`.

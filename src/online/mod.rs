@@ -44,6 +44,7 @@ pub fn plugin(app: &mut App) {
                 session::handle_commands,
                 session::poll_network,
                 session::sync_board,
+                session::forward_resignations,
             )
                 .chain()
                 .in_set(GameSystems::Input),

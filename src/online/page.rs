@@ -33,7 +33,10 @@ thread_local! {
 
 pub fn plugin(app: &mut App) {
     app.add_systems(Startup, install_hook)
-        .add_systems(Update, (offer_moves, play_queued).in_set(crate::GameSystems::Input))
+        .add_systems(
+            Update,
+            (offer_moves, play_queued).in_set(crate::GameSystems::Input),
+        )
         .add_systems(Last, publish);
 }
 
@@ -56,7 +59,13 @@ fn install_hook() {
     };
     let hook = js_sys::Object::new();
     let legal = Closure::<dyn Fn() -> js_sys::Array>::new(|| {
-        HOOK.with(|h| h.borrow().legal.iter().map(|m| JsValue::from_str(m)).collect())
+        HOOK.with(|h| {
+            h.borrow()
+                .legal
+                .iter()
+                .map(|m| JsValue::from_str(m))
+                .collect()
+        })
     });
     let play = Closure::<dyn Fn(String) -> String>::new(|notation: String| {
         HOOK.with(|h| {
@@ -147,17 +156,28 @@ fn publish(online: Res<Online>, mut published: Local<Vec<(&'static str, String)>
             },
         ),
         ("online-code", online.invite.clone().unwrap_or_default()),
-        ("online-invite", online.invite_url.clone().unwrap_or_default()),
+        (
+            "online-invite",
+            online.invite_url.clone().unwrap_or_default(),
+        ),
         ("online-game", online.game.clone().unwrap_or_default()),
         (
             "online-pending",
-            online.pending.as_ref().map(|p| p.notation.clone()).unwrap_or_default(),
+            online
+                .pending
+                .as_ref()
+                .map(|p| p.notation.clone())
+                .unwrap_or_default(),
         ),
         ("online-opponent", opponent.to_owned()),
         ("online-spectators", online.spectators.to_string()),
         (
             "online-result",
-            online.result.as_ref().map(|r| r.text.clone()).unwrap_or_default(),
+            online
+                .result
+                .as_ref()
+                .map(|r| r.text.clone())
+                .unwrap_or_default(),
         ),
     ];
     if *published == fields {

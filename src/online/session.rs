@@ -9,9 +9,9 @@ use std::collections::VecDeque;
 
 use bevy::prelude::*;
 use boardcraft_protocol::{
-    ClientMessage, Clocks, ColorChoice, EndCause as ServerEnd, ErrorCode, GameResult,
-    GameSnapshot, GameStatus as ServerStatus, OfferKind, PROTOCOL_VERSION, PendingOffer, Presence,
-    Seats, ServerMessage, Side, TimeControl, hash_text, http::CreateGame, parse_server_message,
+    ClientMessage, Clocks, ColorChoice, EndCause as ServerEnd, ErrorCode, GameResult, GameSnapshot,
+    GameStatus as ServerStatus, OfferKind, PROTOCOL_VERSION, PendingOffer, Presence, Seats,
+    ServerMessage, Side, TimeControl, hash_text, http::CreateGame, parse_server_message,
 };
 use boardcraft_rules::{Color, Position, Variant};
 
@@ -49,9 +49,13 @@ pub enum OnlineCommand {
     },
     /// Take the seat of an invite (a code or a whole invite link); a seat already held is
     /// taken again with its stored token; a seat taken by someone else makes a spectator.
-    Join { invite: String },
+    Join {
+        invite: String,
+    },
     /// Watch a game as a spectator.
-    Watch { game: String },
+    Watch {
+        game: String,
+    },
     /// Offer (draw, takeback, rematch), accept or decline.
     Offer(OfferKind),
     Accept(OfferKind),
@@ -252,7 +256,11 @@ impl Online {
     fn notify(&mut self, kind: NoticeKind, detail: impl Into<String>, now: f64) {
         let detail = detail.into();
         info!("online: {kind:?}: {detail}");
-        self.notice = Some(Notice { kind, detail, at: now });
+        self.notice = Some(Notice {
+            kind,
+            detail,
+            at: now,
+        });
     }
 
     /// Forgets the game (not the seat record).
@@ -321,7 +329,6 @@ fn color_of(side: Side) -> Color {
         Side::Black => Color::Black,
     }
 }
-
 
 /// The connection and the HTTP requests: not `Send` in the browser, so they live in non-send
 /// storage, polled by [`poll_network`] once a frame.
@@ -415,7 +422,13 @@ pub fn handle_commands(
                 let code = invite_code(&invite);
                 if let Some(seat) = seats::by_invite(&storage, &online.server, &code) {
                     info!("online: taking my seat again in game {}", seat.game);
-                    connect(&mut online, &mut network, seat.game.clone(), Some(seat), now);
+                    connect(
+                        &mut online,
+                        &mut network,
+                        seat.game.clone(),
+                        Some(seat),
+                        now,
+                    );
                 } else {
                     online.stage = Stage::Joining;
                     info!("online: joining by invite {code} on {}", online.server);
@@ -522,7 +535,9 @@ pub fn poll_network(
             }
             LinkEvent::Text(text) => match parse_server_message(&text) {
                 Ok(message) => incoming.push(message),
-                Err(e) => warn!("online: a message from the server is not understood ({e}): {text}"),
+                Err(e) => {
+                    warn!("online: a message from the server is not understood ({e}): {text}")
+                }
             },
             LinkEvent::Lost(why) => {
                 info!("online: connection lost ({why}); reconnecting");
@@ -659,7 +674,10 @@ fn handle_message(
             let known = online.moves.len() as u32;
             if ply < known {
                 if online.moves[ply as usize] != notation {
-                    warn!("online: the server's move {ply} is {notation}, not {}", online.moves[ply as usize]);
+                    warn!(
+                        "online: the server's move {ply} is {notation}, not {}",
+                        online.moves[ply as usize]
+                    );
                     send(network, &ClientMessage::Resync);
                 }
                 return;
@@ -788,6 +806,23 @@ fn handle_message(
     }
 }
 
+/// A resignation from the panel goes to the server (the board already shows it; the server's
+/// `game_over` confirms it).
+pub fn forward_resignations(
+    online: Res<Online>,
+    mut network: NonSendMut<Network>,
+    game: Option<Res<Match>>,
+    mut resigned: MessageReader<ResignRequested>,
+) {
+    let my_color = online.seat.map(color_of);
+    let shown = game.is_some_and(|g| online.shows(&g));
+    for r in resigned.read() {
+        if Some(r.side) == my_color && shown && online.is_playing() {
+            send(&mut network, &ClientMessage::Resign);
+        }
+    }
+}
+
 fn check_hash_later(online: &mut Online, ply: u32, hash: String) {
     online.confirm = Some((ply, hash));
 }
@@ -807,10 +842,12 @@ fn take_snapshot(online: &mut Online, _network: &mut Network, game: GameSnapshot
     online.clocks_at = now;
     online.offers = game.offers.clone();
     online.spectators = game.spectators;
-    online.claim_at = online.opponent().and_then(|o| match game.seats.get(o).presence {
-        Presence::Gone { claim_in_ms } => Some(now + claim_in_ms as f64 / 1000.0),
-        _ => None,
-    });
+    online.claim_at = online
+        .opponent()
+        .and_then(|o| match game.seats.get(o).presence {
+            Presence::Gone { claim_in_ms } => Some(now + claim_in_ms as f64 / 1000.0),
+            _ => None,
+        });
     online.inbound.clear();
     online.feeding = None;
     online.confirm = None;
@@ -861,7 +898,6 @@ pub fn sync_board(
     mut board: BoardAccess,
     mut started: MessageReader<GameStarted>,
     mut applied: MessageReader<MoveApplied>,
-    mut resigned: MessageReader<ResignRequested>,
     time: Res<Time<Real>>,
 ) {
     let now = time.elapsed_secs_f64();
@@ -894,12 +930,17 @@ pub fn sync_board(
             if let Some(hash) = &feeding.hash {
                 let local = hash_text(game.position_at(ply as usize + 1).hash());
                 if &local != hash {
-                    warn!("online: after {} the position differs from the server's; resync", feeding.notation);
+                    warn!(
+                        "online: after {} the position differs from the server's; resync",
+                        feeding.notation
+                    );
                     online.desyncs += 1;
                     send(&mut network, &ClientMessage::Resync);
                 }
             }
-        } else if Some(m.played.side) == my_color && online.is_playing() {
+        } else if Some(m.played.side) == my_color {
+            // Sent even before the game is on or after it ended: the server decides, and a
+            // refusal takes the move back.
             let notation = m.played.notation.clone();
             debug!("online: sending {notation} (ply {ply})");
             send(
@@ -910,12 +951,6 @@ pub fn sync_board(
                 },
             );
             online.pending = Some(PendingMove { ply, notation });
-        }
-    }
-    // A resignation from the panel goes to the server (the board already shows it).
-    for r in resigned.read() {
-        if Some(r.side) == my_color && game.is_some() && online.is_playing() {
-            send(&mut network, &ClientMessage::Resign);
         }
     }
     if online.stage != Stage::InGame {
@@ -959,7 +994,10 @@ pub fn sync_board(
             Some(local)
                 if local.len() == moves.len() + 1
                     && local.starts_with(&moves)
-                    && online.pending.as_ref().is_some_and(|p| Some(&p.notation) == local.last())
+                    && online
+                        .pending
+                        .as_ref()
+                        .is_some_and(|p| Some(&p.notation) == local.last())
                     && online.is_playing() =>
             {
                 // Our move was not stored before the connection dropped: send it again
@@ -1063,7 +1101,10 @@ pub fn sync_board(
                     online.feeding_since = now;
                 }
                 Err(e) => {
-                    warn!("online: the server's move {} does not parse here: {e}", next.notation);
+                    warn!(
+                        "online: the server's move {} does not parse here: {e}",
+                        next.notation
+                    );
                     online.desyncs += 1;
                     online.reconcile = true;
                 }
@@ -1072,7 +1113,11 @@ pub fn sync_board(
         }
     }
     // The end, once the board has caught up.
-    let settled = ready || board.phase.as_ref().is_some_and(|p| *p.get() == TurnPhase::GameOver);
+    let settled = ready
+        || board
+            .phase
+            .as_ref()
+            .is_some_and(|p| *p.get() == TurnPhase::GameOver);
     if let Some(result) = online.result.clone()
         && !online.result_applied
         && online.inbound.is_empty()
@@ -1091,10 +1136,14 @@ pub fn sync_board(
                     board.resign.write(ResignRequested { side: loser });
                 }
                 (ServerEnd::Timeout, Some(loser)) => {
-                    board.decided.write(GameDecided(end(EndCause::Timeout(loser))));
+                    board
+                        .decided
+                        .write(GameDecided(end(EndCause::Timeout(loser))));
                 }
                 (ServerEnd::Abandoned, Some(loser)) => {
-                    board.decided.write(GameDecided(end(EndCause::Abandoned(loser))));
+                    board
+                        .decided
+                        .write(GameDecided(end(EndCause::Abandoned(loser))));
                 }
                 (ServerEnd::DrawAgreed, _) => {
                     board.decided.write(GameDecided(GameEnd {
@@ -1104,7 +1153,10 @@ pub fn sync_board(
                 }
                 (cause, _) => {
                     // The server's rules ended the game and ours did not: the positions differ.
-                    warn!("online: the server ended the game ({cause:?}: {}) but the board did not", result.text);
+                    warn!(
+                        "online: the server ended the game ({cause:?}: {}) but the board did not",
+                        result.text
+                    );
                     online.desyncs += 1;
                 }
             }

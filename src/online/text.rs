@@ -107,7 +107,12 @@ pub fn clock_text(ms: u64) -> String {
     if ms < 10_000 {
         format!("0:{:02}.{}", total, (ms % 1000) / 100)
     } else if total >= 3600 {
-        format!("{}:{:02}:{:02}", total / 3600, (total / 60) % 60, total % 60)
+        format!(
+            "{}:{:02}:{:02}",
+            total / 3600,
+            (total / 60) % 60,
+            total % 60
+        )
     } else {
         format!("{}:{:02}", total / 60, total % 60)
     }

@@ -31,8 +31,13 @@ use crate::{
 };
 
 /// The clocks the create form offers (minutes, increment seconds); `None` is untimed.
-pub const CLOCKS: [Option<(u64, u64)>; 5] =
-    [None, Some((3, 2)), Some((5, 3)), Some((10, 5)), Some((30, 20))];
+pub const CLOCKS: [Option<(u64, u64)>; 5] = [
+    None,
+    Some((3, 2)),
+    Some((5, 3)),
+    Some((10, 5)),
+    Some((30, 20)),
+];
 
 /// The "Play online" window and its form.
 #[derive(Resource, Debug, Default)]
@@ -106,7 +111,11 @@ fn link_text(lang: Language, state: Option<LinkState>) -> (String, egui::Color32
 
 /// The invite with copy buttons (the waiting screen, and the panel while the seat is open).
 fn invite_block(ui: &mut egui::Ui, lang: Language, online: &Online) {
-    ui.label(egui::RichText::new(say(lang, Say::WaitingTitle)).strong().size(17.0));
+    ui.label(
+        egui::RichText::new(say(lang, Say::WaitingTitle))
+            .strong()
+            .size(17.0),
+    );
     ui.label(say(lang, Say::WaitingText));
     if let Some(code) = &online.invite {
         ui.horizontal(|ui| {
@@ -219,8 +228,14 @@ fn online_window(
                         .selected_text(side_choice(lang, current))
                         .width(260.0)
                         .show_ui(ui, |ui| {
-                            for choice in [ColorChoice::White, ColorChoice::Black, ColorChoice::Random] {
-                                ui.selectable_value(&mut window.side, Some(choice), side_choice(lang, choice));
+                            for choice in
+                                [ColorChoice::White, ColorChoice::Black, ColorChoice::Random]
+                            {
+                                ui.selectable_value(
+                                    &mut window.side,
+                                    Some(choice),
+                                    side_choice(lang, choice),
+                                );
                             }
                         });
                     ui.end_row();
@@ -237,7 +252,10 @@ fn online_window(
                     ui.end_row();
                 });
             if ui
-                .add_enabled(window.variant.is_some(), egui::Button::new(say(lang, Say::Create)))
+                .add_enabled(
+                    window.variant.is_some(),
+                    egui::Button::new(say(lang, Say::Create)),
+                )
                 .clicked()
                 && let Some(variant) = window.variant.clone()
             {
@@ -255,7 +273,10 @@ fn online_window(
                 ui.label(say(lang, Say::InviteField));
                 ui.add(egui::TextEdit::singleline(&mut window.invite).desired_width(200.0));
                 if ui
-                    .add_enabled(!window.invite.trim().is_empty(), egui::Button::new(say(lang, Say::Join)))
+                    .add_enabled(
+                        !window.invite.trim().is_empty(),
+                        egui::Button::new(say(lang, Say::Join)),
+                    )
                     .clicked()
                 {
                     commands.write(OnlineCommand::SetServer(window.server.clone()));
@@ -306,7 +327,11 @@ fn online_panel(
                 let (text, colour) = link_text(lang, online.link);
                 ui.colored_label(colour, text);
                 match online.seat {
-                    Some(me) => ui.label(sayf(lang, Say::YourSideIs, &[("Side", &side(lang, color_of(me)))])),
+                    Some(me) => ui.label(sayf(
+                        lang,
+                        Say::YourSideIs,
+                        &[("Side", &side(lang, color_of(me)))],
+                    )),
                     None => ui.label(say(lang, Say::Watching)),
                 };
                 // Both sides: presence and clock.
@@ -321,7 +346,8 @@ fn online_panel(
                         ui.colored_label(colour, sayf(lang, key, &[("Side", &name)]));
                         if let Some(ms) = online.remaining_ms(s, now) {
                             let running = online.clocks.and_then(|c| c.running) == Some(s);
-                            let mut text = egui::RichText::new(clock_text(ms)).monospace().size(17.0);
+                            let mut text =
+                                egui::RichText::new(clock_text(ms)).monospace().size(17.0);
                             if running {
                                 text = text.strong().color(colours::ACCENT);
                             }
@@ -339,14 +365,24 @@ fn online_panel(
                 if let Some(notice) = &online.notice
                     && now - notice.at < 12.0
                 {
-                    ui.colored_label(colours::WARN, notice_text(lang, notice.kind, &notice.detail));
+                    ui.colored_label(
+                        colours::WARN,
+                        notice_text(lang, notice.kind, &notice.detail),
+                    );
                 }
                 offers(ui, lang, &online, now, &mut commands);
                 if online.spectators > 0 {
                     ui.label(sayf(lang, Say::Spectators, &[("n", &online.spectators)]));
                 }
                 if let Some(result) = &online.result {
-                    ui.label(egui::RichText::new(sayf(lang, Say::ServerResult, &[("text", &result.text)])).small());
+                    ui.label(
+                        egui::RichText::new(sayf(
+                            lang,
+                            Say::ServerResult,
+                            &[("text", &result.text)],
+                        ))
+                        .small(),
+                    );
                 }
                 if ui.small_button(say(lang, Say::Leave)).clicked() {
                     commands.write(OnlineCommand::Leave);
@@ -406,7 +442,10 @@ fn offers(
         if online.is_playing() {
             let can = |k| online.own_offer(k).is_none() && online.offer_from_opponent(k).is_none();
             if ui
-                .add_enabled(can(OfferKind::Draw), egui::Button::new(say(lang, Say::OfferDraw)))
+                .add_enabled(
+                    can(OfferKind::Draw),
+                    egui::Button::new(say(lang, Say::OfferDraw)),
+                )
                 .clicked()
             {
                 commands.write(OnlineCommand::Offer(OfferKind::Draw));
@@ -433,7 +472,11 @@ fn offers(
     {
         let left = (at - now).max(0.0);
         if left > 0.0 {
-            ui.label(sayf(lang, Say::ClaimIn, &[("seconds", &(left.ceil() as u64))]));
+            ui.label(sayf(
+                lang,
+                Say::ClaimIn,
+                &[("seconds", &(left.ceil() as u64))],
+            ));
         } else if ui.button(say(lang, Say::Claim)).clicked() {
             commands.write(OnlineCommand::Claim);
         }
