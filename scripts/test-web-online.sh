@@ -12,10 +12,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/boardcraft/target}
-dist=$CARGO_TARGET_DIR/web/web-ci
+# A folder of its own (not web/web-ci): on a machine where several checkouts share the build
+# cache, another checkout's browser test may rebuild web/web-ci at the same time.
+dist=$CARGO_TARGET_DIR/web/web-ci-online
 out=$CARGO_TARGET_DIR/web-online-test
 
 scripts/build-web.sh --ci --out "$dist"
+# The build must be this checkout's (its online code), not another's sharing the cache.
+if ! grep -q "online/seats.ron" "$dist/boardcraft_bg.wasm"; then
+  echo "the built game in $dist has no online play (another checkout's build?); run again" >&2
+  exit 1
+fi
 echo "== cargo build --profile ci -p boardcraft-server"
 cargo build --profile ci -p boardcraft-server --bin boardcraft-server
 

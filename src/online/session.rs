@@ -977,7 +977,11 @@ pub fn sync_board(
         let moves = online.moves.clone();
         let same_variant = game.is_some_and(|g| g.variant.name == variant_name);
         match local.filter(|_| same_variant) {
-            Some(local) if local == moves => online.reconcile = false,
+            Some(local) if local == moves => {
+                // The board is the record (a move sent before a reconnection was stored).
+                online.pending = None;
+                online.reconcile = false;
+            }
             Some(local) if moves.starts_with(&local) => {
                 // The server is ahead (moves played while away): play them in order.
                 let last = moves.len() - 1;

@@ -493,3 +493,84 @@ fn online_texts_exist_in_every_language() {
     assert_eq!(text::clock_text(300_000), "5:00");
     assert_eq!(text::clock_text(7_300), "0:07.3");
 }
+
+#[test]
+fn a_flag_fall_and_an_abandoned_game_end_in_words() {
+    // Time: each side has 1.5 s for the whole game.
+    let server = start_server_with(boardcraft_server::Settings {
+        grace: Duration::from_millis(800),
+        ..Default::default()
+    });
+    let mut a = player(&server);
+    let mut b = player(&server);
+    a.world_mut().write_message(OnlineCommand::Create {
+        variant: "ugolki-hg-3x3".into(),
+        color: ColorChoice::White,
+        time_control: Some(boardcraft_protocol::TimeControl {
+            initial_ms: 1500,
+            increment_ms: 0,
+        }),
+    });
+    run_all(&mut [&mut a], 30.0, "the game created", |apps| {
+        settled(apps[0]) && online(apps[0]).invite.is_some()
+    });
+    let invite = online(&a).invite.clone().unwrap();
+    b.world_mut().write_message(OnlineCommand::Join { invite });
+    run_all(&mut [&mut a, &mut b], 30.0, "both in", |apps| {
+        apps.iter().all(|x| settled(x) && online(x).is_playing())
+    });
+    assert_eq!(online(&a).remaining_ms(Side::White, 0.0), Some(1500));
+    // The clocks run from the third ply on (each side's first move is free): White, to move
+    // then, does not move.
+    let first = longest_chain(&game(&a).position);
+    play_line(&mut a, &mut b, [first.as_str()]);
+    let reply = longest_chain(&game(&b).position);
+    play_line(&mut a, &mut b, [reply.as_str()]);
+    assert_eq!(online(&a).clocks.and_then(|c| c.running), Some(Side::White));
+    run_all(&mut [&mut a, &mut b], 30.0, "White's flag falls", |apps| {
+        apps.iter()
+            .all(|x| phase(x.world()) == Some(TurnPhase::GameOver))
+    });
+    for app in [&a, &b] {
+        let end = game(app).end().unwrap();
+        assert_eq!(end.cause, EndCause::Timeout(boardcraft_rules::Color::White));
+        assert_eq!(end.winner, Some(boardcraft_rules::Color::Black));
+    }
+
+    // Abandonment: a new untimed game; B goes away for good, A claims after the grace period.
+    let (mut a, b) = start_game(&server, "ugolki-hg-3x3");
+    drop(b);
+    run_all(&mut [&mut a], 30.0, "Black gone, claimable", |apps| {
+        let o = online(apps[0]);
+        matches!(
+            o.presence(Side::Black),
+            Some(boardcraft_protocol::Presence::Gone { .. })
+        ) && o.claim_at.is_some()
+    });
+    let claim_at = online(&a).claim_at.unwrap();
+    run_all(&mut [&mut a], 10.0, "the grace period over", |apps| {
+        apps[0].world().resource::<Time<Real>>().elapsed_secs_f64() > claim_at
+    });
+    a.world_mut().write_message(OnlineCommand::Claim);
+    run_all(&mut [&mut a], 30.0, "the claim", |apps| {
+        phase(apps[0].world()) == Some(TurnPhase::GameOver)
+    });
+    let end = game(&a).end().unwrap();
+    assert_eq!(
+        end.cause,
+        EndCause::Abandoned(boardcraft_rules::Color::Black)
+    );
+    // In words, in both languages.
+    for lang in [Language::English, Language::Russian] {
+        let text = boardcraft::ui::words::end_text(
+            lang,
+            end,
+            &game(&a).variant,
+            game(&a).position.side_to_move(),
+        );
+        assert!(
+            !text.reason.is_empty() && !text.reason.contains('{'),
+            "{text:?}"
+        );
+    }
+}

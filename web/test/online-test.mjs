@@ -3,7 +3,7 @@
 // itself serves.
 //
 //   1. the server (`boardcraft-server --web <built page>`) starts on a free loopback port;
-//   2. player A opens the page with `?online=create&variant=…&color=white`: the game creates an
+//   2. player A opens the page with `?invite&variant=…&color=white`: the game creates an
 //      online game and shows its invite code (<body data-online-code>); the page's address
 //      becomes the invite link, so a reload rejoins instead of creating another game;
 //   3. player B opens the invite link (`?join=<code>`) in another context and takes the free
@@ -200,7 +200,7 @@ async function main() {
     const b = await newPlayer(browser, "b", log);
 
     // 2. A creates the game.
-    const create = new URLSearchParams({ online: "create", variant: VARIANT, color: "white" });
+    const create = new URLSearchParams({ invite: "", variant: VARIANT, color: "white" });
     await a.page.goto(`${server.origin}/?${create}`);
     const code = await waitFor("a: the invite code", waitSeconds, async () => (await a.attr("online-code")) || null);
     const invite = await a.attr("online-invite");
