@@ -54,6 +54,7 @@ fn main() -> AppExit {
     ))
     .insert_resource(config)
     .insert_resource(players)
+    .insert_resource(cli.online.clone())
     .insert_resource(StartTopDown(cli.top_down))
     .insert_resource(StartLanguage(cli.lang))
     .add_systems(PostStartup, apply_start_language);

@@ -12,6 +12,9 @@ use crate::settings::Language;
 pub enum PlayerKind {
     Human,
     Computer(Level),
+    /// A person playing through the online server: their moves arrive from it (see
+    /// [`crate::online`]). Never chosen in the menu or on the command line.
+    Remote,
 }
 
 /// The computer's strength: the AI crate's four levels.
@@ -26,6 +29,7 @@ impl PlayerKind {
         match self {
             PlayerKind::Human => "human",
             PlayerKind::Computer(level) => level.name(),
+            PlayerKind::Remote => "online",
         }
     }
 }
@@ -74,6 +78,11 @@ pub struct Players {
 }
 
 impl Players {
+    /// An online game: one side (or, for a spectator, both) plays through the server.
+    pub fn any_remote(&self) -> bool {
+        self.white == PlayerKind::Remote || self.black == PlayerKind::Remote
+    }
+
     pub fn of(&self, side: Color) -> PlayerKind {
         match side {
             Color::White => self.white,
@@ -143,10 +152,40 @@ pub struct Cli {
     /// (default: the stored setting, else the system's language).
     #[arg(long, value_parser = parse_language)]
     pub lang: Option<Language>,
+    /// Online play (`--server`, `--join`, `--invite` …).
+    #[command(flatten)]
+    pub online: OnlineOptions,
     /// Options that write files or measure the process: not in the browser.
     #[cfg(not(target_arch = "wasm32"))]
     #[command(flatten)]
     pub native: NativeOptions,
+}
+
+/// Online play from the command line (in the browser, from the page URL: `?join=<code>`).
+/// See [`crate::online`].
+#[derive(clap::Args, Resource, Debug, Clone, Default, PartialEq, Eq)]
+pub struct OnlineOptions {
+    /// The game server, e.g. http://127.0.0.1:8787 (default: that one on the desktop; in the
+    /// browser, the server the page came from).
+    #[arg(long)]
+    pub server: Option<String>,
+    /// Join the online game of this invite (its code or the whole invite link). A seat this
+    /// player already holds (its token is kept in the data folder) is taken again.
+    #[arg(long, value_name = "CODE")]
+    pub join: Option<String>,
+    /// Create an online game of --variant and invite a friend: the invite code and link are
+    /// shown (and printed) while the game waits for them.
+    #[arg(long)]
+    pub invite: bool,
+    /// With --invite: your colour, white, black or random.
+    #[arg(long, default_value = "random", value_parser = ["white", "black", "random"])]
+    pub color: String,
+    /// With --invite: the time control, minutes + increment seconds (`5+3`), or `none`.
+    #[arg(long, default_value = "none")]
+    pub clock: String,
+    /// Watch the online game with this id as a spectator.
+    #[arg(long, value_name = "GAME")]
+    pub watch: Option<String>,
 }
 
 /// The options only the desktop binary has.

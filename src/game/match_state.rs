@@ -67,6 +67,9 @@ pub struct Match {
     /// The side that resigned, if one did. Resignation ends the game without being a rule
     /// of it, so it lives here and not in the rules crate's [`Outcome`].
     pub resigned: Option<Color>,
+    /// An end decided outside the rules and the board: by the online server (a flag fall, a
+    /// game abandoned and claimed, a draw agreed). Set only through [`GameDecided`].
+    pub decided: Option<GameEnd>,
     /// Counts games started in this run, so stale requests (an AI answer for an earlier game)
     /// can be told apart.
     pub game_id: u64,
@@ -83,11 +86,25 @@ impl GameEnd {
     /// The end of a game with this rules' outcome and resignation (a resignation can only
     /// come before the rules end the game, so it takes precedence).
     pub fn of(outcome: Option<Outcome>, resigned: Option<Color>) -> Option<GameEnd> {
+        Self::with_decided(outcome, resigned, None)
+    }
+
+    /// As [`GameEnd::of`], with an end decided outside the rules (online), which comes after
+    /// a resignation and before the rules' outcome (the server ends a game only while its rules
+    /// have not).
+    pub fn with_decided(
+        outcome: Option<Outcome>,
+        resigned: Option<Color>,
+        decided: Option<GameEnd>,
+    ) -> Option<GameEnd> {
         if let Some(side) = resigned {
             return Some(GameEnd {
                 winner: Some(side.other()),
                 cause: EndCause::Resigned(side),
             });
+        }
+        if decided.is_some() {
+            return decided;
         }
         outcome.map(|o| GameEnd {
             winner: o.winner,
@@ -102,6 +119,12 @@ pub enum EndCause {
     Rules(EndReason),
     /// This side resigned.
     Resigned(Color),
+    /// Online: this side's clock ran out.
+    Timeout(Color),
+    /// Online: this side left the game and the opponent claimed it after the grace period.
+    Abandoned(Color),
+    /// Online: both players agreed to a draw.
+    DrawAgreed,
 }
 
 impl Match {
@@ -111,7 +134,7 @@ impl Match {
 
     /// The end of the game, if it is over: a resignation, or the rules' outcome.
     pub fn end(&self) -> Option<GameEnd> {
-        GameEnd::of(self.outcome(), self.resigned)
+        GameEnd::with_decided(self.outcome(), self.resigned, self.decided)
     }
 
     /// The phase a game in this state waits in (when no move is being animated).
@@ -151,9 +174,10 @@ impl Match {
     /// How many plies one undo takes back: one, and more while that leaves a computer side to
     /// move (so against the computer an undo returns to the human's last turn). 0 when there is
     /// nothing to take back; a resignation is taken back first (see [`UndoRequested`]).
+    /// An online game takes moves back only through the server (a takeback request): 0.
     pub fn undo_plies(&self, players: &Players) -> usize {
         let len = self.history.len();
-        if len == 0 || self.resigned.is_some() {
+        if len == 0 || self.resigned.is_some() || players.any_remote() {
             return 0;
         }
         let any_human = players.white.is_human() || players.black.is_human();
@@ -168,7 +192,7 @@ impl Match {
     /// move with moves still to replay.
     pub fn redo_plies(&self, players: &Players) -> usize {
         let len = self.redo.len();
-        if len == 0 {
+        if len == 0 || players.any_remote() {
             return 0;
         }
         let any_human = players.white.is_human() || players.black.is_human();
@@ -257,6 +281,11 @@ pub struct ResignRequested {
     pub side: Color,
 }
 
+/// The online server ended the game outside its rules (time, abandonment, agreed draw): see
+/// [`Match::decided`]. Ignored when the game is already over.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct GameDecided(pub GameEnd);
+
 /// The game's position was set without playing a move (undo, redo): any animation is
 /// cancelled and the view rebuilds from [`Match`].
 #[derive(Message, Clone, Copy, Debug)]
@@ -280,6 +309,7 @@ pub fn plugin(app: &mut App) {
         .add_message::<UndoRequested>()
         .add_message::<RedoRequested>()
         .add_message::<ResignRequested>()
+        .add_message::<GameDecided>()
         .add_message::<PositionReset>()
         .init_resource::<Players>()
         .add_systems(
@@ -331,6 +361,7 @@ fn start_games(
         history,
         redo: Vec::new(),
         resigned,
+        decided: None,
         game_id,
     };
     let game_over = game.end().is_some();
@@ -452,6 +483,7 @@ fn take_back(
     mut undo: MessageReader<UndoRequested>,
     mut redo: MessageReader<RedoRequested>,
     mut resign: MessageReader<ResignRequested>,
+    mut decided: MessageReader<GameDecided>,
     mut game: ResMut<Match>,
     players: Res<Players>,
     phase: Option<Res<State<TurnPhase>>>,
@@ -461,6 +493,7 @@ fn take_back(
     let undos = undo.read().count();
     let redos = redo.read().count();
     let resignation = resign.read().last().copied();
+    let decision = decided.read().last().copied();
     // Only while a game is on (not in the menu, where the phase does not exist).
     let Some(phase) = phase.map(|p| *p.get()) else {
         return;
@@ -512,5 +545,15 @@ fn take_back(
         info!("{side} resigns");
         game.resigned = Some(side);
         next_phase.set(TurnPhase::GameOver);
+    }
+    if let Some(GameDecided(end)) = decision
+        && game.end().is_none()
+    {
+        info!("the game is decided: {end:?}");
+        game.decided = Some(end);
+        // An animation still running ends in the resting phase, which is now GameOver.
+        if phase != TurnPhase::Animating {
+            next_phase.set(TurnPhase::GameOver);
+        }
     }
 }

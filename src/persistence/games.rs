@@ -26,6 +26,8 @@ impl From<PlayerKind> for Player {
         match kind {
             PlayerKind::Human => Player::Human,
             PlayerKind::Computer(level) => Player::Computer(level),
+            // In a save both people of an online game are people at the board.
+            PlayerKind::Remote => Player::Human,
         }
     }
 }

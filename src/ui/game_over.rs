@@ -31,6 +31,7 @@ fn game_over_dialog(
     mut start: MessageWriter<StartGame>,
     mut review_commands: MessageWriter<ReviewCommand>,
     mut next_state: ResMut<NextState<AppState>>,
+    online: Option<Res<crate::online::Online>>,
 ) -> Result {
     let Some(game) = game else {
         return Ok(());
@@ -66,7 +67,10 @@ fn game_over_dialog(
             ui.label(egui::RichText::new(&text.reason).size(16.0));
             ui.add_space(8.0);
             ui.horizontal_wrapped(|ui| {
-                if ui.button(tr(lang, Key::Rematch)).clicked() {
+                // Online, the rematch is the server's (colours swapped, both accept): the
+                // online panel offers it.
+                let online_game = online.as_ref().is_some_and(|o| o.shows(&game));
+                if !online_game && ui.button(tr(lang, Key::Rematch)).clicked() {
                     start.write(StartGame::new(game.variant.clone(), String::new()));
                 }
                 if ui.button(tr(lang, Key::ReviewGame)).clicked() {

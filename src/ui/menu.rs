@@ -110,6 +110,7 @@ fn main_menu(
     config: Res<GameConfig>,
     game: Option<Res<Match>>,
     mut windows: ResMut<UiWindows>,
+    mut online_window: ResMut<crate::online::ui::OnlineWindow>,
     mut start: MessageWriter<NewGameRequested>,
     mut next_state: ResMut<NextState<AppState>>,
     mut next_phase: ResMut<NextState<TurnPhase>>,
@@ -204,6 +205,15 @@ fn main_menu(
                     {
                         next_state.set(AppState::InGame);
                         next_phase.set(game.resting_phase());
+                    }
+                    if ui
+                        .button(crate::online::text::say(
+                            lang,
+                            crate::online::text::Say::PlayOnline,
+                        ))
+                        .clicked()
+                    {
+                        online_window.open = true;
                     }
                     if ui.button(tr(lang, Key::MenuLoad)).clicked() {
                         windows.saves = true;

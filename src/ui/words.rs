@@ -66,6 +66,9 @@ pub fn end_text(
     };
     let reason = match end.cause {
         EndCause::Resigned(_) => with_loser(Key::ReasonResigned),
+        EndCause::Timeout(_) => with_loser(Key::ReasonTimeout),
+        EndCause::Abandoned(_) => with_loser(Key::ReasonAbandoned),
+        EndCause::DrawAgreed => tr(language, Key::ReasonDrawAgreed).to_owned(),
         EndCause::Rules(reason) => match reason {
             EndReason::TargetFilled => with_winner(Key::ReasonTargetFilled),
             EndReason::TargetBlockedButReached => with_winner(Key::ReasonTargetBlockedButReached),

@@ -10,6 +10,7 @@ mod gipf;
 mod i18n;
 mod input;
 mod menu;
+mod online;
 mod page;
 mod persistence;
 mod race;

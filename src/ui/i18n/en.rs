@@ -6,6 +6,7 @@ pub fn text(key: Key) -> &'static str {
         Key::White => "White",
         Key::Black => "Black",
         Key::Human => "Human",
+        Key::RemotePlayer => "Friend online",
         Key::ComputerNovice => "Computer · novice",
         Key::ComputerAmateur => "Computer · amateur",
         Key::ComputerStrong => "Computer · strong",
@@ -102,6 +103,9 @@ pub fn text(key: Key) -> &'static str {
             "The limit of {n} was reached: a guard of the program, not a rule of the game."
         }
         Key::ReasonResigned => "{Loser} resigned.",
+        Key::ReasonTimeout => "{Loser} ran out of time.",
+        Key::ReasonAbandoned => "{Loser} left the game and did not come back in time.",
+        Key::ReasonDrawAgreed => "Both players agreed to a draw.",
         Key::Rematch => "Rematch",
         Key::ReviewGame => "Review the game",
         Key::Close => "Close",

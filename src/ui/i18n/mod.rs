@@ -42,6 +42,7 @@ keys! {
     White,
     Black,
     Human,
+    RemotePlayer,
     ComputerNovice,
     ComputerAmateur,
     ComputerStrong,
@@ -126,6 +127,9 @@ keys! {
     ReasonRepetition,
     ReasonPlyCap,
     ReasonResigned,
+    ReasonTimeout,
+    ReasonAbandoned,
+    ReasonDrawAgreed,
     Rematch,
     ReviewGame,
     Close,
@@ -341,6 +345,7 @@ pub fn player(language: Language, kind: PlayerKind) -> &'static str {
             PlayerKind::Computer(Level::Amateur) => Key::ComputerAmateur,
             PlayerKind::Computer(Level::Strong) => Key::ComputerStrong,
             PlayerKind::Computer(Level::Master) => Key::ComputerMaster,
+            PlayerKind::Remote => Key::RemotePlayer,
         },
     )
 }

@@ -6,6 +6,7 @@ pub fn text(key: Key) -> &'static str {
         Key::White => "Белые",
         Key::Black => "Чёрные",
         Key::Human => "Человек",
+        Key::RemotePlayer => "Соперник по сети",
         Key::ComputerNovice => "Компьютер · новичок",
         Key::ComputerAmateur => "Компьютер · любитель",
         Key::ComputerStrong => "Компьютер · сильный",
@@ -114,6 +115,9 @@ pub fn text(key: Key) -> &'static str {
             "Достигнут предел в {n}: это ограничение программы, а не правило игры."
         }
         Key::ReasonResigned => "{Loser} сдались.",
+        Key::ReasonTimeout => "{Loser} просрочили время.",
+        Key::ReasonAbandoned => "{Loser} покинули игру и не вернулись вовремя.",
+        Key::ReasonDrawAgreed => "Игроки согласились на ничью.",
         Key::Rematch => "Реванш",
         Key::ReviewGame => "Просмотреть партию",
         Key::Close => "Закрыть",

@@ -1,0 +1,84 @@
+//! Online play: a friend on another machine, through the game server (`boardcraft-server`,
+//! protocol in `crates/protocol` and `docs/protocol.md`).
+//!
+//! The remote player is another kind of player, like the computer: the server's moves become
+//! [`MoveRequested`](crate::game::match_state::MoveRequested)s, go through the rules and are
+//! animated hop by hop; the local player's moves are sent and shown as pending until the server
+//! confirms them. No rule is decided here.
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | [`link`] | the websocket (ewebsock, desktop and browser), reconnection with back-off |
+//! | [`http`] | creating a game and taking a seat by invite (ehttp) |
+//! | [`session`] | the protocol: hello, resync, pings, moves keyed by ply, offers, clocks, presence; the bridge to the board |
+//! | [`seats`] | the seat tokens kept in the data folder / browser storage |
+//! | [`text`] | the words of the online UI, English and Russian |
+//! | [`ui`] | "Play online" (create, join, waiting), the in-game panel (presence, clocks, offers, claim, rematch, spectators) |
+//!
+//! Start: the menu's "Play online…", `--invite` / `--join <code>` / `--watch <game>` with
+//! `--server <url>` on the desktop, `?invite&variant=…` / `?join=<code>` in the browser.
+use bevy::prelude::*;
+
+pub mod http;
+pub mod link;
+#[cfg(target_arch = "wasm32")]
+mod page;
+pub mod seats;
+pub mod session;
+pub mod text;
+pub mod ui;
+
+pub use session::{NoticeKind, Online, OnlineCommand, Stage, invite_code, parse_clock};
+
+use crate::GameSystems;
+
+/// The session's logic (headless-safe: what the tests run).
+pub fn plugin(app: &mut App) {
+    app.init_resource::<Online>()
+        .add_message::<OnlineCommand>()
+        .insert_non_send(session::Network::default())
+        .add_systems(PostStartup, session::start_from_options)
+        .add_systems(
+            Update,
+            (
+                session::handle_commands,
+                session::poll_network,
+                session::sync_board,
+                session::forward_resignations,
+            )
+                .chain()
+                .in_set(GameSystems::Input),
+        );
+}
+
+/// The online UI (and, in the browser, the page's online state and test hook).
+pub fn ui_plugin(app: &mut App) {
+    app.add_plugins(ui::plugin);
+    #[cfg(target_arch = "wasm32")]
+    app.add_plugins(page::plugin);
+}
+
+/// The server when none is named: the one the page came from in the browser; the default
+/// address of `boardcraft-server` on the desktop.
+pub fn default_server() -> String {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(origin) = web_sys::window().and_then(|w| w.location().origin().ok()) {
+        return origin;
+    }
+    "http://127.0.0.1:8787".to_owned()
+}
+
+/// Makes the invite easy to pass on: printed on the desktop (a terminal user can copy it); in
+/// the browser the page's address becomes the invite link, so a reload rejoins the seat
+/// instead of creating another game.
+pub fn show_invite(code: &str, link: &str) {
+    #[cfg(not(target_arch = "wasm32"))]
+    if !link.is_empty() {
+        println!("online game created: invite code {code}, link {link}");
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = link;
+        page::set_address(code);
+    }
+}

@@ -1,0 +1,119 @@
+//! The words of online play, in English and Russian: a table of their own (so the online
+//! screens stay in this folder), built like `ui::i18n` — every [`Say`] has a text in every
+//! language (an exhaustive `match`: a missing one does not compile), `{name}` placeholders
+//! filled by [`sayf`]. The test `tests/app/online.rs` checks both languages.
+use std::fmt::Display;
+
+use crate::{settings::Language, ui::i18n::fill};
+
+macro_rules! says {
+    ($($key:ident => $en:expr, $ru:expr;)*) => {
+        /// A text of the online UI.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum Say {
+            $($key),*
+        }
+
+        impl Say {
+            /// Every text, for the completeness test.
+            pub const ALL: &'static [Say] = &[$(Say::$key),*];
+        }
+
+        /// The text in `language`.
+        pub fn say(language: Language, key: Say) -> &'static str {
+            match (language, key) {
+                $(
+                    (Language::English, Say::$key) => $en,
+                    (Language::Russian, Say::$key) => $ru,
+                )*
+            }
+        }
+    };
+}
+
+says! {
+    PlayOnline => "Play online…", "Игра по сети…";
+    Title => "Play a friend online", "Игра с другом по сети";
+    Server => "Server", "Сервер";
+    CreateHeading => "Create a game and invite a friend", "Создать игру и пригласить друга";
+    JoinHeading => "Join a friend's game", "Присоединиться к игре друга";
+    Game => "Game", "Игра";
+    YourSide => "Your side", "Ваша сторона";
+    RandomSide => "Random", "Случайно";
+    Clock => "Clock", "Часы";
+    Untimed => "No clock", "Без часов";
+    Create => "Create the game", "Создать игру";
+    InviteField => "Invite code or link", "Код или ссылка приглашения";
+    Join => "Join", "Присоединиться";
+    Creating => "Creating the game…", "Создаём игру…";
+    Joining => "Joining…", "Присоединяемся…";
+    Close => "Close", "Закрыть";
+    WaitingTitle => "Waiting for your friend", "Ждём друга";
+    WaitingText => "Give your friend this code or link. The game starts as soon as they join.",
+        "Отправьте другу этот код или ссылку. Игра начнётся, как только он присоединится.";
+    Code => "Code: {code}", "Код: {code}";
+    CopyCode => "Copy the code", "Копировать код";
+    CopyLink => "Copy the link", "Копировать ссылку";
+    Connecting => "Connecting…", "Подключение…";
+    Online => "Online", "В сети";
+    Reconnecting => "Connection lost — reconnecting (attempt {n})…",
+        "Связь потеряна — переподключаемся (попытка {n})…";
+    Gone => "Disconnected", "Отключено";
+    YourSideIs => "You play: {Side}", "Вы играете: {Side}";
+    Watching => "You are watching this game", "Вы смотрите эту игру";
+    Present => "{Side}: here", "{Side}: в игре";
+    Absent => "{Side}: not here yet", "{Side}: ещё не подключились";
+    Left => "{Side}: left the game", "{Side}: покинули игру";
+    ClaimIn => "If they do not come back, you may claim the game in {seconds} s.",
+        "Если соперник не вернётся, победу можно забрать через {seconds} с.";
+    Claim => "Claim the win", "Забрать победу";
+    Spectators => "Watching: {n}", "Зрителей: {n}";
+    Pending => "Sending {move}…", "Отправляем {move}…";
+    MoveRefused => "The server refused the move ({reason}); it was taken back.",
+        "Сервер не принял ход ({reason}); ход отменён.";
+    Refused => "Refused: {reason}", "Отказано: {reason}";
+    CannotStart => "Cannot start the online game: {reason}", "Не удалось начать игру по сети: {reason}";
+    SeatTaken => "That seat is taken already: {reason}", "Это место уже занято: {reason}";
+    Declined => "Your friend said no.", "Соперник отказался.";
+    Resynced => "The board was rebuilt from the server's record.", "Доска восстановлена по записи сервера.";
+    Fatal => "The server ended the session: {reason}", "Сервер завершил сеанс: {reason}";
+    OfferDraw => "Offer a draw", "Предложить ничью";
+    DrawOffered => "You offered a draw.", "Вы предложили ничью.";
+    OpponentOffersDraw => "Your friend offers a draw.", "Соперник предлагает ничью.";
+    AskTakeback => "Ask to take back", "Попросить вернуть ход";
+    TakebackAsked => "You asked to take back your move.", "Вы попросили вернуть ход.";
+    OpponentAsksTakeback => "Your friend asks to take back their last move.",
+        "Соперник просит вернуть его последний ход.";
+    OfferRematch => "Rematch", "Реванш";
+    RematchOffered => "You offered a rematch (colours swapped).", "Вы предложили реванш (цвета меняются).";
+    OpponentOffersRematch => "Your friend wants a rematch (colours swapped).",
+        "Соперник хочет реванш (цвета меняются).";
+    Accept => "Accept", "Принять";
+    Decline => "Decline", "Отказаться";
+    Withdraw => "Withdraw", "Отозвать";
+    Leave => "Leave the online game", "Выйти из игры по сети";
+    GameId => "Online game {game}", "Игра по сети {game}";
+    ServerResult => "Server: {text}", "Сервер: {text}";
+}
+
+/// The text of `key` with its `{name}` placeholders filled.
+pub fn sayf(language: Language, key: Say, args: &[(&str, &dyn Display)]) -> String {
+    fill(say(language, key), args)
+}
+
+/// A clock reading: `4:59`, `0:07.3` under ten seconds.
+pub fn clock_text(ms: u64) -> String {
+    let total = ms / 1000;
+    if ms < 10_000 {
+        format!("0:{:02}.{}", total, (ms % 1000) / 100)
+    } else if total >= 3600 {
+        format!(
+            "{}:{:02}:{:02}",
+            total / 3600,
+            (total / 60) % 60,
+            total % 60
+        )
+    } else {
+        format!("{}:{:02}", total / 60, total % 60)
+    }
+}

@@ -1,0 +1,484 @@
+//! The online screens (egui): the "Play online" window of the main menu (create a game with
+//! variant, side and clock, or join by code or link; the waiting screen with the invite), and
+//! the online panel beside the board during the game (connection, presence, clocks, pending
+//! move, offers, claim, rematch, spectators). They read [`Online`] and write
+//! [`OnlineCommand`]s only.
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use boardcraft_protocol::{
+    ColorChoice, GameStatus as ServerStatus, OfferKind, Presence, Side, TimeControl,
+};
+use boardcraft_rules::Color;
+
+use super::{
+    Online, OnlineCommand, Stage,
+    link::LinkState,
+    session::NoticeKind,
+    text::{Say, clock_text, say, sayf},
+};
+use crate::{
+    game::{
+        match_state::{AppState, Match},
+        variants::VariantLibrary,
+    },
+    settings::{Language, Settings},
+    ui::{
+        UiSystems, colours,
+        hud::{PANEL_WIDTH, variant_title},
+        i18n::side,
+        panel_frame,
+    },
+};
+
+/// The clocks the create form offers (minutes, increment seconds); `None` is untimed.
+pub const CLOCKS: [Option<(u64, u64)>; 5] = [
+    None,
+    Some((3, 2)),
+    Some((5, 3)),
+    Some((10, 5)),
+    Some((30, 20)),
+];
+
+/// The "Play online" window and its form.
+#[derive(Resource, Debug, Default)]
+pub struct OnlineWindow {
+    pub open: bool,
+    server: String,
+    variant: Option<String>,
+    side: Option<ColorChoice>,
+    clock: usize,
+    invite: String,
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<OnlineWindow>().add_systems(
+        EguiPrimaryContextPass,
+        (
+            online_window.run_if(in_state(AppState::Menu)),
+            online_panel.run_if(in_state(AppState::InGame)),
+        )
+            .in_set(UiSystems::Windows),
+    );
+}
+
+fn side_choice(lang: Language, choice: ColorChoice) -> &'static str {
+    match choice {
+        ColorChoice::White => side(lang, Color::White),
+        ColorChoice::Black => side(lang, Color::Black),
+        ColorChoice::Random => say(lang, Say::RandomSide),
+    }
+}
+
+fn clock_choice(lang: Language, clock: Option<(u64, u64)>) -> String {
+    match clock {
+        None => say(lang, Say::Untimed).to_owned(),
+        Some((m, s)) => format!("{m} + {s}"),
+    }
+}
+
+fn color_of(side: Side) -> Color {
+    match side {
+        Side::White => Color::White,
+        Side::Black => Color::Black,
+    }
+}
+
+/// A notice in the player's words.
+fn notice_text(lang: Language, kind: NoticeKind, detail: &str) -> String {
+    let reason = [("reason", &detail as &dyn std::fmt::Display)];
+    match kind {
+        NoticeKind::MoveRefused => sayf(lang, Say::MoveRefused, &reason),
+        NoticeKind::Refused => sayf(lang, Say::Refused, &reason),
+        NoticeKind::CannotStart => sayf(lang, Say::CannotStart, &reason),
+        NoticeKind::SeatTaken => sayf(lang, Say::SeatTaken, &reason),
+        NoticeKind::Declined(_) => say(lang, Say::Declined).to_owned(),
+        NoticeKind::Resynced => say(lang, Say::Resynced).to_owned(),
+        NoticeKind::Fatal => sayf(lang, Say::Fatal, &reason),
+    }
+}
+
+fn link_text(lang: Language, state: Option<LinkState>) -> (String, egui::Color32) {
+    match state {
+        None | Some(LinkState::Connecting) => (say(lang, Say::Connecting).into(), colours::WARN),
+        Some(LinkState::Online) => (say(lang, Say::Online).into(), colours::GOOD),
+        Some(LinkState::Reconnecting { attempt }) => (
+            sayf(lang, Say::Reconnecting, &[("n", &attempt)]),
+            colours::WARN,
+        ),
+        Some(LinkState::Gone) => (say(lang, Say::Gone).into(), colours::BAD),
+    }
+}
+
+/// The invite with copy buttons (the waiting screen, and the panel while the seat is open).
+fn invite_block(ui: &mut egui::Ui, lang: Language, online: &Online) {
+    ui.label(
+        egui::RichText::new(say(lang, Say::WaitingTitle))
+            .strong()
+            .size(17.0),
+    );
+    ui.label(say(lang, Say::WaitingText));
+    if let Some(code) = &online.invite {
+        ui.horizontal(|ui| {
+            ui.label(
+                egui::RichText::new(sayf(lang, Say::Code, &[("code", code)]))
+                    .monospace()
+                    .size(18.0)
+                    .color(colours::ACCENT),
+            );
+            if ui.button(say(lang, Say::CopyCode)).clicked() {
+                ui.ctx().copy_text(code.clone());
+            }
+        });
+    }
+    if let Some(link) = online.invite_url.as_ref().filter(|l| !l.is_empty()) {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(egui::RichText::new(link).monospace().small());
+            if ui.button(say(lang, Say::CopyLink)).clicked() {
+                ui.ctx().copy_text(link.clone());
+            }
+        });
+    }
+}
+
+fn online_window(
+    mut contexts: EguiContexts,
+    mut window: ResMut<OnlineWindow>,
+    online: Res<Online>,
+    library: Res<VariantLibrary>,
+    settings: Res<Settings>,
+    time: Res<Time<Real>>,
+    mut commands: MessageWriter<OnlineCommand>,
+) -> Result {
+    let busy = matches!(online.stage, Stage::Creating | Stage::Joining);
+    if !window.open && !busy {
+        return Ok(());
+    }
+    let lang = settings.language;
+    let ctx = contexts.ctx_mut()?;
+    if window.server.is_empty() {
+        window.server = online.server.clone();
+    }
+    let mut open = true;
+    egui::Window::new(say(lang, Say::Title))
+        .id(egui::Id::new("online_window"))
+        .open(&mut open)
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        .collapsible(false)
+        .resizable(false)
+        .default_width(460.0)
+        .show(ctx, |ui| {
+            ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
+            ui.horizontal(|ui| {
+                ui.label(say(lang, Say::Server));
+                ui.add(egui::TextEdit::singleline(&mut window.server).desired_width(300.0));
+            });
+            ui.separator();
+            match online.stage {
+                Stage::Creating => {
+                    ui.spinner();
+                    ui.label(say(lang, Say::Creating));
+                    return;
+                }
+                Stage::Joining => {
+                    ui.spinner();
+                    ui.label(say(lang, Say::Joining));
+                    return;
+                }
+                _ => {}
+            }
+            ui.label(egui::RichText::new(say(lang, Say::CreateHeading)).strong());
+            let mut seen = std::collections::HashSet::new();
+            let variants: Vec<(String, String)> = library
+                .ready()
+                .filter(|(_, v)| seen.insert(v.name.clone()))
+                .map(|(_, v)| (v.name.clone(), variant_title(lang, v)))
+                .collect();
+            if window.variant.is_none() {
+                window.variant = library
+                    .playing
+                    .as_ref()
+                    .and_then(|p| library.entries.iter().find(|e| &e.path == p))
+                    .and_then(|e| e.variant())
+                    .map(|v| v.name.clone())
+                    .or_else(|| variants.first().map(|(n, _)| n.clone()));
+            }
+            egui::Grid::new("online_create")
+                .num_columns(2)
+                .spacing(egui::vec2(12.0, 6.0))
+                .show(ui, |ui| {
+                    ui.label(say(lang, Say::Game));
+                    let shown = window
+                        .variant
+                        .as_ref()
+                        .and_then(|n| variants.iter().find(|(v, _)| v == n))
+                        .map(|(_, t)| t.clone())
+                        .unwrap_or_default();
+                    egui::ComboBox::from_id_salt("online_variant")
+                        .selected_text(shown)
+                        .width(260.0)
+                        .show_ui(ui, |ui| {
+                            for (name, title) in &variants {
+                                ui.selectable_value(&mut window.variant, Some(name.clone()), title);
+                            }
+                        });
+                    ui.end_row();
+                    ui.label(say(lang, Say::YourSide));
+                    let current = window.side.unwrap_or(ColorChoice::Random);
+                    egui::ComboBox::from_id_salt("online_side")
+                        .selected_text(side_choice(lang, current))
+                        .width(260.0)
+                        .show_ui(ui, |ui| {
+                            for choice in
+                                [ColorChoice::White, ColorChoice::Black, ColorChoice::Random]
+                            {
+                                ui.selectable_value(
+                                    &mut window.side,
+                                    Some(choice),
+                                    side_choice(lang, choice),
+                                );
+                            }
+                        });
+                    ui.end_row();
+                    ui.label(say(lang, Say::Clock));
+                    let clock = window.clock.min(CLOCKS.len() - 1);
+                    egui::ComboBox::from_id_salt("online_clock")
+                        .selected_text(clock_choice(lang, CLOCKS[clock]))
+                        .width(260.0)
+                        .show_ui(ui, |ui| {
+                            for (i, c) in CLOCKS.iter().enumerate() {
+                                ui.selectable_value(&mut window.clock, i, clock_choice(lang, *c));
+                            }
+                        });
+                    ui.end_row();
+                });
+            if ui
+                .add_enabled(
+                    window.variant.is_some(),
+                    egui::Button::new(say(lang, Say::Create)),
+                )
+                .clicked()
+                && let Some(variant) = window.variant.clone()
+            {
+                commands.write(OnlineCommand::SetServer(window.server.clone()));
+                commands.write(OnlineCommand::Create {
+                    variant,
+                    color: window.side.unwrap_or(ColorChoice::Random),
+                    time_control: CLOCKS[window.clock.min(CLOCKS.len() - 1)]
+                        .map(|(m, s)| TimeControl::minutes(m, s)),
+                });
+            }
+            ui.separator();
+            ui.label(egui::RichText::new(say(lang, Say::JoinHeading)).strong());
+            ui.horizontal(|ui| {
+                ui.label(say(lang, Say::InviteField));
+                ui.add(egui::TextEdit::singleline(&mut window.invite).desired_width(200.0));
+                if ui
+                    .add_enabled(
+                        !window.invite.trim().is_empty(),
+                        egui::Button::new(say(lang, Say::Join)),
+                    )
+                    .clicked()
+                {
+                    commands.write(OnlineCommand::SetServer(window.server.clone()));
+                    commands.write(OnlineCommand::Join {
+                        invite: window.invite.clone(),
+                    });
+                }
+            });
+            if let Some(notice) = &online.notice
+                && time.elapsed_secs_f64() - notice.at < 30.0
+            {
+                ui.colored_label(colours::BAD, notice_text(lang, notice.kind, &notice.detail));
+            }
+        });
+    if !open {
+        window.open = false;
+    }
+    Ok(())
+}
+
+fn online_panel(
+    mut contexts: EguiContexts,
+    online: Res<Online>,
+    game: Option<Res<Match>>,
+    settings: Res<Settings>,
+    time: Res<Time<Real>>,
+    mut commands: MessageWriter<OnlineCommand>,
+    mut next_state: ResMut<NextState<AppState>>,
+) -> Result {
+    let Some(game) = game else {
+        return Ok(());
+    };
+    if online.stage != Stage::InGame || !online.shows(&game) {
+        return Ok(());
+    }
+    let lang = settings.language;
+    let now = time.elapsed_secs_f64();
+    let ctx = contexts.ctx_mut()?;
+    egui::Area::new(egui::Id::new("online_panel"))
+        .order(egui::Order::Foreground)
+        .anchor(egui::Align2::LEFT_TOP, egui::vec2(10.0, 10.0))
+        .show(ctx, |ui| {
+            panel_frame().show(ui, |ui| {
+                ui.set_max_width(PANEL_WIDTH);
+                ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
+                let id = online.game.as_deref().unwrap_or("");
+                ui.label(egui::RichText::new(sayf(lang, Say::GameId, &[("game", &id)])).small());
+                let (text, colour) = link_text(lang, online.link);
+                ui.colored_label(colour, text);
+                match online.seat {
+                    Some(me) => ui.label(sayf(
+                        lang,
+                        Say::YourSideIs,
+                        &[("Side", &side(lang, color_of(me)))],
+                    )),
+                    None => ui.label(say(lang, Say::Watching)),
+                };
+                // Both sides: presence and clock.
+                for s in Side::BOTH {
+                    ui.horizontal(|ui| {
+                        let name = side(lang, color_of(s));
+                        let (key, colour) = match online.presence(s) {
+                            Some(Presence::Present) => (Say::Present, colours::GOOD),
+                            Some(Presence::Gone { .. }) => (Say::Left, colours::BAD),
+                            _ => (Say::Absent, colours::WARN),
+                        };
+                        ui.colored_label(colour, sayf(lang, key, &[("Side", &name)]));
+                        if let Some(ms) = online.remaining_ms(s, now) {
+                            let running = online.clocks.and_then(|c| c.running) == Some(s);
+                            let mut text =
+                                egui::RichText::new(clock_text(ms)).monospace().size(17.0);
+                            if running {
+                                text = text.strong().color(colours::ACCENT);
+                            }
+                            ui.label(text);
+                        }
+                    });
+                }
+                if online.status == Some(ServerStatus::Waiting) {
+                    ui.separator();
+                    invite_block(ui, lang, &online);
+                }
+                if let Some(pending) = &online.pending {
+                    ui.label(sayf(lang, Say::Pending, &[("move", &pending.notation)]));
+                }
+                if let Some(notice) = &online.notice
+                    && now - notice.at < 12.0
+                {
+                    ui.colored_label(
+                        colours::WARN,
+                        notice_text(lang, notice.kind, &notice.detail),
+                    );
+                }
+                offers(ui, lang, &online, now, &mut commands);
+                if online.spectators > 0 {
+                    ui.label(sayf(lang, Say::Spectators, &[("n", &online.spectators)]));
+                }
+                if let Some(result) = &online.result {
+                    ui.label(
+                        egui::RichText::new(sayf(
+                            lang,
+                            Say::ServerResult,
+                            &[("text", &result.text)],
+                        ))
+                        .small(),
+                    );
+                }
+                if ui.small_button(say(lang, Say::Leave)).clicked() {
+                    commands.write(OnlineCommand::Leave);
+                    next_state.set(AppState::Menu);
+                }
+            });
+        });
+    Ok(())
+}
+
+/// Draw, takeback and rematch offers, and the claim of an abandoned game.
+fn offers(
+    ui: &mut egui::Ui,
+    lang: Language,
+    online: &Online,
+    now: f64,
+    commands: &mut MessageWriter<OnlineCommand>,
+) {
+    if online.seat.is_none() {
+        return;
+    }
+    let answerable = [
+        (OfferKind::Draw, Say::OpponentOffersDraw),
+        (OfferKind::Takeback, Say::OpponentAsksTakeback),
+        (OfferKind::Rematch, Say::OpponentOffersRematch),
+    ];
+    for (kind, key) in answerable {
+        if online.offer_from_opponent(kind).is_some() {
+            ui.separator();
+            ui.label(egui::RichText::new(say(lang, key)).color(colours::ACCENT));
+            ui.horizontal(|ui| {
+                if ui.button(say(lang, Say::Accept)).clicked() {
+                    commands.write(OnlineCommand::Accept(kind));
+                }
+                if ui.button(say(lang, Say::Decline)).clicked() {
+                    commands.write(OnlineCommand::Decline(kind));
+                }
+            });
+        }
+    }
+    let own = [
+        (OfferKind::Draw, Say::DrawOffered),
+        (OfferKind::Takeback, Say::TakebackAsked),
+        (OfferKind::Rematch, Say::RematchOffered),
+    ];
+    for (kind, key) in own {
+        if online.own_offer(kind).is_some() {
+            ui.horizontal(|ui| {
+                ui.label(say(lang, key));
+                if ui.small_button(say(lang, Say::Withdraw)).clicked() {
+                    commands.write(OnlineCommand::Decline(kind));
+                }
+            });
+        }
+    }
+    ui.horizontal_wrapped(|ui| {
+        if online.is_playing() {
+            let can = |k| online.own_offer(k).is_none() && online.offer_from_opponent(k).is_none();
+            if ui
+                .add_enabled(
+                    can(OfferKind::Draw),
+                    egui::Button::new(say(lang, Say::OfferDraw)),
+                )
+                .clicked()
+            {
+                commands.write(OnlineCommand::Offer(OfferKind::Draw));
+            }
+            if ui
+                .add_enabled(
+                    can(OfferKind::Takeback) && !online.moves.is_empty(),
+                    egui::Button::new(say(lang, Say::AskTakeback)),
+                )
+                .clicked()
+            {
+                commands.write(OnlineCommand::Offer(OfferKind::Takeback));
+            }
+        } else if online.result.is_some()
+            && online.own_offer(OfferKind::Rematch).is_none()
+            && online.offer_from_opponent(OfferKind::Rematch).is_none()
+            && ui.button(say(lang, Say::OfferRematch)).clicked()
+        {
+            commands.write(OnlineCommand::Offer(OfferKind::Rematch));
+        }
+    });
+    if online.is_playing()
+        && let Some(at) = online.claim_at
+    {
+        let left = (at - now).max(0.0);
+        if left > 0.0 {
+            ui.label(sayf(
+                lang,
+                Say::ClaimIn,
+                &[("seconds", &(left.ceil() as u64))],
+            ));
+        } else if ui.button(say(lang, Say::Claim)).clicked() {
+            commands.write(OnlineCommand::Claim);
+        }
+    }
+}
