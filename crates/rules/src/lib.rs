@@ -20,6 +20,7 @@ pub mod outcome;
 pub mod perft;
 pub mod position;
 pub mod race;
+pub mod text;
 pub mod variant;
 
 pub use any::{AnyEffect, AnyMove, AnyPosition};

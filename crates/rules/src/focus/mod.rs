@@ -24,6 +24,7 @@ pub mod position;
 pub mod rules;
 pub mod square;
 pub mod stack;
+mod text;
 mod zobrist;
 
 pub use board::Board;

@@ -169,6 +169,13 @@ impl FocusPosition {
         Ok(pos)
     }
 
+    /// The same position with its ply counter set: for a position read from text, whose
+    /// plies count towards the ply cap.
+    pub fn with_ply(mut self, ply: u32) -> Self {
+        self.ply = ply;
+        self
+    }
+
     pub fn rules(&self) -> &Arc<FocusRules> {
         &self.rules
     }
@@ -506,8 +513,9 @@ impl Position for FocusPosition {
             }
             if theirs > 0 {
                 self.add_captured(me, u16::from(theirs));
-                // Positions before a capture can never come back.
-                self.repeatable_from = self.ply + 1;
+                // Positions before a capture can never come back. (The history's length, not
+                // the ply: a position read from text starts with an empty history.)
+                self.repeatable_from = self.history.len() as u32;
             }
         }
         self.side = me.other();

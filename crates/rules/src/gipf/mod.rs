@@ -56,6 +56,7 @@ pub mod piece;
 pub mod position;
 pub mod spec;
 mod state;
+mod text;
 mod zobrist;
 
 pub use effect::{

@@ -109,7 +109,21 @@ impl GipfPosition {
     /// A hand-made position. Rejects two pieces on one spot, more material than the variant
     /// gives a player, and rows of four (they would have been taken already).
     pub fn from_setup(rules: Arc<GipfRules>, setup: &GipfSetup) -> Result<GipfPosition, String> {
+        Self::from_setup_with(rules, setup, false, 0)
+    }
+
+    /// [`GipfPosition::from_setup`] with the two things only a position in mid-game has: a
+    /// pending removal decision of the side to move (its rows of four then stand on the board,
+    /// and it must have a choice about them) and settled lines (bit `l` = `geometry().lines[l]`,
+    /// each holding a row its owner kept whole, A-G14).
+    pub(crate) fn from_setup_with(
+        rules: Arc<GipfRules>,
+        setup: &GipfSetup,
+        pending: bool,
+        settled: u32,
+    ) -> Result<GipfPosition, String> {
         let mut st = State::empty(setup.to_move);
+        st.set_settled(settled);
         for &(s, p) in &setup.pieces {
             if st.piece_at(s).is_some() {
                 return Err(format!("{s} is given two pieces"));
@@ -131,11 +145,35 @@ impl GipfPosition {
                 ));
             }
             st.captured[i] = (total - owned) as u8;
-            if st.row_lines(c, ALL_LINES) != 0 {
+            if st.row_lines(c, ALL_LINES) != 0 && !(pending && c == setup.to_move) {
                 return Err(format!(
                     "{c} has a row of four on the board; it would have been taken"
                 ));
             }
+        }
+        for l in 0..geometry().lines.len() {
+            if settled & (1 << l) != 0 && Color::BOTH.iter().all(|&c| st.row_run(l, c, 0) == 0) {
+                return Err(format!(
+                    "the line {} is given as settled, but no row of four stands on it",
+                    geometry().lines[l].ray.spots()[0]
+                ));
+            }
+        }
+        if pending {
+            let mut opts = Vec::new();
+            st.removal_options(&rules, setup.to_move, ALL_LINES, &mut opts);
+            if opts.len() < 2 {
+                return Err(format!(
+                    "a pending removal needs rows of {} with a choice among them; {}",
+                    setup.to_move,
+                    if opts == [0] {
+                        "there is no such row"
+                    } else {
+                        "these rows have only one way to be taken (it would have been taken at once)"
+                    }
+                ));
+            }
+            st.set_pending(true);
         }
         st.ply = setup.ply;
         st.outcome = st.at_turn_start(&rules);

@@ -21,6 +21,7 @@ mod path;
 pub mod position;
 pub mod rules;
 pub mod square;
+mod text;
 
 pub use moves::{MoveKind, RaceEffect, RaceMove};
 pub use position::{HomeDeadline, RacePosition, RaceUndo};
