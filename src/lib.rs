@@ -32,6 +32,7 @@ use bevy::{app::PluginGroupBuilder, prelude::*};
 pub mod automation;
 pub mod game;
 pub mod input;
+pub mod learn;
 pub mod persistence;
 pub mod platform;
 pub mod settings;
@@ -75,6 +76,7 @@ impl PluginGroup for LogicPlugins {
             .add(game::coach::plugin)
             .add(game::status::plugin)
             .add(persistence::plugin)
+            .add(learn::plugin)
     }
 }
 

@@ -97,6 +97,9 @@ pub struct GameConfig {
     pub variant: VariantChoice,
     /// Moves played (without animation) before the game is shown, in the game's notation.
     pub after: String,
+    /// The position the game starts from, as text (the rules' position text); the variant's
+    /// start position when `None`. `after` is played from it.
+    pub position: Option<String>,
 }
 
 impl Default for GameConfig {
@@ -104,6 +107,7 @@ impl Default for GameConfig {
         GameConfig {
             variant: VariantChoice::Name(DEFAULT_VARIANT.to_owned()),
             after: String::new(),
+            position: None,
         }
     }
 }
@@ -132,6 +136,10 @@ pub struct Cli {
     /// Moves to play before the game is shown, e.g. "g2:e2 b7:d7".
     #[arg(long, default_value = "")]
     pub after: String,
+    /// The position to start from, as text (README, "Positions as text"), e.g.
+    /// "5BBB/5BBB/5BBB/8/8/WWW5/WWW5/WWW5 w 0"; `--after` is played from it.
+    #[arg(long)]
+    pub position: Option<String>,
     /// Start in the top-down view.
     #[arg(long)]
     pub top_down: bool,
@@ -205,6 +213,7 @@ impl Cli {
         GameConfig {
             variant: VariantChoice::parse(&self.variant),
             after: self.after.clone(),
+            position: self.position.clone().filter(|p| !p.trim().is_empty()),
         }
     }
 

@@ -185,8 +185,11 @@ pub fn plugin(app: &mut App) {
                 // Scrolling a panel (the move list) is not choosing a lift.
                 wheel_lift.run_if(not(bevy_egui::input::egui_wants_any_pointer_input)),
                 refresh_paths,
-                handle_clicks
-                    .run_if(in_state(TurnPhase::Ready).and_then(crate::game::review::is_live)),
+                handle_clicks.run_if(
+                    in_state(TurnPhase::Ready)
+                        .and_then(crate::game::review::is_live)
+                        .and_then(crate::learn::session::accepts_player_moves),
+                ),
             )
                 .chain()
                 .in_set(GameSystems::Input),

@@ -29,10 +29,12 @@ use crate::{
 pub mod board_labels;
 pub mod chooser;
 pub mod coach;
+pub mod copy_position;
 pub mod errors;
 pub mod game_over;
 pub mod hud;
 pub mod i18n;
+pub mod learn;
 pub mod menu;
 pub mod move_list;
 pub mod preview;
@@ -95,6 +97,7 @@ pub fn plugin(app: &mut App) {
             errors::plugin,
             shortcuts::plugin,
             preview::plugin,
+            learn::plugin,
         ));
 }
 

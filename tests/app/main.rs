@@ -7,6 +7,7 @@ mod focus;
 mod gipf;
 mod i18n;
 mod input;
+mod learn;
 mod menu;
 mod page;
 mod persistence;
