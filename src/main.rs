@@ -60,6 +60,9 @@ fn main() -> AppExit {
     if cli.menu {
         app.insert_state(AppState::Menu);
     }
+    if let Some(learn) = &cli.learn {
+        boardcraft::learn::session::open_learn(&mut app, learn);
+    }
     #[cfg(not(target_arch = "wasm32"))]
     if let Some(path) = cli.native.screenshot {
         // A picture taken by a script never reads or writes the player's saves and settings

@@ -146,6 +146,10 @@ pub struct Cli {
     /// Open the main menu instead of starting a game.
     #[arg(long)]
     pub menu: bool,
+    /// Open Learn instead of starting a game; with a value, start that puzzle or lesson step:
+    /// `puzzle:<id>`, `lesson:<id>:<step>` or a lesson id.
+    #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "EXERCISE")]
+    pub learn: Option<String>,
     /// The language of the interface: en or ru, kept like a choice made in the settings
     /// (default: the stored setting, else the system's language).
     #[arg(long, value_parser = parse_language)]

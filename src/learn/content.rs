@@ -56,6 +56,23 @@ pub enum ExerciseId {
 }
 
 impl ExerciseId {
+    /// Reads a key written by [`ExerciseId::key`] (`puzzle:<id>`, `lesson:<id>:<step>`), or a
+    /// bare lesson id (its first step).
+    pub fn from_key(key: &str) -> Option<ExerciseId> {
+        if let Some(id) = key.strip_prefix("puzzle:") {
+            return (!id.is_empty()).then(|| ExerciseId::Puzzle(id.to_owned()));
+        }
+        let rest = key.strip_prefix("lesson:").unwrap_or(key);
+        let (lesson, step) = match rest.rsplit_once(':') {
+            Some((lesson, n)) => (lesson, n.parse::<usize>().ok()?.checked_sub(1)?),
+            None => (rest, 0),
+        };
+        (!lesson.is_empty()).then(|| ExerciseId::Step {
+            lesson: lesson.to_owned(),
+            step,
+        })
+    }
+
     /// The progress key: `puzzle:<id>` or `lesson:<id>:<step number from 1>`.
     pub fn key(&self) -> String {
         match self {

@@ -123,8 +123,53 @@ pub fn accepts_player_moves(session: Option<Res<LearnSession>>) -> bool {
     session.is_none_or(|s| !s.is_demonstrating())
 }
 
+/// `--learn [exercise]`: the exercise to start once the lessons and puzzles have loaded.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct OpenExercise(pub Option<ExerciseId>);
+
+/// Opens Learn at start-up instead of a game (`--learn`, `?learn` in the page URL); with an
+/// exercise key (`puzzle:<id>`, `lesson:<id>:<step>`, a lesson id) that exercise starts as soon
+/// as it is loaded (an unknown one leaves the Learn screen open, with a warning).
+pub fn open_learn(app: &mut App, exercise: &str) {
+    app.insert_state(AppState::Learn);
+    let id = ExerciseId::from_key(exercise.trim());
+    if id.is_none() && !exercise.trim().is_empty() {
+        warn!("--learn {exercise}: not a puzzle or lesson step (puzzle:<id>, lesson:<id>:<step>)");
+    }
+    app.insert_resource(OpenExercise(id));
+}
+
+/// Starts the `--learn` exercise once the library has settled.
+fn start_opened_exercise(
+    mut open: ResMut<OpenExercise>,
+    library: Res<LearnLibrary>,
+    mut start: MessageWriter<StartExercise>,
+    mut next_state: ResMut<NextState<AppState>>,
+) {
+    if open.0.is_none() || !library.settled() {
+        return;
+    }
+    let Some(id) = open.0.take() else {
+        return;
+    };
+    if library.exercise(&id).is_some() {
+        start.write(StartExercise(id));
+        next_state.set(AppState::InGame);
+    } else {
+        warn!("--learn: no puzzle or lesson step {} is loaded", id.key());
+    }
+}
+
 pub fn plugin(app: &mut App) {
     app.init_resource::<LearnSession>()
+        .init_resource::<OpenExercise>()
+        .add_systems(
+            Update,
+            start_opened_exercise
+                .run_if(in_state(AppState::Learn))
+                .before(GameSystems::Input)
+                .after(GameSystems::Variants),
+        )
         .add_message::<StartExercise>()
         .add_message::<ShowSolution>()
         .add_message::<LeaveExercise>()

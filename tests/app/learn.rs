@@ -470,3 +470,93 @@ fn every_learn_word_is_in_every_language() {
         "Win in 1 move."
     );
 }
+
+const QUM_TEXT: &str = "5B2/5BBB/5BBB/8/8/1B1B4/WWW2W2/WWWW2W1 w 20";
+
+#[test]
+fn a_game_starts_from_a_position_given_as_text_and_a_bad_text_is_an_error() {
+    let config = |position: &str| GameConfig {
+        variant: VariantChoice::Name("ugolki-9qum".into()),
+        after: "a1:a3:c3:e3".into(),
+        position: Some(position.to_owned()),
+    };
+    let mut app = headless_app_with_mods(config(QUM_TEXT), humans(), STEP, None);
+    start(&mut app);
+    let game = app.world().resource::<Match>();
+    assert_eq!(
+        game.start.to_text(),
+        QUM_TEXT,
+        "the start is the given position"
+    );
+    assert_eq!(game.line(), "a1:a3:c3:e3", "--after is played from it");
+    assert_eq!(game.position.ply(), 21);
+
+    // The page URL's `position=` reads through the same definition.
+    let options = boardcraft::game::config::QueryOptions::parse([
+        ("variant".to_owned(), "ugolki-9qum".to_owned()),
+        ("position".to_owned(), QUM_TEXT.to_owned()),
+    ]);
+    assert_eq!(options.error, None);
+    assert_eq!(
+        options.cli.game_config().position.as_deref(),
+        Some(QUM_TEXT)
+    );
+
+    // A text that is not a position of the variant: the game cannot start, and says why.
+    let mut app = headless_app_with_mods(config("5B2/5BBB w 20"), humans(), STEP, None);
+    run_until(&mut app, 600, "the failure", |w| {
+        app_state(w) == AppState::Failed
+    });
+    let why = app
+        .world()
+        .resource::<boardcraft::game::match_state::StartError>()
+        .0
+        .clone()
+        .unwrap();
+    assert!(
+        why.contains("--position") && why.contains("ugolki-9qum"),
+        "{why}"
+    );
+    assert!(!app.world().contains_resource::<Match>());
+}
+
+#[test]
+fn copy_position_gives_the_position_s_text() {
+    use boardcraft::learn::copy_position::{CopiedPosition, CopyPositionRequested};
+    let mut app = app_for("focus", "d4-d5 e5-e4", humans());
+    start(&mut app);
+    app.world_mut().write_message(CopyPositionRequested);
+    app.update();
+    let copied = app.world().resource::<CopiedPosition>().clone();
+    let game = app.world().resource::<Match>();
+    assert_eq!(copied.text, game.position.to_text());
+    assert_eq!(copied.at, Some((game.game_id, 2)));
+    // The text reads back as the same position.
+    let again = game.variant.position_from_text(&copied.text).unwrap();
+    assert_eq!(again.to_text(), copied.text);
+    assert_eq!(again.hash(), game.position.hash());
+    // The headless app has no clipboard: said so, the text still there to read off.
+    assert!(copied.error.is_some());
+}
+
+#[test]
+fn exercise_keys_read_back() {
+    for id in [
+        ExerciseId::Puzzle("ugolki-9qum-longest-1".into()),
+        ExerciseId::Step {
+            lesson: "ugolki".into(),
+            step: 4,
+        },
+    ] {
+        assert_eq!(ExerciseId::from_key(&id.key()), Some(id));
+    }
+    assert_eq!(
+        ExerciseId::from_key("focus"),
+        Some(ExerciseId::Step {
+            lesson: "focus".into(),
+            step: 0
+        })
+    );
+    assert_eq!(ExerciseId::from_key("lesson:focus:0"), None);
+    assert_eq!(ExerciseId::from_key("puzzle:"), None);
+}
