@@ -155,7 +155,14 @@ fn learn_screen(
                         ui.set_height(body_height);
                         match draft.tab {
                             LearnTab::Courses => {
-                                chosen = courses(ui, lang, &library, &progress, &mut draft)
+                                chosen = courses(
+                                    ui,
+                                    lang,
+                                    &library,
+                                    &progress,
+                                    &mut draft,
+                                    &mut previews,
+                                )
                             }
                             LearnTab::Puzzles => {
                                 chosen = puzzles(
@@ -229,6 +236,7 @@ fn courses(
     library: &LearnLibrary,
     progress: &LearnProgress,
     draft: &mut LearnDraft,
+    previews: &mut ExercisePreviews,
 ) -> Option<ExerciseId> {
     let list: Vec<_> = library.courses().collect();
     if list.is_empty() {
@@ -317,25 +325,52 @@ fn courses(
                 ));
             });
             ui.add_space(6.0);
-            ui.label(egui::RichText::new(learn_tr(lang, LearnKey::Steps)).strong());
-            egui::ScrollArea::vertical()
-                .id_salt("learn_steps")
-                .auto_shrink([false, false])
-                .show(ui, |ui| {
-                    for (i, step) in course.steps.iter().enumerate() {
-                        ui.horizontal(|ui| {
-                            solved_mark(ui, progress.is_solved(&step.id.key()));
-                            let label = format!(
-                                "{} · {}",
-                                learn_trf(lang, LearnKey::StepNumber, &[("n", &(i + 1))]),
-                                text(lang, &step.title)
-                            );
-                            if ui.link(label).clicked() {
-                                chosen = Some(step.id.clone());
+            // The steps on the left; the board of the step under the pointer (else the next
+            // one to do) on the right.
+            let mut shown = first_open.or(course.steps.first());
+            ui.horizontal_top(|ui| {
+                let steps_width = (ui.available_width() * 0.5).max(200.0);
+                ui.vertical(|ui| {
+                    ui.set_width(steps_width);
+                    ui.label(egui::RichText::new(learn_tr(lang, LearnKey::Steps)).strong());
+                    egui::ScrollArea::vertical()
+                        .id_salt("learn_steps")
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            for (i, step) in course.steps.iter().enumerate() {
+                                ui.horizontal(|ui| {
+                                    solved_mark(ui, progress.is_solved(&step.id.key()));
+                                    let label = format!(
+                                        "{} · {}",
+                                        learn_trf(lang, LearnKey::StepNumber, &[("n", &(i + 1))]),
+                                        text(lang, &step.title)
+                                    );
+                                    let link = ui.link(label);
+                                    if link.hovered() {
+                                        shown = Some(step);
+                                    }
+                                    if link.clicked() {
+                                        chosen = Some(step.id.clone());
+                                    }
+                                });
                             }
                         });
-                    }
                 });
+                if let Some(step) = shown {
+                    ui.vertical(|ui| {
+                        ui.label(egui::RichText::new(text(lang, &step.title)).strong());
+                        ui.label(egui::RichText::new(goal_text(lang, step.goal)).small());
+                        let side_px = ui.available_width().min(ui.available_height() - 10.0);
+                        let side_px = side_px.clamp(100.0, 360.0);
+                        let (rect, _) = ui.allocate_exact_size(
+                            egui::vec2(side_px, side_px),
+                            egui::Sense::hover(),
+                        );
+                        let preview = previews.of(step);
+                        super::preview::draw(ui.painter(), rect, &preview.0, &preview.1);
+                    });
+                }
+            });
         });
     });
     chosen
