@@ -23,6 +23,7 @@ mod level;
 pub mod rng;
 pub mod score;
 mod search;
+pub mod solver;
 mod tt;
 
 pub use analysis::{Analysis, analyse, analysis_of, notation_of_line};

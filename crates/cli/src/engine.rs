@@ -145,17 +145,30 @@ impl State {
             .variant
             .as_ref()
             .ok_or_else(|| "no variant chosen yet: send `variant <name|path>` first".to_owned())?;
-        match rest.first() {
-            Some(&"startpos") => {}
-            _ => return Err("position needs `startpos [moves …]`".into()),
-        }
-        let mut pos = variant.new_game();
-        match rest.get(1) {
-            None => {}
-            Some(&"moves") => {
-                play_line(&mut pos, &rest[2..].join(" ")).map_err(|e| e.to_string())?;
+        // `startpos` or `text <the position's fields>`, then optionally `moves …`.
+        let moves_at = rest
+            .iter()
+            .position(|w| *w == "moves")
+            .unwrap_or(rest.len());
+        let mut pos = match rest.first() {
+            Some(&"startpos") if moves_at == 1 => variant.new_game(),
+            Some(&"startpos") => {
+                return Err(format!(
+                    "expected `moves` after startpos, got `{}`",
+                    rest[1]
+                ));
             }
-            Some(other) => return Err(format!("expected `moves` after startpos, got `{other}`")),
+            Some(&"text") => variant
+                .position_from_text(&rest[1..moves_at].join(" "))
+                .map_err(|e| e.to_string())?,
+            _ => {
+                return Err(
+                    "position needs `startpos [moves …]` or `text <position> [moves …]`".into(),
+                );
+            }
+        };
+        if moves_at < rest.len() {
+            play_line(&mut pos, &rest[moves_at + 1..].join(" ")).map_err(|e| e.to_string())?;
         }
         self.pos = Some(pos);
         Ok(Vec::new())
@@ -232,6 +245,7 @@ isready                       -> readyok
 variant <name|path.ron>       choose the game (and reset to its start)
 newgame                       back to the start position
 position startpos [moves …]   set the position by moves from the start
+position text <text> [moves …]  set the position from its text (see the README), then moves
 go [nodes N] [movetime MS] [depth D] [level L]   -> info … / bestmove <move|none>
 eval                          -> eval <static score> side <colour> | eval over <winner|draw> <reason>
 moves                         -> moves <legal moves, sorted>

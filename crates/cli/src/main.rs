@@ -11,6 +11,8 @@ mod match_cmd;
 mod moves;
 mod perft;
 mod player;
+mod position;
+mod puzzles;
 mod show;
 mod soak;
 mod think;
@@ -35,6 +37,8 @@ enum Command {
     Moves(moves::Args),
     /// Count the leaves of the legal-move tree (perft) per depth, with throughput.
     Perft(perft::Args),
+    /// Print a position as text, alone on one line.
+    Position(position::Args),
     /// Print a position: the board, side to move and the outcome if the game is over.
     Show(show::Args),
     /// Validate variant files; exit status 0 if all are valid, 1 otherwise.
@@ -46,6 +50,8 @@ enum Command {
     /// Play many games per variant between mixed levels, checking the rules' invariants at
     /// every move; exit status 1 on any illegal move, broken invariant or panic.
     Soak(soak::Args),
+    /// Verify the puzzles and lessons, or mine new puzzles from self-play games.
+    Puzzles(puzzles::Args),
     /// Speak the engine protocol on stdin/stdout (see "The engine protocol" in the README).
     Engine(engine::Args),
 }
@@ -56,11 +62,13 @@ fn main() -> ExitCode {
         Command::List(args) => list::run(args),
         Command::Moves(args) => moves::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Position(args) => position::run(args),
         Command::Show(args) => show::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Think(args) => think::run(args),
         Command::Match(args) => match_cmd::run(args),
         Command::Soak(args) => soak::run(args),
+        Command::Puzzles(args) => puzzles::run(args),
         Command::Engine(args) => engine::run(args),
     };
     match result {

@@ -2,22 +2,21 @@ use std::process::ExitCode;
 
 use boardcraft_rules::Position;
 
-use crate::common::position_after;
+use crate::common::{Start, position_after};
 
 #[derive(clap::Args)]
 pub struct Args {
     /// A shipped variant name (see `list`) or a path to a variant RON file.
     variant: String,
-    /// Moves to play from the start first, in notation, separated by spaces.
-    #[arg(long)]
-    after: Option<String>,
+    #[command(flatten)]
+    start: Start,
     /// Print JSON for machines instead of one move per line.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
-    let (variant, pos) = position_after(&args.variant, args.after.as_deref())?;
+    let (variant, pos) = position_after(&args.variant, &args.start)?;
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
     let mut notation: Vec<String> = moves.iter().map(|m| pos.format_move(m)).collect();

@@ -5,7 +5,7 @@ use boardcraft_rules::{
     perft::{divide, perft_any},
 };
 
-use crate::common::position_after;
+use crate::common::{Start, position_after};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -14,16 +14,15 @@ pub struct Args {
     /// Deepest depth to count; every depth from 1 is printed.
     #[arg(long, short)]
     depth: u32,
-    /// Moves to play from the start first, in notation, separated by spaces.
-    #[arg(long)]
-    after: Option<String>,
+    #[command(flatten)]
+    start: Start,
     /// Also print the leaf count below each legal move at the deepest depth.
     #[arg(long)]
     divide: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
-    let (_, mut pos) = position_after(&args.variant, args.after.as_deref())?;
+    let (_, mut pos) = position_after(&args.variant, &args.start)?;
     println!(
         "{:>5} {:>16} {:>10} {:>14}",
         "depth", "leaves", "seconds", "leaves/s"

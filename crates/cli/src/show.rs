@@ -2,21 +2,21 @@ use std::process::ExitCode;
 
 use boardcraft_rules::Position;
 
-use crate::common::position_after;
+use crate::common::{Start, position_after};
 
 #[derive(clap::Args)]
 pub struct Args {
     /// A shipped variant name (see `list`) or a path to a variant RON file.
     variant: String,
-    /// Moves to play from the start first, in notation, separated by spaces.
-    #[arg(long)]
-    after: Option<String>,
+    #[command(flatten)]
+    start: Start,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
-    let (variant, pos) = position_after(&args.variant, args.after.as_deref())?;
+    let (variant, pos) = position_after(&args.variant, &args.start)?;
     println!("{} — {}", variant.name, variant.title);
     println!("{pos}");
+    println!("position: {}", pos.to_text());
     match pos.outcome() {
         Some(o) => println!("game over: {o}"),
         None => println!(

@@ -4,15 +4,17 @@ use std::{process::ExitCode, time::Duration};
 use boardcraft_ai::{AnySearch, Budget, Level, SearchConfig, analysis_of};
 use boardcraft_rules::Position;
 
-use crate::{common::position_after, player::parse_duration};
+use crate::{
+    common::{Start, position_after},
+    player::parse_duration,
+};
 
 #[derive(clap::Args)]
 pub struct Args {
     /// A shipped variant name (see `list`) or a path to a variant RON file.
     variant: String,
-    /// Moves to play from the start first, in notation, separated by spaces.
-    #[arg(long)]
-    after: Option<String>,
+    #[command(flatten)]
+    start: Start,
     /// Playing strength: novice, amateur, strong or master.
     #[arg(long, default_value = "master")]
     level: Level,
@@ -31,7 +33,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
-    let (variant, pos) = position_after(&args.variant, args.after.as_deref())?;
+    let (variant, pos) = position_after(&args.variant, &args.start)?;
     if let Some(o) = pos.outcome() {
         return Err(format!("the game is over: {o}"));
     }

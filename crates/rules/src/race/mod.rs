@@ -13,6 +13,7 @@
 //! `display`.
 
 pub mod bitboard;
+mod chains;
 mod display;
 mod movegen;
 pub mod moves;
@@ -23,6 +24,7 @@ pub mod rules;
 pub mod square;
 mod text;
 
+pub use chains::LongestChain;
 pub use moves::{MoveKind, RaceEffect, RaceMove};
 pub use position::{HomeDeadline, RacePosition, RaceUndo};
 pub use rules::{NoLegalMove, RaceRules, RaceSpec, TargetLock, WinRule};

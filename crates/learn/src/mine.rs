@@ -1,0 +1,473 @@
+//! Mining puzzles from self-play games: play games between the computer's levels, look at
+//! every position for a goal the side to move can reach in few moves with one (or very few)
+//! right first moves, and keep only what [`crate::verify`] proves.
+use std::collections::HashSet;
+
+use boardcraft_ai::{Level, solver::Solver};
+use boardcraft_rules::{AnyMove, AnyPosition, FamilyRules, Position, Variant};
+
+use crate::{
+    Difficulty, Goal, PuzzleEntry, Text,
+    goal::{Judge, move_scores},
+    load::Exercise,
+    verify::verify,
+};
+
+/// At most this many equal first moves make a puzzle (all of them are then listed).
+const MAX_FIRST_MOVES: usize = 2;
+/// The solver's budget per candidate while mining (a candidate that needs more is skipped).
+const MINING_NODES: u64 = 3_000_000;
+
+/// Russian plural: 1 ход, 2 хода, 5 ходов.
+fn ru_plural(n: u32, one: &str, few: &str, many: &str) -> String {
+    let word = match (n % 10, n % 100) {
+        (1, r) if r != 11 => one,
+        (2..=4, r) if !(12..=14).contains(&r) => few,
+        _ => many,
+    };
+    format!("{n} {word}")
+}
+
+fn en_plural(n: u32, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// The title of a puzzle with this goal.
+pub fn title_for(goal: Goal) -> Text {
+    let moves_en = |n| en_plural(n, "move");
+    let moves_ru = |n| ru_plural(n, "ход", "хода", "ходов");
+    match goal {
+        Goal::WinIn(n) => Text {
+            en: format!("Win in {}", moves_en(n)),
+            ru: format!("Выигрыш в {}", moves_ru(n)),
+        },
+        Goal::LongestJump => Text {
+            en: "The longest jump".into(),
+            ru: "Самый длинный прыжок".into(),
+        },
+        Goal::ReachTarget { pieces, moves } => Text {
+            en: format!(
+                "{} in the camp in {}",
+                en_plural(pieces, "piece"),
+                moves_en(moves)
+            ),
+            ru: format!(
+                "{} в лагере за {}",
+                ru_plural(pieces, "шашка", "шашки", "шашек"),
+                moves_ru(moves)
+            ),
+        },
+        Goal::LeaveHome { moves } => Text {
+            en: format!("Everyone out of the home in {}", moves_en(moves)),
+            ru: format!("Все шашки из дома за {}", moves_ru(moves)),
+        },
+        Goal::CaptureMost => Text {
+            en: "The biggest capture".into(),
+            ru: "Самый крупный захват".into(),
+        },
+        Goal::NoMoveIn(n) => Text {
+            en: format!("Leave no move in {}", moves_en(n)),
+            ru: format!("Оставить без хода за {}", moves_ru(n)),
+        },
+        Goal::RowIn(n) => Text {
+            en: format!("A row of four in {}", moves_en(n)),
+            ru: format!("Ряд из четырёх за {}", moves_ru(n)),
+        },
+        Goal::TakeGipfIn(n) => Text {
+            en: format!("Take a GIPF-piece in {}", moves_en(n)),
+            ru: format!("Взять GIPF-фишку за {}", moves_ru(n)),
+        },
+        Goal::Play => Text {
+            en: "Make the move".into(),
+            ru: "Сделайте ход".into(),
+        },
+    }
+}
+
+/// A hint: the best score for best-move goals, else where the first move starts.
+pub fn hint_for(goal: Goal, pos: &AnyPosition, first: &AnyMove, best: Option<u32>) -> Text {
+    match (goal, best) {
+        (Goal::LongestJump, Some(k)) => {
+            return Text {
+                en: format!("The longest chain makes {}.", en_plural(k, "jump")),
+                ru: format!(
+                    "В самой длинной цепочке {}.",
+                    ru_plural(k, "прыжок", "прыжка", "прыжков")
+                ),
+            };
+        }
+        (Goal::CaptureMost, Some(k)) => {
+            return Text {
+                en: format!("The best move captures {}.", en_plural(k, "piece")),
+                ru: format!(
+                    "Лучший ход берёт {}.",
+                    ru_plural(k, "фишку", "фишки", "фишек")
+                ),
+            };
+        }
+        _ => {}
+    }
+    let text = pos.format_move(first);
+    match first {
+        AnyMove::Race(m) => Text {
+            en: format!("Start with the piece on {}.", m.from()),
+            ru: format!("Начните шашкой с поля {}.", m.from()),
+        },
+        AnyMove::Focus(boardcraft_rules::focus::FocusMove::Drop { .. }) => Text {
+            en: "Start with a piece from your reserve.".into(),
+            ru: "Начните с фишки из резерва.".into(),
+        },
+        AnyMove::Focus(boardcraft_rules::focus::FocusMove::Move { from, .. }) => Text {
+            en: format!("Start with the stack on {from}."),
+            ru: format!("Начните башней с поля {from}."),
+        },
+        AnyMove::Gipf(_) => {
+            let dot = text
+                .rsplit(';')
+                .find(|p| !p.starts_with('x'))
+                .unwrap_or(&text)
+                .trim_start_matches('G')
+                .split('-')
+                .next()
+                .unwrap_or("")
+                .to_owned();
+            Text {
+                en: format!("Bring the piece in from the dot {dot}."),
+                ru: format!("Введите фишку с точки {dot}."),
+            }
+        }
+    }
+}
+
+fn difficulty(goal: Goal, best: Option<u32>, first_moves: usize) -> Difficulty {
+    let d = match goal {
+        Goal::LongestJump => match best.unwrap_or(0) {
+            0..=3 => 0,
+            4..=5 => 1,
+            6..=7 => 2,
+            _ => 3,
+        },
+        Goal::CaptureMost => match best.unwrap_or(0) {
+            0..=1 => 0,
+            2 => 1,
+            _ => 2,
+        },
+        g => {
+            (g.moves() as usize).saturating_sub(1) + usize::from(g.moves() >= 3 && first_moves == 1)
+        }
+    };
+    Difficulty::ALL[d.min(3)]
+}
+
+/// The goals worth trying in this position of this variant.
+fn candidates(rules: &FamilyRules, pos: &AnyPosition, plies_to_end: Option<u32>) -> Vec<Goal> {
+    let mut out = Vec::new();
+    let near_end = |n: u32| plies_to_end.is_some_and(|p| p < 2 * n + 2);
+    match (rules, pos) {
+        (FamilyRules::Race(r), AnyPosition::Race(p)) => {
+            out.push(Goal::LongestJump);
+            let me = p.side_to_move();
+            let have = p.pieces_in_target(me);
+            let big = r.width() > 8;
+            for n in 1..=if big { 2 } else { 3 } {
+                if near_end(n) {
+                    out.push(Goal::WinIn(n));
+                }
+            }
+            let per_side = r.pieces_per_side() as u32;
+            for n in 2..=if big { 2 } else { 3 } {
+                if have + n < per_side && have >= 2 {
+                    out.push(Goal::ReachTarget {
+                        pieces: have + n,
+                        moves: n,
+                    });
+                }
+            }
+            if let Some(check) = r.home_clear_ply() {
+                let home = p.pieces_at_home(me).len() as u32;
+                if home > 0 && p.ply() + 8 >= check && p.ply() < check {
+                    for n in home..=home + 1 {
+                        out.push(Goal::LeaveHome { moves: n });
+                    }
+                }
+            }
+        }
+        (FamilyRules::Focus(_), AnyPosition::Focus(_)) => {
+            out.push(Goal::CaptureMost);
+            for n in 1..=2 {
+                if near_end(n) {
+                    out.push(Goal::NoMoveIn(n));
+                }
+            }
+        }
+        (FamilyRules::Gipf(g), AnyPosition::Gipf(p)) => {
+            out.push(Goal::RowIn(1));
+            if p.ply() % 3 == 0 {
+                out.push(Goal::RowIn(2));
+            }
+            let gipf_game = g.lose_without_gipf;
+            if gipf_game {
+                out.push(Goal::TakeGipfIn(1));
+            }
+            for n in 1..=2 {
+                if near_end(n) {
+                    out.push(Goal::WinIn(n));
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// A proven puzzle for `goal` in `pos`, if there is one: few right first moves, each with a
+/// solution line, checked by [`verify`].
+fn try_goal(variant: &Variant, pos: &AnyPosition, goal: Goal) -> Option<(PuzzleEntry, u64)> {
+    let (firsts, lines, best): (Vec<AnyMove>, Vec<Vec<AnyMove>>, Option<u32>) = match goal {
+        Goal::LongestJump | Goal::CaptureMost => {
+            let scores = move_scores(goal, pos)?;
+            let best = scores.iter().map(|s| s.1).max()?;
+            let min = if goal == Goal::LongestJump { 3 } else { 1 };
+            if best < min {
+                return None;
+            }
+            let top: Vec<AnyMove> = scores
+                .into_iter()
+                .filter(|s| s.1 == best)
+                .map(|s| s.0)
+                .collect();
+            if top.len() > MAX_FIRST_MOVES {
+                return None;
+            }
+            let lines = top.iter().map(|m| vec![m.clone()]).collect();
+            (top, lines, Some(best))
+        }
+        _ => {
+            let n = goal.moves();
+            let judge = Judge(goal);
+            let mut solver = Solver::new(&judge, MINING_NODES);
+            let found = solver.solutions(pos, n).ok()?;
+            if found.is_empty() || found.len() > MAX_FIRST_MOVES {
+                return None;
+            }
+            if n > 1 && solver.forces(pos, n - 1).ok()? {
+                return None;
+            }
+            let mut lines = Vec::new();
+            for first in &found {
+                lines.push(principal_line(&mut solver, goal, pos, first, n)?);
+            }
+            (found, lines, None)
+        }
+    };
+    let solutions: Vec<String> = lines.iter().map(|l| line_text(pos, l)).collect();
+    let exercise = Exercise {
+        variant: variant.clone(),
+        position: pos.clone(),
+        goal,
+        solution_text: solutions.clone(),
+        lines,
+    };
+    let proof = verify(&exercise).ok()?;
+    let entry = PuzzleEntry {
+        id: String::new(),
+        variant: variant.name.clone(),
+        position: pos.to_text(),
+        goal,
+        solutions: match goal {
+            // Show the longest path itself, not only its ends.
+            Goal::LongestJump => firsts
+                .iter()
+                .map(|m| crate::goal::longest_path(pos, m).unwrap_or_else(|| pos.format_move(m)))
+                .collect(),
+            _ => solutions,
+        },
+        difficulty: difficulty(goal, best, firsts.len()),
+        title: title_for(goal),
+        hint: hint_for(goal, pos, &firsts[0], best),
+        source: String::new(),
+    };
+    Some((entry, proof.nodes))
+}
+
+fn line_text(pos: &AnyPosition, line: &[AnyMove]) -> String {
+    let mut p = pos.clone();
+    let mut out = Vec::new();
+    for m in line {
+        out.push(p.format_move(m));
+        p.play_unchecked(m);
+    }
+    out.join(" ")
+}
+
+/// A main line from `first`: the player's moves that still force the goal, the opponent's
+/// replies chosen as the first legal one that keeps the game going longest (the one the
+/// solver needs most moves against).
+fn principal_line(
+    solver: &mut Solver<'_, AnyPosition, Judge>,
+    goal: Goal,
+    start: &AnyPosition,
+    first: &AnyMove,
+    n: u32,
+) -> Option<Vec<AnyMove>> {
+    let mut line = vec![first.clone()];
+    let mut pos = start.clone();
+    let mut mv = first.clone();
+    let mut left = n;
+    loop {
+        let before = pos.clone();
+        pos.play_unchecked(&mv);
+        if crate::goal::reached(goal, &before, &mv, &pos) {
+            return Some(line);
+        }
+        if left <= 1 || pos.is_game_over() {
+            return None;
+        }
+        // The toughest reply: one after which the goal needs the most moves.
+        let mut replies = Vec::new();
+        pos.legal_moves(&mut replies);
+        let mut best: Option<(u32, AnyMove)> = None;
+        for r in replies {
+            let mut next = pos.clone();
+            next.play_unchecked(&r);
+            if next.is_game_over() {
+                continue;
+            }
+            let need = (1..left).find(|&k| solver.forces(&next, k).unwrap_or(false))?;
+            if best.as_ref().is_none_or(|b| need > b.0) {
+                best = Some((need, r));
+            }
+        }
+        let (_, reply) = best?;
+        pos.play_unchecked(&reply);
+        line.push(reply);
+        left -= 1;
+        let mut ours = Vec::new();
+        pos.legal_moves(&mut ours);
+        mv = ours
+            .into_iter()
+            .find(|m| solver.move_solves(&pos, m, left).unwrap_or(false))?;
+        line.push(mv.clone());
+    }
+}
+
+/// What [`mine`] reports as it goes.
+pub struct MineProgress {
+    pub games: u32,
+    pub found: usize,
+}
+
+/// Mines up to `count` proven puzzles from self-play games of `variant` (seeded, so the same
+/// seed finds the same puzzles), skipping positions in `known` (position texts).
+pub fn mine(
+    variant: &Variant,
+    count: usize,
+    seed: u64,
+    max_games: u32,
+    known: &HashSet<String>,
+    mut progress: impl FnMut(&MineProgress),
+) -> Vec<PuzzleEntry> {
+    let mut out: Vec<PuzzleEntry> = Vec::new();
+    let mut seen: HashSet<String> = known.clone();
+    let mut kinds_found: std::collections::HashMap<std::mem::Discriminant<Goal>, usize> =
+        Default::default();
+    for game in 0..max_games {
+        if out.len() >= count {
+            break;
+        }
+        let positions = self_play(
+            variant,
+            seed.wrapping_mul(1000).wrapping_add(u64::from(game)),
+        );
+        let total = positions.len() as u32;
+        let decisive = positions
+            .last()
+            .and_then(|p| p.outcome())
+            .is_some_and(|o| o.winner.is_some());
+        let mut per_game = 0;
+        for (i, pos) in positions.iter().enumerate() {
+            if out.len() >= count || per_game >= 3 {
+                break;
+            }
+            if pos.is_game_over() || seen.contains(&pos.to_text()) {
+                continue;
+            }
+            let plies_to_end = decisive.then_some(total - 1 - i as u32);
+            let mut goals = candidates(&variant.rules, pos, plies_to_end);
+            // Rarer kinds first, so a file gets every kind the family has.
+            goals.sort_by_key(|g| {
+                kinds_found
+                    .get(&std::mem::discriminant(g))
+                    .copied()
+                    .unwrap_or(0)
+            });
+            for goal in goals {
+                // Keep the one-move "best" goals from crowding out the others.
+                let k = kinds_found
+                    .get(&std::mem::discriminant(&goal))
+                    .copied()
+                    .unwrap_or(0);
+                if k > count / 2 + 1 {
+                    continue;
+                }
+                if let Some((entry, _)) = try_goal(variant, pos, goal) {
+                    seen.insert(entry.position.clone());
+                    *kinds_found
+                        .entry(std::mem::discriminant(&goal))
+                        .or_default() += 1;
+                    let mut entry = entry;
+                    entry.source = format!(
+                        "mined: {} self-play, seed {seed}, game {game}, ply {}",
+                        variant.name,
+                        pos.ply()
+                    );
+                    out.push(entry);
+                    per_game += 1;
+                    break;
+                }
+            }
+        }
+        progress(&MineProgress {
+            games: game + 1,
+            found: out.len(),
+        });
+    }
+    out
+}
+
+/// The positions of one self-play game, start first: the levels alternate per game and get
+/// noise, so games differ; the first plies are random to spread the openings.
+fn self_play(variant: &Variant, seed: u64) -> Vec<AnyPosition> {
+    let mut pos = variant.new_game();
+    let mut out = vec![pos.clone()];
+    let mut rng = boardcraft_ai::rng::SplitMix64::new(seed);
+    let levels = [Level::Novice, Level::Amateur];
+    let cap = match &variant.rules {
+        FamilyRules::Race(r) if r.width() > 8 => 260,
+        _ => 200,
+    };
+    let mut moves = Vec::new();
+    for ply in 0..cap {
+        if pos.is_game_over() {
+            break;
+        }
+        pos.legal_moves(&mut moves);
+        let mv = if ply < 4 {
+            moves[(rng.next_u64() % moves.len() as u64) as usize].clone()
+        } else {
+            let level = levels[(seed as usize + ply) % 2];
+            let r = boardcraft_ai::AnySearch::new(&pos, level.config(&pos, rng.next_u64())).run();
+            match r.best_move {
+                Some(m) => m,
+                None => break,
+            }
+        };
+        pos.play_unchecked(&mv);
+        out.push(pos.clone());
+    }
+    out
+}
