@@ -10,7 +10,7 @@ use bevy::{
     prelude::*,
 };
 use boardcraft_learn::{Difficulty, Goal, Manifest, Text};
-use boardcraft_rules::{AnyMove, AnyPosition, Variant};
+use boardcraft_rules::{AnyMove, AnyPosition, Position, Variant};
 
 use crate::game::variants::{MODS_SOURCE, ModsFolder};
 
@@ -139,8 +139,20 @@ pub struct LearnFileAsset {
 #[derive(Asset, TypePath, Debug)]
 pub struct LearnManifest(pub Manifest);
 
-#[derive(Default, TypePath)]
-pub struct LearnFileLoader;
+/// Reads lesson and puzzle files; knows the `mods/` folder (natively) so a mod's puzzle can
+/// name a variant file beside it.
+#[derive(TypePath)]
+pub struct LearnFileLoader {
+    mods: Option<std::path::PathBuf>,
+}
+
+impl FromWorld for LearnFileLoader {
+    fn from_world(world: &mut World) -> Self {
+        LearnFileLoader {
+            mods: world.get_resource::<ModsFolder>().and_then(|m| m.0.clone()),
+        }
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum LearnLoadError {
@@ -165,8 +177,18 @@ impl AssetLoader for LearnFileLoader {
         reader.read_to_end(&mut bytes).await?;
         let label = load_context.path().to_string();
         let kind = FileKind::of_path(&load_context.path().path().to_string_lossy());
+        let is_mod = load_context
+            .path()
+            .source()
+            .as_str()
+            .is_some_and(|s| s == MODS_SOURCE);
+        let base = self
+            .mods
+            .as_ref()
+            .filter(|_| is_mod)
+            .map(|m| m.join(kind.folder()));
         let result = match std::str::from_utf8(&bytes) {
-            Ok(text) => read_file(&label, kind, text),
+            Ok(text) => read_file(&label, kind, text, base.as_deref()),
             Err(e) => Err(format!("{label}: the file is not UTF-8 text: {e}")),
         };
         Ok(LearnFileAsset { result })
@@ -202,51 +224,66 @@ impl AssetLoader for LearnManifestLoader {
 }
 
 /// Reads and checks one file through `boardcraft_learn` (the one place the game turns the
-/// crate's checked types into [`Exercise`]s).
-pub fn read_file(label: &str, kind: FileKind, text: &str) -> Result<FileContent, String> {
+/// crate's checked types into [`Exercise`]s). `base` is the folder a mod's variant file paths
+/// are relative to.
+pub fn read_file(
+    label: &str,
+    kind: FileKind,
+    text: &str,
+    base: Option<&std::path::Path>,
+) -> Result<FileContent, String> {
+    let exercise = |id: ExerciseId, e: &boardcraft_learn::Exercise| Exercise {
+        id,
+        variant: Arc::new(e.variant.clone()),
+        start: e.position.clone(),
+        goal: e.goal,
+        solutions: e.lines.clone(),
+        title: Text {
+            en: String::new(),
+            ru: String::new(),
+        },
+        text: None,
+        hint: None,
+        right: None,
+        wrong: None,
+        difficulty: None,
+    };
     match kind {
         FileKind::Puzzles => {
-            let puzzles = api::load_puzzles(label, text).map_err(|e| e.to_string())?;
+            let puzzles =
+                boardcraft_learn::puzzles_from_ron(label, text, base).map_err(|e| e.to_string())?;
             Ok(FileContent::Puzzles(
                 puzzles
                     .into_iter()
                     .map(|p| Exercise {
-                        id: ExerciseId::Puzzle(p.id.clone()),
-                        variant: p.variant.clone(),
-                        start: p.start.clone(),
-                        goal: p.goal,
-                        solutions: p.solutions.clone(),
                         title: p.title.clone(),
-                        text: None,
                         hint: Some(p.hint.clone()),
-                        right: None,
-                        wrong: None,
                         difficulty: Some(p.difficulty),
+                        ..exercise(ExerciseId::Puzzle(p.id.clone()), &p.exercise)
                     })
                     .collect(),
             ))
         }
         FileKind::Lesson => {
-            let lesson = api::load_lesson(label, text).map_err(|e| e.to_string())?;
+            let lesson =
+                boardcraft_learn::lesson_from_ron(label, text, base).map_err(|e| e.to_string())?;
             let steps = lesson
                 .steps
                 .iter()
                 .enumerate()
                 .map(|(i, s)| Exercise {
-                    id: ExerciseId::Step {
-                        lesson: lesson.id.clone(),
-                        step: i,
-                    },
-                    variant: s.variant.clone(),
-                    start: s.start.clone(),
-                    goal: s.goal,
-                    solutions: s.solutions.clone(),
                     title: s.title.clone(),
                     text: Some(s.text.clone()),
                     hint: s.hint.clone(),
                     right: Some(s.right.clone()),
                     wrong: Some(s.wrong.clone()),
-                    difficulty: None,
+                    ..exercise(
+                        ExerciseId::Step {
+                            lesson: lesson.id.clone(),
+                            step: i,
+                        },
+                        &s.exercise,
+                    )
                 })
                 .collect();
             Ok(FileContent::Lesson(Course {
@@ -260,152 +297,59 @@ pub fn read_file(label: &str, kind: FileKind, text: &str) -> Result<FileContent,
     }
 }
 
-/// What the rules and the solver say about the player's latest move.
-pub use api::Judgement;
-
-/// Judges the moves played since the exercise's start (the last one is the player's) against
-/// its goal, through `boardcraft_learn`.
-pub fn judge(exercise: &Exercise, played: &[AnyMove]) -> Judgement {
-    api::judge(exercise.goal, &exercise.start, &exercise.solutions, played)
+/// How the player's latest move went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Judgement {
+    Solved,
+    Wrong,
+    /// Right so far; the opponent answers with `reply`.
+    Continue {
+        reply: AnyMove,
+    },
 }
 
-// TEMPORARY until `boardcraft_learn`'s loading and judging API lands on `learn` (see the
-// request in /work/notes/learn-status.md): the same names, from the file formats only; a try
-// is judged by the listed solution lines only (no solver yet). Replaced by
-// `use boardcraft_learn as api;`.
-mod api {
-    use std::sync::Arc;
-
-    use boardcraft_learn::{Difficulty, Goal, LessonFile, PuzzleFile, Text};
-    use boardcraft_rules::{AnyMove, AnyPosition, Position, Variant, shipped_variant};
-
-    pub struct Puzzle {
-        pub id: String,
-        pub variant: Arc<Variant>,
-        pub start: AnyPosition,
-        pub goal: Goal,
-        pub solutions: Vec<Vec<AnyMove>>,
-        pub difficulty: Difficulty,
-        pub title: Text,
-        pub hint: Text,
+/// Judges the moves played since the exercise's start (player, reply, player …; the last one
+/// is the player's). The right moves are the engine-proven solution lines of the file
+/// (`boardcraft_learn` verified that their first moves are exactly the ones that reach the goal
+/// against every defence): on a line, the line's reply comes next, or the line's end solves it.
+/// Off the lines after a right first move (another way to finish), the goal is checked by
+/// `boardcraft_learn::goal::reached` on the move, within the moves the goal allows; a move off
+/// the lines that does not reach the goal is wrong (there is no proven reply to it).
+pub fn judge(exercise: &Exercise, played: &[AnyMove]) -> Judgement {
+    let on_line = exercise
+        .solutions
+        .iter()
+        .find(|l| l.len() >= played.len() && l[..played.len()] == *played);
+    if let Some(line) = on_line {
+        return match line.get(played.len()) {
+            Some(reply) => Judgement::Continue {
+                reply: reply.clone(),
+            },
+            None => Judgement::Solved,
+        };
     }
-    pub struct Step {
-        pub title: Text,
-        pub variant: Arc<Variant>,
-        pub start: AnyPosition,
-        pub text: Text,
-        pub goal: Goal,
-        pub solutions: Vec<Vec<AnyMove>>,
-        pub right: Text,
-        pub wrong: Text,
-        pub hint: Option<Text>,
+    let (Some(first), Some(last)) = (played.first(), played.last()) else {
+        return Judgement::Wrong;
+    };
+    if !exercise.solutions.iter().any(|l| l.first() == Some(first)) {
+        return Judgement::Wrong;
     }
-    pub struct Lesson {
-        pub id: String,
-        pub family: String,
-        pub title: Text,
-        pub description: Option<Text>,
-        pub steps: Vec<Step>,
-    }
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub enum Judgement {
-        Solved,
-        Wrong,
-        Continue { reply: AnyMove },
-    }
-    fn lines(
-        label: &str,
-        start: &AnyPosition,
-        lines: &[String],
-    ) -> Result<Vec<Vec<AnyMove>>, String> {
-        lines
-            .iter()
-            .map(|l| {
-                let mut p = start.clone();
-                l.split_whitespace()
-                    .map(|t| {
-                        let mv = p.parse_move(t).map_err(|e| format!("{label}: {e}"))?;
-                        p.play(&mv).map_err(|e| format!("{label}: {e}"))?;
-                        Ok(mv)
-                    })
-                    .collect()
-            })
-            .collect()
-    }
-    fn variant(
-        label: &str,
-        name: &str,
-        position: &str,
-    ) -> Result<(Arc<Variant>, AnyPosition), String> {
-        let v = Arc::new(shipped_variant(name).map_err(|e| format!("{label}: {e}"))?);
-        let start = v
-            .position_from_text(position)
-            .map_err(|e| format!("{label}: {e}"))?;
-        Ok((v, start))
-    }
-    pub fn load_puzzles(label: &str, text: &str) -> Result<Vec<Puzzle>, String> {
-        let file: PuzzleFile = ron::from_str(text).map_err(|e| format!("{label}: {e}"))?;
-        file.puzzles
-            .into_iter()
-            .map(|p| {
-                let (v, start) = variant(label, &p.variant, &p.position)?;
-                Ok(Puzzle {
-                    solutions: lines(label, &start, &p.solutions)?,
-                    id: p.id,
-                    variant: v,
-                    start,
-                    goal: p.goal,
-                    difficulty: p.difficulty,
-                    title: p.title,
-                    hint: p.hint,
-                })
-            })
-            .collect()
-    }
-    pub fn load_lesson(label: &str, text: &str) -> Result<Lesson, String> {
-        let file: LessonFile = ron::from_str(text).map_err(|e| format!("{label}: {e}"))?;
-        let steps = file
-            .steps
-            .into_iter()
-            .map(|s| {
-                let (v, start) = variant(label, &s.variant, &s.position)?;
-                Ok(Step {
-                    solutions: lines(label, &start, &s.solutions)?,
-                    title: s.title,
-                    variant: v,
-                    start,
-                    text: s.text,
-                    goal: s.goal,
-                    right: s.right,
-                    wrong: s.wrong,
-                    hint: s.hint,
-                })
-            })
-            .collect::<Result<_, String>>()?;
-        Ok(Lesson {
-            id: file.id,
-            family: file.family,
-            title: file.title,
-            description: file.description,
-            steps,
-        })
-    }
-    pub fn judge(
-        _goal: Goal,
-        _start: &AnyPosition,
-        solutions: &[Vec<AnyMove>],
-        played: &[AnyMove],
-    ) -> Judgement {
-        for line in solutions {
-            if line.len() >= played.len() && line[..played.len()] == *played {
-                return match line.get(played.len()) {
-                    Some(reply) => Judgement::Continue {
-                        reply: reply.clone(),
-                    },
-                    None => Judgement::Solved,
-                };
-            }
+    let own_moves = played.len().div_ceil(2) as u32;
+    let mut before = exercise.start.clone();
+    for mv in &played[..played.len() - 1] {
+        if before.play(mv).is_err() {
+            return Judgement::Wrong;
         }
+    }
+    let mut after = before.clone();
+    if after.play(last).is_err() {
+        return Judgement::Wrong;
+    }
+    if own_moves <= exercise.goal.moves()
+        && boardcraft_learn::goal::reached(exercise.goal, &before, last, &after)
+    {
+        Judgement::Solved
+    } else {
         Judgement::Wrong
     }
 }
