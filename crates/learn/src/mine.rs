@@ -51,12 +51,12 @@ pub fn title_for(goal: Goal) -> Text {
         },
         Goal::ReachTarget { pieces, moves } => Text {
             en: format!(
-                "{} in the camp in {}",
+                "{} in the far camp in {}",
                 en_plural(pieces, "piece"),
                 moves_en(moves)
             ),
             ru: format!(
-                "{} в лагере за {}",
+                "{} в чужом лагере за {}",
                 ru_plural(pieces, "шашка", "шашки", "шашек"),
                 moves_ru(moves)
             ),
@@ -389,11 +389,16 @@ pub fn mine(
             .and_then(|p| p.outcome())
             .is_some_and(|o| o.winner.is_some());
         let mut per_game = 0;
+        let mut last_found: Option<usize> = None;
         for (i, pos) in positions.iter().enumerate() {
             if out.len() >= count || per_game >= 3 {
                 break;
             }
-            if pos.is_game_over() || seen.contains(&pos.to_text()) {
+            // Neighbouring positions of one game make near-identical puzzles.
+            if last_found.is_some_and(|l| i < l + 6)
+                || pos.is_game_over()
+                || seen.contains(&pos.to_text())
+            {
                 continue;
             }
             let plies_to_end = decisive.then_some(total - 1 - i as u32);
@@ -427,6 +432,7 @@ pub fn mine(
                     );
                     out.push(entry);
                     per_game += 1;
+                    last_found = Some(i);
                     break;
                 }
             }
@@ -447,8 +453,8 @@ fn self_play(variant: &Variant, seed: u64) -> Vec<AnyPosition> {
     let mut rng = boardcraft_ai::rng::SplitMix64::new(seed);
     let levels = [Level::Novice, Level::Amateur];
     let cap = match &variant.rules {
-        FamilyRules::Race(r) if r.width() > 8 => 260,
-        _ => 200,
+        FamilyRules::Race(_) => 400,
+        _ => 240,
     };
     let mut moves = Vec::new();
     for ply in 0..cap {
