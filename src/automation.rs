@@ -60,6 +60,7 @@ fn screenshot_when_settled(
     phase: Option<Res<State<TurnPhase>>>,
     animating: Res<Animating>,
     library: Res<VariantLibrary>,
+    learn: Res<crate::learn::content::LearnLibrary>,
     mut exit: MessageWriter<AppExit>,
 ) {
     if progress.saved {
@@ -76,6 +77,7 @@ fn screenshot_when_settled(
         AppState::Failed => true,
         // Every board preview can be drawn once the library has loaded.
         AppState::Menu => library.settled(),
+        AppState::Learn => library.settled() && learn.settled(),
         AppState::InGame => {
             !animating.is_running() && phase.is_some_and(|p| *p.get() != TurnPhase::Animating)
         }
@@ -160,8 +162,31 @@ pub fn headless_app_with<M>(
     step: Duration,
     plugins: impl Plugins<M>,
 ) -> App {
+    headless_app_from(config, players, step, None, plugins)
+}
+
+/// [`headless_app`] with a `mods/` folder (natively; the browser has none).
+pub fn headless_app_with_mods(
+    config: GameConfig,
+    players: Players,
+    step: Duration,
+    mods: Option<PathBuf>,
+) -> App {
+    headless_app_from(config, players, step, mods, ())
+}
+
+fn headless_app_from<M>(
+    config: GameConfig,
+    players: Players,
+    step: Duration,
+    mods: Option<PathBuf>,
+    plugins: impl Plugins<M>,
+) -> App {
     let mut app = App::new();
-    crate::platform::register_sources(&mut app, &config, None);
+    #[cfg(not(target_arch = "wasm32"))]
+    crate::game::variants::register_sources(&mut app, &config, mods);
+    #[cfg(target_arch = "wasm32")]
+    let _ = mods;
     app.add_plugins((
         MinimalPlugins.set(ScheduleRunnerPlugin::run_once()),
         StatesPlugin,

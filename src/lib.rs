@@ -33,6 +33,7 @@ pub mod automation;
 pub mod game;
 pub mod input;
 pub mod online;
+pub mod learn;
 pub mod persistence;
 pub mod platform;
 pub mod settings;
@@ -77,6 +78,7 @@ impl PluginGroup for LogicPlugins {
             .add(game::status::plugin)
             .add(persistence::plugin)
             .add(online::plugin)
+            .add(learn::plugin)
     }
 }
 

@@ -61,6 +61,9 @@ fn main() -> AppExit {
     if cli.opens_menu() {
         app.insert_state(AppState::Menu);
     }
+    if let Some(learn) = &cli.learn {
+        boardcraft::learn::session::open_learn(&mut app, learn);
+    }
     #[cfg(not(target_arch = "wasm32"))]
     app.insert_resource(boardcraft::game::computer::SearchThreads(
         cli.native.threads,

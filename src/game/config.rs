@@ -106,6 +106,9 @@ pub struct GameConfig {
     pub variant: VariantChoice,
     /// Moves played (without animation) before the game is shown, in the game's notation.
     pub after: String,
+    /// The position the game starts from, as text (the rules' position text); the variant's
+    /// start position when `None`. `after` is played from it.
+    pub position: Option<String>,
 }
 
 impl Default for GameConfig {
@@ -113,6 +116,7 @@ impl Default for GameConfig {
         GameConfig {
             variant: VariantChoice::Name(DEFAULT_VARIANT.to_owned()),
             after: String::new(),
+            position: None,
         }
     }
 }
@@ -142,12 +146,20 @@ pub struct Cli {
     /// Moves to play before the game is shown, e.g. "g2:e2 b7:d7".
     #[arg(long, default_value = "")]
     pub after: String,
+    /// The position to start from, as text (README, "Positions as text"), e.g.
+    /// "5BBB/5BBB/5BBB/8/8/WWW5/WWW5/WWW5 w 0"; `--after` is played from it.
+    #[arg(long)]
+    pub position: Option<String>,
     /// Start in the top-down view.
     #[arg(long)]
     pub top_down: bool,
     /// Open the main menu even with --variant (which then preselects that game there).
     #[arg(long)]
     pub menu: bool,
+    /// Open Learn instead of starting a game; with a value, start that puzzle or lesson step:
+    /// `puzzle:<id>`, `lesson:<id>:<step>` or a lesson id.
+    #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "EXERCISE")]
+    pub learn: Option<String>,
     /// The language of the interface: en or ru, kept like a choice made in the settings
     /// (default: the stored setting, else the system's language).
     #[arg(long, value_parser = parse_language)]
@@ -249,6 +261,7 @@ impl Cli {
         GameConfig {
             variant: VariantChoice::parse(self.variant.as_deref().unwrap_or(DEFAULT_VARIANT)),
             after: self.after.clone(),
+            position: self.position.clone().filter(|p| !p.trim().is_empty()),
         }
     }
 

@@ -25,6 +25,8 @@ pub enum AppState {
     /// The main menu (`--menu`, or opened from a game, which keeps the game to return to).
     Menu,
     InGame,
+    /// The Learn screen: courses and puzzles (a lesson step or puzzle is played `InGame`).
+    Learn,
     /// The chosen variant cannot be played (broken file, unknown name, bad `--after`); the
     /// UI shows why. Fixing the file (hot reload) starts the game.
     Failed,
@@ -243,6 +245,9 @@ pub struct MoveRejected {
 #[derive(Message, Clone, Debug)]
 pub struct StartGame {
     pub variant: Arc<Variant>,
+    /// The position the game starts from (`--position`, a puzzle); the variant's start
+    /// position when `None`.
+    pub from: Option<AnyPosition>,
     pub after: String,
     /// The side that had resigned (a loaded save): the game starts over. Ignored when the
     /// moves of `after` already end the game by its rules, as a resignation then is.
@@ -254,8 +259,17 @@ impl StartGame {
     pub fn new(variant: Arc<Variant>, after: impl Into<String>) -> Self {
         StartGame {
             variant,
+            from: None,
             after: after.into(),
             resigned: None,
+        }
+    }
+
+    /// A game of `variant` from the position `from` (read from its text by the rules).
+    pub fn from_position(variant: Arc<Variant>, from: AnyPosition) -> Self {
+        StartGame {
+            from: Some(from),
+            ..StartGame::new(variant, String::new())
         }
     }
 }
@@ -336,7 +350,10 @@ fn start_games(
     let Some(request) = requests.read().last() else {
         return;
     };
-    let start = request.variant.new_game();
+    let start = request
+        .from
+        .clone()
+        .unwrap_or_else(|| request.variant.new_game());
     let mut position = start.clone();
     let history = match replay(&mut position, &request.after) {
         Ok(history) => history,

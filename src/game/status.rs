@@ -89,6 +89,7 @@ fn update_status(
             AppState::InGame => "in-game",
             AppState::Failed => "failed",
             AppState::Menu => "menu",
+            AppState::Learn => "learn",
         },
         phase: match phase.map(|p| *p.get()) {
             Some(TurnPhase::Ready) => "ready",

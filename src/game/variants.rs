@@ -529,7 +529,29 @@ fn start_chosen_game(
                 }
                 *last_started = Some(variant.content_hash);
                 let path = entry.path.clone();
-                start.write(StartGame::new(variant.clone(), config.after.clone()));
+                // `--position`: read by the rules; a text that is not a position of this
+                // variant is shown like any other reason the game cannot start.
+                let from = match config
+                    .position
+                    .as_deref()
+                    .map(|t| variant.position_from_text(t))
+                {
+                    None => None,
+                    Some(Ok(position)) => Some(position),
+                    Some(Err(e)) => {
+                        let failure =
+                            format!("--position is not a position of {}: {e}", variant.name);
+                        error!("cannot start the game: {failure}");
+                        error.0 = Some(failure.clone());
+                        next_state.set(AppState::Failed);
+                        *last_failure = Some(failure);
+                        return;
+                    }
+                };
+                start.write(StartGame {
+                    from,
+                    ..StartGame::new(variant.clone(), config.after.clone())
+                });
                 library.playing = Some(path);
                 *last_failure = None;
                 return;
@@ -583,7 +605,12 @@ fn reload_current_game(
     }
     let variant = variant.clone();
     let line = game.line();
-    let mut position = variant.new_game();
+    // A game started from a position (`--position`) keeps it: its text read by the new rules
+    // (or, if the new rules cannot read it, the variant's start).
+    let from = (game.start.to_text() != game.variant.new_game().to_text())
+        .then(|| variant.position_from_text(&game.start.to_text()).ok())
+        .flatten();
+    let mut position = from.clone().unwrap_or_else(|| variant.new_game());
     // The same game goes on: its moves, and its resignation if one ended it.
     let (after, resigned) = if replay(&mut position, &line).is_ok() {
         library.notices.push(Notice::Replayed {
@@ -599,6 +626,7 @@ fn reload_current_game(
     info!("{playing} reloaded");
     start.write(StartGame {
         variant,
+        from,
         after,
         resigned,
     });
@@ -632,6 +660,7 @@ fn start_requested_game(
     *players = request.players.clone();
     config.variant = VariantChoice::Name(variant.name.clone());
     config.after.clear();
+    config.position = None;
     library.playing = Some(request.path.clone());
     start.write(StartGame::new(variant, String::new()));
 }

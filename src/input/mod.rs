@@ -205,8 +205,11 @@ pub fn selection_plugin(app: &mut App) {
             Update,
             (
                 refresh_paths,
-                handle_clicks
-                    .run_if(in_state(TurnPhase::Ready).and_then(crate::game::review::is_live)),
+                handle_clicks.run_if(
+                    in_state(TurnPhase::Ready)
+                        .and_then(crate::game::review::is_live)
+                        .and_then(crate::learn::session::accepts_player_moves),
+                ),
             )
                 .chain()
                 .in_set(GameSystems::Input),

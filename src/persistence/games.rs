@@ -210,6 +210,7 @@ pub(super) fn load_games(
         });
         start.write(StartGame {
             variant: ready.variant.clone(),
+            from: None,
             after: ready.line.clone(),
             resigned: ready.resigned,
         });

@@ -18,6 +18,8 @@ pub fn plugin(app: &mut App) {
         EguiPrimaryContextPass,
         game_over_dialog
             .run_if(in_state(TurnPhase::GameOver))
+            // An exercise tells its own end (`ui::learn`).
+            .run_if(not(crate::learn::session::in_exercise))
             .in_set(UiSystems::Windows),
     );
 }

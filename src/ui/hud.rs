@@ -37,7 +37,10 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             EguiPrimaryContextPass,
             (
-                side_panel.run_if(in_state(AppState::InGame)),
+                // An exercise has its own panel (`ui::learn`).
+                side_panel.run_if(
+                    in_state(AppState::InGame).and_then(not(crate::learn::session::in_exercise)),
+                ),
                 confirm_resign.run_if(in_state(AppState::InGame)),
             )
                 .in_set(UiSystems::Panels),
@@ -60,6 +63,7 @@ pub struct PanelState<'w> {
     pub settings: Res<'w, Settings>,
     pub time: Res<'w, Time<Real>>,
     pub selection: Res<'w, Selection>,
+    pub copied: Res<'w, crate::learn::copy_position::CopiedPosition>,
 }
 
 /// What the panel's buttons do.
@@ -72,6 +76,7 @@ pub struct PanelActions<'w> {
     pub skip: MessageWriter<'w, SkipAnimation>,
     pub next_state: ResMut<'w, NextState<AppState>>,
     pub windows: ResMut<'w, UiWindows>,
+    pub copy: MessageWriter<'w, crate::learn::copy_position::CopyPositionRequested>,
 }
 
 /// The side a "Resign" button resigns for: the only human, or the human to move when both
@@ -122,6 +127,7 @@ fn side_panel(
                 status(ui, lang, game, &state, &mut actions);
                 ui.separator();
                 buttons(ui, lang, game, &state, &mut actions);
+                super::copy_position::show(ui, lang, game, &state.copied, &mut actions.copy);
                 if state.settings.coach {
                     ui.separator();
                     coach::show(ui, lang, game, &state.coach, &state.players);

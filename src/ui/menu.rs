@@ -11,7 +11,7 @@ use crate::{
     game::match_state::{AppState, Match, TurnPhase},
     game::variants::{Entry, NewGameRequested, Origin, VariantLibrary},
     settings::{Language, Settings},
-    ui::i18n::{Key, player, side, side_lower, tr, trf, variant_text},
+    ui::i18n::{Key, LearnKey, learn_tr, player, side, side_lower, tr, trf, variant_text},
     view::animation::SkipAnimation,
 };
 
@@ -214,6 +214,9 @@ fn main_menu(
                         .clicked()
                     {
                         online_window.open = true;
+                    }
+                    if ui.button(learn_tr(lang, LearnKey::MenuLearn)).clicked() {
+                        next_state.set(AppState::Learn);
                     }
                     if ui.button(tr(lang, Key::MenuLoad)).clicked() {
                         windows.saves = true;

@@ -29,12 +29,14 @@ use crate::{
 pub mod board_labels;
 pub mod chooser;
 pub mod coach;
+pub mod copy_position;
 pub mod errors;
 pub mod fonts;
 pub mod frame_sync;
 pub mod game_over;
 pub mod hud;
 pub mod i18n;
+pub mod learn;
 pub mod menu;
 pub mod move_list;
 pub mod preview;
@@ -99,6 +101,7 @@ pub fn plugin(app: &mut App) {
             errors::plugin,
             shortcuts::plugin,
             preview::plugin,
+            learn::plugin,
         ));
 }
 

@@ -28,6 +28,7 @@ pub fn app_for(variant: &str, after: &str, players: Players) -> App {
         GameConfig {
             variant: VariantChoice::parse(variant),
             after: after.to_owned(),
+            position: None,
         },
         players,
         STEP,

@@ -9,6 +9,7 @@ mod focus;
 mod gipf;
 mod i18n;
 mod input;
+mod learn;
 mod menu;
 mod online;
 mod page;

@@ -17,9 +17,11 @@ use boardcraft_rules::Color;
 use crate::{game::config::PlayerKind, settings::Language};
 
 mod en;
+mod learn;
 mod ru;
 mod variants;
 
+pub use learn::{LearnKey, difficulty_name, family_name, goal_text, learn_tr, learn_trf};
 pub use variants::{VariantText, variant_text};
 
 macro_rules! keys {

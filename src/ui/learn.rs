@@ -1,0 +1,774 @@
+//! The Learn screens: the courses with their steps and the puzzles by family and difficulty
+//! (with solved marks and broken files' errors), and the panel beside the board while a step or
+//! a puzzle is played (its text and goal, what the last try got, hint, show the solution,
+//! retry, next). They read [`LearnLibrary`], [`LearnProgress`] and [`LearnSession`] and write
+//! the session's messages; the checking is `crate::learn::session`'s.
+use std::{collections::HashMap, sync::Arc};
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use boardcraft_learn::{Difficulty, Text};
+use boardcraft_rules::{AnyMove, AnyPosition, Position};
+
+use crate::{
+    game::match_state::{AppState, Match},
+    learn::content::{Exercise, ExerciseId, LearnLibrary, Origin},
+    learn::copy_position::{CopiedPosition, CopyPositionRequested},
+    learn::progress::{LearnProgress, ProgressStatus},
+    learn::session::{
+        Feedback, LearnSession, LeaveExercise, Progress, ShowSolution, StartExercise,
+    },
+    settings::{Language, Settings},
+    ui::i18n::{
+        Key, LearnKey, difficulty_name, family_name, goal_text, learn_tr, learn_trf, side,
+        side_lower, tr, trf,
+    },
+    view::model::{Layout, Snapshot},
+};
+
+use super::{
+    UiSystems, colours,
+    hud::{PANEL_WIDTH, PanelWidth},
+    panel_frame,
+};
+
+/// Which list the Learn screen shows.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum LearnTab {
+    #[default]
+    Courses,
+    Puzzles,
+}
+
+/// The choices made on the Learn screen (kept while a step or puzzle is played, so "Back to
+/// Learn" returns to the same list).
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq)]
+pub struct LearnDraft {
+    pub tab: LearnTab,
+    /// The course shown (its id).
+    pub course: Option<String>,
+    /// The puzzles' family shown (`Race`, `Focus`, `Gipf`).
+    pub family: Option<String>,
+    /// `None`: every difficulty.
+    pub difficulty: Option<Difficulty>,
+    /// The puzzle whose board is shown.
+    pub puzzle: Option<ExerciseId>,
+}
+
+/// Drawings of exercises' start positions, by exercise key.
+#[derive(Resource, Default)]
+pub struct ExercisePreviews(HashMap<String, Arc<(Layout, Snapshot)>>);
+
+impl ExercisePreviews {
+    fn of(&mut self, exercise: &Exercise) -> Arc<(Layout, Snapshot)> {
+        self.0
+            .entry(exercise.id.key())
+            .or_insert_with(|| {
+                let layout = Layout::for_variant(&exercise.variant);
+                let snapshot = Snapshot::of(&exercise.start, &layout);
+                Arc::new((layout, snapshot))
+            })
+            .clone()
+    }
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<LearnDraft>()
+        .init_resource::<ExercisePreviews>()
+        .add_systems(
+            EguiPrimaryContextPass,
+            (
+                learn_screen.run_if(in_state(AppState::Learn)),
+                exercise_panel.run_if(
+                    in_state(AppState::InGame).and_then(crate::learn::session::in_exercise),
+                ),
+            )
+                .in_set(UiSystems::Panels),
+        );
+}
+
+/// The file's text in the player's language.
+fn text(lang: Language, t: &Text) -> &str {
+    t.get(lang.code())
+}
+
+fn learn_screen(
+    mut contexts: EguiContexts,
+    mut draft: ResMut<LearnDraft>,
+    library: Res<LearnLibrary>,
+    progress: Res<LearnProgress>,
+    status: Res<ProgressStatus>,
+    settings: Res<Settings>,
+    mut previews: ResMut<ExercisePreviews>,
+    mut start: MessageWriter<StartExercise>,
+    mut next_state: ResMut<NextState<AppState>>,
+) -> Result {
+    let lang = settings.language;
+    let ctx = contexts.ctx_mut()?;
+    let screen = ctx.content_rect();
+    ctx.layer_painter(egui::LayerId::background()).rect_filled(
+        screen,
+        0.0,
+        egui::Color32::from_rgb(28, 23, 19),
+    );
+    let size = egui::vec2(
+        (screen.width() - 40.0).clamp(320.0, 1080.0),
+        (screen.height() - 40.0).clamp(320.0, 720.0),
+    );
+    let mut chosen: Option<ExerciseId> = None;
+    egui::Area::new(egui::Id::new("learn_screen"))
+        .order(egui::Order::Background)
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        .show(ctx, |ui| {
+            panel_frame().show(ui, |ui| {
+                ui.set_width(size.x - 24.0);
+                ui.set_height(size.y - 20.0);
+                ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
+                ui.horizontal(|ui| {
+                    ui.label(
+                        egui::RichText::new("Boardcraft")
+                            .size(30.0)
+                            .strong()
+                            .color(colours::ACCENT),
+                    );
+                    ui.add_space(12.0);
+                    ui.label(egui::RichText::new(learn_tr(lang, LearnKey::Title)).size(20.0));
+                    ui.add_space(24.0);
+                    for (tab, key) in [
+                        (LearnTab::Courses, LearnKey::Courses),
+                        (LearnTab::Puzzles, LearnKey::Puzzles),
+                    ] {
+                        let label = egui::RichText::new(learn_tr(lang, key)).size(17.0);
+                        if ui.selectable_label(draft.tab == tab, label).clicked() {
+                            draft.tab = tab;
+                        }
+                    }
+                });
+                ui.separator();
+                let broken = library.broken();
+                let bottom_bar = 44.0 + if broken.is_empty() { 0.0 } else { 120.0 };
+                let body_height = (ui.available_height() - bottom_bar).max(100.0);
+                if !library.settled() && library.files.is_empty() {
+                    ui.label(learn_tr(lang, LearnKey::Loading));
+                } else {
+                    ui.allocate_ui(egui::vec2(ui.available_width(), body_height), |ui| {
+                        ui.set_height(body_height);
+                        match draft.tab {
+                            LearnTab::Courses => {
+                                chosen = courses(
+                                    ui,
+                                    lang,
+                                    &library,
+                                    &progress,
+                                    &mut draft,
+                                    &mut previews,
+                                )
+                            }
+                            LearnTab::Puzzles => {
+                                chosen = puzzles(
+                                    ui,
+                                    lang,
+                                    &library,
+                                    &progress,
+                                    &mut draft,
+                                    &mut previews,
+                                )
+                            }
+                        }
+                    });
+                }
+                if !broken.is_empty() {
+                    ui.separator();
+                    ui.colored_label(colours::BAD, learn_tr(lang, LearnKey::BrokenFiles));
+                    egui::ScrollArea::vertical()
+                        .id_salt("learn_broken")
+                        .max_height(100.0)
+                        .show(ui, |ui| {
+                            for (path, why) in &broken {
+                                ui.colored_label(
+                                    colours::BAD,
+                                    trf(lang, Key::FileBroken, &[("file", path)]),
+                                );
+                                ui.label(egui::RichText::new(why).monospace().size(12.0));
+                            }
+                        });
+                }
+                ui.separator();
+                ui.horizontal(|ui| {
+                    if ui.button(learn_tr(lang, LearnKey::BackToMenu)).clicked() {
+                        next_state.set(AppState::Menu);
+                    }
+                    if let Some(problem) = &status.problem {
+                        ui.colored_label(colours::WARN, problem);
+                    }
+                });
+            });
+        });
+    if let Some(id) = chosen {
+        start.write(StartExercise(id));
+        next_state.set(AppState::InGame);
+    }
+    Ok(())
+}
+
+/// Steps solved out of all, for a course.
+fn course_progress(progress: &LearnProgress, steps: &[Exercise]) -> (usize, usize) {
+    let done = steps
+        .iter()
+        .filter(|s| progress.is_solved(&s.id.key()))
+        .count();
+    (done, steps.len())
+}
+
+fn solved_mark(ui: &mut egui::Ui, solved: bool) {
+    let (mark, colour) = if solved {
+        ("✔", colours::GOOD)
+    } else {
+        ("○", egui::Color32::from_gray(120))
+    };
+    ui.label(egui::RichText::new(mark).color(colour));
+}
+
+/// The courses on the left, the chosen course's steps on the right. Returns a step to start.
+fn courses(
+    ui: &mut egui::Ui,
+    lang: Language,
+    library: &LearnLibrary,
+    progress: &LearnProgress,
+    draft: &mut LearnDraft,
+    previews: &mut ExercisePreviews,
+) -> Option<ExerciseId> {
+    let list: Vec<_> = library.courses().collect();
+    if list.is_empty() {
+        ui.label(learn_tr(lang, LearnKey::Nothing));
+        return None;
+    }
+    if draft
+        .course
+        .as_ref()
+        .is_none_or(|c| !list.iter().any(|(_, course)| &course.id == c))
+    {
+        draft.course = list.first().map(|(_, c)| c.id.clone());
+    }
+    let mut chosen = None;
+    let height = ui.available_height();
+    ui.horizontal_top(|ui| {
+        let list_width = (ui.available_width() * 0.38).clamp(220.0, 380.0);
+        ui.vertical(|ui| {
+            ui.set_width(list_width);
+            egui::ScrollArea::vertical()
+                .id_salt("learn_courses")
+                .max_height(height)
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    for (file, course) in &list {
+                        let selected = draft.course.as_deref() == Some(course.id.as_str());
+                        let (done, total) = course_progress(progress, &course.steps);
+                        let mut title = egui::RichText::new(text(lang, &course.title));
+                        if selected {
+                            title = title.strong().color(colours::ACCENT);
+                        }
+                        let tag = if file.origin == Origin::Mod {
+                            learn_tr(lang, LearnKey::ModTag)
+                        } else {
+                            ""
+                        };
+                        let button = egui::Button::selectable(selected, title)
+                            .right_text(egui::RichText::new(tag).small().weak())
+                            .min_size(egui::vec2(ui.available_width(), 30.0));
+                        if ui.add(button).clicked() {
+                            draft.course = Some(course.id.clone());
+                        }
+                        ui.label(
+                            egui::RichText::new(learn_trf(
+                                lang,
+                                LearnKey::StepsDone,
+                                &[("done", &done), ("total", &total)],
+                            ))
+                            .small(),
+                        );
+                        ui.add_space(4.0);
+                    }
+                });
+        });
+        ui.separator();
+        ui.vertical(|ui| {
+            let Some(course) = draft.course.as_deref().and_then(|id| library.course(id)) else {
+                return;
+            };
+            ui.heading(text(lang, &course.title));
+            if let Some(d) = &course.description {
+                ui.label(text(lang, d));
+            }
+            let (done, total) = course_progress(progress, &course.steps);
+            let first_open = course
+                .steps
+                .iter()
+                .find(|s| !progress.is_solved(&s.id.key()));
+            ui.horizontal(|ui| {
+                let key = match (done, first_open) {
+                    (_, None) => LearnKey::CourseDone,
+                    (0, _) => LearnKey::StartCourse,
+                    _ => LearnKey::ContinueCourse,
+                };
+                let target = first_open.or(course.steps.first());
+                let button =
+                    egui::Button::new(egui::RichText::new(learn_tr(lang, key)).size(17.0).strong())
+                        .min_size(egui::vec2(200.0, 32.0));
+                if ui.add_enabled(target.is_some(), button).clicked() {
+                    chosen = target.map(|s| s.id.clone());
+                }
+                ui.label(learn_trf(
+                    lang,
+                    LearnKey::StepsDone,
+                    &[("done", &done), ("total", &total)],
+                ));
+            });
+            ui.add_space(6.0);
+            // The steps on the left; the board of the step under the pointer (else the next
+            // one to do) on the right.
+            let mut shown = first_open.or(course.steps.first());
+            ui.horizontal_top(|ui| {
+                let steps_width = (ui.available_width() * 0.5).max(200.0);
+                ui.vertical(|ui| {
+                    ui.set_width(steps_width);
+                    ui.label(egui::RichText::new(learn_tr(lang, LearnKey::Steps)).strong());
+                    egui::ScrollArea::vertical()
+                        .id_salt("learn_steps")
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            for (i, step) in course.steps.iter().enumerate() {
+                                ui.horizontal(|ui| {
+                                    solved_mark(ui, progress.is_solved(&step.id.key()));
+                                    let label = format!(
+                                        "{} · {}",
+                                        learn_trf(lang, LearnKey::StepNumber, &[("n", &(i + 1))]),
+                                        text(lang, &step.title)
+                                    );
+                                    let link = ui.link(label);
+                                    if link.hovered() {
+                                        shown = Some(step);
+                                    }
+                                    if link.clicked() {
+                                        chosen = Some(step.id.clone());
+                                    }
+                                });
+                            }
+                        });
+                });
+                if let Some(step) = shown {
+                    ui.vertical(|ui| {
+                        ui.label(egui::RichText::new(text(lang, &step.title)).strong());
+                        ui.label(egui::RichText::new(goal_text(lang, step.goal)).small());
+                        let side_px = ui.available_width().min(ui.available_height() - 10.0);
+                        let side_px = side_px.clamp(100.0, 360.0);
+                        let (rect, _) = ui.allocate_exact_size(
+                            egui::vec2(side_px, side_px),
+                            egui::Sense::hover(),
+                        );
+                        let preview = previews.of(step);
+                        super::preview::draw(ui.painter(), rect, &preview.0, &preview.1);
+                    });
+                }
+            });
+        });
+    });
+    chosen
+}
+
+/// The puzzles: families, a difficulty filter, the list, and the chosen puzzle's board.
+fn puzzles(
+    ui: &mut egui::Ui,
+    lang: Language,
+    library: &LearnLibrary,
+    progress: &LearnProgress,
+    draft: &mut LearnDraft,
+    previews: &mut ExercisePreviews,
+) -> Option<ExerciseId> {
+    let all: Vec<&Exercise> = library.puzzles().map(|(_, p)| p).collect();
+    if all.is_empty() {
+        ui.label(learn_tr(lang, LearnKey::Nothing));
+        return None;
+    }
+    let mut families: Vec<&'static str> = Vec::new();
+    for p in &all {
+        if !families.contains(&p.family()) {
+            families.push(p.family());
+        }
+    }
+    if draft
+        .family
+        .as_deref()
+        .is_none_or(|f| !families.contains(&f))
+    {
+        draft.family = families.first().map(|f| (*f).to_owned());
+    }
+    let family = draft.family.clone().unwrap_or_default();
+    let mut chosen = None;
+    ui.horizontal(|ui| {
+        for f in &families {
+            let of_family: Vec<_> = all.iter().filter(|p| p.family() == *f).collect();
+            let done = of_family
+                .iter()
+                .filter(|p| progress.is_solved(&p.id.key()))
+                .count();
+            let label = format!("{} ({done}/{})", family_name(lang, f), of_family.len());
+            if ui.selectable_label(family == *f, label).clicked() {
+                draft.family = Some((*f).to_owned());
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        if ui
+            .selectable_label(
+                draft.difficulty.is_none(),
+                learn_tr(lang, LearnKey::AllDifficulties),
+            )
+            .clicked()
+        {
+            draft.difficulty = None;
+        }
+        for d in Difficulty::ALL {
+            if ui
+                .selectable_label(draft.difficulty == Some(d), difficulty_name(lang, d))
+                .clicked()
+            {
+                draft.difficulty = Some(d);
+            }
+        }
+    });
+    ui.separator();
+    let shown: Vec<&Exercise> = all
+        .iter()
+        .copied()
+        .filter(|p| p.family() == family)
+        .filter(|p| draft.difficulty.is_none() || p.difficulty == draft.difficulty)
+        .collect();
+    let done = shown
+        .iter()
+        .filter(|p| progress.is_solved(&p.id.key()))
+        .count();
+    if draft
+        .puzzle
+        .as_ref()
+        .is_none_or(|id| !shown.iter().any(|p| &p.id == id))
+    {
+        draft.puzzle = shown.first().map(|p| p.id.clone());
+    }
+    let height = ui.available_height();
+    ui.horizontal_top(|ui| {
+        let list_width = (ui.available_width() * 0.42).clamp(240.0, 440.0);
+        ui.vertical(|ui| {
+            ui.set_width(list_width);
+            ui.label(learn_trf(
+                lang,
+                LearnKey::SolvedCount,
+                &[("done", &done), ("total", &shown.len())],
+            ));
+            if shown.is_empty() {
+                ui.label(learn_tr(lang, LearnKey::NoPuzzlesHere));
+            }
+            egui::ScrollArea::vertical()
+                .id_salt("learn_puzzles")
+                .max_height(height - 24.0)
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    for p in &shown {
+                        let selected = draft.puzzle.as_ref() == Some(&p.id);
+                        ui.horizontal(|ui| {
+                            solved_mark(ui, progress.is_solved(&p.id.key()));
+                            let mut title = egui::RichText::new(text(lang, &p.title));
+                            if selected {
+                                title = title.strong().color(colours::ACCENT);
+                            }
+                            let difficulty = p.difficulty.map_or("", |d| difficulty_name(lang, d));
+                            let button = egui::Button::selectable(selected, title)
+                                .right_text(egui::RichText::new(difficulty).small().weak())
+                                .min_size(egui::vec2(ui.available_width(), 26.0));
+                            let response = ui.add(button);
+                            if response.clicked() {
+                                draft.puzzle = Some(p.id.clone());
+                            }
+                            if response.double_clicked() {
+                                chosen = Some(p.id.clone());
+                            }
+                        });
+                    }
+                });
+        });
+        ui.separator();
+        ui.vertical(|ui| {
+            let Some(p) = draft.puzzle.as_ref().and_then(|id| library.exercise(id)) else {
+                return;
+            };
+            ui.heading(text(lang, &p.title));
+            ui.label(goal_text(lang, p.goal));
+            let to_move = p.start.side_to_move();
+            ui.label(
+                egui::RichText::new(learn_trf(
+                    lang,
+                    LearnKey::YourSide,
+                    &[
+                        ("Side", &side(lang, to_move)),
+                        ("side", &side_lower(lang, to_move)),
+                    ],
+                ))
+                .small(),
+            );
+            let solved = progress.is_solved(&p.id.key());
+            ui.label(
+                egui::RichText::new(learn_tr(
+                    lang,
+                    if solved {
+                        LearnKey::Solved
+                    } else {
+                        LearnKey::NotSolved
+                    },
+                ))
+                .small()
+                .color(if solved { colours::GOOD } else { colours::TEXT }),
+            );
+            let board_side = (ui.available_height() - 60.0)
+                .min(ui.available_width())
+                .clamp(120.0, 420.0);
+            let (rect, _) = ui.allocate_exact_size(
+                egui::vec2(ui.available_width(), board_side),
+                egui::Sense::hover(),
+            );
+            let board =
+                egui::Rect::from_center_size(rect.center(), egui::vec2(board_side, board_side));
+            let preview = previews.of(p);
+            super::preview::draw(ui.painter(), board, &preview.0, &preview.1);
+            ui.add_space(6.0);
+            let button = egui::Button::new(
+                egui::RichText::new(tr(lang, Key::MenuStart))
+                    .size(17.0)
+                    .strong(),
+            )
+            .min_size(egui::vec2(200.0, 32.0));
+            if ui.add(button).clicked() {
+                chosen = Some(p.id.clone());
+            }
+        });
+    });
+    chosen
+}
+
+/// The moves of `line` in notation, played from `start`.
+fn line_text(start: &AnyPosition, line: &[AnyMove]) -> String {
+    let mut position = start.clone();
+    let mut words = Vec::new();
+    for mv in line {
+        words.push(position.format_move(mv));
+        if position.play(mv).is_err() {
+            break;
+        }
+    }
+    words.join(" ")
+}
+
+/// The panel beside the board while a step or a puzzle is played.
+fn exercise_panel(
+    mut contexts: EguiContexts,
+    session: Res<LearnSession>,
+    library: Res<LearnLibrary>,
+    game: Option<Res<Match>>,
+    settings: Res<Settings>,
+    mut width: ResMut<PanelWidth>,
+    mut start: MessageWriter<StartExercise>,
+    mut show: MessageWriter<ShowSolution>,
+    mut leave: MessageWriter<LeaveExercise>,
+    copied: Res<CopiedPosition>,
+    mut copy: MessageWriter<CopyPositionRequested>,
+    mut hint_open: Local<Option<ExerciseId>>,
+) -> Result {
+    let Some(active) = session.active.as_ref() else {
+        return Ok(());
+    };
+    let lang = settings.language;
+    let exercise = &active.exercise;
+    let ctx = contexts.ctx_mut()?;
+    let screen = ctx.content_rect();
+    egui::Area::new(egui::Id::new("exercise_panel"))
+        .order(egui::Order::Background)
+        .fixed_pos(egui::pos2(screen.right() - PANEL_WIDTH, screen.top()))
+        .show(ctx, |ui| {
+            panel_frame().corner_radius(0.0).show(ui, |ui| {
+                ui.set_width(PANEL_WIDTH - 24.0);
+                ui.set_min_height(screen.height() - 20.0);
+                ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
+                // Where the exercise is: the course and step, or the puzzle's family and
+                // difficulty.
+                let place = match &active.id {
+                    ExerciseId::Step { lesson, step } => {
+                        let course = library.course(lesson);
+                        let total = course.map_or(0, |c| c.steps.len());
+                        let title = course.map_or("", |c| text(lang, &c.title));
+                        format!(
+                            "{title} · {}",
+                            learn_trf(
+                                lang,
+                                LearnKey::StepOf,
+                                &[("n", &(step + 1)), ("total", &total)]
+                            )
+                        )
+                    }
+                    ExerciseId::Puzzle(_) => format!(
+                        "{} · {}",
+                        family_name(lang, exercise.family()),
+                        exercise.difficulty.map_or("", |d| difficulty_name(lang, d))
+                    ),
+                };
+                ui.label(egui::RichText::new(place).small());
+                ui.heading(text(lang, &exercise.title));
+                ui.separator();
+                if let Some(t) = &exercise.text {
+                    ui.label(text(lang, t));
+                    ui.add_space(4.0);
+                }
+                ui.label(egui::RichText::new(goal_text(lang, exercise.goal)).strong());
+                let player = active.player;
+                ui.label(learn_trf(
+                    lang,
+                    LearnKey::YourSide,
+                    &[
+                        ("Side", &side(lang, player)),
+                        ("side", &side_lower(lang, player)),
+                    ],
+                ));
+                if active.solved_before && active.progress != Progress::Solved {
+                    ui.label(
+                        egui::RichText::new(learn_tr(lang, LearnKey::SolvedBefore))
+                            .small()
+                            .color(colours::GOOD),
+                    );
+                }
+                ui.separator();
+                feedback(ui, lang, active, game.as_deref());
+                if hint_open.as_ref() == Some(&active.id) {
+                    ui.add_space(4.0);
+                    let hint = exercise
+                        .hint
+                        .as_ref()
+                        .map_or(learn_tr(lang, LearnKey::NoHint), |h| text(lang, h));
+                    ui.label(egui::RichText::new(hint).italics().color(colours::ACCENT));
+                }
+                ui.separator();
+                let half = (ui.available_width() - ui.spacing().item_spacing.x) / 2.0;
+                let size = egui::vec2(half, 26.0);
+                let button = |t: &str| egui::Button::new(t.to_owned()).min_size(size);
+                let demonstrating = matches!(active.progress, Progress::Showing { .. });
+                egui::Grid::new("exercise_buttons")
+                    .num_columns(2)
+                    .spacing(ui.spacing().item_spacing)
+                    .show(ui, |ui| {
+                        if ui.add(button(learn_tr(lang, LearnKey::Hint))).clicked() {
+                            *hint_open = Some(active.id.clone());
+                        }
+                        if ui
+                            .add_enabled(
+                                !demonstrating && !exercise.solutions.is_empty(),
+                                button(learn_tr(lang, LearnKey::ShowSolution)),
+                            )
+                            .clicked()
+                        {
+                            show.write(ShowSolution);
+                        }
+                        ui.end_row();
+                        if ui.add(button(learn_tr(lang, LearnKey::Retry))).clicked() {
+                            start.write(StartExercise(active.id.clone()));
+                        }
+                        let next = library.next_after(&active.id);
+                        let next_key = match active.id {
+                            ExerciseId::Step { .. } => LearnKey::NextStep,
+                            ExerciseId::Puzzle(_) => LearnKey::NextPuzzle,
+                        };
+                        if ui
+                            .add_enabled(next.is_some(), button(learn_tr(lang, next_key)))
+                            .clicked()
+                            && let Some(next) = next
+                        {
+                            start.write(StartExercise(next));
+                        }
+                        ui.end_row();
+                    });
+                if let Some(game) = game.as_deref() {
+                    super::copy_position::show(ui, lang, game, &copied, &mut copy);
+                }
+                if ui
+                    .add(
+                        egui::Button::new(learn_tr(lang, LearnKey::BackToLearn))
+                            .min_size(egui::vec2(ui.available_width(), 26.0)),
+                    )
+                    .clicked()
+                {
+                    leave.write(LeaveExercise);
+                }
+            });
+        });
+    if width.0 != PANEL_WIDTH {
+        width.0 = PANEL_WIDTH;
+    }
+    Ok(())
+}
+
+/// What the player was told about their last try, or what the solution is.
+fn feedback(
+    ui: &mut egui::Ui,
+    lang: Language,
+    active: &crate::learn::session::Active,
+    game: Option<&Match>,
+) {
+    let exercise = &active.exercise;
+    let big = |t: &str| egui::RichText::new(t.to_owned()).size(17.0).strong();
+    match &active.progress {
+        Progress::Showing { .. } | Progress::Shown => {
+            let line = exercise
+                .solutions
+                .first()
+                .map(|l| line_text(&exercise.start, l))
+                .unwrap_or_default();
+            ui.label(
+                big(&learn_trf(lang, LearnKey::Showing, &[("line", &line)])).color(colours::ACCENT),
+            );
+            if active.progress == Progress::Shown {
+                ui.label(learn_tr(lang, LearnKey::Shown));
+            }
+            return;
+        }
+        Progress::Solved => {
+            let right = exercise
+                .right
+                .as_ref()
+                .map_or(learn_tr(lang, LearnKey::RightDefault), |t| text(lang, t));
+            ui.label(big(right).color(colours::GOOD));
+            return;
+        }
+        Progress::Trying | Progress::Wrong => {}
+    }
+    match &active.feedback {
+        Some(Feedback::Wrong) => {
+            let wrong = exercise
+                .wrong
+                .as_ref()
+                .map_or(learn_tr(lang, LearnKey::WrongDefault), |t| text(lang, t));
+            ui.label(big(wrong).color(colours::BAD));
+        }
+        Some(Feedback::GoOn) => {
+            let to_move = game.map(|g| g.position.side_to_move());
+            let key = if to_move == Some(active.player) {
+                LearnKey::GoodGoOn
+            } else {
+                LearnKey::OpponentAnswers
+            };
+            ui.label(big(learn_tr(lang, key)).color(colours::GOOD));
+        }
+        Some(Feedback::CannotCheck(why)) => {
+            ui.colored_label(
+                colours::WARN,
+                learn_trf(lang, LearnKey::CannotCheck, &[("why", why)]),
+            );
+        }
+        Some(Feedback::Right) | None => {}
+    }
+}
