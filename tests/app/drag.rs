@@ -36,6 +36,7 @@ fn dragging_app() -> (App, Entity) {
     let config = GameConfig {
         variant: VariantChoice::parse("ugolki-hg-3x3"),
         after: String::new(),
+        position: None,
     };
     let mut app = headless_app_with(config, humans(), STEP, selection_plugin);
     start(&mut app);
