@@ -10,7 +10,7 @@
 //! has no threads and always searches with one.
 use std::sync::{
     Arc,
-    atomic::{AtomicBool, Ordering},
+    atomic::{AtomicBool, AtomicU64, Ordering},
 };
 
 use boardcraft_rules::Position;
@@ -41,7 +41,8 @@ pub fn default_threads() -> usize {
 
 /// Searches `position` with `threads` threads (Lazy SMP); one thread is exactly
 /// [`Search::new`]`(position, cfg).run()`. The result is the first thread's; its `nodes` count
-/// every thread's nodes.
+/// every thread's nodes up to the moment it finished. The helpers are detached threads that end
+/// within one slice ([`HELPER_SLICE`] nodes) after the answer.
 pub fn think_parallel<P: Position + Evaluate>(
     position: &P,
     cfg: SearchConfig,
@@ -52,36 +53,40 @@ pub fn think_parallel<P: Position + Evaluate>(
         return Search::new(position, cfg).run();
     }
     let tt = Arc::new(TransTable::new(cfg.tt_bits));
-    let stop = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads)
-            .map(|i| {
-                let mut helper_cfg = cfg.clone();
-                helper_cfg.budget = Budget {
-                    depth: cfg.budget.depth,
-                    ..Budget::default()
-                };
-                let tt = Arc::clone(&tt);
-                let stop = &stop;
-                let stride = if i % 2 == 1 { 2 } else { 1 };
-                scope.spawn(move || {
-                    let mut search = Search::with_table(position, helper_cfg, tt, stride);
-                    while !stop.load(Ordering::Relaxed) {
-                        if let Progress::Done(_) = search.step(HELPER_SLICE) {
-                            break;
-                        }
-                    }
-                    search.nodes()
-                })
-            })
-            .collect();
-        let mut result = Search::with_table(position, cfg, Arc::clone(&tt), 1).run();
-        stop.store(true, Ordering::Relaxed);
-        for h in helpers {
-            result.nodes += h.join().unwrap_or(0);
-        }
-        result
-    })
+    let stop = Arc::new(AtomicBool::new(false));
+    let helper_nodes = Arc::new(AtomicU64::new(0));
+    for i in 1..threads {
+        let mut helper_cfg = cfg.clone();
+        helper_cfg.budget = Budget {
+            depth: cfg.budget.depth,
+            ..Budget::default()
+        };
+        let (tt, stop, helper_nodes) = (
+            Arc::clone(&tt),
+            Arc::clone(&stop),
+            Arc::clone(&helper_nodes),
+        );
+        let position = position.clone();
+        let stride = if i % 2 == 1 { 2 } else { 1 };
+        // Detached: once the first thread is done the answer does not wait for a helper to be
+        // scheduled again and see the flag; each helper ends after its current slice.
+        std::thread::spawn(move || {
+            let mut search = Search::with_table(&position, helper_cfg, tt, stride);
+            let mut counted = 0;
+            while !stop.load(Ordering::Relaxed) {
+                let done = matches!(search.step(HELPER_SLICE), Progress::Done(_));
+                helper_nodes.fetch_add(search.nodes() - counted, Ordering::Relaxed);
+                counted = search.nodes();
+                if done {
+                    break;
+                }
+            }
+        });
+    }
+    let mut result = Search::with_table(position, cfg, tt, 1).run();
+    stop.store(true, Ordering::Relaxed);
+    result.nodes += helper_nodes.load(Ordering::Relaxed);
+    result
 }
 
 #[cfg(test)]
