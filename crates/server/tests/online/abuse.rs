@@ -288,7 +288,7 @@ async fn a_flood_is_limited_then_closed() {
     .await;
     let (game, _white, mut black) = game_in_progress(&server).await;
     let before = server.snapshot(&game).await;
-    for _ in 0..60 {
+    for _ in 0..120 {
         black
             .send(&ClientMessage::Move {
                 ply: 1,

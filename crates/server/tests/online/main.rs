@@ -9,3 +9,4 @@ mod offers;
 mod postgres;
 mod resilience;
 mod support;
+mod web;
