@@ -238,7 +238,10 @@ async function main() {
       const mover = players[toMove];
       if (!mover) throw new Error(`nobody to move at ply ${ply} (to-move: ${toMove}; outcome: ${await a.attr("outcome")})`);
       const moves = await mover.page.evaluate(() => window.boardcraft.legalMoves());
-      if (moves.length === 0) throw new Error(`${mover.name} has no legal move at ply ${ply}`);
+      if (moves.length === 0) {
+        const why = await mover.page.evaluate(() => window.boardcraft.state());
+        throw new Error(`${mover.name} has no legal move at ply ${ply} (${why})`);
+      }
       // The longest chain of jumps (`b3:d3:d5`), the first such in the rules' order.
       const hops = (m) => m.split(":").length - 1;
       const move = moves.reduce((best, m) => (hops(m) > hops(best) ? m : best), moves[0]);
