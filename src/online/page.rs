@@ -4,6 +4,7 @@
 //!
 //! - `legalMoves()`: the moves (in notation) the local player may play now; empty when it is
 //!   not their turn;
+//! - `state()`: the phase, the side to move and who plays it (why `legalMoves` is empty);
 //! - `play(notation)`: plays one of them exactly as clicking it would (a move request through
 //!   the rules, then sent to the server); answers `"ok"` or why not.
 use std::cell::RefCell;
@@ -25,6 +26,8 @@ struct Hook {
     legal: Vec<String>,
     /// Moves `play` accepted, for the next frame.
     queued: Vec<String>,
+    /// Why `legal` is what it is (phase, side to move and its player), for a test's report.
+    state: String,
 }
 
 thread_local! {
@@ -78,6 +81,9 @@ fn install_hook() {
             "ok".to_owned()
         })
     });
+    let state = Closure::<dyn Fn() -> String>::new(|| HOOK.with(|h| h.borrow().state.clone()));
+    let _ = js_sys::Reflect::set(&hook, &"state".into(), state.as_ref());
+    state.forget();
     let _ = js_sys::Reflect::set(&hook, &"legalMoves".into(), legal.as_ref());
     let _ = js_sys::Reflect::set(&hook, &"play".into(), play.as_ref());
     let _ = js_sys::Reflect::set(&window, &"boardcraft".into(), &hook);
@@ -93,6 +99,16 @@ fn offer_moves(
     phase: Option<Res<State<TurnPhase>>>,
 ) {
     let mut legal = Vec::new();
+    let state = match &game {
+        Some(g) => format!(
+            "phase {:?}, {} to move, played by {:?}, ply {}",
+            phase.as_ref().map(|p| *p.get()),
+            g.position.side_to_move(),
+            players.of(g.position.side_to_move()),
+            g.position.ply()
+        ),
+        None => "no game".to_owned(),
+    };
     if let Some(game) = game
         && phase.is_some_and(|p| *p.get() == TurnPhase::Ready)
         && players.of(game.position.side_to_move()).is_human()
@@ -106,6 +122,7 @@ fn offer_moves(
         if h.queued.is_empty() {
             h.legal = legal;
         }
+        h.state = state;
     });
 }
 

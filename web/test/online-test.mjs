@@ -192,6 +192,10 @@ async function main() {
       "--disable-sync",
       "--disable-quic",
       "--no-first-run",
+      // Two players' pages run side by side: neither may be throttled as a background page.
+      "--disable-background-timer-throttling",
+      "--disable-renderer-backgrounding",
+      "--disable-backgrounding-occluded-windows",
     ],
   });
   const started = Date.now();
@@ -237,8 +241,15 @@ async function main() {
       const toMove = await a.attr("to-move");
       const mover = players[toMove];
       if (!mover) throw new Error(`nobody to move at ply ${ply} (to-move: ${toMove}; outcome: ${await a.attr("outcome")})`);
-      const moves = await mover.page.evaluate(() => window.boardcraft.legalMoves());
-      if (moves.length === 0) throw new Error(`${mover.name} has no legal move at ply ${ply}`);
+      // The page's attributes change in the frame a move is played; the hook offers the next
+      // moves once the board has settled on it (a frame or more later).
+      const moves = await waitFor(`${mover.name}: legal moves at ply ${ply}`, waitSeconds, async () => {
+        const list = await mover.page.evaluate(() => window.boardcraft.legalMoves());
+        return list.length > 0 ? list : null;
+      }).catch(async (e) => {
+        const why = await mover.page.evaluate(() => window.boardcraft.state());
+        throw new Error(`${e.message} (${why})`);
+      });
       // The longest chain of jumps (`b3:d3:d5`), the first such in the rules' order.
       const hops = (m) => m.split(":").length - 1;
       const move = moves.reduce((best, m) => (hops(m) > hops(best) ? m : best), moves[0]);
