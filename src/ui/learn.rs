@@ -76,6 +76,18 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<LearnDraft>()
         .init_resource::<ExercisePreviews>()
         .add_systems(
+            OnEnter(AppState::Learn),
+            |open: Option<Res<crate::learn::session::OpenExercise>>,
+             mut draft: ResMut<LearnDraft>,
+             mut done: Local<bool>| {
+                // `--learn puzzles` opens the puzzles, once.
+                if !*done && open.is_some_and(|o| o.puzzles) {
+                    draft.tab = LearnTab::Puzzles;
+                }
+                *done = true;
+            },
+        )
+        .add_systems(
             EguiPrimaryContextPass,
             (
                 learn_screen.run_if(in_state(AppState::Learn)),
