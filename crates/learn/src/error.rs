@@ -78,7 +78,7 @@ pub(crate) fn describe_ron_error(code: &ron::Error) -> String {
             outer,
         } => format!(
             "`{found}` is not a known choice{}; use one of: {}",
-            place(outer),
+            place(outer).replacen(" in ", " for ", 1),
             expected.join(", ")
         ),
         E::DuplicateStructField { field, .. } => format!("the field `{field}` is given twice"),

@@ -15,7 +15,7 @@ pub use format::{
     Difficulty, Goal, LessonFile, Manifest, PuzzleEntry, PuzzleFile, StepEntry, Text,
 };
 pub use load::{
-    Exercise, Lesson, Puzzle, Step, is_puzzle_file, lesson_from_path, lesson_from_ron,
+    Exercise, Judgement, Lesson, Puzzle, Step, is_puzzle_file, lesson_from_path, lesson_from_ron,
     manifest_from_ron, puzzles_from_path, puzzles_from_ron,
 };
 pub use verify::{Verified, verify};

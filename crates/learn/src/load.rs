@@ -461,3 +461,98 @@ pub fn manifest_from_ron(file: &str, text: &str) -> Result<Vec<String>, FileErro
 pub fn is_puzzle_file(text: &str) -> bool {
     crate::error::has_key(text, "puzzles")
 }
+
+/// How the player's latest move went (see [`Exercise::judge`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Judgement {
+    /// The goal is reached.
+    Solved,
+    /// The move does not reach the goal in the moves allowed (or is not legal).
+    Wrong,
+    /// On the way: the opponent answers with `reply`, then the player moves again.
+    Continue { reply: AnyMove },
+}
+
+impl Exercise {
+    /// Judges the player's latest move. `played` is every move since the exercise's position
+    /// (player, reply, player …), the last one the player's. A first move is right only if it
+    /// is one of the proven first moves; after it, any move that still forces the goal in the
+    /// moves left is right (the solver checks it), not only the listed line's. The reply is the
+    /// line's while the player follows a line, else the toughest defence (the one after which
+    /// the goal needs the most moves). Cheap for the shipped exercises (a few thousand nodes).
+    pub fn judge(&self, played: &[AnyMove]) -> Judgement {
+        use boardcraft_ai::solver::Solver;
+
+        use crate::goal::{Judge, reached};
+
+        if played.is_empty() || played.len().is_multiple_of(2) {
+            return Judgement::Wrong;
+        }
+        if !self.is_right_first_move(&played[0]) {
+            return Judgement::Wrong;
+        }
+        let mut before = self.position.clone();
+        for mv in &played[..played.len() - 1] {
+            if before.play(mv).is_err() {
+                return Judgement::Wrong;
+            }
+        }
+        let last = &played[played.len() - 1];
+        let mut after = before.clone();
+        if after.play(last).is_err() {
+            return Judgement::Wrong;
+        }
+        let n = self.goal.moves();
+        let own = played.len().div_ceil(2) as u32;
+        match self.goal {
+            Goal::Play | Goal::LongestJump | Goal::CaptureMost => {
+                return if played.len() == 1 {
+                    Judgement::Solved
+                } else {
+                    Judgement::Wrong
+                };
+            }
+            _ => {}
+        }
+        if own > n {
+            return Judgement::Wrong;
+        }
+        if reached(self.goal, &before, last, &after) {
+            return Judgement::Solved;
+        }
+        if own == n || after.is_game_over() {
+            return Judgement::Wrong;
+        }
+        let judge = Judge(self.goal);
+        let mut solver = Solver::new(&judge, crate::verify::NODE_LIMIT);
+        let left = n - own;
+        if !solver.move_solves(&before, last, left + 1).unwrap_or(false) {
+            return Judgement::Wrong;
+        }
+        if let Some(reply) = self.reply_after(played) {
+            return Judgement::Continue {
+                reply: reply.clone(),
+            };
+        }
+        let mut replies = Vec::new();
+        after.legal_moves(&mut replies);
+        let mut best: Option<(u32, AnyMove)> = None;
+        for r in replies {
+            let mut next = after.clone();
+            next.play_unchecked(&r);
+            if next.is_game_over() {
+                continue;
+            }
+            let need = (1..=left)
+                .find(|&k| solver.forces(&next, k).unwrap_or(false))
+                .unwrap_or(left);
+            if best.as_ref().is_none_or(|b| need > b.0) {
+                best = Some((need, r));
+            }
+        }
+        match best {
+            Some((_, reply)) => Judgement::Continue { reply },
+            None => Judgement::Wrong,
+        }
+    }
+}
