@@ -4,7 +4,8 @@
 # Usage: scripts/screenshots.sh [out-dir [shot…]]   (default: target/screenshots, every shot)
 # Shots: ugolki-hg-3x3 ugolki-hg-3x3-top halma-16 halma-16-top focus gipf-standard
 #        gipf-standard-top, and the UI in English and Russian: menu-en menu-ru game-en game-ru
-#        game-over-en game-over-ru, and Learn: learn-en learn-ru puzzle-en puzzle-ru
+#        game-over-en game-over-ru, and Learn: learn-en learn-ru learn-puzzles-en
+#        learn-puzzles-ru puzzle-en puzzle-ru
 # Each run waits until the picture is stable (shaders compile slowly on lavapipe), saves the
 # PNG and exits; about 15 s per shot on an idle 2-core machine.
 # Builds with the `ci` profile into $CARGO_TARGET_DIR (shared with CI to keep it warm).
@@ -62,9 +63,10 @@ for lang in en ru; do
     shot "game-$lang" --variant ugolki-9qum --after "$qum" --lang "$lang"
     shot "game-over-$lang" --variant focus-6x6 --after "$focus_end" --lang "$lang"
 done
-# Learn: the screen (the courses), and a puzzle being played.
+# Learn: the screen (the courses, the puzzles), and a puzzle being played (Focus, no move in 2).
 for lang in en ru; do
     shot "learn-$lang" --learn --lang "$lang"
-    shot "puzzle-$lang" --learn puzzle:ugolki-9qum-longest-1 --lang "$lang"
+    shot "learn-puzzles-$lang" --learn puzzles --lang "$lang"
+    shot "puzzle-$lang" --learn puzzle:focus-28 --lang "$lang"
 done
 ls -l "$out"

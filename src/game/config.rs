@@ -157,7 +157,7 @@ pub struct Cli {
     #[arg(long)]
     pub menu: bool,
     /// Open Learn instead of starting a game; with a value, start that puzzle or lesson step:
-    /// `puzzle:<id>`, `lesson:<id>:<step>` or a lesson id.
+    /// `puzzle:<id>`, `lesson:<id>:<step>` or a lesson id (`puzzles` opens the puzzles' list).
     #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "EXERCISE")]
     pub learn: Option<String>,
     /// The language of the interface: en or ru, kept like a choice made in the settings

@@ -10,7 +10,7 @@ use bevy::{
     prelude::*,
 };
 use boardcraft_learn::{Difficulty, Goal, Manifest, Text};
-use boardcraft_rules::{AnyMove, AnyPosition, Position, Variant};
+use boardcraft_rules::{AnyMove, AnyPosition, Variant};
 
 use crate::game::variants::{MODS_SOURCE, ModsFolder};
 
@@ -87,6 +87,8 @@ impl ExerciseId {
 #[derive(Clone, Debug)]
 pub struct Exercise {
     pub id: ExerciseId,
+    /// The exercise as `boardcraft_learn` checked it (what judges the player's moves).
+    pub checked: Arc<boardcraft_learn::Exercise>,
     pub variant: Arc<Variant>,
     pub start: AnyPosition,
     pub goal: Goal,
@@ -234,6 +236,7 @@ pub fn read_file(
 ) -> Result<FileContent, String> {
     let exercise = |id: ExerciseId, e: &boardcraft_learn::Exercise| Exercise {
         id,
+        checked: Arc::new(e.clone()),
         variant: Arc::new(e.variant.clone()),
         start: e.position.clone(),
         goal: e.goal,
@@ -297,61 +300,15 @@ pub fn read_file(
     }
 }
 
-/// How the player's latest move went.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Judgement {
-    Solved,
-    Wrong,
-    /// Right so far; the opponent answers with `reply`.
-    Continue {
-        reply: AnyMove,
-    },
-}
+/// How the player's latest move went (`boardcraft_learn`'s judgement).
+pub use boardcraft_learn::Judgement;
 
 /// Judges the moves played since the exercise's start (player, reply, player …; the last one
-/// is the player's). The right moves are the engine-proven solution lines of the file
-/// (`boardcraft_learn` verified that their first moves are exactly the ones that reach the goal
-/// against every defence): on a line, the line's reply comes next, or the line's end solves it.
-/// Off the lines after a right first move (another way to finish), the goal is checked by
-/// `boardcraft_learn::goal::reached` on the move, within the moves the goal allows; a move off
-/// the lines that does not reach the goal is wrong (there is no proven reply to it).
+/// is the player's) with `boardcraft_learn::Exercise::judge`: a first move is right only if it
+/// is one of the engine-proven first moves, a later one if it still forces the goal in the
+/// moves left (the solver checks it); the reply is the line's, or the toughest defence.
 pub fn judge(exercise: &Exercise, played: &[AnyMove]) -> Judgement {
-    let on_line = exercise
-        .solutions
-        .iter()
-        .find(|l| l.len() >= played.len() && l[..played.len()] == *played);
-    if let Some(line) = on_line {
-        return match line.get(played.len()) {
-            Some(reply) => Judgement::Continue {
-                reply: reply.clone(),
-            },
-            None => Judgement::Solved,
-        };
-    }
-    let (Some(first), Some(last)) = (played.first(), played.last()) else {
-        return Judgement::Wrong;
-    };
-    if !exercise.solutions.iter().any(|l| l.first() == Some(first)) {
-        return Judgement::Wrong;
-    }
-    let own_moves = played.len().div_ceil(2) as u32;
-    let mut before = exercise.start.clone();
-    for mv in &played[..played.len() - 1] {
-        if before.play(mv).is_err() {
-            return Judgement::Wrong;
-        }
-    }
-    let mut after = before.clone();
-    if after.play(last).is_err() {
-        return Judgement::Wrong;
-    }
-    if own_moves <= exercise.goal.moves()
-        && boardcraft_learn::goal::reached(exercise.goal, &before, last, &after)
-    {
-        Judgement::Solved
-    } else {
-        Judgement::Wrong
-    }
+    exercise.checked.judge(played)
 }
 
 /// Where a file comes from.

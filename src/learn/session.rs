@@ -123,20 +123,36 @@ pub fn accepts_player_moves(session: Option<Res<LearnSession>>) -> bool {
     session.is_none_or(|s| !s.is_demonstrating())
 }
 
-/// `--learn [exercise]`: the exercise to start once the lessons and puzzles have loaded.
+/// `--learn [exercise]`: the exercise to start once the lessons and puzzles have loaded, or
+/// (`--learn puzzles`) the list to open.
 #[derive(Resource, Clone, Debug, Default)]
-pub struct OpenExercise(pub Option<ExerciseId>);
+pub struct OpenExercise {
+    pub exercise: Option<ExerciseId>,
+    /// Open the puzzles rather than the courses.
+    pub puzzles: bool,
+}
 
 /// Opens Learn at start-up instead of a game (`--learn`, `?learn` in the page URL); with an
 /// exercise key (`puzzle:<id>`, `lesson:<id>:<step>`, a lesson id) that exercise starts as soon
 /// as it is loaded (an unknown one leaves the Learn screen open, with a warning).
 pub fn open_learn(app: &mut App, exercise: &str) {
     app.insert_state(AppState::Learn);
-    let id = ExerciseId::from_key(exercise.trim());
-    if id.is_none() && !exercise.trim().is_empty() {
+    let text = exercise.trim();
+    if text == "puzzles" || text == "courses" {
+        app.insert_resource(OpenExercise {
+            exercise: None,
+            puzzles: text == "puzzles",
+        });
+        return;
+    }
+    let id = ExerciseId::from_key(text);
+    if id.is_none() && !text.is_empty() {
         warn!("--learn {exercise}: not a puzzle or lesson step (puzzle:<id>, lesson:<id>:<step>)");
     }
-    app.insert_resource(OpenExercise(id));
+    app.insert_resource(OpenExercise {
+        exercise: id,
+        puzzles: false,
+    });
 }
 
 /// Starts the `--learn` exercise once the library has settled.
@@ -146,10 +162,10 @@ fn start_opened_exercise(
     mut start: MessageWriter<StartExercise>,
     mut next_state: ResMut<NextState<AppState>>,
 ) {
-    if open.0.is_none() || !library.settled() {
+    if open.exercise.is_none() || !library.settled() {
         return;
     }
-    let Some(id) = open.0.take() else {
+    let Some(id) = open.exercise.take() else {
         return;
     };
     if library.exercise(&id).is_some() {

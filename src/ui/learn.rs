@@ -21,14 +21,14 @@ use crate::{
     settings::{Language, Settings},
     ui::i18n::{
         Key, LearnKey, difficulty_name, family_name, goal_text, learn_tr, learn_trf, side,
-        side_lower, tr, trf,
+        side_lower, trf,
     },
     view::model::{Layout, Snapshot},
 };
 
 use super::{
     UiSystems, colours,
-    hud::{PANEL_WIDTH, PanelWidth},
+    hud::{PANEL_WIDTH, PanelWidth, variant_title},
     panel_frame,
 };
 
@@ -75,6 +75,18 @@ impl ExercisePreviews {
 pub fn plugin(app: &mut App) {
     app.init_resource::<LearnDraft>()
         .init_resource::<ExercisePreviews>()
+        .add_systems(
+            OnEnter(AppState::Learn),
+            |open: Option<Res<crate::learn::session::OpenExercise>>,
+             mut draft: ResMut<LearnDraft>,
+             mut done: Local<bool>| {
+                // `--learn puzzles` opens the puzzles, once.
+                if !*done && open.is_some_and(|o| o.puzzles) {
+                    draft.tab = LearnTab::Puzzles;
+                }
+                *done = true;
+            },
+        )
         .add_systems(
             EguiPrimaryContextPass,
             (
@@ -473,17 +485,23 @@ fn puzzles(
                 .max_height(height - 24.0)
                 .auto_shrink([false, false])
                 .show(ui, |ui| {
-                    for p in &shown {
+                    for (n, p) in shown.iter().enumerate() {
                         let selected = draft.puzzle.as_ref() == Some(&p.id);
                         ui.horizontal(|ui| {
                             solved_mark(ui, progress.is_solved(&p.id.key()));
-                            let mut title = egui::RichText::new(text(lang, &p.title));
+                            let mut title =
+                                egui::RichText::new(format!("{}. {}", n + 1, text(lang, &p.title)));
                             if selected {
                                 title = title.strong().color(colours::ACCENT);
                             }
-                            let difficulty = p.difficulty.map_or("", |d| difficulty_name(lang, d));
+                            // The variant (a family has several) and the difficulty.
+                            let about = format!(
+                                "{} · {}",
+                                variant_title(lang, &p.variant),
+                                p.difficulty.map_or("", |d| difficulty_name(lang, d))
+                            );
                             let button = egui::Button::selectable(selected, title)
-                                .right_text(egui::RichText::new(difficulty).small().weak())
+                                .right_text(egui::RichText::new(about).small().weak())
                                 .min_size(egui::vec2(ui.available_width(), 26.0));
                             let response = ui.add(button);
                             if response.clicked() {
@@ -502,6 +520,7 @@ fn puzzles(
                 return;
             };
             ui.heading(text(lang, &p.title));
+            ui.label(egui::RichText::new(variant_title(lang, &p.variant)).small());
             ui.label(goal_text(lang, p.goal));
             let to_move = p.start.side_to_move();
             ui.label(
@@ -541,7 +560,7 @@ fn puzzles(
             super::preview::draw(ui.painter(), board, &preview.0, &preview.1);
             ui.add_space(6.0);
             let button = egui::Button::new(
-                egui::RichText::new(tr(lang, Key::MenuStart))
+                egui::RichText::new(learn_tr(lang, LearnKey::SolvePuzzle))
                     .size(17.0)
                     .strong(),
             )
@@ -615,7 +634,7 @@ fn exercise_panel(
                     }
                     ExerciseId::Puzzle(_) => format!(
                         "{} · {}",
-                        family_name(lang, exercise.family()),
+                        variant_title(lang, &exercise.variant),
                         exercise.difficulty.map_or("", |d| difficulty_name(lang, d))
                     ),
                 };
