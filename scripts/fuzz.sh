@@ -15,7 +15,9 @@
 # a target directory of its own so that the two flavours do not rebuild each other.
 # Environment: FUZZ_TARGET_DIR (default ~/.cache/boardcraft/fuzz-target), FUZZ_JOBS (cargo -j),
 # FUZZ_SINGLE_BUILD=1 (one build flavour for every target: CI's short runs, where a second cold
-# build would cost more than the speed it buys).
+# build would cost more than the speed it buys). `protocol_message` builds with the `server`
+# feature (axum, tokio, SQLite, PostgreSQL: ~8 minutes cold with nightly); the other targets
+# build without that tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${1:-30}"
@@ -44,6 +46,7 @@ status=0
 printf '%-24s %8s %8s %12s %8s %10s %8s %8s\n' target seconds "CPU s" execs exec/s "exec/CPU s" corpus crashes > "$logs/summary"
 for t in "${targets[@]}"; do
   flags=(-s none)
+  [ "$t" = protocol_message ] && flags+=(--features server)
   dir="$target_dir"
   if [ "$t" = legal_moves_are_legal ] && [ -z "${FUZZ_SINGLE_BUILD:-}" ]; then
     flags+=(--no-trace-compares)
