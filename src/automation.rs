@@ -12,10 +12,10 @@ use bevy::{
 
 use crate::{
     LogicPlugins,
-    animation::Animating,
-    config::{GameConfig, Players},
-    match_state::{AppState, Match, TurnPhase},
-    variants::VariantLibrary,
+    game::config::{GameConfig, Players},
+    game::match_state::{AppState, Match, TurnPhase},
+    game::variants::VariantLibrary,
+    view::animation::Animating,
 };
 
 /// `--screenshot`: where to save and how many settled frames to render before checking.
@@ -165,7 +165,7 @@ pub fn headless_app(config: GameConfig, players: Players, step: Duration) -> App
     .insert_resource(players)
     // Tests and benchmarks never touch the player's saves and settings; a test that wants
     // files inserts its own `Storage` before the first update.
-    .insert_resource(crate::storage::Storage::memory())
+    .insert_resource(crate::persistence::storage::Storage::memory())
     .insert_resource(TimeUpdateStrategy::ManualDuration(step));
     app.finish();
     app.cleanup();

@@ -6,35 +6,37 @@
 //! - [`PresentationPlugins`] draws and listens: board and piece meshes, camera, input, egui UI,
 //!   audio, screenshots.
 //!
-//! Data flows one way: input or AI → [`match_state::MoveRequested`] → rules →
-//! [`match_state::MoveApplied`] → animation ([`animation::PieceLanded`] per landing) → view.
+//! Data flows one way: input or AI → [`game::match_state::MoveRequested`] → rules →
+//! [`game::match_state::MoveApplied`] → animation ([`view::animation::PieceLanded`] per
+//! landing) → view.
+//!
+//! The folders follow that flow, and their dependencies point one way:
+//!
+//! | folder | what it holds | uses |
+//! |---|---|---|
+//! | [`game`] | the match (single writer of the rules state), variants, set-up, review cursor, computer player, coach, status | `settings`, `platform` (to yield) |
+//! | [`view`] | board, pieces, animation, camera, view model, the reviewed position on the board | `game` |
+//! | [`input`] | pointer and keyboard → move requests | `game`, `view` |
+//! | [`ui`] | the egui panels, menus and windows; the words of both languages | all of the above |
+//! | [`persistence`] | saves and settings between runs, and where they are kept | `game`, `settings` |
+//! | [`platform`] | what differs between the desktop and the browser | `game` (the options, the page's status) |
+//!
+//! [`settings`] (the player's preferences) and [`automation`] (running without a person: the
+//! headless app, screenshots, the frame benchmark) stand beside them.
 // Bevy systems take their resources as parameters; long parameter lists and nested query
 // types are normal there.
 #![allow(clippy::too_many_arguments, clippy::type_complexity)]
 
 use bevy::{app::PluginGroupBuilder, prelude::*};
 
-pub mod ai;
-pub mod animation;
-pub mod audio;
 pub mod automation;
-pub mod board;
-pub mod camera;
-pub mod coach;
-pub mod config;
-pub mod game_status;
-pub mod i18n;
+pub mod game;
 pub mod input;
-pub mod match_state;
 pub mod persistence;
-pub mod pieces;
 pub mod platform;
-pub mod review;
 pub mod settings;
-pub mod storage;
 pub mod ui;
-pub mod variants;
-pub mod view_model;
+pub mod view;
 
 /// The order of the game's work within a frame.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -62,15 +64,16 @@ impl PluginGroup for LogicPlugins {
     fn build(self) -> PluginGroupBuilder {
         PluginGroupBuilder::start::<Self>()
             .add(ordering)
-            .add(variants::plugin)
-            .add(match_state::plugin)
-            .add(board::plugin)
-            .add(pieces::plugin)
-            .add(animation::plugin)
-            .add(ai::plugin)
-            .add(review::plugin)
-            .add(coach::plugin)
-            .add(game_status::plugin)
+            .add(game::variants::plugin)
+            .add(game::match_state::plugin)
+            .add(view::board::plugin)
+            .add(view::pieces::plugin)
+            .add(view::animation::plugin)
+            .add(game::computer::plugin)
+            .add(game::review::plugin)
+            .add(view::review_board::plugin)
+            .add(game::coach::plugin)
+            .add(game::status::plugin)
             .add(persistence::plugin)
     }
 }
@@ -97,12 +100,12 @@ pub struct PresentationPlugins;
 impl PluginGroup for PresentationPlugins {
     fn build(self) -> PluginGroupBuilder {
         PluginGroupBuilder::start::<Self>()
-            .add(board::render_plugin)
-            .add(pieces::render_plugin)
-            .add(camera::plugin)
+            .add(view::board::render_plugin)
+            .add(view::pieces::render_plugin)
+            .add(view::camera::plugin)
             .add(input::plugin)
             .add(ui::plugin)
-            .add(audio::plugin)
+            .add(view::audio::plugin)
             .add(platform::plugin)
     }
 }

@@ -3,11 +3,11 @@
 use bevy::{asset::AssetMetaCheck, prelude::*, window::WindowResolution};
 use boardcraft::{
     LogicPlugins, PresentationPlugins,
-    camera::StartTopDown,
-    config::{StartLanguage, apply_start_language, system_language},
-    match_state::AppState,
+    game::config::{StartLanguage, apply_start_language, system_language},
+    game::match_state::AppState,
     platform,
     settings::Settings,
+    view::camera::StartTopDown,
 };
 
 fn main() -> AppExit {
@@ -64,7 +64,7 @@ fn main() -> AppExit {
     if let Some(path) = cli.native.screenshot {
         // A picture taken by a script never reads or writes the player's saves and settings
         // (`--lang` and `--top-down` would otherwise be stored as the player's choice).
-        app.insert_resource(boardcraft::storage::Storage::memory());
+        app.insert_resource(boardcraft::persistence::storage::Storage::memory());
         app.insert_resource(boardcraft::automation::ScreenshotPlan {
             path,
             frames: cli.native.screenshot_frames,

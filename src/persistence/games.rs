@@ -15,10 +15,10 @@ use super::{
     SaveSlots, SlotInfo, SlotResult,
 };
 use crate::{
-    config::{PlayerKind, Players, VariantChoice},
-    match_state::{GameEnd, Match, StartGame},
-    storage::{Storage, now_unix_secs},
-    variants::{EntryState, VariantLibrary},
+    game::config::{PlayerKind, Players, VariantChoice},
+    game::match_state::{GameEnd, Match, StartGame},
+    game::variants::{EntryState, VariantLibrary},
+    persistence::storage::{Storage, now_unix_secs},
 };
 
 impl From<PlayerKind> for Player {

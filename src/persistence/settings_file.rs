@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use boardcraft_saves::{SaveError, parse_ron_bytes, store};
 
 use super::{Notice, PersistenceAction, PersistenceResult, SettingsProblem, StorageStatus};
-use crate::{settings::Settings, storage::Storage};
+use crate::{persistence::storage::Storage, settings::Settings};
 
 /// The settings' key in the store (`settings.ron` in the data folder).
 pub const SETTINGS_KEY: &str = "settings.ron";

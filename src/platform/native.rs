@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 use clap::Parser;
 
-use crate::config::{Cli, GameConfig};
+use crate::game::config::{Cli, GameConfig};
 
 /// The process's command line; `--help` and errors print and exit, as a CLI does.
 pub fn command_line() -> Cli {
@@ -38,7 +38,7 @@ pub fn register_sources(app: &mut App, config: &GameConfig, asset_dir: Option<&P
     let mods = asset_dir
         .and_then(|a| a.parent())
         .map(|root| root.join("mods"));
-    crate::variants::register_sources(app, config, mods);
+    crate::game::variants::register_sources(app, config, mods);
 }
 
 /// Nothing extra on the desktop.

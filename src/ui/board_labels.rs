@@ -2,7 +2,7 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::{board::Board, camera::OrbitCamera, match_state::AppState};
+use crate::{game::match_state::AppState, view::board::Board, view::camera::OrbitCamera};
 
 use super::UiSystems;
 

@@ -5,10 +5,10 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use boardcraft_rules::Position;
 
 use crate::{
-    i18n::{Key, tr},
+    game::match_state::{AppState, Match, MoveRequested},
     input::Selection,
-    match_state::{AppState, Match, MoveRequested},
     settings::Settings,
+    ui::i18n::{Key, tr},
 };
 
 use super::UiSystems;

@@ -1,15 +1,15 @@
 //! The coach's part of the side panel: its verdict on the last human move and, in variants
 //! with a home-clear rule (9qum's 40-move rule), a warning while pieces are still at home near
-//! the deadline. The verdict comes from `crate::coach`; the deadline from the rules crate.
+//! the deadline. The verdict comes from `crate::game::coach`; the deadline from the rules crate.
 use bevy_egui::egui;
 use boardcraft_rules::{AnyPosition, Color};
 
 use crate::{
-    coach::{Coach, Grade},
-    config::Players,
-    i18n::{Key, tr, trf},
-    match_state::Match,
+    game::coach::{Coach, Grade},
+    game::config::Players,
+    game::match_state::Match,
     settings::Language,
+    ui::i18n::{Key, tr, trf},
 };
 
 use super::{colours, words};

@@ -4,10 +4,10 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::{
-    i18n::{Key, tr, trf},
-    match_state::{AppState, StartError},
+    game::match_state::{AppState, StartError},
+    game::variants::VariantLibrary,
     settings::Settings,
-    variants::VariantLibrary,
+    ui::i18n::{Key, tr, trf},
 };
 
 use super::{UiSystems, colours};
@@ -43,7 +43,8 @@ fn errors(
             });
     }
     let broken: Vec<_> = library.broken().collect();
-    if !broken.is_empty() || !library.notices.is_empty() {
+    let warned: Vec<_> = library.warned().collect();
+    if !broken.is_empty() || !warned.is_empty() || !library.notices.is_empty() {
         egui::Window::new(tr(lang, Key::VariantFilesTitle))
             .id(egui::Id::new("variant_files"))
             .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(10.0, -10.0))
@@ -61,8 +62,16 @@ fn errors(
                             ui.label(egui::RichText::new(*why).monospace().size(12.0));
                             ui.separator();
                         }
+                        for (entry, variant) in &warned {
+                            ui.label(trf(lang, Key::FileWarnings, &[("file", &entry.path)]));
+                            for w in &variant.warnings {
+                                let text = w.to_string();
+                                ui.label(egui::RichText::new(text).monospace().size(12.0));
+                            }
+                            ui.separator();
+                        }
                         for notice in library.notices.iter().rev().take(5) {
-                            ui.label(crate::i18n::notice(lang, notice));
+                            ui.label(crate::ui::i18n::notice(lang, notice));
                         }
                     });
             });

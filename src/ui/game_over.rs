@@ -5,10 +5,10 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use boardcraft_rules::Position;
 
 use crate::{
-    i18n::{Key, tr},
-    match_state::{AppState, Match, StartGame, TurnPhase},
-    review::{Review, ReviewCommand},
+    game::match_state::{AppState, Match, StartGame, TurnPhase},
+    game::review::{Review, ReviewCommand},
     settings::Settings,
+    ui::i18n::{Key, tr},
 };
 
 use super::{UiSystems, UiWindows, colours, hud::PANEL_WIDTH, words};

@@ -7,16 +7,18 @@ use boardcraft_rules::{Color, Position};
 
 use crate::{
     GameSystems,
-    ai::AiThinking,
-    animation::SkipAnimation,
-    camera::{OrbitCamera, ToggleTopDown},
-    coach::Coach,
-    config::Players,
-    i18n::{Key, side, side_lower, tr, trf, variant_text},
+    game::coach::Coach,
+    game::computer::AiThinking,
+    game::config::Players,
+    game::match_state::{
+        AppState, Match, RedoRequested, ResignRequested, TurnPhase, UndoRequested,
+    },
+    game::review::{Review, ReviewCommand},
     input::Selection,
-    match_state::{AppState, Match, RedoRequested, ResignRequested, TurnPhase, UndoRequested},
-    review::{Review, ReviewCommand},
     settings::{Language, Settings, View},
+    ui::i18n::{Key, side, side_lower, tr, trf, variant_text},
+    view::animation::SkipAnimation,
+    view::camera::{OrbitCamera, ToggleTopDown},
 };
 
 use super::{UiSystems, UiWindows, coach, colours, move_list, panel_frame, words};
@@ -147,7 +149,7 @@ fn header(ui: &mut egui::Ui, lang: Language, game: &Match, players: &Players) {
                 Key::PlayerOfSide,
                 &[
                     ("Side", &side(lang, c)),
-                    ("player", &crate::i18n::player(lang, players.of(c))),
+                    ("player", &crate::ui::i18n::player(lang, players.of(c))),
                 ],
             ))
             .small(),

@@ -7,12 +7,12 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use boardcraft_rules::Color;
 
 use crate::{
-    animation::SkipAnimation,
-    config::{GameConfig, Level, PlayerKind, Players},
-    i18n::{Key, player, side, side_lower, tr, trf, variant_text},
-    match_state::{AppState, Match, TurnPhase},
+    game::config::{GameConfig, Level, PlayerKind, Players},
+    game::match_state::{AppState, Match, TurnPhase},
+    game::variants::{Entry, NewGameRequested, Origin, VariantLibrary},
     settings::{Language, Settings},
-    variants::{Entry, NewGameRequested, Origin, VariantLibrary},
+    ui::i18n::{Key, player, side, side_lower, tr, trf, variant_text},
+    view::animation::SkipAnimation,
 };
 
 use super::{UiSystems, UiWindows, colours, panel_frame, preview::Previews};

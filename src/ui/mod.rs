@@ -22,7 +22,7 @@ use bevy_egui::{
 };
 
 use crate::{
-    match_state::AppState,
+    game::match_state::AppState,
     settings::{Language, Settings},
 };
 
@@ -32,6 +32,7 @@ pub mod coach;
 pub mod errors;
 pub mod game_over;
 pub mod hud;
+pub mod i18n;
 pub mod menu;
 pub mod move_list;
 pub mod preview;

@@ -4,10 +4,10 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 use crate::{
-    i18n::{Key, side, tr},
-    match_state::Match,
-    review::{Review, ReviewCommand},
+    game::match_state::Match,
+    game::review::{Review, ReviewCommand},
     settings::Language,
+    ui::i18n::{Key, side, tr},
 };
 
 use super::colours;

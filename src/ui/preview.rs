@@ -8,8 +8,8 @@ use bevy_egui::egui::{self, Color32, Pos2, Rect, Stroke};
 use boardcraft_rules::{Color as Side, Variant};
 
 use crate::{
-    board::palette,
-    view_model::{CellKind, Layout, Snapshot},
+    view::board::palette,
+    view::model::{CellKind, Layout, Snapshot},
 };
 
 /// What the menu shows of a variant: its board, its start position and who moves first.

@@ -6,13 +6,13 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::{
-    i18n::{Key, Noun, count, tr, trf},
-    match_state::Match,
+    game::match_state::Match,
     persistence::{
         DeleteRequested, LoadRequested, PersistenceAction, PersistenceResult, SaveRequested,
         SaveSlots, StorageStatus,
     },
     settings::{Language, Settings},
+    ui::i18n::{Key, Noun, count, tr, trf},
 };
 
 use super::{UiSystems, UiWindows, colours, hud::PanelWidth, words};

@@ -4,8 +4,8 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::{
-    i18n::{Key, language_name, tr},
     settings::{Language, Settings, View},
+    ui::i18n::{Key, language_name, tr},
 };
 
 use super::{UiSystems, UiWindows, hud::PanelWidth};

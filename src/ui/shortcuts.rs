@@ -7,9 +7,9 @@ use bevy_egui::input::egui_wants_any_keyboard_input;
 
 use crate::{
     GameSystems,
-    animation::SkipAnimation,
-    match_state::{AppState, RedoRequested, UndoRequested},
-    review::ReviewCommand,
+    game::match_state::{AppState, RedoRequested, UndoRequested},
+    game::review::ReviewCommand,
+    view::animation::SkipAnimation,
 };
 
 pub fn plugin(app: &mut App) {
@@ -19,7 +19,7 @@ pub fn plugin(app: &mut App) {
             .run_if(in_state(AppState::InGame).and_then(not(egui_wants_any_keyboard_input)))
             .in_set(GameSystems::Input)
             // Before the review cursor moves this frame.
-            .before(crate::review::ReviewSystems),
+            .before(crate::game::review::ReviewSystems),
     );
 }
 

@@ -7,11 +7,11 @@ use boardcraft_rules::{Color, EndReason, FamilyRules, Variant, race::HomeDeadlin
 use boardcraft_saves::{SaveError, SaveWarning, SlotNameProblem};
 
 use crate::{
-    coach::{Grade, Verdict},
-    i18n::{Key, Noun, count, side, side_lower, tr, trf},
-    match_state::{EndCause, GameEnd},
+    game::coach::{Grade, Verdict},
+    game::match_state::{EndCause, GameEnd},
     persistence::{Notice as PersistenceNotice, SlotResult},
     settings::Language,
+    ui::i18n::{Key, Noun, count, side, side_lower, tr, trf},
 };
 
 /// The headline ("White wins", "Draw") and the reason of a finished game.

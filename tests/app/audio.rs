@@ -3,9 +3,9 @@
 //! decibels; audio waiting for the first input; the generated sound files.
 use bevy::prelude::*;
 use boardcraft::{
-    animation::AnimationSettings,
-    audio::{AudioUnlocked, Sound, SoundCue, cues_plugin, hop_rate, landing_cue, volume_db},
-    match_state::TurnPhase,
+    game::match_state::TurnPhase,
+    view::animation::AnimationSettings,
+    view::audio::{AudioUnlocked, Sound, SoundCue, cues_plugin, hop_rate, landing_cue, volume_db},
 };
 use boardcraft_rules::{AnyEffect, focus::Fate};
 
@@ -144,12 +144,12 @@ fn a_focus_stack_landing_is_a_step_and_skipped_middle_landings_are_silent() {
     let mut moves = Vec::new();
     boardcraft_rules::Position::legal_moves(&pos, &mut moves);
     let effect = boardcraft_rules::Position::play(&mut pos, &moves[0]).unwrap();
-    let landed = boardcraft::animation::PieceLanded {
+    let landed = boardcraft::view::animation::PieceLanded {
         game_id: 1,
         ply: 1,
         index: 0,
         of: 1,
-        kind: boardcraft::view_model::PhaseKind::Hop,
+        kind: boardcraft::view::model::PhaseKind::Hop,
         cell: None,
         at: Vec3::ZERO,
         skipped: false,
@@ -159,7 +159,7 @@ fn a_focus_stack_landing_is_a_step_and_skipped_middle_landings_are_silent() {
         landing_cue(&landed, &effect),
         Some(SoundCue::new(Sound::Step, 1.0))
     );
-    let skipped_middle = boardcraft::animation::PieceLanded {
+    let skipped_middle = boardcraft::view::animation::PieceLanded {
         of: 2,
         skipped: true,
         ..landed

@@ -2,8 +2,8 @@
 //! move played and the AI's own choice, and is forgotten when its move is taken back.
 use bevy::prelude::*;
 use boardcraft::{
-    coach::{Coach, Grade},
-    match_state::{Match, UndoRequested},
+    game::coach::{Coach, Grade},
+    game::match_state::{Match, UndoRequested},
     settings::Settings,
 };
 use boardcraft_rules::Position;

@@ -3,13 +3,13 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use boardcraft::{
-    animation::PieceLanded,
     automation::headless_app,
-    board::Board,
-    config::{GameConfig, PlayerKind, Players, VariantChoice},
-    match_state::{AppState, Match, MoveRequested, TurnPhase},
-    pieces::{BoardView, Piece},
-    view_model::{PieceKind, Snapshot},
+    game::config::{GameConfig, PlayerKind, Players, VariantChoice},
+    game::match_state::{AppState, Match, MoveRequested, TurnPhase},
+    view::animation::PieceLanded,
+    view::board::Board,
+    view::model::{PieceKind, Snapshot},
+    view::pieces::{BoardView, Piece},
 };
 use boardcraft_rules::Position;
 

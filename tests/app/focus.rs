@@ -1,5 +1,5 @@
 //! Focus in the app: overflow animated piece by piece into the trays, consistent with the rules.
-use boardcraft::{pieces::ViewRepairs, view_model::PhaseKind};
+use boardcraft::{view::model::PhaseKind, view::pieces::ViewRepairs};
 use boardcraft_rules::{AnyEffect, focus::Action};
 
 use crate::common::*;

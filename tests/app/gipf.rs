@@ -1,9 +1,9 @@
 //! GIPF in the app: pushes and row removals animated, consistent with the rules; GIPF-pieces
 //! split into basic pieces in the trays and tournament GIPF-pieces made of two.
 use boardcraft::{
-    match_state::Match,
-    pieces::ViewRepairs,
-    view_model::{PhaseKind, Tray},
+    game::match_state::Match,
+    view::model::{PhaseKind, Tray},
+    view::pieces::ViewRepairs,
 };
 use boardcraft_rules::{AnyEffect, gipf::piece::PieceKind};
 

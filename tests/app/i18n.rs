@@ -3,12 +3,12 @@
 //! placeholders that differ between languages, and on any end of game, score or coach
 //! sentence that comes out with a hole in it.
 use boardcraft::{
-    coach::Verdict,
-    i18n::{self, Key, Noun, count, placeholders, tr, variant_text},
-    match_state::{EndCause, GameEnd},
+    game::coach::Verdict,
+    game::match_state::{EndCause, GameEnd},
+    game::variants::Notice,
     settings::Language,
+    ui::i18n::{self, Key, Noun, count, placeholders, tr, variant_text},
     ui::words::{deadline_warning, end_text, score_text, verdict_text},
-    variants::Notice,
 };
 use boardcraft_ai::{Score, score::WIN};
 use boardcraft_rules::{
@@ -89,7 +89,7 @@ fn counted_nouns_take_each_language_s_plural_forms() {
     assert_eq!(count(Language::Russian, 400, Noun::Ply), "400 полуходов");
     assert_eq!(count(Language::Russian, 3, Noun::Time), "3 раза");
     assert_eq!(count(Language::English, 1, Noun::Move), "1 move");
-    assert_eq!(count(Language::English, 3, Noun::Ply), "3 plies");
+    assert_eq!(count(Language::English, 3, Noun::Ply), "3 half-moves");
     for noun in Noun::ALL {
         for language in Language::ALL {
             for n in [0, 1, 2, 5, 21] {

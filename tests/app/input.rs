@@ -1,7 +1,7 @@
 //! Human input as clicks: the click paths of every family and how a selection narrows them.
 use boardcraft::{
     input::Selection,
-    view_model::{Layout, Token, input_paths},
+    view::model::{Layout, Token, input_paths},
 };
 use boardcraft_rules::{AnyPosition, Position, shipped_variant};
 

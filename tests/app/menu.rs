@@ -3,9 +3,9 @@
 //! players and starts the chosen variant.
 use bevy::prelude::*;
 use boardcraft::{
-    config::{GameConfig, Level, PlayerKind, Players, VariantChoice},
-    match_state::{AppState, Match, TurnPhase},
-    variants::{NewGameRequested, VariantLibrary},
+    game::config::{GameConfig, Level, PlayerKind, Players, VariantChoice},
+    game::match_state::{AppState, Match, TurnPhase},
+    game::variants::{NewGameRequested, VariantLibrary},
 };
 
 use crate::common::*;

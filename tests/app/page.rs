@@ -2,10 +2,10 @@
 //! shared with the desktop): options from the URL's query string, and the game status the
 //! page shows as `data-*` attributes.
 use boardcraft::{
-    ai::AiThinking,
-    config::{Level, PlayerKind, QueryOptions},
-    game_status::GameStatus,
-    match_state::TurnPhase,
+    game::computer::AiThinking,
+    game::config::{Level, PlayerKind, QueryOptions},
+    game::match_state::TurnPhase,
+    game::status::GameStatus,
 };
 
 use crate::common::{app_for, humans, phase, play_animated, run_until, start};
@@ -106,7 +106,7 @@ fn the_status_follows_the_game() {
 
 #[test]
 fn the_status_names_the_thinking_side() {
-    let players = boardcraft::config::Players {
+    let players = boardcraft::game::config::Players {
         white: PlayerKind::Human,
         black: PlayerKind::Computer(Level::Strong),
     };
@@ -136,7 +136,9 @@ fn the_status_names_the_thinking_side() {
     // One search, cut into slices (a Strong search is many times one slice's node count).
     assert_eq!(status.searches, 1);
     assert!(status.longest_slice_ms >= 1);
-    let stats = app.world().resource::<boardcraft::ai::SearchStats>();
+    let stats = app
+        .world()
+        .resource::<boardcraft::game::computer::SearchStats>();
     assert!(stats.last_slices > 1, "{stats:?}");
     assert!(stats.longest_slice <= stats.last_elapsed, "{stats:?}");
 }

@@ -1,13 +1,13 @@
 //! The race family in the app: a jump chain animated hop by hop, and computer games.
 use bevy::prelude::*;
 use boardcraft::{
-    ai::AiThinking,
-    animation::AnimationSettings,
-    board::Board,
-    config::{Level, PlayerKind, Players},
-    match_state::{Match, MoveRequested, TurnPhase},
-    pieces::{BoardView, ViewRepairs, rest_translation},
-    view_model::{PhaseKind, Place},
+    game::computer::AiThinking,
+    game::config::{Level, PlayerKind, Players},
+    game::match_state::{Match, MoveRequested, TurnPhase},
+    view::animation::AnimationSettings,
+    view::board::Board,
+    view::model::{PhaseKind, Place},
+    view::pieces::{BoardView, ViewRepairs, rest_translation},
 };
 use boardcraft_rules::Position;
 

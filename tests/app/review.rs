@@ -2,13 +2,13 @@
 //! is, and nothing (human or computer) moves until the cursor is back.
 use bevy::prelude::*;
 use boardcraft::{
-    ai::AiThinking,
-    board::Board,
-    config::{Level, PlayerKind, Players},
-    match_state::{Match, TurnPhase},
-    pieces::ViewRepairs,
-    review::{Review, ReviewCommand},
-    view_model::Snapshot,
+    game::computer::AiThinking,
+    game::config::{Level, PlayerKind, Players},
+    game::match_state::{Match, TurnPhase},
+    game::review::{Review, ReviewCommand},
+    view::board::Board,
+    view::model::Snapshot,
+    view::pieces::ViewRepairs,
 };
 use boardcraft_rules::Position;
 
@@ -115,7 +115,7 @@ fn a_new_game_or_an_undo_ends_the_review() {
     start(&mut app);
     command(&mut app, ReviewCommand::Go(2));
     app.world_mut()
-        .write_message(boardcraft::match_state::UndoRequested);
+        .write_message(boardcraft::game::match_state::UndoRequested);
     app.update();
     app.update();
     assert_eq!(review(&app), None);

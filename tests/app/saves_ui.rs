@@ -2,7 +2,7 @@
 //! languages, over the real persistence systems (in-memory storage).
 use bevy::prelude::*;
 use boardcraft::{
-    match_state::{Match, ResignRequested, TurnPhase},
+    game::match_state::{Match, ResignRequested, TurnPhase},
     persistence::{
         LoadRequested, Notice, PersistenceAction, PersistenceResult, SaveError, SaveRequested,
         SaveSlots, SlotResult,

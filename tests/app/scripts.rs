@@ -1,7 +1,7 @@
 //! Every family's animation script, applied to the view of the position before a move, gives
 //! the view of the position after it — over random games of every shipped variant. This is
 //! what keeps the animated view from ever needing the final snap.
-use boardcraft::view_model::{Layout, Snapshot, apply_motions, script};
+use boardcraft::view::model::{Layout, Snapshot, apply_motions, script};
 use boardcraft_rules::{Position, Variant, shipped_variants};
 
 use crate::common::assert_same_pieces;

@@ -2,12 +2,12 @@
 //! (the single writer) and shown by rebuilding the view.
 use bevy::prelude::*;
 use boardcraft::{
-    ai::AiThinking,
-    config::{Level, PlayerKind, Players},
-    match_state::{
+    game::computer::AiThinking,
+    game::config::{Level, PlayerKind, Players},
+    game::match_state::{
         EndCause, GameEnd, Match, RedoRequested, ResignRequested, TurnPhase, UndoRequested,
     },
-    pieces::ViewRepairs,
+    view::pieces::ViewRepairs,
 };
 use boardcraft_rules::{Color, Position};
 

@@ -1,6 +1,6 @@
 //! The family-independent view model: layouts, snapshots, scripts.
 use bevy::math::{Vec2, Vec3};
-use boardcraft::view_model::*;
+use boardcraft::view::model::*;
 use boardcraft_rules::Color;
 
 fn grid() -> Layout {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 use wasm_bindgen::JsValue;
 
-use crate::config::{Cli, GameConfig, QueryOptions};
+use crate::game::config::{Cli, GameConfig, QueryOptions};
 
 pub use yield_now::yield_now;
 

@@ -5,7 +5,7 @@
 //! `loading`; the browser test (`web/test/`) reads the attributes to check moves.
 use bevy::prelude::*;
 
-use crate::game_status::GameStatus;
+use crate::game::status::GameStatus;
 
 pub fn plugin(app: &mut App) {
     app.add_systems(Last, (publish_status, mark_first_frame));

@@ -1,0 +1,516 @@
+//! The single source of truth: the game being played ([`Match`]), and the only system that
+//! changes it ([`apply_requests`]).
+//!
+//! Data flows one way: input or the AI write [`MoveRequested`]; this module asks the rules
+//! whether the move is legal, plays it and writes [`MoveApplied`]; the view (pieces, animation,
+//! sound, UI) reacts to that. A new game arrives as [`StartGame`] and leaves as [`GameStarted`].
+//! Taking moves back and forth ([`UndoRequested`], [`RedoRequested`]) and resigning
+//! ([`ResignRequested`]) are changes of the game too, so they are handled here as well; a
+//! position set without playing a move is announced with [`PositionReset`].
+use std::sync::Arc;
+
+use bevy::prelude::*;
+use boardcraft_rules::{
+    AnyEffect, AnyMove, AnyPosition, Color, EndReason, Outcome, Position, Variant, position,
+};
+
+use crate::{GameSystems, game::config::Players, game::review::Review};
+
+/// Where the app is: waiting for the variant library, in the main menu, playing, or unable to
+/// start the game.
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AppState {
+    #[default]
+    Loading,
+    /// The main menu (`--menu`, or opened from a game, which keeps the game to return to).
+    Menu,
+    InGame,
+    /// The chosen variant cannot be played (broken file, unknown name, bad `--after`); the
+    /// UI shows why. Fixing the file (hot reload) starts the game.
+    Failed,
+}
+
+/// The turn cycle while a game is on.
+#[derive(SubStates, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[source(AppState = AppState::InGame)]
+pub enum TurnPhase {
+    /// Waiting for a move from the side to move (a human or the computer).
+    #[default]
+    Ready,
+    /// A played move is being animated; no new move is accepted.
+    Animating,
+    GameOver,
+}
+
+/// A move that was played, as the history keeps it.
+#[derive(Clone, Debug)]
+pub struct PlayedMove {
+    /// The side that played it.
+    pub side: Color,
+    pub mv: AnyMove,
+    /// The move in the game's notation.
+    pub notation: String,
+    pub effect: AnyEffect,
+}
+
+/// The game being played: the rules state and its history. Only the systems of this module
+/// ([`apply_requests`], [`start_games`], [`take_back`]) write it.
+#[derive(Resource, Clone, Debug)]
+pub struct Match {
+    pub variant: Arc<Variant>,
+    /// The position before the first move of `history`.
+    pub start: AnyPosition,
+    pub position: AnyPosition,
+    pub history: Vec<PlayedMove>,
+    /// Moves taken back, the next one to replay last. Cleared when another move is played.
+    pub redo: Vec<PlayedMove>,
+    /// The side that resigned, if one did. Resignation ends the game without being a rule
+    /// of it, so it lives here and not in the rules crate's [`Outcome`].
+    pub resigned: Option<Color>,
+    /// Counts games started in this run, so stale requests (an AI answer for an earlier game)
+    /// can be told apart.
+    pub game_id: u64,
+}
+
+/// How a game ended: by a rule of the game or by a resignation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    pub winner: Option<Color>,
+    pub cause: EndCause,
+}
+
+impl GameEnd {
+    /// The end of a game with this rules' outcome and resignation (a resignation can only
+    /// come before the rules end the game, so it takes precedence).
+    pub fn of(outcome: Option<Outcome>, resigned: Option<Color>) -> Option<GameEnd> {
+        if let Some(side) = resigned {
+            return Some(GameEnd {
+                winner: Some(side.other()),
+                cause: EndCause::Resigned(side),
+            });
+        }
+        outcome.map(|o| GameEnd {
+            winner: o.winner,
+            cause: EndCause::Rules(o.reason),
+        })
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EndCause {
+    /// The rules ended the game (see [`EndReason`] for each rule).
+    Rules(EndReason),
+    /// This side resigned.
+    Resigned(Color),
+}
+
+impl Match {
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.position.outcome()
+    }
+
+    /// The end of the game, if it is over: a resignation, or the rules' outcome.
+    pub fn end(&self) -> Option<GameEnd> {
+        GameEnd::of(self.outcome(), self.resigned)
+    }
+
+    /// The phase a game in this state waits in (when no move is being animated).
+    pub fn resting_phase(&self) -> TurnPhase {
+        if self.end().is_some() {
+            TurnPhase::GameOver
+        } else {
+            TurnPhase::Ready
+        }
+    }
+
+    /// The side to move after `ply` plies of the history.
+    pub fn side_at(&self, ply: usize) -> Color {
+        self.history
+            .get(ply)
+            .map_or_else(|| self.position.side_to_move(), |m| m.side)
+    }
+
+    /// The position after the first `ply` moves of the history (replayed from the start
+    /// through the rules; `ply` beyond the history gives the current position).
+    pub fn position_at(&self, ply: usize) -> AnyPosition {
+        if ply >= self.history.len() {
+            return self.position.clone();
+        }
+        let mut position = self.start.clone();
+        for played in &self.history[..ply] {
+            if let Err(e) = position.play(&played.mv) {
+                // The history was played through the rules, so this cannot happen; say so
+                // loudly rather than show a wrong board.
+                error!("history does not replay at {}: {e}", played.notation);
+                break;
+            }
+        }
+        position
+    }
+
+    /// How many plies one undo takes back: one, and more while that leaves a computer side to
+    /// move (so against the computer an undo returns to the human's last turn). 0 when there is
+    /// nothing to take back; a resignation is taken back first (see [`UndoRequested`]).
+    pub fn undo_plies(&self, players: &Players) -> usize {
+        let len = self.history.len();
+        if len == 0 || self.resigned.is_some() {
+            return 0;
+        }
+        let any_human = players.white.is_human() || players.black.is_human();
+        let mut n = 1;
+        while any_human && n < len && !players.of(self.side_at(len - n)).is_human() {
+            n += 1;
+        }
+        n
+    }
+
+    /// How many plies one redo replays: one, and more while that leaves a computer side to
+    /// move with moves still to replay.
+    pub fn redo_plies(&self, players: &Players) -> usize {
+        let len = self.redo.len();
+        if len == 0 {
+            return 0;
+        }
+        let any_human = players.white.is_human() || players.black.is_human();
+        let mut n = 1;
+        // After n replays, the next move to replay is redo[len - 1 - n], played by its side.
+        while any_human && n < len && !players.of(self.redo[len - 1 - n].side).is_human() {
+            n += 1;
+        }
+        n
+    }
+
+    /// The history in notation, moves separated by spaces (what `--after` accepts).
+    pub fn line(&self) -> String {
+        self.history
+            .iter()
+            .map(|m| m.notation.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// Ask for a move to be played in the current game.
+#[derive(Message, Clone, Debug)]
+pub struct MoveRequested {
+    pub mv: AnyMove,
+    /// The game and ply the move was chosen for; a request for another game or ply is stale
+    /// and ignored.
+    pub game_id: u64,
+    pub ply: u32,
+}
+
+/// A move was played. `before` is the position it was played in (the view needs it to know,
+/// e.g., what a lifted stack held).
+#[derive(Message, Clone, Debug)]
+pub struct MoveApplied {
+    pub game_id: u64,
+    pub before: AnyPosition,
+    pub played: PlayedMove,
+}
+
+/// A request that was not played, and why (shown to the player; logged).
+#[derive(Message, Clone, Debug)]
+pub struct MoveRejected {
+    pub reason: String,
+}
+
+/// Start a new game of `variant`, first playing `after` (in notation) without animation.
+#[derive(Message, Clone, Debug)]
+pub struct StartGame {
+    pub variant: Arc<Variant>,
+    pub after: String,
+    /// The side that had resigned (a loaded save): the game starts over. Ignored when the
+    /// moves of `after` already end the game by its rules, as a resignation then is.
+    pub resigned: Option<Color>,
+}
+
+impl StartGame {
+    /// A game of `variant` after the moves `after`, nobody having resigned.
+    pub fn new(variant: Arc<Variant>, after: impl Into<String>) -> Self {
+        StartGame {
+            variant,
+            after: after.into(),
+            resigned: None,
+        }
+    }
+}
+
+/// A game was started (or restarted); the view rebuilds the board from [`Match`].
+#[derive(Message, Clone, Debug)]
+pub struct GameStarted {
+    pub game_id: u64,
+}
+
+/// Take back moves: against the computer, back to the human's last turn (see
+/// [`Match::undo_plies`]). After a resignation, the first undo takes back the resignation.
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub struct UndoRequested;
+
+/// Replay moves taken back (see [`Match::redo_plies`]).
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub struct RedoRequested;
+
+/// `side` resigns the current game.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct ResignRequested {
+    pub side: Color,
+}
+
+/// The game's position was set without playing a move (undo, redo): any animation is
+/// cancelled and the view rebuilds from [`Match`].
+#[derive(Message, Clone, Copy, Debug)]
+pub struct PositionReset {
+    pub game_id: u64,
+}
+
+/// Why the game cannot be shown, for the UI. Set together with [`AppState::Failed`].
+#[derive(Resource, Clone, Debug, Default)]
+pub struct StartError(pub Option<String>);
+
+pub fn plugin(app: &mut App) {
+    app.init_state::<AppState>()
+        .add_sub_state::<TurnPhase>()
+        .init_resource::<StartError>()
+        .add_message::<MoveRequested>()
+        .add_message::<MoveApplied>()
+        .add_message::<MoveRejected>()
+        .add_message::<StartGame>()
+        .add_message::<GameStarted>()
+        .add_message::<UndoRequested>()
+        .add_message::<RedoRequested>()
+        .add_message::<ResignRequested>()
+        .add_message::<PositionReset>()
+        .init_resource::<Players>()
+        .add_systems(
+            Update,
+            (
+                start_games,
+                (apply_requests, take_back).run_if(resource_exists::<Match>),
+            )
+                .chain()
+                .in_set(GameSystems::Rules),
+        );
+}
+
+/// Starts the newest requested game.
+fn start_games(
+    mut commands: Commands,
+    mut requests: MessageReader<StartGame>,
+    current: Option<Res<Match>>,
+    mut started: MessageWriter<GameStarted>,
+    mut app_state: ResMut<NextState<AppState>>,
+    mut phase: ResMut<NextState<TurnPhase>>,
+    mut error: ResMut<StartError>,
+) {
+    let Some(request) = requests.read().last() else {
+        return;
+    };
+    let start = request.variant.new_game();
+    let mut position = start.clone();
+    let history = match replay(&mut position, &request.after) {
+        Ok(history) => history,
+        Err(e) => {
+            let message = format!(
+                "cannot play the moves given with --after in {}: {e}",
+                request.variant.name
+            );
+            error!("{message}");
+            error.0 = Some(message);
+            app_state.set(AppState::Failed);
+            return;
+        }
+    };
+    let game_id = current.map_or(1, |m| m.game_id + 1);
+    // As in play: a side may resign only a game the rules have not ended.
+    let resigned = request.resigned.filter(|_| !position.is_game_over());
+    let game = Match {
+        variant: request.variant.clone(),
+        start,
+        position,
+        history,
+        redo: Vec::new(),
+        resigned,
+        game_id,
+    };
+    let game_over = game.end().is_some();
+    commands.insert_resource(game);
+    error.0 = None;
+    app_state.set(AppState::InGame);
+    // A sub-state keeps its value while its source stays put, so reset it explicitly.
+    phase.set(if game_over {
+        TurnPhase::GameOver
+    } else {
+        TurnPhase::Ready
+    });
+    started.write(GameStarted { game_id });
+    info!("new game: {} (game {game_id})", request.variant.name);
+}
+
+/// Plays a line of moves, keeping each move's notation and effect.
+pub fn replay(
+    position: &mut AnyPosition,
+    line: &str,
+) -> Result<Vec<PlayedMove>, position::NotationError> {
+    let mut history = Vec::new();
+    for token in line.split_whitespace() {
+        // Move numbers (`1.`, `2...`) are skipped, as `play_line` does.
+        if token
+            .trim_end_matches('.')
+            .chars()
+            .all(|c| c.is_ascii_digit())
+        {
+            continue;
+        }
+        let mv = position.parse_move(token)?;
+        let notation = position.format_move(&mv);
+        let side = position.side_to_move();
+        let effect = position
+            .play(&mv)
+            .map_err(|e| position::NotationError::illegal(token, e.why))?;
+        history.push(PlayedMove {
+            side,
+            mv,
+            notation,
+            effect,
+        });
+    }
+    Ok(history)
+}
+
+/// The only system that plays moves: plays the first acceptable request of the frame.
+/// Requests are accepted only while the game waits for a move and shows the live position
+/// (not while the player reviews earlier positions).
+fn apply_requests(
+    mut requests: MessageReader<MoveRequested>,
+    mut game: ResMut<Match>,
+    review: Option<Res<Review>>,
+    phase: Option<Res<State<TurnPhase>>>,
+    mut next_phase: ResMut<NextState<TurnPhase>>,
+    mut applied: MessageWriter<MoveApplied>,
+    mut rejected: MessageWriter<MoveRejected>,
+) {
+    let mut ready = phase.is_some_and(|p| *p.get() == TurnPhase::Ready);
+    for request in requests.read() {
+        let reason = if request.game_id != game.game_id {
+            Some(format!("stale move for game {}", request.game_id))
+        } else if request.ply != game.position.ply() {
+            Some(format!(
+                "stale move for ply {} (now {})",
+                request.ply,
+                game.position.ply()
+            ))
+        } else if !ready {
+            Some("not accepting moves now".to_owned())
+        } else if review.as_ref().is_some_and(|r| !r.is_live()) {
+            Some("reviewing an earlier position".to_owned())
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
+            debug!("move request ignored: {reason}");
+            rejected.write(MoveRejected { reason });
+            continue;
+        }
+        let before = game.position.clone();
+        let notation = before.format_move(&request.mv);
+        match game.position.play(&request.mv) {
+            Ok(effect) => {
+                let played = PlayedMove {
+                    side: before.side_to_move(),
+                    mv: request.mv.clone(),
+                    notation,
+                    effect,
+                };
+                game.history.push(played.clone());
+                // A new move starts a new line: the moves taken back are gone.
+                game.redo.clear();
+                applied.write(MoveApplied {
+                    game_id: game.game_id,
+                    before,
+                    played,
+                });
+                // The animation plugin turns this into Ready or GameOver when it is done.
+                next_phase.set(TurnPhase::Animating);
+                ready = false;
+            }
+            Err(e) => {
+                warn!("illegal move request: {e}");
+                rejected.write(MoveRejected {
+                    reason: e.to_string(),
+                });
+            }
+        }
+    }
+}
+
+/// Undo, redo and resignation: changes of the game that play no move. Undo and redo set the
+/// position from the history (replayed through the rules), cancel whatever was animating or
+/// thinking for the old position (the AI drops a search whose ply no longer matches) and ask
+/// the view to rebuild.
+fn take_back(
+    mut undo: MessageReader<UndoRequested>,
+    mut redo: MessageReader<RedoRequested>,
+    mut resign: MessageReader<ResignRequested>,
+    mut game: ResMut<Match>,
+    players: Res<Players>,
+    phase: Option<Res<State<TurnPhase>>>,
+    mut next_phase: ResMut<NextState<TurnPhase>>,
+    mut reset: MessageWriter<PositionReset>,
+) {
+    let undos = undo.read().count();
+    let redos = redo.read().count();
+    let resignation = resign.read().last().copied();
+    // Only while a game is on (not in the menu, where the phase does not exist).
+    let Some(phase) = phase.map(|p| *p.get()) else {
+        return;
+    };
+    let mut changed = false;
+    for _ in 0..undos {
+        if game.resigned.take().is_some() {
+            next_phase.set(game.resting_phase());
+            continue;
+        }
+        let n = game.undo_plies(&players);
+        if n == 0 {
+            continue;
+        }
+        let keep = game.history.len() - n;
+        let position = game.position_at(keep);
+        let taken = game.history.split_off(keep);
+        game.redo.extend(taken.into_iter().rev());
+        game.position = position;
+        changed = true;
+    }
+    for _ in 0..redos {
+        if game.resigned.is_some() {
+            continue;
+        }
+        for _ in 0..game.redo_plies(&players) {
+            let Some(played) = game.redo.pop() else {
+                break;
+            };
+            if let Err(e) = game.position.play(&played.mv) {
+                error!("cannot replay {}: {e}", played.notation);
+                game.redo.clear();
+                break;
+            }
+            game.history.push(played);
+            changed = true;
+        }
+    }
+    if changed {
+        next_phase.set(game.resting_phase());
+        reset.write(PositionReset {
+            game_id: game.game_id,
+        });
+    }
+    if let Some(ResignRequested { side }) = resignation
+        && game.end().is_none()
+        && phase != TurnPhase::GameOver
+    {
+        info!("{side} resigns");
+        game.resigned = Some(side);
+        next_phase.set(TurnPhase::GameOver);
+    }
+}
