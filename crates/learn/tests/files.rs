@@ -100,7 +100,9 @@ fn broken_puzzle_files_name_file_line_and_field() {
         puzzle_error(&SAMPLE.replace("ugolki-9qum", "ugolki-10qum")),
         format!(
             "p.ron:6: field `puzzles[0].variant`: ugolki-10qum: no shipped variant is called `ugolki-10qum`; shipped: {}",
-            boardcraft_rules::shipped_variants().collect::<Vec<_>>().join(", ")
+            boardcraft_rules::shipped_variants()
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     );
     assert_eq!(
