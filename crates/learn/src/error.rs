@@ -185,6 +185,11 @@ pub(crate) fn locate(text: &str, field: &str, elements: usize, anchor: &str) -> 
     Some(line_of(text, at))
 }
 
+/// Whether the text has a `name:` key outside comments and strings.
+pub(crate) fn has_key(text: &str, name: &str) -> bool {
+    !keys(text, name, 0).is_empty()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,9 +202,4 @@ mod tests {
         assert_eq!(locate(text, "puzzles[1].source", 2, "id"), Some(4));
         assert_eq!(locate(text, "puzzles[1]", 2, "id"), Some(4));
     }
-}
-
-/// Whether the text has a `name:` key outside comments and strings.
-pub(crate) fn has_key(text: &str, name: &str) -> bool {
-    !keys(text, name, 0).is_empty()
 }

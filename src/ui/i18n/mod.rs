@@ -55,6 +55,7 @@ keys! {
     CannotStartHint,
     VariantFilesTitle,
     FileBroken,
+    FileWarnings,
     NoticeManifest,
     NoticeDuplicate,
     NoticeReplayed,
