@@ -348,7 +348,8 @@ pub struct LearnLibrary {
 impl LearnLibrary {
     /// True when nothing is loading any more.
     pub fn settled(&self) -> bool {
-        self.manifest_states.len() == self.manifests.len()
+        !self.manifests.is_empty()
+            && self.manifest_states.len() == self.manifests.len()
             && self
                 .files
                 .iter()
@@ -453,10 +454,10 @@ pub fn plugin(app: &mut App) {
         .init_asset_loader::<LearnManifestLoader>()
         .init_resource::<LearnLibrary>()
         .init_resource::<ModsFolder>()
-        .add_systems(Startup, load_manifests)
         .add_systems(
             Update,
             (
+                load_manifests,
                 read_manifests,
                 track_files,
                 #[cfg(not(target_arch = "wasm32"))]
@@ -467,7 +468,16 @@ pub fn plugin(app: &mut App) {
         );
 }
 
-fn load_manifests(mut library: ResMut<LearnLibrary>, server: Res<AssetServer>) {
+/// Lessons and puzzles load once the variants have: the game's first start (and, in the
+/// browser, its first frame) does not wait behind a few hundred puzzles.
+fn load_manifests(
+    mut library: ResMut<LearnLibrary>,
+    variants: Res<crate::game::variants::VariantLibrary>,
+    server: Res<AssetServer>,
+) {
+    if !library.manifests.is_empty() || !variants.settled() {
+        return;
+    }
     library.manifests = vec![
         (FileKind::Lesson, server.load(LESSON_MANIFEST)),
         (FileKind::Puzzles, server.load(PUZZLE_MANIFEST)),
