@@ -549,7 +549,7 @@ fn a_flag_fall_and_an_abandoned_game_end_in_words() {
     });
     let claim_at = online(&a).claim_at.unwrap();
     run_all(&mut [&mut a], 10.0, "the grace period over", |apps| {
-        apps[0].world().resource::<Time<Real>>().elapsed_secs_f64() > claim_at
+        boardcraft::online::wall_now() > claim_at
     });
     a.world_mut().write_message(OnlineCommand::Claim);
     run_all(&mut [&mut a], 30.0, "the claim", |apps| {
