@@ -548,7 +548,7 @@ fn a_flag_fall_and_an_abandoned_game_end_in_words() {
         ) && o.claim_at.is_some()
     });
     let claim_at = online(&a).claim_at.unwrap();
-    run_all(&mut [&mut a], 10.0, "the grace period over", |apps| {
+    run_all(&mut [&mut a], 10.0, "the grace period over", |_| {
         boardcraft::online::wall_now() > claim_at
     });
     a.world_mut().write_message(OnlineCommand::Claim);
