@@ -22,7 +22,7 @@ secs="${1:-30}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(variant_file notation legal_moves_are_legal save_file)
+  targets=(variant_file notation legal_moves_are_legal save_file protocol_message)
 fi
 
 if ! rustup run nightly rustc --version >/dev/null 2>&1; then

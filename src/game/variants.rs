@@ -239,6 +239,12 @@ impl VariantLibrary {
             .filter_map(|e| e.variant().map(|v| (e, v)))
     }
 
+    /// The playable entries whose files have warnings (a `name` that differs from the file
+    /// name), with them.
+    pub fn warned(&self) -> impl Iterator<Item = (&Entry, &Arc<Variant>)> {
+        self.ready().filter(|(_, v)| !v.warnings.is_empty())
+    }
+
     /// The broken entries, with their errors.
     pub fn broken(&self) -> impl Iterator<Item = (&Entry, &str)> {
         self.entries.iter().filter_map(|e| match &e.state {
@@ -274,10 +280,17 @@ impl VariantLibrary {
                 let wanted = format!("{CLI_SOURCE}://{file}");
                 self.entries.iter().find(|e| e.path == wanted)
             }
+            // The name first, then a former name (`aliases`: a save or a `--variant` from
+            // before a rename), then the file name of an entry still loading.
             VariantChoice::Name(name) => self
                 .entries
                 .iter()
                 .find(|e| e.variant().is_some_and(|v| &v.name == name))
+                .or_else(|| {
+                    self.entries
+                        .iter()
+                        .find(|e| e.variant().is_some_and(|v| v.is_called(name)))
+                })
                 .or_else(|| self.entries.iter().find(|e| e.stem() == name)),
         }
     }
@@ -424,8 +437,10 @@ fn track_variants(
             Ok(v) => EntryState::Ready(v.clone()),
             Err(e) => EntryState::Broken(e.to_string()),
         };
-        if let EntryState::Broken(why) = &state {
-            warn!("variant file rejected:\n{why}");
+        match &state {
+            EntryState::Broken(why) => warn!("variant file rejected:\n{why}"),
+            EntryState::Ready(v) => v.warnings.iter().for_each(|w| warn!("{w}")),
+            EntryState::Loading => {}
         }
         if let Some(entry) = library.entry_mut(id) {
             entry.state = state;

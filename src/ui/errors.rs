@@ -43,7 +43,8 @@ fn errors(
             });
     }
     let broken: Vec<_> = library.broken().collect();
-    if !broken.is_empty() || !library.notices.is_empty() {
+    let warned: Vec<_> = library.warned().collect();
+    if !broken.is_empty() || !warned.is_empty() || !library.notices.is_empty() {
         egui::Window::new(tr(lang, Key::VariantFilesTitle))
             .id(egui::Id::new("variant_files"))
             .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(10.0, -10.0))
@@ -59,6 +60,14 @@ fn errors(
                                 trf(lang, Key::FileBroken, &[("file", &entry.path)]),
                             );
                             ui.label(egui::RichText::new(*why).monospace().size(12.0));
+                            ui.separator();
+                        }
+                        for (entry, variant) in &warned {
+                            ui.label(trf(lang, Key::FileWarnings, &[("file", &entry.path)]));
+                            for w in &variant.warnings {
+                                let text = w.to_string();
+                                ui.label(egui::RichText::new(text).monospace().size(12.0));
+                            }
                             ui.separator();
                         }
                         for notice in library.notices.iter().rev().take(5) {

@@ -89,7 +89,7 @@ fn counted_nouns_take_each_language_s_plural_forms() {
     assert_eq!(count(Language::Russian, 400, Noun::Ply), "400 полуходов");
     assert_eq!(count(Language::Russian, 3, Noun::Time), "3 раза");
     assert_eq!(count(Language::English, 1, Noun::Move), "1 move");
-    assert_eq!(count(Language::English, 3, Noun::Ply), "3 plies");
+    assert_eq!(count(Language::English, 3, Noun::Ply), "3 half-moves");
     for noun in Noun::ALL {
         for language in Language::ALL {
             for n in [0, 1, 2, 5, 21] {

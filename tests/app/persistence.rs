@@ -336,6 +336,40 @@ fn saves_of_unknown_variants_or_other_formats_are_rejected() {
     assert_untouched(&mut app, &before);
 }
 
+/// A save written before `gipf-seed` became `gipf-steps` names the old variant: it loads on
+/// the renamed one, with the note that the variant file changed (the rename changed it).
+#[test]
+fn a_save_naming_a_former_variant_name_loads() {
+    let home = tempfile::tempdir().unwrap();
+    let (mut app, _) = game_in_progress(home.path());
+    let old = fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/saves/tests/before-rename/gipf-seed-midgame.ron"
+    ))
+    .unwrap();
+    assert!(old.contains("variant: \"gipf-seed\""));
+    fs::create_dir_all(home.path().join("saves")).unwrap();
+    fs::write(home.path().join("saves/before-rename.ron"), &old).unwrap();
+    let results = ask(
+        &mut app,
+        LoadRequested {
+            slot: "before-rename".into(),
+        },
+    );
+    assert!(
+        matches!(&results[0], PersistenceResult::Loaded { slot } if slot == "before-rename"),
+        "{results:?}"
+    );
+    run_until(&mut app, 50, "the loaded game", |w| {
+        w.resource::<Match>().variant.name == "gipf-steps"
+    });
+    app.update();
+    assert_eq!(
+        app.world().resource::<Match>().line().split(' ').count(),
+        24
+    );
+}
+
 #[test]
 fn truncated_and_corrupted_saves_are_reported_and_left_untouched() {
     let home = tempfile::tempdir().unwrap();

@@ -121,4 +121,49 @@ fn the_manifest_lists_every_shipped_variant() {
     let shipped: Vec<&str> = boardcraft_rules::shipped_variants().collect();
     assert_eq!(loaded, shipped);
     assert_eq!(library.broken().count(), 0);
+    assert_eq!(library.warned().count(), 0);
+}
+
+/// `--variant gipf-seed` (and the page's `variant=gipf-seed`) from before the rename starts the
+/// renamed variant.
+#[test]
+fn a_former_variant_name_starts_the_renamed_game() {
+    let mut app = app_for("gipf-seed-gipf", "", humans());
+    run_until(&mut app, 600, "the game", |w| {
+        app_state(w) == AppState::InGame && w.contains_resource::<Match>()
+    });
+    assert_eq!(
+        app.world().resource::<Match>().variant.name,
+        "gipf-steps-gipf-pieces"
+    );
+}
+
+/// A file whose `name` differs from its file name plays (the name wins) and the library lists
+/// its warning for the variant-files window, in the errors' file:line: field form.
+#[test]
+fn a_name_that_differs_from_the_file_name_plays_with_a_warning() {
+    let dir = scratch("renamed");
+    let file = dir.join("my-halma.ron");
+    let halma = boardcraft_rules::variant::shipped_files()
+        .iter()
+        .find(|(f, _)| *f == "halma-16.ron")
+        .expect("halma-16 is shipped")
+        .1;
+    std::fs::write(&file, halma).unwrap();
+    let mut app = app_for(file.to_str().unwrap(), "", humans());
+    run_until(&mut app, 600, "the game", |w| {
+        app_state(w) == AppState::InGame && w.contains_resource::<Match>()
+    });
+    assert_eq!(app.world().resource::<Match>().variant.name, "halma-16");
+    let library = app.world().resource::<VariantLibrary>();
+    let warned: Vec<String> = library
+        .warned()
+        .flat_map(|(e, v)| v.warnings.iter().map(move |w| format!("{} {w}", e.path)))
+        .collect();
+    assert_eq!(warned.len(), 1, "{warned:?}");
+    assert!(
+        warned[0].starts_with("cli://my-halma.ron cli://my-halma.ron:6: warning: field `name`"),
+        "{warned:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

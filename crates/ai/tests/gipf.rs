@@ -69,7 +69,7 @@ proptest! {
     #[test]
     fn search_never_returns_an_illegal_move(
         variant in prop::sample::select(vec![
-            "gipf-basic", "gipf-standard", "gipf-tournament", "gipf-seed", "gipf-seed-gipf",
+            "gipf-basic", "gipf-standard", "gipf-tournament", "gipf-steps", "gipf-steps-gipf-pieces",
         ]),
         seed in any::<u64>(),
         plies in 0u64..100,

@@ -60,6 +60,32 @@ fn halma_win_in_two_fills_both_holes() {
     assert_search_finds_forced_win(&pos, 3);
 }
 
+/// Halma with Parlett's rule (halma-16-parlett): Black never moved a16 and b16, White holds the
+/// other 15 target squares but b12 and d14, with c11 and e13 beside them. Two steps fill the
+/// target (any colour, White pieces in it): a win in 3 plies, which the search finds and plays.
+/// Under halma-16 the same position is no win at all: Black's two pieces spoil the target.
+#[test]
+fn halma_parlett_plays_for_the_full_target_the_spoiler_cannot_stop() {
+    let position = |name: &str| {
+        let r = rules(name);
+        let left = squares("a16 b16 b12 d14");
+        let mut white: Vec<Square> = r
+            .target(Color::White)
+            .iter()
+            .copied()
+            .filter(|s| !left.contains(s))
+            .collect();
+        white.extend(squares("c11 e13 o16 p16"));
+        let black = squares("a16 b16 f6 g6 h6 i6 j6 k6 l6 m6 n6 o6 f7 g7 h7 i7 j7 k7 l7");
+        RacePosition::from_board(r, &white, &black, Color::White, 120).unwrap()
+    };
+    let parlett = position("halma-16-parlett");
+    assert_search_finds_forced_win(&parlett, 3);
+    let spoiled = position("halma-16");
+    let r = think(&spoiled, Budget::depth(5).with_nodes(2_000_000));
+    assert_eq!(r.score.plies_to_result(), None, "score {}", r.score);
+}
+
 #[test]
 fn ugolki_anti_blocking_win_in_one() {
     // HG-10: Black's eight pieces never left a6–c8; White lands on the ninth square and wins,

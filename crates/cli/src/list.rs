@@ -6,10 +6,23 @@ use boardcraft_rules::{shipped_variant, shipped_variants};
 pub struct Args {}
 
 pub fn run(_: Args) -> Result<ExitCode, String> {
+    let width = shipped_variants().map(str::len).max().unwrap_or(0);
     for name in shipped_variants() {
         match shipped_variant(name) {
-            Ok(v) => println!("{:<20} {:<6} {}", v.name, v.rules.family_name(), v.title),
-            Err(e) => println!("{name:<20} INVALID: {e}"),
+            Ok(v) => {
+                let formerly = if v.aliases.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (formerly {})", v.aliases.join(", "))
+                };
+                println!(
+                    "{:<width$} {:<6} {}{formerly}",
+                    v.name,
+                    v.rules.family_name(),
+                    v.title
+                )
+            }
+            Err(e) => println!("{name:<width$} INVALID: {e}"),
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -9,6 +9,7 @@ mod game;
 mod list;
 mod match_cmd;
 mod moves;
+mod online;
 mod perft;
 mod player;
 mod show;
@@ -48,6 +49,8 @@ enum Command {
     Soak(soak::Args),
     /// Speak the engine protocol on stdin/stdout (see "The engine protocol" in the README).
     Engine(engine::Args),
+    /// Online play through a game server: a bot client and a load benchmark.
+    Online(online::Args),
 }
 
 fn main() -> ExitCode {
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         Command::Match(args) => match_cmd::run(args),
         Command::Soak(args) => soak::run(args),
         Command::Engine(args) => engine::run(args),
+        Command::Online(args) => online::run(args),
     };
     match result {
         Ok(code) => code,

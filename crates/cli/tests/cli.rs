@@ -86,6 +86,62 @@ fn validate_accepts_shipped_files_and_rejects_broken_ones() {
     assert!(stdout(&bad).contains("height_limit"), "{}", stdout(&bad));
 }
 
+/// A `name` that differs from the file name is a warning in the errors' form: the file still
+/// validates (exit status 0) unless `--deny-warnings` asks for a clean file.
+#[test]
+fn validate_warns_when_the_name_differs_from_the_file_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(format!(
+        "{}/../../assets/variants/halma-16.ron",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let copy = dir.path().join("my-halma.ron");
+    std::fs::write(&copy, &text).unwrap();
+    let copy = copy.to_str().unwrap();
+    let out = cli(&["validate", copy]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    let text_out = stdout(&out);
+    let lines: Vec<&str> = text_out.lines().collect();
+    assert_eq!(lines.len(), 2, "{text_out}");
+    assert!(
+        lines[0].starts_with(&format!("{copy}:6: warning: field `name`: the variant is called `halma-16` but its file is `my-halma.ron`")),
+        "{text_out}"
+    );
+    assert!(
+        lines[1].starts_with(&format!("{copy}: ok, 1 warning — halma-16 (")),
+        "{text_out}"
+    );
+    let strict = cli(&["validate", "--deny-warnings", copy]);
+    assert_eq!(strict.status.code(), Some(1), "{}", stdout(&strict));
+    // Named after its file: no warning, also under --deny-warnings.
+    let named = dir.path().join("halma-16.ron");
+    std::fs::write(&named, &text).unwrap();
+    let clean = cli(&["validate", "--deny-warnings", named.to_str().unwrap()]);
+    assert!(clean.status.success());
+    assert!(!stdout(&clean).contains("warning"), "{}", stdout(&clean));
+}
+
+/// The renamed GIPF variants answer to their old names on the command line.
+#[test]
+fn former_variant_names_still_work_on_the_command_line() {
+    let old = cli(&["moves", "gipf-seed"]);
+    let new = cli(&["moves", "gipf-steps"]);
+    assert!(
+        old.status.success(),
+        "{}",
+        String::from_utf8_lossy(&old.stderr)
+    );
+    assert_eq!(stdout(&old), stdout(&new));
+    assert_eq!(stdout(&new).lines().count(), 51);
+    let list = stdout(&cli(&["list"]));
+    assert!(
+        list.lines()
+            .any(|l| l.starts_with("gipf-steps ") && l.ends_with("(formerly gipf-seed)")),
+        "{list}"
+    );
+}
+
 #[test]
 fn show_prints_the_board_and_side_to_move() {
     let out = cli(&["show", "focus", "--after", "d2-d3"]);

@@ -35,7 +35,7 @@ fn bench(c: &mut Criterion) {
         "gipf-basic",
         "gipf-standard",
         "gipf-tournament",
-        "gipf-seed",
+        "gipf-steps",
     ] {
         let mut pos = start(name);
         let leaves = perft(&mut pos, 3);

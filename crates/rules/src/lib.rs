@@ -27,5 +27,6 @@ pub use color::Color;
 pub use outcome::{EndReason, Outcome};
 pub use position::{IllegalMove, NotationError, Position};
 pub use variant::{
-    FamilyRules, FieldError, Variant, VariantError, shipped_variant, shipped_variants,
+    FamilyRules, FieldError, Variant, VariantError, VariantWarning, shipped_variant,
+    shipped_variants,
 };

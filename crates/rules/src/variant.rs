@@ -6,12 +6,20 @@
 //! (
 //!     format_version: 1,
 //!     name: "ugolki-hg-3x3",
+//!     aliases: [], // optional: former names, which still find this variant
 //!     title: "Ugolki 3×3 (Happy Games)",
 //!     description: "…",
 //!     rules: Race( /* the family's fields */ ),
 //! )
 //! ```
 //! Unknown fields are errors everywhere; `rules` names the family (`Race`, `Focus`, `Gipf`).
+//!
+//! A variant is known by its `name` (saves record it, `--variant` and the CLI's `<variant>` take
+//! it); the file should be called `<name>.ron`. A file whose `name` differs from its file name
+//! still loads — the name wins — but gets a [`VariantWarning`], because the two then disagree on
+//! what the variant is called. `aliases` lists former names: when a variant is renamed, its old
+//! name goes there, so that saves and command lines naming it keep working ([`Variant::is_called`],
+//! [`shipped_variant`]).
 use std::{fmt, path::Path, sync::Arc};
 
 use serde::Deserialize;
@@ -26,6 +34,8 @@ pub const FORMAT_VERSION: u32 = 1;
 struct VariantFile {
     format_version: u32,
     name: String,
+    #[serde(default)]
+    aliases: Vec<String>,
     title: String,
     #[serde(default)]
     description: String,
@@ -62,15 +72,22 @@ impl FamilyRules {
 #[derive(Clone, Debug)]
 pub struct Variant {
     pub name: String,
+    /// Former names that still find this variant (see [`Variant::is_called`]).
+    pub aliases: Vec<String>,
     pub title: String,
     pub description: String,
     pub rules: FamilyRules,
     /// FNV-1a hash of the file's text, so a save can tell whether its variant file changed.
     pub content_hash: u64,
+    /// What is odd about the file without making it unusable (its `name` differs from its file
+    /// name). Front-ends show them; `validate` prints them.
+    pub warnings: Vec<VariantWarning>,
 }
 
 impl Variant {
-    /// Parses and validates a variant file. `file` is only used to label errors.
+    /// Parses and validates a variant file. `file` labels errors and warnings; if it ends in
+    /// `.ron`, it is also the file name the variant's `name` is checked against (a path or an
+    /// asset path such as `mods://my-game.ron` is fine: its last component counts).
     pub fn from_ron(file: &str, text: &str) -> Result<Variant, VariantError> {
         let options = ron::Options::default()
             .with_default_extension(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES);
@@ -117,6 +134,24 @@ impl Variant {
                 ),
             ));
         }
+        for (i, alias) in parsed.aliases.iter().enumerate() {
+            let field = format!("aliases[{i}]");
+            if !is_valid_name(alias) {
+                errors.push(FieldError::new(
+                    field,
+                    format!(
+                        "`{alias}` is not a usable variant name: use lower-case letters, digits and '-'"
+                    ),
+                ));
+            } else if *alias == parsed.name {
+                errors.push(FieldError::new(
+                    field,
+                    format!("`{alias}` is the variant's own name; aliases are its former names"),
+                ));
+            } else if parsed.aliases[..i].contains(alias) {
+                errors.push(FieldError::new(field, format!("`{alias}` is listed twice")));
+            }
+        }
         if parsed.title.trim().is_empty() {
             errors.push(FieldError::new("title", "the title must not be empty"));
         }
@@ -136,13 +171,37 @@ impl Variant {
                 return Err(located(errors));
             }
         };
+        let mut warnings = Vec::new();
+        if let Some(stem) = file_stem(file)
+            && stem != parsed.name
+        {
+            warnings.push(VariantWarning {
+                file: file.to_owned(),
+                problem: Problem {
+                    line: locate_field(text, "name"),
+                    column: None,
+                    field: Some("name".to_owned()),
+                    message: format!(
+                        "the variant is called `{name}` but its file is `{stem}.ron`; the game, saves and `--variant` know it as `{name}`, so rename the file to `{name}.ron` or set `name: \"{stem}\"`",
+                        name = parsed.name
+                    ),
+                },
+            });
+        }
         Ok(Variant {
             name: parsed.name,
+            aliases: parsed.aliases,
             title: parsed.title,
             description: parsed.description,
             rules,
             content_hash: fnv1a(text.as_bytes()),
+            warnings,
         })
+    }
+
+    /// Whether `name` names this variant: its name or one of its former names (`aliases`).
+    pub fn is_called(&self, name: &str) -> bool {
+        self.name == name || self.aliases.iter().any(|a| a == name)
     }
 
     /// Reads and validates a variant file from disk.
@@ -176,6 +235,13 @@ impl Variant {
     }
 }
 
+/// The file name without `.ron` of a label that ends in `.ron` (a path, or an asset path such
+/// as `mods://x.ron`).
+fn file_stem(label: &str) -> Option<&str> {
+    let file = label.rsplit(['/', '\\', ':']).next()?;
+    file.strip_suffix(".ron")
+}
+
 fn is_valid_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 64
@@ -200,11 +266,22 @@ pub fn shipped_variants() -> impl Iterator<Item = &'static str> {
         .map(|(file, _)| file.trim_end_matches(".ron"))
 }
 
-/// A shipped variant by name.
+/// A shipped variant by name, or by a former name (one of its `aliases`): a save or a command
+/// line from before a rename still finds it.
 pub fn shipped_variant(name: &str) -> Result<Variant, VariantError> {
     let file = format!("{name}.ron");
-    match embedded::SHIPPED.iter().find(|(f, _)| *f == file) {
-        Some((f, text)) => Variant::from_ron(&format!("assets/variants/{f}"), text),
+    let load = |f: &str, text: &str| Variant::from_ron(&format!("assets/variants/{f}"), text);
+    if let Some((f, text)) = embedded::SHIPPED.iter().find(|(f, _)| *f == file) {
+        return load(f, text);
+    }
+    // Only a name that is no file's is looked up among the aliases, so parsing every file is
+    // the rare path.
+    let renamed = embedded::SHIPPED
+        .iter()
+        .filter_map(|(f, text)| load(f, text).ok())
+        .find(|v| v.aliases.iter().any(|a| a == name));
+    match renamed {
+        Some(v) => Ok(v),
         None => Err(VariantError::whole_file(
             name,
             format!(
@@ -262,24 +339,43 @@ impl VariantError {
     }
 }
 
+/// Something odd about a variant file that still loads, in the errors' `file:line: field`
+/// form, its message starting with `warning:`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantWarning {
+    pub file: String,
+    pub problem: Problem,
+}
+
+impl fmt::Display for VariantWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_problem(f, &self.file, &self.problem, "warning: ")
+    }
+}
+
+/// `file:line[:column]: <prefix>field `f`: message`.
+fn write_problem(f: &mut fmt::Formatter<'_>, file: &str, p: &Problem, prefix: &str) -> fmt::Result {
+    write!(f, "{file}")?;
+    if let Some(line) = p.line {
+        write!(f, ":{line}")?;
+        if let Some(col) = p.column {
+            write!(f, ":{col}")?;
+        }
+    }
+    write!(f, ": {prefix}")?;
+    if let Some(field) = &p.field {
+        write!(f, "field `{field}`: ")?;
+    }
+    write!(f, "{}", p.message)
+}
+
 impl fmt::Display for VariantError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, p) in self.problems.iter().enumerate() {
             if i > 0 {
                 writeln!(f)?;
             }
-            write!(f, "{}", self.file)?;
-            if let Some(line) = p.line {
-                write!(f, ":{line}")?;
-                if let Some(col) = p.column {
-                    write!(f, ":{col}")?;
-                }
-            }
-            write!(f, ": ")?;
-            if let Some(field) = &p.field {
-                write!(f, "field `{field}`: ")?;
-            }
-            write!(f, "{}", p.message)?;
+            write_problem(f, &self.file, p, "")?;
         }
         Ok(())
     }
@@ -421,9 +517,24 @@ mod tests {
 
     #[test]
     fn every_shipped_variant_is_valid_and_named_after_its_file() {
+        let mut names = std::collections::HashSet::new();
         for (file, text) in shipped_files() {
             let v = Variant::from_ron(file, text).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(format!("{}.ron", v.name), *file);
+            assert_eq!(v.warnings, [], "{file}");
+            // A name or alias that two files share would make one of them unreachable.
+            for name in std::iter::once(&v.name).chain(&v.aliases) {
+                assert!(names.insert(name.clone()), "`{name}` names two variants");
+            }
         }
+    }
+
+    #[test]
+    fn file_stems_of_labels() {
+        assert_eq!(file_stem("assets/variants/halma-16.ron"), Some("halma-16"));
+        assert_eq!(file_stem("mods://my-game.ron"), Some("my-game"));
+        assert_eq!(file_stem(r"C:\mods\my-game.ron"), Some("my-game"));
+        assert_eq!(file_stem("my-game.ron"), Some("my-game"));
+        assert_eq!(file_stem("pasted text"), None);
     }
 }

@@ -517,23 +517,23 @@ fn perft_matches_the_reference_to_depth_3() {
             "gipf-basic",
             "gipf-standard",
             "gipf-tournament",
-            "gipf-seed",
+            "gipf-steps",
         ],
         3,
     );
 }
 
-/// `gipf-seed-gipf` has 93 moves a ply: depth 2 by default, depth 3 (829 302 leaves, about
+/// `gipf-steps-gipf-pieces` has 93 moves a ply: depth 2 by default, depth 3 (829 302 leaves, about
 /// 10 s for the reference) on request: `cargo test -p boardcraft-rules --test gipf_perft -- --ignored`.
 #[test]
-fn perft_seed_gipf_matches_the_reference_to_depth_2() {
-    perft_against_reference(&["gipf-seed-gipf"], 2);
+fn perft_steps_gipf_pieces_matches_the_reference_to_depth_2() {
+    perft_against_reference(&["gipf-steps-gipf-pieces"], 2);
 }
 
 #[test]
 #[ignore = "slow reference; run with --ignored"]
-fn perft_seed_gipf_matches_the_reference_to_depth_3() {
-    perft_against_reference(&["gipf-seed-gipf"], 3);
+fn perft_steps_gipf_pieces_matches_the_reference_to_depth_3() {
+    perft_against_reference(&["gipf-steps-gipf-pieces"], 3);
 }
 
 /// The full legal move lists (with every removal choice and pending decision) agree with the

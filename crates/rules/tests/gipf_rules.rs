@@ -123,8 +123,8 @@ fn start_counts_basic_standard_tournament() {
 }
 
 #[test]
-fn start_counts_seed() {
-    let pos = start("gipf-seed");
+fn start_counts_steps() {
+    let pos = start("gipf-steps");
     let texts = legal_texts(&pos);
     assert_eq!(texts.len(), 51);
     let mut steps: Vec<&str> = texts
@@ -143,7 +143,10 @@ fn start_counts_seed() {
         ]
     );
     // With 3 GIPF-pieces in reserve every entry exists twice.
-    assert_eq!(legal_texts(&start("gipf-seed-gipf")).len(), 42 * 2 + 9);
+    assert_eq!(
+        legal_texts(&start("gipf-steps-gipf-pieces")).len(),
+        42 * 2 + 9
+    );
 }
 
 // ----- G-1 … G-12 ---------------------------------------------------------------------------
@@ -614,11 +617,11 @@ fn ply_cap_none_never_draws_and_the_cap_is_the_files() {
     assert_eq!(capped.outcome(), Some(Outcome::draw(EndReason::PlyCap)));
 }
 
-// ----- seed variants ---------------------------------------------------------------------------
+// ----- the variants with steps on the board (the Russian retelling, rules.md §6.4) -------------
 
 #[test]
-fn seed_steps_push_and_never_reach_a_dot() {
-    let mut pos = start("gipf-seed");
+fn steps_push_and_never_reach_a_dot() {
+    let mut pos = start("gipf-steps");
     let why = illegal_reason(&pos, "b5-a5");
     assert!(why.contains("dot"), "{why}");
     assert!(illegal_reason(&pos, "b5-b3").contains("not next to"));
@@ -640,12 +643,12 @@ fn seed_steps_push_and_never_reach_a_dot() {
 }
 
 #[test]
-fn seed_empty_reserve_is_no_loss_but_annihilation_is() {
-    let pos = setup("gipf-seed", "White: e2; Black: e8", [0, 0], Color::White);
+fn steps_empty_reserve_is_no_loss_but_annihilation_is() {
+    let pos = setup("gipf-steps", "White: e2; Black: e8", [0, 0], Color::White);
     assert_eq!(pos.outcome(), None);
     assert!(legal_texts(&pos).iter().all(|t| t.starts_with("e2-")));
     let mut pos = setup(
-        "gipf-seed",
+        "gipf-steps",
         "White: e2 e3 e4; Black: e6",
         [3, 0],
         Color::White,
@@ -658,13 +661,13 @@ fn seed_empty_reserve_is_no_loss_but_annihilation_is() {
 }
 
 #[test]
-fn seed_gipf_enemy_gipf_is_mandatory_own_is_optional_and_returns_as_gipf() {
+fn steps_gipf_pieces_enemy_gipf_is_mandatory_own_is_optional_and_returns_as_gipf() {
     let mut s =
         boardcraft_rules::gipf::GipfSetup::parse("White: e2 Ge3 e4; Black: Ge6 b2").unwrap();
     s.reserve = [5, 5];
     s.gipf_reserve = [1, 1];
-    let pos =
-        boardcraft_rules::gipf::GipfPosition::from_setup(rules("gipf-seed-gipf"), &s).unwrap();
+    let pos = boardcraft_rules::gipf::GipfPosition::from_setup(rules("gipf-steps-gipf-pieces"), &s)
+        .unwrap();
     let mut choices: Vec<String> = legal_texts(&pos)
         .into_iter()
         .filter(|t| t.starts_with("e1-e2"))
@@ -680,7 +683,7 @@ fn seed_gipf_enemy_gipf_is_mandatory_own_is_optional_and_returns_as_gipf() {
     assert_eq!(
         p.outcome(),
         None,
-        "no last-GIPF-piece rule in the seed variant"
+        "no last-GIPF-piece rule in gipf-steps-gipf-pieces"
     );
     play(&mut p, "Ga1-b2");
     assert_eq!(p.gipf_reserve(Color::Black), 0);

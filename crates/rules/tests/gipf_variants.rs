@@ -134,12 +134,12 @@ fn shipped_variants_have_the_published_rules() {
                 assert_eq!(r.gipf_entry, GipfEntry::FromTwoBasic);
                 assert!(r.gipf_first_turn && r.gipf_until_first_basic && r.lose_without_gipf);
             }
-            "gipf-seed" => {
+            "gipf-steps" => {
                 assert_eq!((r.total_units, r.reserve), ([15, 15], [12, 12]));
                 assert!(r.board_steps);
                 assert_eq!(r.lose_when, LoseWhen::NoPiecesLeft);
             }
-            "gipf-seed-gipf" => {
+            "gipf-steps-gipf-pieces" => {
                 assert_eq!((r.reserve, r.gipf_reserve), ([12, 12], [3, 3]));
                 assert_eq!(r.gipf_entry, GipfEntry::FromGipfReserve);
                 assert_eq!(r.enemy_gipf_removal, GipfRemoval::Mandatory);

@@ -5,11 +5,12 @@ use boardcraft_rules::{Color, Position, race::RacePosition};
 use proptest::prelude::*;
 use race_support::*;
 
-const VARIANTS: [&str; 5] = [
+const VARIANTS: [&str; 6] = [
     "ugolki-hg-3x3",
     "ugolki-hg-3x4",
     "ugolki-9qum",
     "halma-16",
+    "halma-16-parlett",
     "grasshopper",
 ];
 

@@ -1,5 +1,5 @@
 //! The rules.md test tables for the race family: HG-1…HG-13 (Happy-Games Ugolki), Q-1…Q-11
-//! (9qum Ugolki), H-1…H-10 (Halma), plus notation and camp-rule details.
+//! (9qum Ugolki), H-1…H-11 (Halma, H-11 with Parlett's rule), plus notation and camp-rule details.
 mod race_support;
 
 use boardcraft_rules::{
@@ -604,26 +604,70 @@ fn h_8_no_anti_spoiling_rule_by_default() {
         None,
         "a16 is Black's: the target is full but not White's"
     );
-    // Parlett's rule is the other win setting of the same file.
-    let text = boardcraft_rules::variant::shipped_files()
-        .iter()
-        .find(|(f, _)| *f == "halma-16.ron")
-        .unwrap()
-        .1
-        .replace("win: FillWithOwn", "win: FullWithAnyOwn");
-    let parlett = match boardcraft_rules::Variant::from_ron("halma-parlett.ron", &text)
-        .unwrap()
-        .rules
-    {
-        boardcraft_rules::FamilyRules::Race(r) => r,
-        _ => unreachable!(),
-    };
-    let mut pos = h8_position(parlett);
+}
+
+/// H-11 (A-H7): in `halma-16-parlett` Black keeps one piece at home (a16) and White fills the
+/// other 18 target squares: White wins on that ply (the target is full, any colour, with White
+/// pieces in it) — the position of H-8, where `halma-16` plays on.
+#[test]
+fn h_11_parlett_full_target_with_an_own_piece_wins() {
+    let mut pos = h8_position(rules("halma-16-parlett"));
+    assert_eq!(pos.outcome(), None, "b12 is still empty");
     play(&mut pos, "c11-b12");
     assert_eq!(
         pos.outcome(),
         Some(Outcome::win(
             Color::White,
+            EndReason::TargetBlockedButReached
+        ))
+    );
+    // All 19 own pieces is still a plain fill.
+    let mut pos = board(
+        "halma-16-parlett",
+        "a16 b16 c16 d16 e16 a15 b15 c15 d15 e15 a14 b14 c14 d14 a13 b13 c13 b12 a11",
+        "l1 m1 n1 o1 p1 l2 m2 n2 o2 p2 m3 n3 o3 p3 n4 o4 p4 o5 g8",
+        Color::White,
+        150,
+    );
+    play(&mut pos, "a11-a12");
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::win(Color::White, EndReason::TargetFilled))
+    );
+}
+
+/// Under Parlett's rule a full target needs one of the mover's pieces in it: White's camp
+/// full of White's own pieces (none has left yet) is no Black win.
+#[test]
+fn parlett_a_target_full_of_the_owners_pieces_is_not_reached() {
+    let mut pos = board(
+        "halma-16-parlett",
+        "l1 m1 n1 o1 p1 l2 m2 n2 o2 p2 m3 n3 o3 p3 n4 o4 p4 o5 p5",
+        "a16 b16 c16 d16 e16 a15 b15 c15 d15 e15 a14 b14 c14 d14 a13 b13 c13 a12 b12",
+        Color::Black,
+        1,
+    );
+    play(&mut pos, "b12-c11");
+    assert_eq!(pos.outcome(), None);
+}
+
+/// The rule is judged for both sides after every ply (mover first): a White piece that steps
+/// back into the last hole of its own camp, which Black's pieces fill, completes Black's target
+/// and Black wins on White's ply (halma-16 has no rule against re-entering one's camp).
+#[test]
+fn parlett_filling_the_opponents_target_for_him_loses() {
+    let mut pos = board(
+        "halma-16-parlett",
+        "o6 a8 b8 c8 d8 e8 f8 g8 h8 i8 j8 a9 b9 c9 d9 e9 f9 g9 h9",
+        "l1 m1 n1 o1 p1 l2 m2 n2 o2 p2 m3 n3 o3 p3 n4 o4 p4 o5 a1",
+        Color::White,
+        100,
+    );
+    play(&mut pos, "o6-p5");
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::win(
+            Color::Black,
             EndReason::TargetBlockedButReached
         ))
     );

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use boardcraft_rules::{
     Color, Variant, VariantError,
-    race::{Directions, NoLegalMove, TargetLock, WinRule},
+    race::{Directions, NoLegalMove, RaceRules, TargetLock, WinRule},
     shipped_variants,
 };
 use race_support::*;
@@ -237,6 +237,7 @@ fn manifest_lists_the_race_variants_in_order() {
                 "ugolki-hg-3x4",
                 "ugolki-9qum",
                 "halma-16",
+                "halma-16-parlett",
                 "grasshopper",
             ]
             .contains(n)
@@ -249,6 +250,7 @@ fn manifest_lists_the_race_variants_in_order() {
             "ugolki-hg-3x4",
             "ugolki-9qum",
             "halma-16",
+            "halma-16-parlett",
             "grasshopper"
         ]
     );
@@ -314,6 +316,19 @@ fn shipped_files_say_what_rules_md_says() {
     assert_eq!(h.win(), WinRule::FillWithOwn);
     assert_eq!(h.ply_cap(), Some(400));
     assert_eq!(h.repetition_draw(), Some(3));
+    // A-H7: halma-16-parlett is halma-16 but for Parlett's anti-spoiling win.
+    let p = rules("halma-16-parlett");
+    assert_eq!(p.win(), WinRule::FullWithAnyOwn);
+    let all_but_win = |r: &RaceRules| {
+        (
+            (r.width(), r.height(), r.directions(), r.first_player()),
+            Color::BOTH.map(|c| r.camp(c).to_vec()),
+            (r.no_return_home(), r.target_lock(), r.equalising_reply()),
+            (r.home_clear_ply(), r.count_ply(), r.no_legal_move()),
+            (r.repetition_draw(), r.ply_cap()),
+        )
+    };
+    assert_eq!(all_but_win(&p), all_but_win(&h));
     let g = rules("grasshopper");
     assert_eq!(g.pieces_per_side(), 10);
     assert_eq!(

@@ -60,11 +60,11 @@ impl Replayed {
 }
 
 impl SavedGame {
-    /// Replays the save on `variant`, which must be the variant it names. Every move is checked;
-    /// the first that does not play stops the replay with its number, notation and the rules'
-    /// reason.
+    /// Replays the save on `variant`, which must be the variant it names (by its name or a
+    /// former name: a save from before a rename still loads). Every move is checked; the first
+    /// that does not play stops the replay with its number, notation and the rules' reason.
     pub fn replay(&self, variant: &Variant) -> Result<Replayed, SaveError> {
-        if variant.name != self.variant {
+        if !variant.is_called(&self.variant) {
             return Err(SaveError::WrongVariant {
                 saved: self.variant.clone(),
                 given: variant.name.clone(),

@@ -449,3 +449,33 @@ fn replay_text_helper_reads_a_minimal_save() {
                   black: "human", moves: [])"#;
     assert_eq!(replay_text(text), Ok(0));
 }
+
+/// Saves written before the two GIPF variants with steps on the board were renamed
+/// (`gipf-seed` → `gipf-steps`, `gipf-seed-gipf` → `gipf-steps-gipf-pieces`) name the old
+/// variant and the old file's hash: they load on the renamed variant, every move replays, and
+/// the only word about it is that the variant file changed (it did: the rename).
+#[test]
+fn saves_naming_a_former_variant_name_still_load() {
+    for (file, new_name) in [
+        ("gipf-seed-midgame.ron", "gipf-steps"),
+        ("gipf-seed-gipf-midgame.ron", "gipf-steps-gipf-pieces"),
+    ] {
+        let path = format!("{}/tests/before-rename/{file}", env!("CARGO_MANIFEST_DIR"));
+        let bytes = std::fs::read(&path).unwrap();
+        let (game, replayed) = boardcraft_saves::load_and_replay_shipped(&bytes)
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_ne!(game.variant, new_name, "the fixture names the old variant");
+        let renamed = shipped_variant(new_name).unwrap();
+        let direct = game.replay(&renamed).unwrap();
+        assert_eq!(direct.line(), replayed.line());
+        assert_eq!(replayed.moves.len(), game.moves.len());
+        assert_eq!(
+            replayed.warnings,
+            vec![SaveWarning::VariantChanged {
+                saved_hash: game.variant_hash.clone(),
+                current_hash: hash_hex(renamed.content_hash),
+            }],
+            "{file}"
+        );
+    }
+}

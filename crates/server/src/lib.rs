@@ -15,6 +15,8 @@ use std::{net::SocketAddr, sync::Arc};
 use tokio::net::TcpListener;
 
 pub mod app;
+#[cfg(feature = "checks")]
+pub mod checks;
 pub mod game;
 pub mod secrets;
 pub mod settings;

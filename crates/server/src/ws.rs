@@ -138,13 +138,26 @@ fn error(code: ErrorCode, message: impl Into<String>, fatal: bool) -> Message {
     ))
 }
 
+/// The closing handshake: our close frame, then (briefly) the client's, so that the client
+/// reads everything that was sent before the connection goes.
 async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
-    let _ = socket
+    let sent = socket
         .send(Message::Close(Some(CloseFrame {
             code,
             reason: Utf8Bytes::from(reason.to_owned()),
         })))
         .await;
+    if sent.is_err() {
+        return;
+    }
+    let _ = tokio::time::timeout(Duration::from_secs(2), async {
+        while let Some(Ok(m)) = socket.recv().await {
+            if matches!(m, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
 }
 
 /// Sends a fatal error and closes.

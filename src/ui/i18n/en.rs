@@ -18,6 +18,7 @@ pub fn text(key: Key) -> &'static str {
         Key::CannotStartHint => "Fix the variant file and save it: the game reloads it and starts.",
         Key::VariantFilesTitle => "Variant files",
         Key::FileBroken => "{file} has errors:",
+        Key::FileWarnings => "{file} loads, with warnings:",
         Key::NoticeManifest => "{why}. Using the variants built into the game instead.",
         Key::NoticeDuplicate => {
             "{first} and {second} both define the variant “{name}”; the game uses {first}."
@@ -156,7 +157,7 @@ pub fn text(key: Key) -> &'static str {
         }
         Key::SaveErrSyntax => "line {line}, column {column}: {message}",
         Key::SaveErrVersion => {
-            "the save has format_version {found}; this version of Boardcraft reads format_version {supported}"
+            "the save is in format {found}; this version of Boardcraft reads format {supported}"
         }
         Key::SaveErrUnknownVariant => {
             "the save is a game of “{name}”, a variant this game does not know"
@@ -227,7 +228,7 @@ pub fn text(key: Key) -> &'static str {
 pub fn noun(noun: Noun) -> [&'static str; 3] {
     match noun {
         Noun::Move => ["move", "moves", "moves"],
-        Noun::Ply => ["ply", "plies", "plies"],
+        Noun::Ply => ["half-move", "half-moves", "half-moves"],
         Noun::Piece => ["piece", "pieces", "pieces"],
         Noun::Time => ["time", "times", "times"],
     }

@@ -54,6 +54,7 @@ keys! {
     CannotStartHint,
     VariantFilesTitle,
     FileBroken,
+    FileWarnings,
     NoticeManifest,
     NoticeDuplicate,
     NoticeReplayed,

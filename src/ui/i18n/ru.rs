@@ -20,6 +20,7 @@ pub fn text(key: Key) -> &'static str {
         }
         Key::VariantFilesTitle => "Файлы вариантов",
         Key::FileBroken => "Ошибки в файле {file}:",
+        Key::FileWarnings => "Файл {file} загружен, но есть предупреждения:",
         Key::NoticeManifest => "{why}. Используются варианты, встроенные в игру.",
         Key::NoticeDuplicate => {
             "{first} и {second} описывают один и тот же вариант «{name}»; игра использует {first}."
@@ -166,7 +167,7 @@ pub fn text(key: Key) -> &'static str {
         Key::SaveErrTruncated => "файл обрывается (строка {line}, столбец {column}): он обрезан",
         Key::SaveErrSyntax => "строка {line}, столбец {column}: {message}",
         Key::SaveErrVersion => {
-            "у сохранения format_version {found}, а эта версия Boardcraft читает format_version {supported}"
+            "сохранение в формате {found}, а эта версия Boardcraft читает формат {supported}"
         }
         Key::SaveErrUnknownVariant => {
             "сохранена партия варианта «{name}», которого эта игра не знает"

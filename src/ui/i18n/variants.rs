@@ -33,7 +33,11 @@ fn english(name: &str) -> Option<(&'static str, &'static str)> {
         ),
         "halma-16" => (
             "Halma (2 players, 16×16)",
-            "Monks' Halma: 19 pieces each, steps and jumps in eight directions; fill the opposite camp to win.",
+            "Monks' Halma: 19 pieces each, steps and jumps in eight directions; fill the opposite camp with your own pieces to win.",
+        ),
+        "halma-16-parlett" => (
+            "Halma (2 players, 16×16, no blocking)",
+            "Halma with Parlett's rule: a full opposite camp wins if at least one piece in it is yours, so pieces left at home cannot block you.",
         ),
         "grasshopper" => (
             "Grasshopper (Halma on 8×8)",
@@ -59,13 +63,13 @@ fn english(name: &str) -> Option<(&'static str, &'static str)> {
             "GIPF (tournament game)",
             "Standard GIPF from an empty board: each player starts by bringing in GIPF-pieces.",
         ),
-        "gipf-seed" => (
-            "GIPF (seed rules)",
-            "GIPF as the Russian seed text tells it: enter a piece or step one of yours; play until a side has no pieces.",
+        "gipf-steps" => (
+            "GIPF with steps on the board",
+            "GIPF as a Russian retelling describes it: bring in a piece or step one of yours along a line; play to the last piece.",
         ),
-        "gipf-seed-gipf" => (
-            "GIPF (seed rules, GIPF-pieces)",
-            "The seed rules with three extra GIPF-pieces each in reserve.",
+        "gipf-steps-gipf-pieces" => (
+            "GIPF with steps on the board and GIPF-pieces",
+            "GIPF with steps on the board, and three GIPF-pieces each in reserve besides the basic pieces.",
         ),
         _ => return None,
     })
@@ -88,6 +92,10 @@ fn russian(name: &str) -> Option<(&'static str, &'static str)> {
         "halma-16" => (
             "Хальма (двое, 16×16)",
             "Хальма Монкса: по 19 фишек, ходы и прыжки в восьми направлениях; побеждает тот, кто займёт своими фишками чужой лагерь.",
+        ),
+        "halma-16-parlett" => (
+            "Хальма (двое, 16×16, без блокировки)",
+            "Хальма с правилом Парлетта: заполненный чужой лагерь, где есть хоть одна ваша фишка, — победа, так что оставленные дома фишки соперника вас не запрут.",
         ),
         "grasshopper" => (
             "Кузнечик (хальма 8×8)",
@@ -113,13 +121,13 @@ fn russian(name: &str) -> Option<(&'static str, &'static str)> {
             "GIPF (турнирная игра)",
             "Стандартный GIPF с пустой доски: каждый начинает с ввода GIPF-фишек.",
         ),
-        "gipf-seed" => (
-            "GIPF (правила из исходного текста)",
-            "GIPF по русскому пересказу: введите фишку с края или сдвиньте свою; игра идёт, пока у одной из сторон не кончатся фишки.",
+        "gipf-steps" => (
+            "GIPF с ходами по доске",
+            "GIPF по русскому пересказу: введите фишку с края или сдвиньте свою на соседнее поле; игра идёт до последней фишки.",
         ),
-        "gipf-seed-gipf" => (
-            "GIPF (исходные правила, с GIPF-фишками)",
-            "Исходные правила и ещё по три GIPF-фишки в запасе у каждого.",
+        "gipf-steps-gipf-pieces" => (
+            "GIPF с ходами по доске и GIPF-фишками",
+            "GIPF с ходами по доске и ещё по три GIPF-фишки в запасе у каждого.",
         ),
         _ => return None,
     })

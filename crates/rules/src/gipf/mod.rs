@@ -9,7 +9,7 @@
 //!    contiguous run in front shifts one spot along the line. Illegal when the line is full to
 //!    the far end. A GIPF-piece entry is prefixed `G` (tournament: made of two reserve pieces,
 //!    compulsory on each player's first turn, and forbidden after his first basic piece; seed
-//!    variant: a separate reserve item). In `gipf-seed` the action may instead be a one-spot
+//!    variant: a separate reserve item). In `gipf-steps` the action may instead be a one-spot
 //!    step of an own piece along a line, pushing the same way, never onto a dot.
 //! 3. **The mover's removal step.** While a row of 4+ of his colour stands (on a line not
 //!    *settled*, see below), he takes one: the whole contiguous run (A-G5) leaves the board, his

@@ -12,8 +12,8 @@ pub const VARIANTS: [&str; 5] = [
     "gipf-basic",
     "gipf-standard",
     "gipf-tournament",
-    "gipf-seed",
-    "gipf-seed-gipf",
+    "gipf-steps",
+    "gipf-steps-gipf-pieces",
 ];
 
 pub fn rules(name: &str) -> Arc<GipfRules> {

@@ -1,0 +1,32 @@
+//! `boardcraft-cli online`: clients of the game server (`boardcraft-server`, docs/protocol.md):
+//! a bot that plays an online game, and a load benchmark.
+use std::process::ExitCode;
+
+use clap::{Args as ClapArgs, Subcommand};
+
+mod load;
+mod mirror;
+mod net;
+mod play;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The computer plays one online game: create one (and print the invite) or join one.
+    Play(play::Args),
+    /// A load benchmark: N concurrent games of bots playing random moves through a server,
+    /// then a check of every stored game against what its clients saw.
+    Load(load::Args),
+}
+
+pub fn run(args: Args) -> Result<ExitCode, String> {
+    match args.command {
+        Command::Play(a) => play::run(a),
+        Command::Load(a) => load::run(a),
+    }
+}

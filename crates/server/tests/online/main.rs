@@ -1,0 +1,12 @@
+//! The server against real clients: a server bound to 127.0.0.1:0 in the test, websockets
+//! from tokio-tungstenite, SQLite files in temp folders and (when BOARDCRAFT_TEST_POSTGRES is
+//! set, as `.ci/run` does) a real PostgreSQL. One test binary, so one link.
+mod abuse;
+mod clocks;
+mod fuzz_seeds;
+mod games;
+mod offers;
+mod postgres;
+mod resilience;
+mod support;
+mod web;
