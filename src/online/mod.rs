@@ -58,6 +58,16 @@ pub fn ui_plugin(app: &mut App) {
     app.add_plugins(page::plugin);
 }
 
+/// Seconds on a monotonic wall clock since the first call. The session's timing (back-off,
+/// pings, silence, clocks, the claim countdown) is about the network and the server, so it
+/// follows the wall clock, not Bevy's `Time` (which tests and benchmarks advance by a fixed
+/// step per frame).
+pub fn wall_now() -> f64 {
+    use bevy::platform::time::Instant;
+    static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    EPOCH.get_or_init(Instant::now).elapsed().as_secs_f64()
+}
+
 /// The server when none is named: the one the page came from in the browser; the default
 /// address of `boardcraft-server` on the desktop.
 pub fn default_server() -> String {

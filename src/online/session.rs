@@ -391,9 +391,8 @@ pub fn handle_commands(
     mut online: ResMut<Online>,
     mut network: NonSendMut<Network>,
     storage: Res<Storage>,
-    time: Res<Time<Real>>,
 ) {
-    let now = time.elapsed_secs_f64();
+    let now = super::wall_now();
     for command in commands.read() {
         match command.clone() {
             OnlineCommand::SetServer(server) => {
@@ -508,9 +507,8 @@ pub fn poll_network(
     mut online: ResMut<Online>,
     mut network: NonSendMut<Network>,
     storage: Res<Storage>,
-    time: Res<Time<Real>>,
 ) {
-    let now = time.elapsed_secs_f64();
+    let now = super::wall_now();
     while let Some(answer) = network.http.try_recv() {
         handle_http(&mut online, &mut network, &storage, answer, now);
     }
@@ -898,9 +896,8 @@ pub fn sync_board(
     mut board: BoardAccess,
     mut started: MessageReader<GameStarted>,
     mut applied: MessageReader<MoveApplied>,
-    time: Res<Time<Real>>,
 ) {
-    let now = time.elapsed_secs_f64();
+    let now = super::wall_now();
     for s in started.read() {
         if online.awaiting_start {
             online.awaiting_start = false;

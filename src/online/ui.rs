@@ -146,7 +146,6 @@ fn online_window(
     online: Res<Online>,
     library: Res<VariantLibrary>,
     settings: Res<Settings>,
-    time: Res<Time<Real>>,
     mut commands: MessageWriter<OnlineCommand>,
 ) -> Result {
     let busy = matches!(online.stage, Stage::Creating | Stage::Joining);
@@ -286,7 +285,7 @@ fn online_window(
                 }
             });
             if let Some(notice) = &online.notice
-                && time.elapsed_secs_f64() - notice.at < 30.0
+                && super::wall_now() - notice.at < 30.0
             {
                 ui.colored_label(colours::BAD, notice_text(lang, notice.kind, &notice.detail));
             }
@@ -302,7 +301,6 @@ fn online_panel(
     online: Res<Online>,
     game: Option<Res<Match>>,
     settings: Res<Settings>,
-    time: Res<Time<Real>>,
     mut commands: MessageWriter<OnlineCommand>,
     mut next_state: ResMut<NextState<AppState>>,
 ) -> Result {
@@ -313,7 +311,7 @@ fn online_panel(
         return Ok(());
     }
     let lang = settings.language;
-    let now = time.elapsed_secs_f64();
+    let now = super::wall_now();
     let ctx = contexts.ctx_mut()?;
     egui::Area::new(egui::Id::new("online_panel"))
         .order(egui::Order::Foreground)

@@ -547,12 +547,9 @@ fn a_flag_fall_and_an_abandoned_game_end_in_words() {
             Some(boardcraft_protocol::Presence::Gone { .. })
         ) && o.claim_at.is_some()
     });
-    // The app's clock is the test's (`ManualDuration`: 50 ms a frame, however fast the frames
-    // run), the server's grace is wall-clock: wait for the grace in wall-clock time, counted
-    // from when the app heard that Black was gone (after the server decided it).
-    let gone_seen = Instant::now();
+    let claim_at = online(&a).claim_at.unwrap();
     run_all(&mut [&mut a], 10.0, "the grace period over", |_| {
-        gone_seen.elapsed() > Duration::from_millis(800 + 200)
+        boardcraft::online::wall_now() > claim_at
     });
     a.world_mut().write_message(OnlineCommand::Claim);
     run_all(&mut [&mut a], 30.0, "the claim", |apps| {
