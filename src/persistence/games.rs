@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use bevy::prelude::*;
-use boardcraft_rules::{Color, Position, Variant};
+use boardcraft_rules::{AnyPosition, Color, Position, Variant};
 use boardcraft_saves::{
     Player, SaveError, SavedGame,
     slot::slot_key,
@@ -50,6 +50,14 @@ pub fn saved_game_of(game: &Match, players: &Players) -> SavedGame {
         moves,
         game.position.outcome(),
     );
+    // A game from another position than the variant's start (`--position`, a puzzle) keeps
+    // that position, so that its moves replay from it.
+    let start = game.start.to_text();
+    let save = if start != game.variant.new_game().to_text() {
+        save.with_start(start)
+    } else {
+        save
+    };
     let save = match game.resigned {
         Some(side) => save.with_resignation(side),
         None => save,
@@ -131,6 +139,8 @@ struct ReadyToLoad {
     variant: Arc<Variant>,
     /// The library entry of the variant (so hot reload follows the loaded game).
     entry_path: String,
+    /// The saved start position, when the game did not start from the variant's.
+    from: Option<AnyPosition>,
     line: String,
     /// The side that resigned, as the replay checked it.
     resigned: Option<Color>,
@@ -147,6 +157,7 @@ fn prepare_load(
     let (entry_path, variant) = find_variant(library, &loaded.value.variant)?;
     let replayed = loaded.value.replay(&variant)?;
     Ok(ReadyToLoad {
+        from: loaded.value.start.is_some().then(|| replayed.start.clone()),
         line: replayed.line(),
         resigned: replayed.resigned,
         warnings: replayed.warnings,
@@ -210,7 +221,7 @@ pub(super) fn load_games(
         });
         start.write(StartGame {
             variant: ready.variant.clone(),
-            from: None,
+            from: ready.from.clone(),
             after: ready.line.clone(),
             resigned: ready.resigned,
         });

@@ -309,6 +309,7 @@ pub fn save_error_text(language: Language, error: &SaveError) -> String {
             Key::SaveErrWrongVariant,
             &[("saved", saved), ("given", given)],
         ),
+        SaveError::BadStart { why } => trf(language, Key::SaveErrBadStart, &[("why", why)]),
         SaveError::IllegalMove {
             number,
             notation,

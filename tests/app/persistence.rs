@@ -5,7 +5,7 @@ use std::{fs, path::Path};
 
 use bevy::prelude::*;
 use boardcraft::{
-    game::config::{Level, PlayerKind, Players},
+    game::config::{GameConfig, Level, PlayerKind, Players, VariantChoice},
     game::match_state::{EndCause, GameEnd, Match, ResignRequested, TurnPhase, UndoRequested},
     persistence::storage::Storage,
     persistence::{
@@ -641,4 +641,56 @@ fn truncated_settings_fall_back_to_the_previous_version() {
         })
     ));
     assert_eq!(fs::read(&path).unwrap(), &bytes[..bytes.len() - 4]);
+}
+
+#[test]
+fn a_game_from_a_position_given_as_text_round_trips_from_that_position() {
+    let home = tempfile::tempdir().unwrap();
+    // Ugolki (9qum) at ply 20, where the 40-move rule already counts: the save must keep the
+    // start position, not only the moves played from it.
+    let text = "5B2/5BBB/5BBB/8/8/1B1B4/WWW2W2/WWWW2W1 w 20";
+    let config = GameConfig {
+        variant: VariantChoice::Name("ugolki-9qum".into()),
+        after: "a1:a3:c3:e3".into(),
+        position: Some(text.to_owned()),
+    };
+    let mut app = boardcraft::automation::headless_app(config, humans(), STEP);
+    app.insert_resource(Storage::folder(home.path()))
+        .init_resource::<Results>()
+        .add_systems(Last, record_results);
+    start(&mut app);
+    let saved = game_of(app.world());
+    let saved_position = app.world().resource::<Match>().position.to_text();
+    let results = ask(
+        &mut app,
+        SaveRequested {
+            slot: "from-text".into(),
+        },
+    );
+    assert!(
+        matches!(&results[..], [PersistenceResult::Saved { .. }]),
+        "{results:?}"
+    );
+    let file = std::fs::read_to_string(home.path().join("saves/from-text.ron")).unwrap();
+    assert!(file.contains(&format!("start: Some(\"{text}\")")), "{file}");
+    drop(app);
+
+    let mut app = app_in(home.path(), "ugolki-hg-3x3", "", humans());
+    let results = ask(
+        &mut app,
+        LoadRequested {
+            slot: "from-text".into(),
+        },
+    );
+    assert!(
+        matches!(&results[..], [PersistenceResult::Loaded { .. }]),
+        "{results:?}"
+    );
+    run_until(&mut app, 50, "the loaded game", |w| {
+        w.resource::<Match>().variant.name == "ugolki-9qum"
+    });
+    let game = app.world().resource::<Match>();
+    assert_eq!(game.start.to_text(), text);
+    assert_eq!(game.position.to_text(), saved_position);
+    assert_eq!(game.line(), saved.1);
 }

@@ -52,6 +52,9 @@ pub enum SaveError {
     /// `replay` was given another variant than the one the save names.
     #[error("the save is a game of `{saved}`, not of `{given}`")]
     WrongVariant { saved: String, given: String },
+    /// The save's start position (`start`) is not a position of its variant.
+    #[error("the start position of the save cannot be read: {why}")]
+    BadStart { why: String },
     /// A saved move does not replay: the save was edited or damaged, or (with
     /// `variant_changed`) the variant's rules changed since the game was saved.
     #[error(

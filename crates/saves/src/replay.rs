@@ -72,7 +72,12 @@ impl SavedGame {
         }
         let current_hash = hash_hex(variant.content_hash);
         let variant_changed = !self.variant_hash.eq_ignore_ascii_case(&current_hash);
-        let start = variant.new_game();
+        let start = match &self.start {
+            Some(text) => variant
+                .position_from_text(text)
+                .map_err(|e| SaveError::BadStart { why: e.to_string() })?,
+            None => variant.new_game(),
+        };
         let mut position = start.clone();
         let mut moves = Vec::with_capacity(self.moves.len());
         for (i, written) in self.moves.iter().enumerate() {

@@ -28,6 +28,10 @@ pub struct SavedGame {
     pub saved_at: Option<String>,
     pub white: Player,
     pub black: Player,
+    /// The position the game started from, as the rules write a position in text (a game
+    /// started with `--position` or from a puzzle); absent = the variant's start position.
+    #[serde(default)]
+    pub start: Option<String>,
     /// The moves, one per ply, in the game's notation.
     pub moves: Vec<String>,
     /// The result when the game was saved, in words (informational: the replay decides).
@@ -70,11 +74,19 @@ impl SavedGame {
             saved_at: None,
             white,
             black,
+            start: None,
             moves,
             result: result_text(outcome, None),
             outcome,
             resigned: None,
         }
+    }
+
+    /// Records the position the game started from (its text), when it is not the variant's
+    /// start position.
+    pub fn with_start(mut self, text: impl Into<String>) -> Self {
+        self.start = Some(text.into());
+        self
     }
 
     /// Records that `side` resigned (the game the save was made from ended so).
@@ -112,6 +124,11 @@ impl SavedGame {
         }
         out.push_str(&format!("    white: {},\n", quote(self.white.name())));
         out.push_str(&format!("    black: {},\n", quote(self.black.name())));
+        // Written only when set: a game from the variant's start stays readable by builds that
+        // predate the field.
+        if let Some(start) = &self.start {
+            out.push_str(&format!("    start: Some({}),\n", quote(start)));
+        }
         if self.moves.is_empty() {
             out.push_str("    moves: [],\n");
         } else {

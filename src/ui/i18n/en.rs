@@ -163,6 +163,7 @@ pub fn text(key: Key) -> &'static str {
             "the save is a game of “{name}”, a variant this game does not know"
         }
         Key::SaveErrVariantUnavailable => "the variant “{name}” cannot be played right now: {why}",
+        Key::SaveErrBadStart => "the start position of the save cannot be read: {why}",
         Key::SaveErrWrongVariant => "the save is a game of “{saved}”, not of “{given}”",
         Key::SaveErrIllegalMove => "move {number} ({notation}) cannot be played: {reason}",
         Key::SaveErrVariantChanged => "the variant file changed since this game was saved",

@@ -178,6 +178,7 @@ keys! {
     SaveErrUnknownVariant,
     SaveErrVariantUnavailable,
     SaveErrWrongVariant,
+    SaveErrBadStart,
     SaveErrIllegalMove,
     SaveErrVariantChanged,
     SaveErrInvalidName,

@@ -173,6 +173,7 @@ pub fn text(key: Key) -> &'static str {
             "сохранена партия варианта «{name}», которого эта игра не знает"
         }
         Key::SaveErrVariantUnavailable => "вариант «{name}» сейчас недоступен: {why}",
+        Key::SaveErrBadStart => "начальную позицию сохранения не прочитать: {why}",
         Key::SaveErrWrongVariant => "сохранена партия варианта «{saved}», а не «{given}»",
         Key::SaveErrIllegalMove => "ход {number} ({notation}) невозможен: {reason}",
         Key::SaveErrVariantChanged => "файл варианта изменился после сохранения партии",
