@@ -783,6 +783,19 @@ fn handle_message(
             fatal,
         } => {
             warn!("online: the server refused: {code:?}: {message}");
+            // A close for a passing reason (a hello that came late because the page was still
+            // loading, a flood, too many connections) is retried like a lost connection; only
+            // a seat or game the server does not know ends the session.
+            let passing = matches!(
+                code,
+                ErrorCode::IdleTimeout | ErrorCode::RateLimited | ErrorCode::TooManyConnections
+            );
+            if fatal && passing {
+                if let Some(link) = &mut network.link {
+                    link.drop_connection(now);
+                }
+                return;
+            }
             if fatal {
                 online.notify(NoticeKind::Fatal, message, now);
                 if let Some(link) = &mut network.link {
