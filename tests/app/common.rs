@@ -46,6 +46,20 @@ pub fn run_until(app: &mut App, max: u32, what: &str, done: impl Fn(&World) -> b
     panic!("{what}: not reached within {max} frames");
 }
 
+/// Updates until `done` holds, for work that happens off the frame (files read and checked by
+/// the asset server's tasks): its pace is the machine's, not the frames', so the limit is
+/// wall-clock time; panics after `seconds`.
+pub fn run_until_loaded(app: &mut App, seconds: u64, what: &str, done: impl Fn(&World) -> bool) {
+    let start = std::time::Instant::now();
+    while !done(app.world()) {
+        if start.elapsed() > Duration::from_secs(seconds) {
+            panic!("{what}: not reached within {seconds} s");
+        }
+        app.update();
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
 pub fn app_state(world: &World) -> AppState {
     *world.resource::<State<AppState>>().get()
 }

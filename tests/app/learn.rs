@@ -37,7 +37,7 @@ fn learn_app(mods: Option<PathBuf>) -> App {
         mods,
     );
     app.insert_state(AppState::Learn);
-    run_until(&mut app, 1500, "the Learn library", |w| {
+    run_until_loaded(&mut app, 120, "the Learn library", |w| {
         let library = w.resource::<LearnLibrary>();
         library.settled() && !library.files.is_empty()
     });
@@ -378,7 +378,7 @@ fn a_broken_file_in_mods_is_a_visible_error_and_a_good_one_is_listed() {
     std::fs::write(mods.join("lessons/mine.ron"), shipped_lesson).unwrap();
 
     let mut app = learn_app(Some(mods.clone()));
-    run_until(&mut app, 1500, "the mods' files", |w| {
+    run_until_loaded(&mut app, 120, "the mods' files", |w| {
         let library = w.resource::<LearnLibrary>();
         library
             .files
