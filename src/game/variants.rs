@@ -3,14 +3,14 @@
 //! folder, a variant file named on the command line, and hot reload. A broken file becomes a
 //! visible error (in [`VariantLibrary`] and, if it is the game's variant, [`AppState::Failed`]);
 //! it never panics.
-use std::{path::PathBuf, sync::Arc};
+use std::{marker::PhantomData, path::PathBuf, sync::Arc};
 
 use bevy::{
     asset::{AssetLoader, LoadContext, io::Reader},
     prelude::*,
 };
 use boardcraft_rules::{Variant, VariantError};
-use serde::Deserialize;
+use serde::{Deserialize, de::DeserializeOwned};
 
 use crate::{
     GameSystems,
@@ -89,8 +89,16 @@ impl AssetLoader for VariantLoader {
     }
 }
 
-#[derive(Default, TypePath)]
-pub struct ManifestLoader;
+/// Reads a manifest (the list of shipped files, in RON; browsers cannot list folders) as the
+/// asset `T`: the variants' here, the lessons' and puzzles' in `crate::learn`.
+#[derive(TypePath)]
+pub struct ManifestLoader<T>(PhantomData<fn() -> T>);
+
+impl<T> Default for ManifestLoader<T> {
+    fn default() -> Self {
+        ManifestLoader(PhantomData)
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum ManifestLoadError {
@@ -100,8 +108,8 @@ pub enum ManifestLoadError {
     Ron(#[from] ron::error::SpannedError),
 }
 
-impl AssetLoader for ManifestLoader {
-    type Asset = VariantManifest;
+impl<T: Asset + DeserializeOwned> AssetLoader for ManifestLoader<T> {
+    type Asset = T;
     type Settings = ();
     type Error = ManifestLoadError;
 
@@ -110,7 +118,7 @@ impl AssetLoader for ManifestLoader {
         reader: &mut dyn Reader,
         _settings: &(),
         _load_context: &mut LoadContext<'_>,
-    ) -> Result<VariantManifest, ManifestLoadError> {
+    ) -> Result<T, ManifestLoadError> {
         let mut bytes = Vec::new();
         reader.read_to_end(&mut bytes).await?;
         Ok(ron::de::from_bytes(&bytes)?)
@@ -337,7 +345,7 @@ pub fn plugin(app: &mut App) {
     app.init_asset::<VariantAsset>()
         .init_asset::<VariantManifest>()
         .init_asset_loader::<VariantLoader>()
-        .init_asset_loader::<ManifestLoader>()
+        .init_asset_loader::<ManifestLoader<VariantManifest>>()
         .init_resource::<VariantLibrary>()
         .init_resource::<ModsFolder>()
         .init_resource::<CommandLineFile>()

@@ -12,7 +12,7 @@ use bevy::{
 use boardcraft_learn::{Difficulty, Goal, Manifest, Text};
 use boardcraft_rules::{AnyMove, AnyPosition, Variant};
 
-use crate::game::variants::{MODS_SOURCE, ModsFolder};
+use crate::game::variants::{MODS_SOURCE, ManifestLoader, ModsFolder};
 
 /// The shipped manifests, relative to the asset root.
 pub const PUZZLE_MANIFEST: &str = "puzzles/manifest.ron";
@@ -138,7 +138,8 @@ pub struct LearnFileAsset {
 }
 
 /// A manifest of lesson or puzzle files.
-#[derive(Asset, TypePath, Debug)]
+#[derive(Asset, TypePath, Debug, serde::Deserialize)]
+#[serde(transparent)]
 pub struct LearnManifest(pub Manifest);
 
 /// Reads lesson and puzzle files; knows the `mods/` folder (natively) so a mod's puzzle can
@@ -160,8 +161,6 @@ impl FromWorld for LearnFileLoader {
 pub enum LearnLoadError {
     #[error("cannot read the file: {0}")]
     Io(#[from] std::io::Error),
-    #[error("the manifest is not valid: {0}")]
-    Ron(#[from] ron::error::SpannedError),
 }
 
 impl AssetLoader for LearnFileLoader {
@@ -194,30 +193,6 @@ impl AssetLoader for LearnFileLoader {
             Err(e) => Err(format!("{label}: the file is not UTF-8 text: {e}")),
         };
         Ok(LearnFileAsset { result })
-    }
-
-    fn extensions(&self) -> &[&str] {
-        &["ron"]
-    }
-}
-
-#[derive(Default, TypePath)]
-pub struct LearnManifestLoader;
-
-impl AssetLoader for LearnManifestLoader {
-    type Asset = LearnManifest;
-    type Settings = ();
-    type Error = LearnLoadError;
-
-    async fn load(
-        &self,
-        reader: &mut dyn Reader,
-        _settings: &(),
-        _load_context: &mut LoadContext<'_>,
-    ) -> Result<LearnManifest, LearnLoadError> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes).await?;
-        Ok(LearnManifest(ron::de::from_bytes(&bytes)?))
     }
 
     fn extensions(&self) -> &[&str] {
@@ -451,7 +426,7 @@ pub fn plugin(app: &mut App) {
     app.init_asset::<LearnFileAsset>()
         .init_asset::<LearnManifest>()
         .init_asset_loader::<LearnFileLoader>()
-        .init_asset_loader::<LearnManifestLoader>()
+        .init_asset_loader::<ManifestLoader<LearnManifest>>()
         .init_resource::<LearnLibrary>()
         .init_resource::<ModsFolder>()
         .add_systems(
