@@ -64,8 +64,16 @@ pub fn app_state(world: &World) -> AppState {
     *world.resource::<State<AppState>>().get()
 }
 
+/// The turn phase the next frame runs in: a transition set this frame (a move just played sets
+/// `Animating`) counts already. A wait for `Ready` that read only `State` could end in the frame
+/// a move was applied, and a move requested then would be refused as "not accepting moves now"
+/// (a CI run failed that way, when the opponent's move arrived in the frame the wait ended).
 pub fn phase(world: &World) -> Option<TurnPhase> {
-    world.get_resource::<State<TurnPhase>>().map(|p| *p.get())
+    let current = world.get_resource::<State<TurnPhase>>().map(|p| *p.get())?;
+    Some(match world.get_resource::<NextState<TurnPhase>>() {
+        Some(NextState::Pending(next) | NextState::PendingIfNeq(next)) => *next,
+        _ => current,
+    })
 }
 
 /// Waits for the game to start and settle on a position that waits for a move (or is over).

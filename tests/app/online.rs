@@ -96,8 +96,8 @@ fn run_all(apps: &mut [&mut App], seconds: f64, what: &str, done: impl Fn(&[&mut
                 .map(|a| {
                     let o = online(a);
                     format!(
-                        "stage {:?} link {:?} seat {:?} status {:?} server moves {:?} pending {:?} notice {:?} | board: {}",
-                        o.stage, o.link, o.seat, o.status, o.moves, o.pending, o.notice, line(a)
+                        "stage {:?} link {:?} seat {:?} status {:?} server moves {:?} pending {:?} notice {:?} rebuilds {} desyncs {} phase {:?} | board: {}",
+                        o.stage, o.link, o.seat, o.status, o.moves, o.pending, o.notice, o.rebuilds, o.desyncs, phase(a.world()), line(a)
                     )
                 })
                 .collect();
