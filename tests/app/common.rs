@@ -64,16 +64,22 @@ pub fn app_state(world: &World) -> AppState {
     *world.resource::<State<AppState>>().get()
 }
 
-/// The turn phase the next frame runs in: a transition set this frame (a move just played sets
-/// `Animating`) counts already. A wait for `Ready` that read only `State` could end in the frame
-/// a move was applied, and a move requested then would be refused as "not accepting moves now"
-/// (a CI run failed that way, when the opponent's move arrived in the frame the wait ended).
 pub fn phase(world: &World) -> Option<TurnPhase> {
-    let current = world.get_resource::<State<TurnPhase>>().map(|p| *p.get())?;
-    Some(match world.get_resource::<NextState<TurnPhase>>() {
-        Some(NextState::Pending(next) | NextState::PendingIfNeq(next)) => *next,
-        _ => current,
-    })
+    world.get_resource::<State<TurnPhase>>().map(|p| *p.get())
+}
+
+/// The turn phase if it stays so into the next frame: `None` while a transition to another
+/// phase is set but not yet made. Waits use this: a wait for `Ready` that read only `State` could
+/// end in the frame a move was applied (`Animating` set, not yet entered), so a move requested
+/// then was refused (a CI run failed that way); and a wait that took the set `Ready` for the
+/// phase could end before the systems that run once it is entered (an online board that takes
+/// the server's moves when ready) had run.
+pub fn stable_phase(world: &World) -> Option<TurnPhase> {
+    let current = phase(world)?;
+    match world.get_resource::<NextState<TurnPhase>>() {
+        Some(NextState::Pending(next) | NextState::PendingIfNeq(next)) if *next != current => None,
+        _ => Some(current),
+    }
 }
 
 /// Waits for the game to start and settle on a position that waits for a move (or is over).
@@ -81,7 +87,10 @@ pub fn start(app: &mut App) {
     run_until(app, 600, "game start", |w| {
         w.contains_resource::<Match>()
             && w.contains_resource::<Board>()
-            && matches!(phase(w), Some(TurnPhase::Ready | TurnPhase::GameOver))
+            && matches!(
+                stable_phase(w),
+                Some(TurnPhase::Ready | TurnPhase::GameOver)
+            )
     });
     // One more frame so the pieces spawned by commands exist.
     app.update();
@@ -199,7 +208,7 @@ pub fn play_animated(app: &mut App, notation: &str) {
     app.update();
     app.update();
     run_until(app, 2000, "the animation's end", |w| {
-        phase(w) != Some(TurnPhase::Animating)
+        stable_phase(w).is_some_and(|p| p != TurnPhase::Animating)
     });
 }
 

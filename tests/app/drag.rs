@@ -26,7 +26,7 @@ use boardcraft::{
     },
 };
 
-use crate::common::{STEP, humans, phase, run_until, start};
+use crate::common::{STEP, humans, phase, run_until, stable_phase, start};
 
 const SIZE: UVec2 = UVec2::new(960, 600);
 
@@ -220,7 +220,7 @@ fn a_piece_dropped_on_a_legal_target_plays_the_move_from_where_it_was_let_go() {
         phase(w) == Some(TurnPhase::Animating)
     });
     run_until(&mut app, 100, "the move's end", |w| {
-        phase(w) == Some(TurnPhase::Ready)
+        stable_phase(w) == Some(TurnPhase::Ready)
     });
     let now_at = piece_at(&app, "e3");
     assert_eq!(now_at, piece, "the same piece stands on e3");

@@ -75,7 +75,7 @@ fn start_exercise(app: &mut App, id: &ExerciseId) {
             && active.game_id.is_some()
             && w.get_resource::<Match>()
                 .is_some_and(|m| Some(m.game_id) == active.game_id)
-            && phase(w) == Some(TurnPhase::Ready)
+            && stable_phase(w) == Some(TurnPhase::Ready)
     });
     let game = app.world().resource::<Match>();
     let exercise = library(app).exercise(id).unwrap();
@@ -95,11 +95,11 @@ fn settle(app: &mut App) {
         let s = w.resource::<LearnSession>();
         let active = s.active.as_ref().unwrap();
         let game = w.resource::<Match>();
-        let waits_for_player = phase(w) == Some(TurnPhase::Ready)
+        let waits_for_player = stable_phase(w) == Some(TurnPhase::Ready)
             && game.position.side_to_move() == active.player
             && active.progress == Progress::Trying;
         let decided = matches!(active.progress, Progress::Solved | Progress::Shown)
-            && phase(w) != Some(TurnPhase::Animating);
+            && stable_phase(w).is_some_and(|p| p != TurnPhase::Animating);
         waits_for_player || decided
     });
 }
@@ -308,7 +308,7 @@ fn show_the_solution_plays_it_move_by_move_and_does_not_count_as_solved() {
         s.active
             .as_ref()
             .is_some_and(|a| a.progress == Progress::Shown)
-            && phase(w) != Some(TurnPhase::Animating)
+            && stable_phase(w).is_some_and(|p| p != TurnPhase::Animating)
     });
     // Collected after the fact: the game holds the line, played through the rules.
     let game = app.world().resource::<Match>();

@@ -17,7 +17,9 @@ use boardcraft::{
 use boardcraft_protocol::{ColorChoice, OfferKind, Side};
 use boardcraft_rules::{AnyPosition, Position};
 
-use crate::common::{Landings, app_for, finished_line, humans, phase, record_landings};
+use crate::common::{
+    Landings, app_for, finished_line, humans, phase, record_landings, stable_phase,
+};
 
 /// A server on a free loopback port, on a runtime of its own, for the test's lifetime.
 struct TestServer {
@@ -120,7 +122,7 @@ fn settled(app: &App) -> bool {
         && o.link == Some(LinkState::Online)
         && o.pending.is_none()
         && matches!(
-            phase(app.world()),
+            stable_phase(app.world()),
             Some(TurnPhase::Ready | TurnPhase::GameOver)
         )
         && game.history.len() == o.moves.len()

@@ -8,7 +8,7 @@ use boardcraft::{
     game::status::GameStatus,
 };
 
-use crate::common::{app_for, humans, phase, play_animated, run_until, start};
+use crate::common::{app_for, humans, play_animated, run_until, stable_phase, start};
 
 fn query(pairs: &[(&str, &str)]) -> QueryOptions {
     QueryOptions::parse(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())))
@@ -128,7 +128,7 @@ fn the_status_names_the_thinking_side() {
         "the search was never seen running"
     );
     run_until(&mut app, 2000, "the animation's end", |w| {
-        phase(w) == Some(TurnPhase::Ready)
+        stable_phase(w) == Some(TurnPhase::Ready)
     });
     app.update();
     let status = app.world().resource::<GameStatus>();

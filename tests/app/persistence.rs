@@ -167,7 +167,7 @@ fn a_resigned_game_round_trips_as_resigned() {
     // As in play, an undo takes the resignation back and the game goes on.
     app.world_mut().write_message(UndoRequested);
     run_until(&mut app, 20, "the resignation taken back", |w| {
-        phase(w) == Some(TurnPhase::Ready)
+        stable_phase(w) == Some(TurnPhase::Ready)
     });
     let game = app.world().resource::<Match>();
     assert_eq!((game.end(), game.line()), (None, "f2:f4 c7-d7".to_owned()));

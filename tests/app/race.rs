@@ -140,8 +140,8 @@ fn halma_computer_against_computer_runs_to_a_move_limit() {
     app.insert_resource(humans());
     let settled = std::cell::Cell::new(0);
     run_until(&mut app, 4_000, "the last animation", |w| {
-        let calm =
-            phase(w) != Some(TurnPhase::Animating) && !w.resource::<AiThinking>().is_thinking();
+        let calm = stable_phase(w).is_some_and(|p| p != TurnPhase::Animating)
+            && !w.resource::<AiThinking>().is_thinking();
         settled.set(if calm { settled.get() + 1 } else { 0 });
         settled.get() >= 3
     });

@@ -28,8 +28,8 @@ fn game(app: &App) -> &Match {
 fn settle(app: &mut App) {
     let calm_frames = std::cell::Cell::new(0);
     run_until(app, 4_000, "a settled game", |w| {
-        let calm =
-            phase(w) != Some(TurnPhase::Animating) && !w.resource::<AiThinking>().is_thinking();
+        let calm = stable_phase(w).is_some_and(|p| p != TurnPhase::Animating)
+            && !w.resource::<AiThinking>().is_thinking();
         calm_frames.set(if calm { calm_frames.get() + 1 } else { 0 });
         calm_frames.get() >= 3
     });
