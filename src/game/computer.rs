@@ -8,7 +8,7 @@ use bevy::{
     prelude::*,
     tasks::{AsyncComputeTaskPool, Task, futures::check_ready},
 };
-use boardcraft_ai::{AnySearch, Progress, THREADS_AVAILABLE};
+use boardcraft_ai::{AnySearch, Progress};
 use boardcraft_rules::{AnyMove, AnyPosition, Color as Side, Position};
 
 use crate::{
@@ -150,9 +150,10 @@ const NODES_PER_SLICE: u64 = 4_000;
 /// the yields are what keep frames coming while the computer thinks — they must yield to the
 /// browser's event loop, not just to other tasks (see [`platform::yield_now`]).
 ///
-/// With several threads (desktop only) the parallel search runs in one go on this worker
-/// thread: it cannot yield, so a search dropped meanwhile (new game, undo) still runs to its
-/// budget (about a second for Master) before its threads end.
+/// With several threads (desktop only) this task steps the first thread of a parallel search
+/// the same way while the helper threads search beside it; the helpers' guard lives in this
+/// task, so a search dropped meanwhile (new game, undo: the task is dropped at its next yield)
+/// stops its helpers too.
 async fn choose_move(
     position: AnyPosition,
     level: Level,
@@ -162,15 +163,7 @@ async fn choose_move(
     let start = Instant::now();
     let cfg = level.config(&position, seed);
     let mut outcome = SearchOutcome::default();
-    if threads > 1 && THREADS_AVAILABLE {
-        let result = AnySearch::think_parallel(&position, cfg, threads);
-        outcome.slices = 1;
-        outcome.elapsed = start.elapsed();
-        outcome.longest_slice = outcome.elapsed;
-        outcome.best_move = result.best_move;
-        return outcome;
-    }
-    let mut search = AnySearch::new(&position, cfg);
+    let (mut search, _helpers) = AnySearch::new_parallel(&position, cfg, threads);
     loop {
         let slice = Instant::now();
         let progress = search.step(NODES_PER_SLICE);

@@ -2,7 +2,7 @@
 //! (the single writer) and shown by rebuilding the view.
 use bevy::prelude::*;
 use boardcraft::{
-    game::computer::AiThinking,
+    game::computer::{AiThinking, SearchThreads},
     game::config::{Level, PlayerKind, Players},
     game::match_state::{
         EndCause, GameEnd, Match, RedoRequested, ResignRequested, TurnPhase, UndoRequested,
@@ -83,6 +83,17 @@ fn undo_takes_back_the_computer_reply_and_the_human_move_and_redo_replays_both()
 
 #[test]
 fn undo_while_the_computer_thinks_returns_to_the_human_turn() {
+    undo_while_the_computer_thinks(1);
+}
+
+/// The same with a parallel search (the desktop's default on a machine with three or more
+/// cores): the dropped search's task holds its helpers' guard, so they stop with it.
+#[test]
+fn undo_while_a_parallel_search_thinks_returns_to_the_human_turn() {
+    undo_while_the_computer_thinks(2);
+}
+
+fn undo_while_the_computer_thinks(threads: usize) {
     let mut app = app_for(
         "ugolki-9qum",
         "",
@@ -91,6 +102,7 @@ fn undo_while_the_computer_thinks_returns_to_the_human_turn() {
             black: PlayerKind::Computer(Level::Master),
         },
     );
+    app.insert_resource(SearchThreads(threads));
     start(&mut app);
     request(&mut app, "c3-c4");
     // Undo as soon as the move is played: during its animation or the computer's search

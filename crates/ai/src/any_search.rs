@@ -9,7 +9,7 @@ use boardcraft_rules::{
 
 use crate::{
     search::{Progress, Search, SearchConfig, ThinkResult},
-    smp::think_parallel,
+    smp::{Helpers, parallel_search, think_parallel},
 };
 
 /// A resumable search of an [`AnyPosition`]; see [`Search`] for the contract.
@@ -67,6 +67,29 @@ impl AnySearch {
             AnyPosition::Race(p) => wrap(think_parallel(p, cfg, threads), AnyMove::Race),
             AnyPosition::Focus(p) => wrap(think_parallel(p, cfg, threads), AnyMove::Focus),
             AnyPosition::Gipf(p) => wrap(think_parallel(p, cfg, threads), AnyMove::Gipf),
+        }
+    }
+
+    /// The first thread of a parallel search and its helpers' guard (see
+    /// [`crate::parallel_search`]): step the search; dropping the guard stops the helpers.
+    pub fn new_parallel(
+        position: &AnyPosition,
+        cfg: SearchConfig,
+        threads: usize,
+    ) -> (Self, Option<Helpers>) {
+        match position {
+            AnyPosition::Race(p) => {
+                let (s, h) = parallel_search(p, cfg, threads);
+                (AnySearch::Race(s), h)
+            }
+            AnyPosition::Focus(p) => {
+                let (s, h) = parallel_search(p, cfg, threads);
+                (AnySearch::Focus(s), h)
+            }
+            AnyPosition::Gipf(p) => {
+                let (s, h) = parallel_search(p, cfg, threads);
+                (AnySearch::Gipf(s), h)
+            }
         }
     }
 

@@ -37,4 +37,6 @@ pub use greedy::greedy;
 pub use level::Level;
 pub use score::Score;
 pub use search::{Budget, MAX_DEPTH, Progress, Search, SearchConfig, ThinkResult, think};
-pub use smp::{THREADS_AVAILABLE, default_threads, think_parallel};
+pub use smp::{
+    HelperWatch, Helpers, THREADS_AVAILABLE, default_threads, parallel_search, think_parallel,
+};

@@ -48,13 +48,33 @@ pub fn think_parallel<P: Position + Evaluate>(
     cfg: SearchConfig,
     threads: usize,
 ) -> ThinkResult<P::Move> {
+    let (search, helpers) = parallel_search(position, cfg, threads);
+    let mut result = search.run();
+    if let Some(helpers) = helpers {
+        result.nodes += helpers.nodes();
+    }
+    result
+}
+
+/// The first thread of a parallel search, for the caller to run or step (the game steps it in
+/// slices so that a search it drops ends at once), and the guard of its helpers: `threads - 1`
+/// detached threads searching the same position into the same table. Dropping the guard stops
+/// them (each within one [`HELPER_SLICE`]); one thread (or no threads in this build) is the plain
+/// [`Search::new`] with no guard.
+pub fn parallel_search<P: Position + Evaluate>(
+    position: &P,
+    cfg: SearchConfig,
+    threads: usize,
+) -> (Search<P>, Option<Helpers>) {
     let threads = if THREADS_AVAILABLE { threads.max(1) } else { 1 };
     if threads == 1 {
-        return Search::new(position, cfg).run();
+        return (Search::new(position, cfg), None);
     }
     let tt = Arc::new(TransTable::new(cfg.tt_bits));
-    let stop = Arc::new(AtomicBool::new(false));
-    let helper_nodes = Arc::new(AtomicU64::new(0));
+    let helpers = Helpers {
+        stop: Arc::new(AtomicBool::new(false)),
+        nodes: Arc::new(AtomicU64::new(0)),
+    };
     for i in 1..threads {
         let mut helper_cfg = cfg.clone();
         helper_cfg.budget = Budget {
@@ -63,8 +83,8 @@ pub fn think_parallel<P: Position + Evaluate>(
         };
         let (tt, stop, helper_nodes) = (
             Arc::clone(&tt),
-            Arc::clone(&stop),
-            Arc::clone(&helper_nodes),
+            Arc::clone(&helpers.stop),
+            Arc::clone(&helpers.nodes),
         );
         let position = position.clone();
         let stride = if i % 2 == 1 { 2 } else { 1 };
@@ -83,10 +103,41 @@ pub fn think_parallel<P: Position + Evaluate>(
             }
         });
     }
-    let mut result = Search::with_table(position, cfg, tt, 1).run();
-    stop.store(true, Ordering::Relaxed);
-    result.nodes += helper_nodes.load(Ordering::Relaxed);
-    result
+    (Search::with_table(position, cfg, tt, 1), Some(helpers))
+}
+
+/// The helper threads of a [`parallel_search`]; they search until this is dropped.
+pub struct Helpers {
+    stop: Arc<AtomicBool>,
+    nodes: Arc<AtomicU64>,
+}
+
+impl Helpers {
+    /// The nodes the helpers have searched so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// A way to see, after the guard is gone, how many helper threads are still running.
+    pub fn watch(&self) -> HelperWatch {
+        HelperWatch(Arc::downgrade(&self.stop))
+    }
+}
+
+impl Drop for Helpers {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// See [`Helpers::watch`].
+pub struct HelperWatch(std::sync::Weak<AtomicBool>);
+
+impl HelperWatch {
+    /// Helper threads still running (each holds the stop flag until it ends).
+    pub fn running(&self) -> usize {
+        self.0.strong_count()
+    }
 }
 
 #[cfg(test)]
@@ -136,5 +187,28 @@ mod tests {
         assert_eq!(r.pv.first(), r.best_move.as_ref());
         // The first thread spends its budget; the helpers' nodes come on top.
         assert!(r.nodes >= 50_000, "{}", r.nodes);
+    }
+
+    #[test]
+    fn dropping_the_guard_ends_the_helpers() {
+        let pos = ugolki();
+        // No budget: only the guard's drop can end the helpers.
+        let cfg = SearchConfig::new(Budget::default());
+        let (mut search, helpers) = parallel_search(&pos, cfg, 3);
+        let helpers = helpers.expect("helpers for three threads");
+        assert!(matches!(search.step(5_000), Progress::Running));
+        let watch = helpers.watch();
+        drop(helpers);
+        // Each helper sees the flag after its current slice; the generous limit only keeps a
+        // broken stop from hanging the test run.
+        let start = std::time::Instant::now();
+        while watch.running() > 0 {
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(60),
+                "{} helpers still running",
+                watch.running()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
     }
 }
