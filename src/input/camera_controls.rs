@@ -84,6 +84,7 @@ fn keyboard_controls(
                 *cam = OrbitCamera {
                     fit: cam.fit,
                     top_down: cam.top_down,
+                    facing: cam.facing,
                     ..default()
                 };
             }

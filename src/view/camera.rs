@@ -1,13 +1,17 @@
 //! The camera: a perspective view the player can orbit and zoom ([`OrbitCamera`], moved by
 //! `crate::input::camera_controls`), fitted to the board; a top-down orthographic view that
 //! reads like a clean 2D board. The view is a setting ([`Settings::view`]), so it is kept
-//! between runs.
+//! between runs. The board is seen from the side of the one person at it: Black's pieces are at
+//! the bottom of the screen for a player who plays Black against the computer or online.
 use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
 
 use bevy::{camera::ScalingMode, core_pipeline::tonemapping::Tonemapping, prelude::*};
 
+use boardcraft_rules::Color as Side;
+
 use crate::{
     GameSystems,
+    game::config::{PlayerKind, Players},
     settings::{Settings, View},
     view::board::Board,
 };
@@ -22,6 +26,8 @@ pub struct OrbitCamera {
     /// Half extents of what must stay in view: x across, y along the table (cell units).
     pub fit: Vec2,
     pub top_down: bool,
+    /// Whose pieces are nearest the viewer (the bottom of the screen); `yaw` turns from there.
+    pub facing: Side,
 }
 
 impl Default for OrbitCamera {
@@ -32,6 +38,7 @@ impl Default for OrbitCamera {
             zoom: 1.0,
             fit: Vec2::splat(5.0),
             top_down: false,
+            facing: Side::White,
         }
     }
 }
@@ -73,7 +80,12 @@ pub fn plugin(app: &mut App) {
         )
         .add_systems(
             Update,
-            (toggle_top_down, follow_view_setting, place_camera)
+            (
+                toggle_top_down,
+                follow_view_setting,
+                face_the_player.run_if(resource_exists_and_changed::<Players>),
+                place_camera,
+            )
                 .chain()
                 .in_set(CameraSystems::Place),
         );
@@ -129,13 +141,34 @@ fn follow_view_setting(settings: Res<Settings>, mut cameras: Query<&mut OrbitCam
     }
 }
 
+/// The side the board is seen from: the side of the only person playing (against the computer,
+/// or online, where the other side is the remote player); White when both sides are people at
+/// this screen, or nobody is (computer against computer, a spectator).
+pub fn facing(players: &Players) -> Side {
+    match (players.white, players.black) {
+        (PlayerKind::Human, PlayerKind::Human) => Side::White,
+        (_, PlayerKind::Human) => Side::Black,
+        _ => Side::White,
+    }
+}
+
+fn face_the_player(players: Res<Players>, mut cameras: Query<&mut OrbitCamera>) {
+    let side = facing(&players);
+    for mut cam in &mut cameras {
+        if cam.facing != side {
+            cam.facing = side;
+        }
+    }
+}
+
 fn place_camera(mut cameras: Query<(&OrbitCamera, &Camera, &mut Transform, &mut Projection)>) {
     for (cam, camera, mut transform, mut projection) in &mut cameras {
         let aspect = camera
             .logical_viewport_size()
             .map_or(1.6, |s| (s.x / s.y.max(1.0)).max(0.2));
         if cam.top_down {
-            // Straight down, White at the bottom of the screen.
+            // Straight down, the facing side at the bottom of the screen (White's camp is
+            // towards +z).
             let scaling_mode = ScalingMode::AutoMin {
                 min_width: cam.fit.x * 2.25 * cam.zoom,
                 min_height: cam.fit.y * 2.25 * cam.zoom,
@@ -149,7 +182,11 @@ fn place_camera(mut cameras: Query<(&OrbitCamera, &Camera, &mut Transform, &mut 
                     })
                 }
             }
-            *transform = Transform::from_xyz(0.0, 40.0, 0.0).looking_at(Vec3::ZERO, Vec3::NEG_Z);
+            let up = match cam.facing {
+                Side::White => Vec3::NEG_Z,
+                Side::Black => Vec3::Z,
+            };
+            *transform = Transform::from_xyz(0.0, 40.0, 0.0).looking_at(Vec3::ZERO, up);
         } else {
             let fov = FRAC_PI_4 * 0.8;
             if !matches!(*projection, Projection::Perspective(_)) {
@@ -160,14 +197,18 @@ fn place_camera(mut cameras: Query<(&OrbitCamera, &Camera, &mut Transform, &mut 
             // Far enough that the board's depth (foreshortened by the pitch, plus its height
             // towards the viewer) and its width both fit, whatever the yaw.
             let across = cam.fit.x.max(cam.fit.y);
-            let deep = cam.fit.y.max(cam.fit.x * cam.yaw.sin().abs());
+            let yaw = match cam.facing {
+                Side::White => cam.yaw,
+                Side::Black => cam.yaw + std::f32::consts::PI,
+            };
+            let deep = cam.fit.y.max(cam.fit.x * yaw.sin().abs());
             let for_depth = deep * (pitch.sin() + 0.35 * pitch.cos()) / half_tan;
             let for_width = across / (half_tan * aspect);
             let distance = for_depth.max(for_width) * 1.08 * cam.zoom;
             let offset = Vec3::new(
-                distance * pitch.cos() * cam.yaw.sin(),
+                distance * pitch.cos() * yaw.sin(),
                 distance * pitch.sin(),
-                distance * pitch.cos() * cam.yaw.cos(),
+                distance * pitch.cos() * yaw.cos(),
             );
             let target = Vec3::ZERO;
             *transform = Transform::from_translation(target + offset).looking_at(target, Vec3::Y);

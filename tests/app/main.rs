@@ -1,6 +1,7 @@
 //! The game's headless tests: `MinimalPlugins` + the logic plugins, no window, no GPU.
 //! One binary on purpose (each test binary is another link of Bevy).
 mod audio;
+mod camera;
 mod coach;
 mod common;
 mod drag;

@@ -1,0 +1,59 @@
+//! The camera: where the board is seen from.
+use bevy::prelude::*;
+use boardcraft::{
+    automation::headless_app_with,
+    game::config::{GameConfig, Level, PlayerKind, Players, VariantChoice},
+    settings::{Settings, View},
+    view::camera::{OrbitCamera, plugin as camera_plugin},
+};
+
+use crate::common::{STEP, humans, start};
+
+/// The board is seen from the side of the one person at it: Black's camp at the bottom of the
+/// screen for a player of Black (against the computer, or online), White's otherwise.
+#[test]
+fn the_camera_faces_the_side_of_the_person_playing() {
+    let black_human = Players {
+        white: PlayerKind::Computer(Level::Novice),
+        black: PlayerKind::Human,
+    };
+    let online_black = Players {
+        white: PlayerKind::Remote,
+        black: PlayerKind::Human,
+    };
+    for (players, black_at_bottom) in [
+        (humans(), false),
+        (black_human, true),
+        (online_black, true),
+        (
+            Players {
+                white: PlayerKind::Human,
+                black: PlayerKind::Remote,
+            },
+            false,
+        ),
+    ] {
+        let config = GameConfig {
+            variant: VariantChoice::parse("ugolki-9qum"),
+            after: String::new(),
+            position: None,
+        };
+        let mut app = headless_app_with(config, players.clone(), STEP, camera_plugin);
+        start(&mut app);
+        for view in [View::Perspective, View::TopDown] {
+            app.world_mut().resource_mut::<Settings>().view = view;
+            app.update();
+            let mut cameras = app
+                .world_mut()
+                .query_filtered::<&Transform, With<OrbitCamera>>();
+            let t = *cameras.single(app.world()).unwrap();
+            // White's camp is towards +z: the camera stands on the facing side (perspective), or
+            // has the facing side at the bottom of the screen (top-down: screen-up points away).
+            let towards_black = match view {
+                View::Perspective => t.translation.z < 0.0,
+                View::TopDown => t.up().z > 0.0,
+            };
+            assert_eq!(towards_black, black_at_bottom, "{players:?} {view:?}");
+        }
+    }
+}
