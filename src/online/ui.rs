@@ -24,7 +24,7 @@ use crate::{
     settings::{Language, Settings},
     ui::{
         UiSystems, colours,
-        hud::{PANEL_WIDTH, variant_title},
+        hud::{LeftPanelWidth, variant_title},
         i18n::side,
         panel_frame,
     },
@@ -303,22 +303,28 @@ fn online_panel(
     settings: Res<Settings>,
     mut commands: MessageWriter<OnlineCommand>,
     mut next_state: ResMut<NextState<AppState>>,
+    mut left: ResMut<LeftPanelWidth>,
 ) -> Result {
-    let Some(game) = game else {
-        return Ok(());
-    };
-    if online.stage != Stage::InGame || !online.shows(&game) {
+    let shown = game.is_some_and(|g| online.stage == Stage::InGame && online.shows(&g));
+    if !shown {
+        if left.0 != 0.0 {
+            left.0 = 0.0;
+        }
         return Ok(());
     }
     let lang = settings.language;
     let now = super::wall_now();
     let ctx = contexts.ctx_mut()?;
-    egui::Area::new(egui::Id::new("online_panel"))
-        .order(egui::Order::Foreground)
-        .anchor(egui::Align2::LEFT_TOP, egui::vec2(10.0, 10.0))
+    let screen = ctx.content_rect();
+    // A column of its own at the window's left, like the game's panel at the right: the board
+    // is drawn between them (`ui::hud::fit_viewport`), so no square is ever under it.
+    let panel = egui::Area::new(egui::Id::new("online_panel"))
+        .order(egui::Order::Background)
+        .fixed_pos(screen.left_top())
         .show(ctx, |ui| {
-            panel_frame().show(ui, |ui| {
-                ui.set_max_width(PANEL_WIDTH);
+            panel_frame().corner_radius(0.0).show(ui, |ui| {
+                ui.set_width(ONLINE_PANEL_WIDTH - 24.0);
+                ui.set_min_height(screen.height() - 20.0);
                 ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
                 let id = online.game.as_deref().unwrap_or("");
                 ui.label(egui::RichText::new(sayf(lang, Say::GameId, &[("game", &id)])).small());
@@ -388,8 +394,15 @@ fn online_panel(
                 }
             });
         });
+    let width = panel.response.rect.width();
+    if left.0 != width {
+        left.0 = width;
+    }
     Ok(())
 }
+
+/// The online panel's width in logical pixels (narrower than the game's: short lines only).
+const ONLINE_PANEL_WIDTH: f32 = 250.0;
 
 /// Draw, takeback and rematch offers, and the claim of an abandoned game.
 fn offers(

@@ -32,8 +32,14 @@ pub const PANEL_WIDTH: f32 = 310.0;
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
 pub struct PanelWidth(pub f32);
 
+/// How much of the window's left side a panel takes (the online game's panel; logical pixels,
+/// 0 when there is none). The board is drawn between the two panels, never under one.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
+pub struct LeftPanelWidth(pub f32);
+
 pub fn plugin(app: &mut App) {
     app.init_resource::<PanelWidth>()
+        .init_resource::<LeftPanelWidth>()
         .add_systems(
             EguiPrimaryContextPass,
             (
@@ -45,9 +51,13 @@ pub fn plugin(app: &mut App) {
             )
                 .in_set(UiSystems::Panels),
         )
-        .add_systems(OnExit(AppState::InGame), |mut w: ResMut<PanelWidth>| {
-            w.0 = 0.0
-        })
+        .add_systems(
+            OnExit(AppState::InGame),
+            |mut w: ResMut<PanelWidth>, mut left: ResMut<LeftPanelWidth>| {
+                w.0 = 0.0;
+                left.0 = 0.0;
+            },
+        )
         .add_systems(Update, fit_viewport.in_set(GameSystems::Sync));
 }
 
@@ -401,10 +411,11 @@ fn confirm_resign(
     Ok(())
 }
 
-/// Keeps the board out from under the panel: the camera draws (and picks) only in the part of
-/// the window left of it.
+/// Keeps the board out from under the panels: the camera draws (and picks) only in the part of
+/// the window between them.
 fn fit_viewport(
     width: Res<PanelWidth>,
+    left: Res<LeftPanelWidth>,
     windows: Query<&Window, With<PrimaryWindow>>,
     mut cameras: Query<&mut Camera, With<OrbitCamera>>,
 ) {
@@ -412,10 +423,11 @@ fn fit_viewport(
         return;
     };
     let size = window.physical_size();
-    let panel = (width.0 * window.scale_factor()).round() as u32;
-    let wanted = (panel > 0 && panel + 64 < size.x).then(|| Viewport {
-        physical_position: UVec2::ZERO,
-        physical_size: UVec2::new(size.x - panel, size.y.max(1)),
+    let physical = |w: f32| (w * window.scale_factor()).round() as u32;
+    let (right, left) = (physical(width.0), physical(left.0));
+    let wanted = (right + left > 0 && right + left + 64 < size.x).then(|| Viewport {
+        physical_position: UVec2::new(left, 0),
+        physical_size: UVec2::new(size.x - right - left, size.y.max(1)),
         ..default()
     });
     for mut camera in &mut cameras {
@@ -429,5 +441,48 @@ fn fit_viewport(
         if current != next {
             camera.viewport = wanted.clone();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bevy::{ecs::system::RunSystemOnce, window::WindowResolution};
+
+    use super::*;
+
+    fn viewport(right: f32, left: f32) -> Option<(UVec2, UVec2)> {
+        let mut world = World::new();
+        world.spawn((
+            Window {
+                resolution: WindowResolution::new(1280, 800).with_scale_factor_override(1.0),
+                ..default()
+            },
+            PrimaryWindow,
+        ));
+        let camera = world
+            .spawn((Camera::default(), OrbitCamera::default()))
+            .id();
+        world.insert_resource(PanelWidth(right));
+        world.insert_resource(LeftPanelWidth(left));
+        world.run_system_once(fit_viewport).unwrap();
+        let camera = world.get::<Camera>(camera).unwrap();
+        camera
+            .viewport
+            .as_ref()
+            .map(|v| (v.physical_position, v.physical_size))
+    }
+
+    #[test]
+    fn the_board_is_drawn_between_the_panels() {
+        assert_eq!(
+            viewport(PANEL_WIDTH, 0.0),
+            Some((UVec2::ZERO, UVec2::new(1280 - 310, 800)))
+        );
+        // The online panel at the left: the board starts right of it.
+        assert_eq!(
+            viewport(PANEL_WIDTH, 240.0),
+            Some((UVec2::new(240, 0), UVec2::new(1280 - 310 - 240, 800)))
+        );
+        assert_eq!(viewport(0.0, 0.0), None);
     }
 }
