@@ -252,6 +252,10 @@ pub struct StartGame {
     /// The side that had resigned (a loaded save): the game starts over. Ignored when the
     /// moves of `after` already end the game by its rules, as a resignation then is.
     pub resigned: Option<Color>,
+    /// An end decided outside the rules (a loaded save of an online game that ended on time,
+    /// by abandonment or by an agreed draw). Ignored, like `resigned`, when the game had ended
+    /// otherwise.
+    pub decided: Option<GameEnd>,
 }
 
 impl StartGame {
@@ -262,6 +266,7 @@ impl StartGame {
             from: None,
             after: after.into(),
             resigned: None,
+            decided: None,
         }
     }
 
@@ -371,6 +376,9 @@ fn start_games(
     let game_id = current.map_or(1, |m| m.game_id + 1);
     // As in play: a side may resign only a game the rules have not ended.
     let resigned = request.resigned.filter(|_| !position.is_game_over());
+    let decided = request
+        .decided
+        .filter(|_| !position.is_game_over() && resigned.is_none());
     let game = Match {
         variant: request.variant.clone(),
         start,
@@ -378,7 +386,7 @@ fn start_games(
         history,
         redo: Vec::new(),
         resigned,
-        decided: None,
+        decided,
         game_id,
     };
     let game_over = game.end().is_some();

@@ -619,17 +619,17 @@ fn reload_current_game(
         .then(|| variant.position_from_text(&game.start.to_text()).ok())
         .flatten();
     let mut position = from.clone().unwrap_or_else(|| variant.new_game());
-    // The same game goes on: its moves, and its resignation if one ended it.
-    let (after, resigned) = if replay(&mut position, &line).is_ok() {
+    // The same game goes on: its moves, and its resignation or decided end if one ended it.
+    let (after, resigned, decided) = if replay(&mut position, &line).is_ok() {
         library.notices.push(Notice::Replayed {
             path: playing.clone(),
         });
-        (line, game.resigned)
+        (line, game.resigned, game.decided)
     } else {
         library.notices.push(Notice::Restarted {
             path: playing.clone(),
         });
-        (String::new(), None)
+        (String::new(), None, None)
     };
     info!("{playing} reloaded");
     start.write(StartGame {
@@ -637,6 +637,7 @@ fn reload_current_game(
         from,
         after,
         resigned,
+        decided,
     });
 }
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use boardcraft_rules::{AnyPosition, Color, Position, Variant};
 use boardcraft_saves::{
-    Player, SaveError, SavedGame,
+    Decided, Player, SaveError, SavedGame,
     slot::slot_key,
     store::{self, Loaded},
 };
@@ -16,7 +16,7 @@ use super::{
 };
 use crate::{
     game::config::{PlayerKind, Players, VariantChoice},
-    game::match_state::{GameEnd, Match, StartGame},
+    game::match_state::{EndCause, GameEnd, Match, StartGame},
     game::variants::{EntryState, VariantLibrary},
     persistence::storage::{Storage, now_unix_secs},
 };
@@ -62,9 +62,36 @@ pub fn saved_game_of(game: &Match, players: &Players) -> SavedGame {
         Some(side) => save.with_resignation(side),
         None => save,
     };
+    let save = match game.decided.and_then(decision_of) {
+        Some(decided) => save.with_decision(decided),
+        None => save,
+    };
     match now_unix_secs() {
         Some(now) => save.with_saved_at(now),
         None => save,
+    }
+}
+
+/// An end decided outside the rules as the save keeps it (`None` for the ends the rules or a
+/// resignation make, which the save keeps otherwise).
+fn decision_of(end: GameEnd) -> Option<Decided> {
+    match end.cause {
+        EndCause::Timeout(side) => Some(Decided::Timeout(side)),
+        EndCause::Abandoned(side) => Some(Decided::Abandoned(side)),
+        EndCause::DrawAgreed => Some(Decided::DrawAgreed),
+        EndCause::Rules(_) | EndCause::Resigned(_) => None,
+    }
+}
+
+/// The game's end for a decision read from a save.
+fn end_of(decided: Decided) -> GameEnd {
+    GameEnd {
+        winner: decided.winner(),
+        cause: match decided {
+            Decided::Timeout(side) => EndCause::Timeout(side),
+            Decided::Abandoned(side) => EndCause::Abandoned(side),
+            Decided::DrawAgreed => EndCause::DrawAgreed,
+        },
     }
 }
 
@@ -144,6 +171,8 @@ struct ReadyToLoad {
     line: String,
     /// The side that resigned, as the replay checked it.
     resigned: Option<Color>,
+    /// The end decided outside the rules, as the replay checked it.
+    decided: Option<GameEnd>,
     warnings: Vec<boardcraft_saves::SaveWarning>,
 }
 
@@ -160,6 +189,7 @@ fn prepare_load(
         from: loaded.value.start.is_some().then(|| replayed.start.clone()),
         line: replayed.line(),
         resigned: replayed.resigned,
+        decided: replayed.decided.map(end_of),
         warnings: replayed.warnings,
         loaded,
         variant,
@@ -224,6 +254,7 @@ pub(super) fn load_games(
             from: ready.from.clone(),
             after: ready.line.clone(),
             resigned: ready.resigned,
+            decided: ready.decided,
         });
         library.playing = Some(ready.entry_path.clone());
         results.write(PersistenceResult::Loaded { slot: slot.clone() });
@@ -272,7 +303,11 @@ pub(super) fn refresh_slots(storage: Res<Storage>, mut slots: ResMut<SaveSlots>)
 /// What a save says of its result: typed, or (a save written before the typed fields) the
 /// words it was saved with.
 fn slot_result(save: &SavedGame) -> SlotResult {
-    match (GameEnd::of(save.outcome, save.resigned), &save.result) {
+    let decided = save.decided.map(end_of);
+    match (
+        GameEnd::with_decided(save.outcome, save.resigned, decided),
+        &save.result,
+    ) {
         (Some(end), _) => SlotResult::Over(end),
         (None, Some(words)) => SlotResult::Described(words.clone()),
         (None, None) => SlotResult::Unfinished,

@@ -377,6 +377,9 @@ pub fn persistence_notice_text(language: Language, notice: &PersistenceNotice) -
                 ("side", &side_lower(language, *resigned)),
             ],
         ),
+        PersistenceNotice::Save(SaveWarning::DecisionIgnored { .. }) => {
+            tr(language, Key::WarnDecisionIgnored).to_owned()
+        }
         PersistenceNotice::Save(SaveWarning::ResultDiffers { saved, replayed }) => {
             let not_over = tr(language, Key::GameNotOver);
             trf(

@@ -6,7 +6,9 @@ use std::{fs, path::Path};
 use bevy::prelude::*;
 use boardcraft::{
     game::config::{GameConfig, Level, PlayerKind, Players, VariantChoice},
-    game::match_state::{EndCause, GameEnd, Match, ResignRequested, TurnPhase, UndoRequested},
+    game::match_state::{
+        EndCause, GameDecided, GameEnd, Match, ResignRequested, TurnPhase, UndoRequested,
+    },
     persistence::storage::Storage,
     persistence::{
         DeleteRequested, LoadRequested, Notice, PersistenceAction, PersistenceResult, SETTINGS_KEY,
@@ -171,6 +173,63 @@ fn a_resigned_game_round_trips_as_resigned() {
     });
     let game = app.world().resource::<Match>();
     assert_eq!((game.end(), game.line()), (None, "f2:f4 c7-d7".to_owned()));
+}
+
+/// An online game that ended on time, by abandonment or by an agreed draw (none of them a rule
+/// the replay can find) is saved with that end and loads as over, with it.
+#[test]
+fn a_game_decided_online_round_trips_with_its_end() {
+    for (slot, end) in [
+        (
+            "on time",
+            GameEnd {
+                winner: Some(Color::Black),
+                cause: EndCause::Timeout(Color::White),
+            },
+        ),
+        (
+            "abandoned",
+            GameEnd {
+                winner: Some(Color::White),
+                cause: EndCause::Abandoned(Color::Black),
+            },
+        ),
+        (
+            "agreed",
+            GameEnd {
+                winner: None,
+                cause: EndCause::DrawAgreed,
+            },
+        ),
+    ] {
+        let home = tempfile::tempdir().unwrap();
+        let mut app = app_in(home.path(), "ugolki-hg-3x3", "f2:f4 c7-d7", humans());
+        app.world_mut().write_message(GameDecided(end));
+        run_until(&mut app, 20, "the decided end", |w| {
+            phase(w) == Some(TurnPhase::GameOver)
+        });
+        assert_eq!(app.world().resource::<Match>().end(), Some(end));
+        ask(&mut app, SaveRequested { slot: slot.into() });
+        let slots = app.world().resource::<SaveSlots>().0.clone();
+        let listed = slots.iter().find(|s| s.slot == slot).expect("listed");
+        assert_eq!(listed.result, SlotResult::Over(end), "{slot}");
+        drop(app);
+
+        let mut app = app_in(home.path(), "ugolki-hg-3x3", "", humans());
+        let results = ask(&mut app, LoadRequested { slot: slot.into() });
+        assert!(
+            matches!(&results[..], [PersistenceResult::Loaded { .. }]),
+            "{results:?}"
+        );
+        run_until(&mut app, 50, "the loaded game", |w| {
+            w.resource::<Match>().line() == "f2:f4 c7-d7"
+        });
+        app.update();
+        let game = app.world().resource::<Match>();
+        assert_eq!(game.end(), Some(end), "{slot}");
+        assert_eq!(game.outcome(), None, "the rules did not end it");
+        assert_eq!(phase(app.world()), Some(TurnPhase::GameOver));
+    }
 }
 
 #[test]

@@ -214,6 +214,9 @@ fn every_storage_problem_is_worded_in_every_language() {
             problem: SaveError::Empty,
         },
         Notice::Save(SaveWarning::ResignationIgnored { side: Color::White }),
+        Notice::Save(SaveWarning::DecisionIgnored {
+            decided: boardcraft_saves::Decided::DrawAgreed,
+        }),
         Notice::Save(SaveWarning::ResultDiffers {
             saved: None,
             replayed: Some("x".into()),

@@ -43,6 +43,9 @@ pub fn save_file(data: &[u8]) {
     if replayed.resigned.is_some() && replayed.outcome.is_some() {
         fail("a resignation is kept in a game the rules had ended".into());
     }
+    if replayed.decided.is_some() && (replayed.outcome.is_some() || replayed.resigned.is_some()) {
+        fail("a decision is kept in a game that had ended otherwise".into());
+    }
     // Compare replays on one variant instance (positions of separately parsed variants do
     // not share their rules).
     let variant = shipped_variant(&game.variant).expect("it replayed on this variant");
@@ -70,6 +73,7 @@ pub fn save_file(data: &[u8]) {
             .unwrap_or_else(|e| fail(format!("the save {what} does not replay: {e}")));
         if !same_position(&other.position, &reference.position)
             || other.resigned != reference.resigned
+            || other.decided != reference.decided
         {
             fail(format!("the save {what} replays to another game"));
         }

@@ -142,6 +142,9 @@ pub enum SaveWarning {
     /// The save says `side` resigned, but the rules had already ended the game: the game is
     /// loaded as the rules ended it.
     ResignationIgnored { side: Color },
+    /// The save says the game ended so (online: time, abandonment, an agreed draw), but its
+    /// rules or a resignation had already ended it: the game is loaded as they ended it.
+    DecisionIgnored { decided: crate::Decided },
 }
 
 impl std::fmt::Display for SaveWarning {
@@ -160,6 +163,11 @@ impl std::fmt::Display for SaveWarning {
                 f,
                 "the save says {side} resigned, but the game had already ended by its rules; \
                  the resignation is ignored"
+            ),
+            SaveWarning::DecisionIgnored { decided } => write!(
+                f,
+                "the save says \"{decided}\", but the game had already ended otherwise; \
+                 that end is ignored"
             ),
         }
     }

@@ -26,6 +26,6 @@ pub use error::{SaveError, SaveWarning, SlotNameProblem};
 pub use player::Player;
 pub use replay::{Replayed, ReplayedMove, load_and_replay_shipped};
 pub use saved_game::{
-    FORMAT_VERSION, SavedGame, format_utc, hash_hex, parse_ron, parse_ron_bytes, result_text,
-    text_of,
+    Decided, FORMAT_VERSION, SavedGame, end_text, format_utc, hash_hex, parse_ron, parse_ron_bytes,
+    result_text, text_of,
 };

@@ -20,8 +20,8 @@ use boardcraft_rules::{
 };
 
 use crate::{
-    SaveError, SaveWarning, SavedGame,
-    saved_game::{hash_hex, result_text},
+    Decided, SaveError, SaveWarning, SavedGame,
+    saved_game::{end_text, hash_hex},
 };
 
 /// A save that replayed: the positions and the moves as the rules read them.
@@ -35,6 +35,9 @@ pub struct Replayed {
     pub outcome: Option<Outcome>,
     /// The side that resigned, when the save says so and the rules had not ended the game.
     pub resigned: Option<Color>,
+    /// The end decided outside the rules, when the save says so and nothing else had ended
+    /// the game.
+    pub decided: Option<Decided>,
     /// Things the player should know about this save (it loaded all the same).
     pub warnings: Vec<SaveWarning>,
 }
@@ -112,7 +115,15 @@ impl SavedGame {
             }
             (resigned, _) => resigned,
         };
-        let replayed_result = result_text(outcome, resigned);
+        // A decision, like a resignation, ends only a game that nothing else had ended.
+        let decided = match (self.decided, outcome, resigned) {
+            (Some(decided), Some(_), _) | (Some(decided), _, Some(_)) => {
+                warnings.push(SaveWarning::DecisionIgnored { decided });
+                None
+            }
+            (decided, _, _) => decided,
+        };
+        let replayed_result = end_text(outcome, resigned, decided);
         if self.result != replayed_result {
             warnings.push(SaveWarning::ResultDiffers {
                 saved: self.result.clone(),
@@ -125,6 +136,7 @@ impl SavedGame {
             moves,
             outcome,
             resigned,
+            decided,
             warnings,
         })
     }

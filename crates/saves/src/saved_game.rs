@@ -47,6 +47,42 @@ pub struct SavedGame {
     /// saves written before it existed. See [`SavedGame::replay`] for how it is checked.
     #[serde(default)]
     pub resigned: Option<Color>,
+    /// An end decided outside the rules and the board (an online game: a flag fall, a game
+    /// abandoned and claimed, a draw agreed). Like a resignation the replay cannot find it, so
+    /// the save keeps it. Absent (= none) from saves written before it existed.
+    #[serde(default)]
+    pub decided: Option<Decided>,
+}
+
+/// How a game ended that neither its rules nor a resignation ended (online play).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Decided {
+    /// This side's clock ran out.
+    Timeout(Color),
+    /// This side left the game and the opponent claimed it.
+    Abandoned(Color),
+    /// Both players agreed to a draw.
+    DrawAgreed,
+}
+
+impl Decided {
+    /// The winner (none for a draw).
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            Decided::Timeout(side) | Decided::Abandoned(side) => Some(side.other()),
+            Decided::DrawAgreed => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Decided {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Decided::Timeout(side) => write!(f, "{} wins: {side} ran out of time", side.other()),
+            Decided::Abandoned(side) => write!(f, "{} wins: {side} left the game", side.other()),
+            Decided::DrawAgreed => f.write_str("draw agreed"),
+        }
+    }
 }
 
 /// Only the version, read first so that a newer format is reported as such rather than as an
@@ -79,6 +115,7 @@ impl SavedGame {
             result: result_text(outcome, None),
             outcome,
             resigned: None,
+            decided: None,
         }
     }
 
@@ -93,6 +130,14 @@ impl SavedGame {
     pub fn with_resignation(mut self, side: Color) -> Self {
         self.resigned = Some(side);
         self.result = result_text(self.outcome, self.resigned);
+        self
+    }
+
+    /// Records an end decided outside the rules (the online game the save was made from ended
+    /// so).
+    pub fn with_decision(mut self, decided: Decided) -> Self {
+        self.decided = Some(decided);
+        self.result = end_text(self.outcome, self.resigned, self.decided);
         self
     }
 
@@ -155,6 +200,10 @@ impl SavedGame {
         if let Some(side) = self.resigned {
             out.push_str(&format!("    resigned: Some({side:?}),\n"));
         }
+        if let Some(decided) = self.decided {
+            let typed = ron::to_string(&decided).expect("a decision always serialises");
+            out.push_str(&format!("    decided: Some({typed}),\n"));
+        }
         out.push_str(")\n");
         out
     }
@@ -188,9 +237,20 @@ impl SavedGame {
 
 /// The result in words, as a save writes it: the rules' outcome, or the resignation.
 pub fn result_text(outcome: Option<Outcome>, resigned: Option<Color>) -> Option<String> {
-    match resigned {
-        Some(side) => Some(format!("{} wins: {side} resigned", side.other())),
-        None => outcome.map(|o| o.to_string()),
+    end_text(outcome, resigned, None)
+}
+
+/// The result in words with an end decided outside the rules: a resignation comes first, then
+/// the decision, then the rules' outcome (the order in which they can happen).
+pub fn end_text(
+    outcome: Option<Outcome>,
+    resigned: Option<Color>,
+    decided: Option<Decided>,
+) -> Option<String> {
+    match (resigned, decided) {
+        (Some(side), _) => Some(format!("{} wins: {side} resigned", side.other())),
+        (None, Some(decided)) => Some(decided.to_string()),
+        (None, None) => outcome.map(|o| o.to_string()),
     }
 }
 

@@ -6,7 +6,8 @@ use boardcraft_rules::{
     Color, Position, Variant, checks::SeededMoves, shipped_variant, shipped_variants,
 };
 use boardcraft_saves::{
-    FORMAT_VERSION, Player, SaveError, SaveWarning, SavedGame, hash_hex, load_and_replay_shipped,
+    Decided, FORMAT_VERSION, Player, SaveError, SaveWarning, SavedGame, hash_hex,
+    load_and_replay_shipped,
 };
 use proptest::prelude::*;
 
@@ -302,6 +303,62 @@ fn a_resignation_replays_and_one_after_the_end_is_ignored() {
     assert_eq!(
         replayed.warnings,
         vec![SaveWarning::ResignationIgnored { side: Color::White }]
+    );
+}
+
+/// An online game's end that is not a rule (a flag fall, an abandoned game claimed, a draw
+/// agreed) is kept by the save and comes back from it; one claimed for a game that had ended
+/// otherwise is ignored with a warning, like a resignation.
+#[test]
+fn an_end_decided_online_replays_and_one_after_another_end_is_ignored() {
+    for decided in [
+        Decided::Timeout(Color::White),
+        Decided::Abandoned(Color::Black),
+        Decided::DrawAgreed,
+    ] {
+        let (variant, save) = small_saves().swap_remove(1);
+        let save = save.with_decision(decided);
+        assert_eq!(save.result, Some(decided.to_string()));
+        let text = save.to_ron();
+        assert!(text.contains("    decided: Some("), "{text}");
+        let read = SavedGame::parse(&text).unwrap();
+        assert_eq!(read, save);
+        let replayed = read.replay(&variant).unwrap();
+        assert_eq!(replayed.decided, Some(decided));
+        assert_eq!((replayed.outcome, replayed.resigned), (None, None));
+        assert!(replayed.warnings.is_empty(), "{:?}", replayed.warnings);
+        assert_eq!(
+            decided.winner(),
+            match decided {
+                Decided::Timeout(side) | Decided::Abandoned(side) => Some(side.other()),
+                Decided::DrawAgreed => None,
+            }
+        );
+    }
+    // After the rules' end, and after a resignation: ignored, with a warning.
+    let (variant, finished) = finished_game("ugolki-hg-3x3", 2);
+    let mut edited = finished.clone();
+    edited.decided = Some(Decided::DrawAgreed);
+    let replayed = edited.replay(&variant).unwrap();
+    assert_eq!(replayed.decided, None);
+    assert_eq!(replayed.outcome, finished.outcome);
+    assert_eq!(
+        replayed.warnings,
+        vec![SaveWarning::DecisionIgnored {
+            decided: Decided::DrawAgreed
+        }]
+    );
+    let (variant, save) = small_saves().swap_remove(1);
+    let mut both = save.with_resignation(Color::Black);
+    both.decided = Some(Decided::Timeout(Color::White));
+    let replayed = both.replay(&variant).unwrap();
+    assert_eq!(replayed.resigned, Some(Color::Black));
+    assert_eq!(replayed.decided, None);
+    assert_eq!(
+        replayed.warnings,
+        vec![SaveWarning::DecisionIgnored {
+            decided: Decided::Timeout(Color::White)
+        }]
     );
 }
 

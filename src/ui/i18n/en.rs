@@ -192,6 +192,9 @@ pub fn text(key: Key) -> &'static str {
         Key::WarnResignationIgnored => {
             "the save says {Side} resigned, but the game had already ended by its rules; the resignation is ignored"
         }
+        Key::WarnDecisionIgnored => {
+            "the save says the game ended on time, by abandonment or by an agreed draw, but it had already ended otherwise; that end is ignored"
+        }
         Key::SlotNotice => "“{slot}”: {notice}.",
         Key::SettingsNotice => "Settings: {notice}.",
         Key::SettingsLoadFailed => {

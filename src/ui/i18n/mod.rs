@@ -194,6 +194,7 @@ keys! {
     WarnResultDiffers,
     GameNotOver,
     WarnResignationIgnored,
+    WarnDecisionIgnored,
     SlotNotice,
     SettingsNotice,
     SettingsLoadFailed,

@@ -204,6 +204,9 @@ pub fn text(key: Key) -> &'static str {
         Key::WarnResignationIgnored => {
             "в сохранении записано, что {side} сдались, но партия уже окончена по правилам; сдача не учтена"
         }
+        Key::WarnDecisionIgnored => {
+            "в сохранении записано, что партия окончена по времени, уходом игрока или ничьей по согласию, но она уже была окончена иначе; это окончание не учтено"
+        }
         Key::SlotNotice => "«{slot}»: {notice}.",
         Key::SettingsNotice => "Настройки: {notice}.",
         Key::SettingsLoadFailed => {

@@ -11,7 +11,7 @@ use boardcraft_protocol::{
     http::SeatJoined,
 };
 use boardcraft_rules::{AnyPosition, Position, Variant};
-use boardcraft_saves::{Player, SavedGame};
+use boardcraft_saves::{Decided, Player, SavedGame};
 use tokio::{
     sync::{mpsc, oneshot},
     time::{Instant, sleep_until},
@@ -291,14 +291,15 @@ impl Game {
             outcome,
         );
         if let Some(result) = &self.result {
+            use boardcraft_protocol::EndCause;
+            let loser = || rules::color(result.winner.map(Side::other).unwrap_or(Side::White));
             match result.cause {
-                boardcraft_protocol::EndCause::Resignation => {
-                    let loser = result.winner.map(Side::other).unwrap_or(Side::White);
-                    save = save.with_resignation(rules::color(loser));
-                }
-                boardcraft_protocol::EndCause::Rules { .. } => {}
-                // Not a rule of the game and not a resignation: the save keeps the words.
-                _ => save.result = Some(result.text.clone()),
+                EndCause::Resignation => save = save.with_resignation(loser()),
+                EndCause::Rules { .. } => {}
+                // Not rules of the game: the save keeps them, and the game loads them.
+                EndCause::Timeout => save = save.with_decision(Decided::Timeout(loser())),
+                EndCause::Abandoned => save = save.with_decision(Decided::Abandoned(loser())),
+                EndCause::DrawAgreed => save = save.with_decision(Decided::DrawAgreed),
             }
         }
         let secs = (now_ms() / 1000).max(0) as u64;

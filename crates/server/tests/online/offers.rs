@@ -110,6 +110,23 @@ async fn a_draw_offered_declined_offered_again_and_accepted() {
     let stored = server.snapshot(&game).await;
     assert_eq!(stored.status, GameStatus::Finished);
     assert_eq!(stored.result.unwrap().cause, EndCause::DrawAgreed);
+    // The save file keeps the agreed draw, and the game's saves read it back as the end.
+    let (_, save) = crate::support::http(
+        server.addr,
+        "GET",
+        &format!("/api/games/{game}/save.ron"),
+        None,
+    )
+    .await;
+    assert!(save.contains("decided: Some(DrawAgreed)"), "{save}");
+    let replayed = boardcraft_saves::SavedGame::parse(&save)
+        .unwrap()
+        .replay_shipped()
+        .unwrap();
+    assert_eq!(
+        replayed.decided,
+        Some(boardcraft_saves::Decided::DrawAgreed)
+    );
 }
 
 #[tokio::test]
