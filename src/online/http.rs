@@ -21,6 +21,8 @@ pub enum HttpAnswer {
 pub struct JoinRefusal {
     pub code: Option<boardcraft_protocol::ErrorCode>,
     pub message: String,
+    /// The game, when the server names it (a taken seat: it can be watched).
+    pub game: Option<String>,
 }
 
 /// Sends the requests and hands their answers back.
@@ -42,10 +44,12 @@ fn refusal(response: &ehttp::Response) -> JoinRefusal {
         Ok(e) => JoinRefusal {
             code: Some(e.code),
             message: e.message,
+            game: e.game,
         },
         Err(_) => JoinRefusal {
             code: None,
             message: format!("HTTP {} {}", response.status, response.status_text),
+            game: None,
         },
     }
 }
@@ -56,6 +60,7 @@ fn parse<T: serde::de::DeserializeOwned>(
     let response = result.map_err(|e| JoinRefusal {
         code: None,
         message: format!("cannot reach the server: {e}"),
+        game: None,
     })?;
     if !response.ok {
         return Err(refusal(&response));
@@ -63,6 +68,7 @@ fn parse<T: serde::de::DeserializeOwned>(
     serde_json::from_slice(&response.bytes).map_err(|e| JoinRefusal {
         code: None,
         message: format!("the server's answer is not understood: {e}"),
+        game: None,
     })
 }
 

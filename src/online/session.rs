@@ -155,6 +155,8 @@ pub struct Online {
     pub claim_at: Option<f64>,
     pub pending: Option<PendingMove>,
     pub notice: Option<Notice>,
+    /// The game of an invite whose seat was taken: it can still be watched.
+    pub watchable: Option<String>,
     /// Counters, for the UI's details and the tests: connections opened, full rebuilds from the
     /// server's record, position hashes that differed.
     pub connections: u32,
@@ -615,9 +617,10 @@ fn handle_http(
                     connect(online, network, joined.game, Some(seat), now);
                 }
                 Err(refusal) if refusal.code == Some(ErrorCode::SeatTaken) => {
-                    // Someone else took the seat: the invite still names the game, which the
-                    // server tells in the refusal's message only; watching needs its id.
+                    // Someone else took the seat: the game can still be watched (the server
+                    // names it in the refusal); the online window offers it.
                     online.stage = Stage::Off;
+                    online.watchable = refusal.game;
                     online.notify(NoticeKind::SeatTaken, refusal.message, now);
                 }
                 Err(refusal) => {

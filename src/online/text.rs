@@ -74,6 +74,7 @@ says! {
     Refused => "Refused: {reason}", "Отказано: {reason}";
     CannotStart => "Cannot start the online game: {reason}", "Не удалось начать игру по сети: {reason}";
     SeatTaken => "That seat is taken already: {reason}", "Это место уже занято: {reason}";
+    WatchInstead => "Watch this game", "Смотреть эту игру";
     Declined => "Your friend said no.", "Соперник отказался.";
     Resynced => "The board was rebuilt from the server's record.", "Доска восстановлена по записи сервера.";
     Fatal => "The server ended the session: {reason}", "Сервер завершил сеанс: {reason}";

@@ -147,8 +147,21 @@ fn online_window(
     library: Res<VariantLibrary>,
     settings: Res<Settings>,
     mut commands: MessageWriter<OnlineCommand>,
+    mut offered: Local<Option<String>>,
 ) -> Result {
     let busy = matches!(online.stage, Stage::Creating | Stage::Joining);
+    // An invite whose seat was taken (a link opened too late, or by a third friend): the game
+    // can still be watched, so the window opens once to offer it, even for a join that came
+    // from a link or the command line.
+    let watchable = online
+        .watchable
+        .clone()
+        .filter(|_| online.stage == Stage::Off)
+        .filter(|_| online.notice.as_ref().map(|n| n.kind) == Some(NoticeKind::SeatTaken));
+    if watchable.is_some() && *offered != watchable {
+        window.open = true;
+        *offered = watchable.clone();
+    }
     if !window.open && !busy {
         return Ok(());
     }
@@ -288,6 +301,13 @@ fn online_window(
                 && super::wall_now() - notice.at < 30.0
             {
                 ui.colored_label(colours::BAD, notice_text(lang, notice.kind, &notice.detail));
+            }
+            if let Some(game) = &watchable
+                && ui.button(say(lang, Say::WatchInstead)).clicked()
+            {
+                commands.write(OnlineCommand::SetServer(window.server.clone()));
+                commands.write(OnlineCommand::Watch { game: game.clone() });
+                window.open = false;
             }
         });
     if !open {

@@ -443,9 +443,17 @@ fn a_restarted_app_takes_its_seat_again_and_a_spectator_is_counted() {
     });
     assert_eq!(online(&b).seat, Some(Side::Black));
     assert_eq!(line(&b), first);
-    // Someone watches: both players see the count; the spectator cannot move.
+    // A third friend opens the invite: the seat is taken, and the refusal names the game, so
+    // it can be watched (the online window offers it).
     let mut c = player(&server);
-    let id = online(&a).game.clone().unwrap();
+    let invite = online(&a).invite.clone().unwrap();
+    c.world_mut().write_message(OnlineCommand::Join { invite });
+    run_all(&mut [&mut c], 30.0, "the seat taken", |apps| {
+        online(apps[0]).notice.as_ref().map(|n| n.kind) == Some(NoticeKind::SeatTaken)
+    });
+    let id = online(&c).watchable.clone().expect("the taken seat's game");
+    assert_eq!(Some(&id), online(&a).game.as_ref());
+    // It watches: both players see the count; the spectator cannot move.
     c.world_mut()
         .write_message(OnlineCommand::Watch { game: id });
     run_all(

@@ -60,6 +60,10 @@ pub struct SeatJoined {
 pub struct ApiError {
     pub code: ErrorCode,
     pub message: String,
+    /// The game the refusal is about, when the asker may still watch it: an invite whose
+    /// seat is taken (`seat_taken`) names its game here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
 }
 
 /// `GET /healthz`.

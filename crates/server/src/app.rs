@@ -122,6 +122,30 @@ impl IntoResponse for Refused {
         let body = ApiError {
             code: self.0,
             message: self.1,
+            game: None,
+        };
+        (status, Json(body)).into_response()
+    }
+}
+
+impl From<Refused> for Response {
+    fn from(refused: Refused) -> Response {
+        refused.into_response()
+    }
+}
+
+/// A refusal that names the game it is about (an invite whose seat is taken: its holder may
+/// still watch).
+struct RefusedOf(Refused, String);
+
+impl IntoResponse for RefusedOf {
+    fn into_response(self) -> Response {
+        let RefusedOf(Refused(code, message), game) = self;
+        let status = StatusCode::from_u16(code.http_status()).unwrap_or(StatusCode::BAD_REQUEST);
+        let body = ApiError {
+            code,
+            message,
+            game: Some(game),
         };
         (status, Json(body)).into_response()
     }
@@ -300,7 +324,7 @@ async fn join_by_invite(
     State(state): State<Arc<AppState>>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     Path(invite): Path<String>,
-) -> Result<Json<boardcraft_protocol::http::SeatJoined>, Refused> {
+) -> Result<Json<boardcraft_protocol::http::SeatJoined>, Response> {
     let ip = Some(addr.ip());
     let not_found = || {
         refused(
@@ -311,7 +335,7 @@ async fn join_by_invite(
         )
     };
     if !secrets::looks_like_id(&invite) {
-        return Err(not_found());
+        return Err(not_found().into());
     }
     let game = state
         .games
@@ -326,9 +350,14 @@ async fn join_by_invite(
         .await
         .map_err(load_failed)?
         .ok_or_else(not_found)?;
-    answer
-        .map(Json)
-        .map_err(|(code, message)| refused("an invite", ip, code, message))
+    answer.map(Json).map_err(|(code, message)| {
+        let refusal = refused("an invite", ip, code, message);
+        if code == ErrorCode::SeatTaken {
+            RefusedOf(refusal, game).into_response()
+        } else {
+            refusal.into_response()
+        }
+    })
 }
 
 async fn public_state(

@@ -415,8 +415,13 @@ async fn http_refusals_have_codes() {
     )
     .await;
     assert_eq!((s, code(&text)), (409, ErrorCode::SeatTaken));
+    // The taken seat's refusal names the game, so the invite's holder can watch it.
+    let body: ApiError = serde_json::from_str(&text).unwrap();
+    assert_eq!(body.game.as_deref(), Some(created.game.as_str()), "{text}");
     let (s, text) = http(server.addr, "POST", "/api/invites/nosuchinvite", None).await;
     assert_eq!((s, code(&text)), (404, ErrorCode::InviteNotFound));
+    let body: ApiError = serde_json::from_str(&text).unwrap();
+    assert_eq!(body.game, None, "{text}");
     let (s, text) = http(server.addr, "GET", "/api/games/nosuchgame", None).await;
     assert_eq!((s, code(&text)), (404, ErrorCode::GameNotFound));
     // New games per address per minute.
