@@ -294,22 +294,34 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             .any(|from| !self.reach(from, self.flight(from)).is_zero())
     }
 
+    /// Which of the three flights (locked, at home, out) the piece on `from` flies.
+    #[inline]
+    fn flight_index(&self, from: usize) -> usize {
+        if self.locked.has(from) {
+            0
+        } else if self.at_home.has(from) {
+            1
+        } else {
+            2
+        }
+    }
+
     /// Appends the moves of every piece, each with its representative path: a step where one
     /// exists, else a shortest chain whose hops, walked back from the destination, try the
     /// directions in the order N, NE, E, SE, S, SW, W, NW.
     ///
-    /// The destinations come set-wise from one breadth-first flood per piece that can jump;
-    /// while flooding, each newly reached square records the hop it was first reached by (in
-    /// that direction order), so a chain is read off those records in one walk of its own
-    /// length instead of being searched for.
+    /// Pieces that cannot jump at all (known set-wise) only step. For the others one
+    /// breadth-first flood per piece runs over the jumps that are really there (see
+    /// [`Self::flood`]); each newly reached square records the hop it was reached by, so a chain
+    /// is read off those records in one walk of its own length.
     pub fn moves(&mut self, out: &mut Vec<RaceMove>) {
         self.prepare_jumps();
         out.reserve(64);
-        let mut parents = Parents::new(self.t);
+        let mut scratch = Scratch::new(self.t);
         let squares = &self.t.squares;
         for from in self.own.iter() {
-            let flight = *self.flight(from);
-            let steps = self.t.neighbours[from] & flight.step;
+            let f = self.flight_index(from);
+            let steps = self.t.neighbours[from] & self.flights[f].step;
             let from_sq = squares[from];
             if !self.jumpers.has(from) {
                 for to in steps.iter() {
@@ -317,25 +329,26 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
                 }
                 continue;
             }
-            let reach = self.flood(from, &flight, &mut parents);
+            let reach = self.flood(from, f, &mut scratch);
             for to in (steps | reach).iter() {
                 if steps.has(to) {
                     out.push(RaceMove::step(from_sq, squares[to]));
                 } else {
-                    out.push(parents.chain(from_sq, to, squares[to]));
+                    out.push(scratch.chain(from_sq, to, squares[to]));
                 }
             }
+            scratch.clear();
         }
     }
 
     /// As [`Self::moves`], for the piece on `from` only.
     pub fn piece_moves(&mut self, rules: &RaceRules, from: usize, out: &mut Vec<RaceMove>) {
         self.prepare_jumps();
-        let flight = *self.flight(from);
-        let steps = self.t.neighbours[from] & flight.step;
-        let mut parents = Parents::new(self.t);
+        let f = self.flight_index(from);
+        let steps = self.t.neighbours[from] & self.flights[f].step;
+        let mut scratch = Scratch::new(self.t);
         let reach = if self.jumpers.has(from) {
-            self.flood(from, &flight, &mut parents)
+            self.flood(from, f, &mut scratch)
         } else {
             B::ZERO
         };
@@ -344,31 +357,57 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             if steps.has(to) {
                 out.push(RaceMove::step(from_sq, rules.square(to)));
             } else {
-                out.push(parents.chain(from_sq, to, rules.square(to)));
+                out.push(scratch.chain(from_sq, to, rules.square(to)));
             }
         }
     }
 
-    /// The same destinations as [`Self::reach`], flooded breadth first (so by chains of equal
-    /// length) square by square, recording in `parents` how each square was first reached: by
-    /// the first direction, in the preferred order, among the hops from the previous wave.
-    ///
-    /// Square by square rather than set-wise: a piece reaches few squares, and a wave of a
-    /// 256-square board costs sixteen wide shifts however few squares it holds.
-    fn flood(&self, from: usize, flight: &Flight<B>, parents: &mut Parents) -> B {
+    /// The jumps a piece of flight `f` can make from square `p` as a mask over
+    /// `jump_lists[p]` (bit `j` = entry `j`): a piece to jump over, a landing the camp rules
+    /// allow from `p`'s phase. Branch-free; computed once per square and flight and position.
+    #[inline]
+    fn hop_mask(&self, f: usize, p: usize) -> u8 {
+        let flight = &self.flights[f];
+        let phase = if flight.n == 1 {
+            0
+        } else {
+            (0..flight.n)
+                .find(|&k| flight.phase_squares[k].has(p))
+                .unwrap_or(0)
+        };
         // The landings allowed from a square of phase p: phases p, p+1, … (camp rules only
         // move forward).
-        let mut allowed_from = [B::ZERO; 3];
         let mut allowed = B::ZERO;
-        for p in (0..flight.n).rev() {
-            allowed |= flight.phases[p];
-            allowed_from[p] = allowed;
+        for &a in &flight.phases[phase..flight.n] {
+            allowed |= a;
         }
-        let queue = &mut parents.queue;
+        let list = &self.t.jump_lists[p];
+        let mut mask = 0u64;
+        for (j, &(_, mid, land)) in list.hops[..usize::from(list.len)].iter().enumerate() {
+            mask |= (self.occupied.get(usize::from(mid)) & allowed.get(usize::from(land))) << j;
+        }
+        mask as u8
+    }
+
+    /// The same destinations as [`Self::reach`] for the piece on `from` flying flight `f`,
+    /// flooded breadth first (so by chains of equal length) square by square, recording in
+    /// `scratch` how each square was first reached: by the first direction, in the preferred
+    /// order, among the hops from the previous wave.
+    ///
+    /// Square by square rather than set-wise: a piece reaches few squares, and a wave of a
+    /// 256-square board costs sixteen wide shifts however few squares it holds. Per square the
+    /// jumps really there come from a cached mask ([`Self::hop_mask`]), and each jump updates its
+    /// landing without a branch: a record is (chain length << 3 | direction), unreached squares
+    /// hold `u16::MAX`, so keeping the smaller record keeps the first wave and, within a wave,
+    /// the first direction.
+    fn flood(&self, from: usize, f: usize, scratch: &mut Scratch) -> B {
+        let Scratch {
+            hop, queue, masks, ..
+        } = scratch;
+        let masks = &mut masks[f];
         queue[0] = from as u8;
         let (mut head, mut tail) = (0usize, 1usize);
-        let mut visited = B::bit(from);
-        parents.hop[from] = 0;
+        hop[from] = 0;
         // Chain length of the wave being expanded, + 1 (the origin's record says 0).
         let mut mark = 1u16;
         while head < tail && usize::from(mark) <= MAX_WAVES {
@@ -376,60 +415,95 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             while head < end {
                 let p = usize::from(queue[head]);
                 head += 1;
-                let allowed = if flight.n == 1 {
-                    allowed_from[0]
-                } else {
-                    let phase = (0..flight.n)
-                        .find(|&k| flight.phase_squares[k].has(p))
-                        .unwrap_or(0);
-                    allowed_from[phase]
-                };
+                let mut m = masks[p];
+                if m == UNKNOWN {
+                    m = u16::from(self.hop_mask(f, p));
+                    masks[p] = m;
+                }
                 let list = &self.t.jump_lists[p];
-                for &(d, mid, land) in &list.hops[..usize::from(list.len)] {
-                    let (mid, land) = (usize::from(mid), usize::from(land));
-                    if !self.occupied.has(mid) || !allowed.has(land) {
-                        continue;
-                    }
-                    if !visited.has(land) {
-                        visited.insert(land);
-                        queue[tail] = land as u8;
-                        tail += 1;
-                        parents.hop[land] = u16::from(d) | mark << 3;
-                    } else if parents.hop[land] >> 3 == mark && u16::from(d) < parents.hop[land] & 7
-                    {
-                        parents.hop[land] = u16::from(d) | mark << 3;
-                    }
+                while m != 0 {
+                    let j = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let (d, _, land) = list.hops[j];
+                    let land = usize::from(land);
+                    let old = hop[land];
+                    queue[tail] = land as u8;
+                    tail += usize::from(old == u16::MAX);
+                    hop[land] = old.min(u16::from(d) | mark << 3);
                 }
             }
             mark += 1;
         }
-        visited & !B::bit(from)
+        scratch.len = tail;
+        let mut reached = B::ZERO;
+        for &q in &scratch.queue[1..tail] {
+            reached.insert(usize::from(q));
+        }
+        reached
     }
 }
 
-/// For every square a flood reached: the direction of the hop that first reached it and the
-/// length of the chain that got there.
-pub(crate) struct Parents {
-    /// Per bit index: the direction index (3 bits) and the chain length (the bits above).
+/// A hop mask not computed yet.
+const UNKNOWN: u16 = u16::MAX;
+
+/// The work space of the floods of one move list: for every square the last flood reached, the
+/// hop that first reached it; the flood's queue; and the hop masks of the position per flight.
+pub(crate) struct Scratch {
+    /// Per bit index: the chain length (the bits above 3) and the direction index (3 bits) of
+    /// the hop that first reached the square; `u16::MAX` if the flood has not reached it.
     hop: [u16; 256],
-    /// The flood's queue of squares, wave after wave.
+    /// The flood's queue of squares, wave after wave; `queue[..len]` holds the last flood's.
     queue: [u8; 256],
+    len: usize,
+    /// Per flight and bit index: [`Node::hop_mask`], or [`UNKNOWN`].
+    masks: [[u16; 256]; 3],
     /// The bit distance of one step in each direction.
     offset: [i16; 8],
 }
 
-impl Parents {
+impl Scratch {
     pub fn new<B>(t: &Tables<B>) -> Self {
-        Parents {
-            hop: [0; 256],
+        Scratch {
+            hop: [u16::MAX; 256],
             queue: [0; 256],
+            len: 0,
+            masks: [[UNKNOWN; 256]; 3],
             offset: t.dir_offset,
         }
+    }
+
+    /// Forgets the last flood's records (only the squares it reached).
+    #[inline]
+    fn clear(&mut self) {
+        for &q in &self.queue[..self.len] {
+            self.hop[usize::from(q)] = u16::MAX;
+        }
+        self.len = 0;
     }
 
     /// The chain from `from` to the bit index `to`, read back through the recorded hops.
     #[inline]
     fn chain(&self, from: Square, to: usize, to_sq: Square) -> RaceMove {
+        let hops = usize::from(self.hop[to] >> 3);
+        if hops > HOPS_PER_WORD {
+            return self.long_chain(from, to, to_sq);
+        }
+        // Nearly every chain fits one word: built in a register (an array on the stack, written
+        // in pieces and read back whole, stalls the store of every move).
+        let mut word = 0;
+        let mut cur = to;
+        for i in (0..hops).rev() {
+            let d = self.hop[cur] & 7;
+            word |= u64::from(d) << (3 * i);
+            cur = (cur as isize - 2 * isize::from(self.offset[usize::from(d)])) as usize;
+        }
+        RaceMove::packed(from, to_sq, hops as u8, [word, 0, 0])
+    }
+
+    /// [`Self::chain`] for chains of more than one word of hops.
+    #[cold]
+    #[inline(never)]
+    fn long_chain(&self, from: Square, to: usize, to_sq: Square) -> RaceMove {
         let hops = usize::from(self.hop[to] >> 3);
         let mut dirs = [0u64; 3];
         let mut cur = to;
