@@ -318,93 +318,101 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
         self.prepare_jumps();
         out.reserve(64);
         let mut scratch = Scratch::new(self.t);
-        let squares = &self.t.squares;
+        let squares = &self.t.squares[..];
         for from in self.own.iter() {
             let f = self.flight_index(from);
             let steps = self.t.neighbours[from] & self.flights[f].step;
-            let from_sq = squares[from];
-            if !self.jumpers.has(from) {
-                for to in steps.iter() {
-                    out.push(RaceMove::step(from_sq, squares[to]));
-                }
-                continue;
+            if self.jumpers.has(from) {
+                self.flood(from, f, &mut scratch);
+                scratch.emit(squares[from], steps, squares, out);
+                scratch.clear();
+            } else {
+                emit_steps(squares[from], steps, squares, out);
             }
-            let reach = self.flood(from, f, &mut scratch);
-            for to in (steps | reach).iter() {
-                if steps.has(to) {
-                    out.push(RaceMove::step(from_sq, squares[to]));
-                } else {
-                    out.push(scratch.chain(from_sq, to, squares[to]));
-                }
-            }
-            scratch.clear();
         }
     }
 
     /// As [`Self::moves`], for the piece on `from` only.
-    pub fn piece_moves(&mut self, rules: &RaceRules, from: usize, out: &mut Vec<RaceMove>) {
+    pub fn piece_moves(&mut self, from: usize, out: &mut Vec<RaceMove>) {
         self.prepare_jumps();
         let f = self.flight_index(from);
         let steps = self.t.neighbours[from] & self.flights[f].step;
         let mut scratch = Scratch::new(self.t);
-        let reach = if self.jumpers.has(from) {
-            self.flood(from, f, &mut scratch)
-        } else {
-            B::ZERO
-        };
-        let from_sq = rules.square(from);
-        for to in (steps | reach).iter() {
-            if steps.has(to) {
-                out.push(RaceMove::step(from_sq, rules.square(to)));
-            } else {
-                out.push(scratch.chain(from_sq, to, rules.square(to)));
-            }
+        if self.jumpers.has(from) {
+            self.flood(from, f, &mut scratch);
         }
+        let squares = &self.t.squares[..];
+        scratch.emit(squares[from], steps, squares, out);
     }
 
-    /// The jumps a piece of flight `f` can make from square `p` as a mask over
-    /// `jump_lists[p]` (bit `j` = entry `j`): a piece to jump over, a landing the camp rules
-    /// allow from `p`'s phase. Branch-free; computed once per square and flight and position.
-    #[inline]
-    fn hop_mask(&self, f: usize, p: usize) -> u8 {
+    /// For flight `f`, per direction (by [`super::square::Dir::index`]): the squares a piece
+    /// of that flight can jump from in that direction, on its way through a chain — a piece to
+    /// jump over, and a landing the camp rules allow from the square's phase. Set-wise, once per
+    /// flight and position.
+    fn hop_sets(&self, f: usize) -> [B; 8] {
         let flight = &self.flights[f];
-        let phase = if flight.n == 1 {
-            0
-        } else {
-            (0..flight.n)
-                .find(|&k| flight.phase_squares[k].has(p))
-                .unwrap_or(0)
-        };
+        let mut sets = [B::ZERO; 8];
         // The landings allowed from a square of phase p: phases p, p+1, … (camp rules only
         // move forward).
+        let mut allowed_from = [B::ZERO; 3];
         let mut allowed = B::ZERO;
-        for &a in &flight.phases[phase..flight.n] {
-            allowed |= a;
+        for p in (0..flight.n).rev() {
+            allowed |= flight.phases[p];
+            allowed_from[p] = allowed;
         }
-        let list = &self.t.jump_lists[p];
-        let mut mask = 0u64;
-        for (j, &(_, mid, land)) in list.hops[..usize::from(list.len)].iter().enumerate() {
-            mask |= (self.occupied.get(usize::from(mid)) & allowed.get(usize::from(land))) << j;
+        for i in 0..L {
+            let line = &self.t.lines[i];
+            let k2 = self.shift2[i];
+            let (mut pos, mut neg) = (B::ZERO, B::ZERO);
+            let mut rest = !B::ZERO;
+            for (p, &allowed) in allowed_from.iter().enumerate().take(flight.n) {
+                // A square's phase is the first whose squares hold it.
+                let here = if flight.n == 1 {
+                    rest
+                } else {
+                    flight.phase_squares[p] & rest
+                };
+                rest &= !here;
+                pos |= here & allowed.shr(k2);
+                neg |= here & allowed.shl(k2);
+            }
+            // A square of no phase counts as the first (none exists in the flights built here).
+            if flight.n > 1 {
+                pos |= rest & allowed_from[0].shr(k2);
+                neg |= rest & allowed_from[0].shl(k2);
+            }
+            sets[usize::from(line.dir)] = self.jump_pos[i] & pos;
+            sets[usize::from(line.dir + 4) & 7] = self.jump_neg[i] & neg;
         }
-        mask as u8
+        sets
     }
 
     /// The same destinations as [`Self::reach`] for the piece on `from` flying flight `f`,
     /// flooded breadth first (so by chains of equal length) square by square, recording in
-    /// `scratch` how each square was first reached: by the first direction, in the preferred
-    /// order, among the hops from the previous wave.
+    /// `scratch` how each square was first reached (by the first direction, in the preferred
+    /// order, among the hops from the previous wave) and the squares reached.
     ///
     /// Square by square rather than set-wise: a piece reaches few squares, and a wave of a
     /// 256-square board costs sixteen wide shifts however few squares it holds. Per square the
-    /// jumps really there come from a cached mask ([`Self::hop_mask`]), and each jump updates its
-    /// landing without a branch: a record is (chain length << 3 | direction), unreached squares
-    /// hold `u16::MAX`, so keeping the smaller record keeps the first wave and, within a wave,
-    /// the first direction.
-    fn flood(&self, from: usize, f: usize, scratch: &mut Scratch) -> B {
+    /// jumps really there are read from the flight's hop sets ([`Self::hop_sets`]), and each
+    /// jump updates its landing without a branch: a record is (chain length << 3 | direction),
+    /// unreached squares hold `u16::MAX`, so keeping the smaller record keeps the first wave
+    /// and, within a wave, the first direction.
+    fn flood(&self, from: usize, f: usize, scratch: &mut Scratch<B>) {
+        if scratch.ready & (1 << f) == 0 {
+            scratch.sets[f] = self.hop_sets(f);
+            scratch.ready |= 1 << f;
+        }
         let Scratch {
-            hop, queue, masks, ..
+            hop,
+            queue,
+            sets,
+            masks,
+            chunks,
+            offset2,
+            ..
         } = scratch;
-        let masks = &mut masks[f];
+        let (sets, masks, chunks) = (&sets[f], &mut masks[f], &mut chunks[f]);
         queue[0] = from as u8;
         let (mut head, mut tail) = (0usize, 1usize);
         hop[from] = 0;
@@ -415,60 +423,105 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             while head < end {
                 let p = usize::from(queue[head]);
                 head += 1;
-                let mut m = masks[p];
-                if m == UNKNOWN {
-                    m = u16::from(self.hop_mask(f, p));
-                    masks[p] = m;
+                let c = p >> 3;
+                if *chunks >> c & 1 == 0 {
+                    *chunks |= 1 << c;
+                    let masks8 = transpose8(sets, c);
+                    masks[8 * c..8 * c + 8].copy_from_slice(&masks8.to_le_bytes());
                 }
-                let list = &self.t.jump_lists[p];
+                let mut m = u32::from(masks[p]);
                 while m != 0 {
-                    let j = m.trailing_zeros() as usize;
+                    let d = m.trailing_zeros();
                     m &= m - 1;
-                    let (d, _, land) = list.hops[j];
-                    let land = usize::from(land);
+                    let land = (p as isize + offset2[d as usize]) as usize;
                     let old = hop[land];
                     queue[tail] = land as u8;
                     tail += usize::from(old == u16::MAX);
-                    hop[land] = old.min(u16::from(d) | mark << 3);
+                    hop[land] = old.min(d as u16 | mark << 3);
                 }
             }
             mark += 1;
         }
         scratch.len = tail;
-        let mut reached = B::ZERO;
         for &q in &scratch.queue[1..tail] {
-            reached.insert(usize::from(q));
+            scratch.reached.insert(usize::from(q));
         }
-        reached
     }
 }
 
-/// A hop mask not computed yet.
-const UNKNOWN: u16 = u16::MAX;
+/// Appends the steps of the piece on `from` to `steps`, in the order of their destinations (as
+/// [`Scratch::emit`]).
+#[inline]
+fn emit_steps<B: Bits>(from: Square, steps: B, squares: &[Square], out: &mut Vec<RaceMove>) {
+    for k in 0..B::WORDS {
+        let mut w = steps.word(k);
+        if w == 0 {
+            continue;
+        }
+        out.extend((0..w.count_ones()).map(|_| {
+            let to = 64 * k + w.trailing_zeros() as usize;
+            w &= w - 1;
+            RaceMove::step(from, squares[to])
+        }));
+    }
+}
+
+/// The hop masks of the eight squares `8c .. 8c + 7` (byte `i`: bit `d` set if square
+/// `8c + i` is in `sets[d]`): the bytes of the eight sets at `c` as the rows of an 8×8 bit
+/// matrix, transposed (Hacker's Delight, 7-3).
+#[inline]
+fn transpose8<B: Bits>(sets: &[B; 8], c: usize) -> u64 {
+    let (k, s) = (c >> 3, 8 * (c & 7));
+    let mut x = 0u64;
+    for (d, set) in sets.iter().enumerate() {
+        x |= (set.word(k) >> s & 0xff) << (8 * d);
+    }
+    let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
+    x ^= t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
+    x ^= t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
+    x ^ t ^ (t << 28)
+}
 
 /// The work space of the floods of one move list: for every square the last flood reached, the
-/// hop that first reached it; the flood's queue; and the hop masks of the position per flight.
-pub(crate) struct Scratch {
+/// hop that first reached it; the flood's queue; and the hop sets of the position per flight.
+pub(crate) struct Scratch<B> {
     /// Per bit index: the chain length (the bits above 3) and the direction index (3 bits) of
     /// the hop that first reached the square; `u16::MAX` if the flood has not reached it.
     hop: [u16; 256],
     /// The flood's queue of squares, wave after wave; `queue[..len]` holds the last flood's.
     queue: [u8; 256],
     len: usize,
-    /// Per flight and bit index: [`Node::hop_mask`], or [`UNKNOWN`].
-    masks: [[u16; 256]; 3],
+    /// The squares the last flood reached (the origin excluded).
+    reached: B,
+    /// Per flight: [`Node::hop_sets`], computed when bit `f` of `ready` is set.
+    sets: [[B; 8]; 3],
+    ready: u8,
+    /// Per flight and bit index: the directions a chain can jump in from the square (bit
+    /// `d` = `sets[f][d]` holds it), filled eight squares at a time when bit `c` of
+    /// `chunks[f]` is set.
+    masks: [[u8; 256]; 3],
+    chunks: [u32; 3],
     /// The bit distance of one step in each direction.
     offset: [i16; 8],
+    /// The bit distance of one jump in each direction.
+    offset2: [isize; 8],
 }
 
-impl Scratch {
-    pub fn new<B>(t: &Tables<B>) -> Self {
+impl<B: Bits> Scratch<B> {
+    pub fn new(t: &Tables<B>) -> Self {
         Scratch {
             hop: [u16::MAX; 256],
             queue: [0; 256],
             len: 0,
-            masks: [[UNKNOWN; 256]; 3],
+            reached: B::ZERO,
+            sets: [[B::ZERO; 8]; 3],
+            ready: 0,
+            masks: [[0; 256]; 3],
+            chunks: [0; 3],
             offset: t.dir_offset,
+            offset2: t.dir_offset.map(|o| 2 * isize::from(o)),
         }
     }
 
@@ -479,17 +532,48 @@ impl Scratch {
             self.hop[usize::from(q)] = u16::MAX;
         }
         self.len = 0;
+        self.reached = B::ZERO;
     }
 
-    /// The chain from `from` to the bit index `to`, read back through the recorded hops.
+    /// Appends the moves of the piece on `from` in the order of their destinations: the
+    /// steps to `steps` and the chains to the squares the last flood reached.
+    ///
+    /// Word by word, each word's moves written by one `extend` of known length: a `push` per
+    /// move would keep the move on the stack across its growth check and copy it from there.
     #[inline]
-    fn chain(&self, from: Square, to: usize, to_sq: Square) -> RaceMove {
+    fn emit(&self, from: Square, steps: B, squares: &[Square], out: &mut Vec<RaceMove>) {
+        for k in 0..B::WORDS {
+            let sw = steps.word(k);
+            let mut w = sw | self.reached.word(k);
+            if w == 0 {
+                continue;
+            }
+            out.extend((0..w.count_ones()).map(|_| {
+                let b = w.trailing_zeros() as usize;
+                w &= w - 1;
+                let to = 64 * k + b;
+                let (hops, d0, d1, d2) = if sw >> b & 1 == 1 {
+                    (0, 0, 0, 0)
+                } else {
+                    self.chain(to)
+                };
+                RaceMove::new(from, squares[to], hops, [d0, d1, d2])
+            }));
+        }
+    }
+
+    /// The chain to the bit index `to`, read back through the recorded hops: its number of
+    /// hops and their directions, packed (3 bits each, 21 per word).
+    ///
+    /// Scalars, not a move: the caller builds the move once from them, so it stays in
+    /// registers (a move built in two branches was merged on the stack and read back wider
+    /// than written, which stalls every store of a move).
+    #[inline]
+    fn chain(&self, to: usize) -> (u8, u64, u64, u64) {
         let hops = usize::from(self.hop[to] >> 3);
         if hops > HOPS_PER_WORD {
-            return self.long_chain(from, to, to_sq);
+            return self.long_chain(to);
         }
-        // Nearly every chain fits one word: built in a register (an array on the stack, written
-        // in pieces and read back whole, stalls the store of every move).
         let mut word = 0;
         let mut cur = to;
         for i in (0..hops).rev() {
@@ -497,13 +581,13 @@ impl Scratch {
             word |= u64::from(d) << (3 * i);
             cur = (cur as isize - 2 * isize::from(self.offset[usize::from(d)])) as usize;
         }
-        RaceMove::packed(from, to_sq, hops as u8, [word, 0, 0])
+        (hops as u8, word, 0, 0)
     }
 
     /// [`Self::chain`] for chains of more than one word of hops.
     #[cold]
     #[inline(never)]
-    fn long_chain(&self, from: Square, to: usize, to_sq: Square) -> RaceMove {
+    fn long_chain(&self, to: usize) -> (u8, u64, u64, u64) {
         let hops = usize::from(self.hop[to] >> 3);
         let mut dirs = [0u64; 3];
         let mut cur = to;
@@ -512,6 +596,6 @@ impl Scratch {
             dirs[i / HOPS_PER_WORD] |= u64::from(d) << (3 * (i % HOPS_PER_WORD));
             cur = (cur as isize - 2 * isize::from(self.offset[usize::from(d)])) as usize;
         }
-        RaceMove::packed(from, to_sq, hops as u8, dirs)
+        (hops as u8, dirs[0], dirs[1], dirs[2])
     }
 }
