@@ -349,6 +349,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     /// of that flight can jump from in that direction, on its way through a chain — a piece to
     /// jump over, and a landing the camp rules allow from the square's phase. Set-wise, once per
     /// flight and position.
+    #[inline(never)]
     fn hop_sets(&self, f: usize) -> [B; 8] {
         let flight = &self.flights[f];
         let mut sets = [B::ZERO; 8];
@@ -360,26 +361,27 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             allowed |= flight.phases[p];
             allowed_from[p] = allowed;
         }
+        // A square's phase is the first whose squares hold it; a square of none counts as the
+        // first (none exists in the flights built here).
+        let mut here = [B::ZERO; 3];
+        let mut earlier = flight.phase_squares[0];
+        for (here, &squares) in here
+            .iter_mut()
+            .zip(&flight.phase_squares)
+            .take(flight.n)
+            .skip(1)
+        {
+            *here = squares & !earlier;
+            earlier |= squares;
+        }
+        here[0] = !(here[1] | here[2]);
         for i in 0..L {
             let line = &self.t.lines[i];
             let k2 = self.shift2[i];
             let (mut pos, mut neg) = (B::ZERO, B::ZERO);
-            let mut rest = !B::ZERO;
-            for (p, &allowed) in allowed_from.iter().enumerate().take(flight.n) {
-                // A square's phase is the first whose squares hold it.
-                let here = if flight.n == 1 {
-                    rest
-                } else {
-                    flight.phase_squares[p] & rest
-                };
-                rest &= !here;
+            for (&here, &allowed) in here.iter().zip(&allowed_from).take(flight.n) {
                 pos |= here & allowed.shr(k2);
                 neg |= here & allowed.shl(k2);
-            }
-            // A square of no phase counts as the first (none exists in the flights built here).
-            if flight.n > 1 {
-                pos |= rest & allowed_from[0].shr(k2);
-                neg |= rest & allowed_from[0].shl(k2);
             }
             sets[usize::from(line.dir)] = self.jump_pos[i] & pos;
             sets[usize::from(line.dir + 4) & 7] = self.jump_neg[i] & neg;
@@ -458,11 +460,11 @@ fn emit_steps<B: Bits>(from: Square, steps: B, squares: &[Square], out: &mut Vec
         if w == 0 {
             continue;
         }
-        out.extend((0..w.count_ones()).map(|_| {
+        while w != 0 {
             let to = 64 * k + w.trailing_zeros() as usize;
             w &= w - 1;
-            RaceMove::step(from, squares[to])
-        }));
+            out.push(RaceMove::step(from, squares[to]));
+        }
     }
 }
 
@@ -538,8 +540,7 @@ impl<B: Bits> Scratch<B> {
     /// Appends the moves of the piece on `from` in the order of their destinations: the
     /// steps to `steps` and the chains to the squares the last flood reached.
     ///
-    /// Word by word, each word's moves written by one `extend` of known length: a `push` per
-    /// move would keep the move on the stack across its growth check and copy it from there.
+    /// Each move is built once from scalars (see [`Self::chain`]).
     #[inline]
     fn emit(&self, from: Square, steps: B, squares: &[Square], out: &mut Vec<RaceMove>) {
         for k in 0..B::WORDS {
@@ -548,7 +549,7 @@ impl<B: Bits> Scratch<B> {
             if w == 0 {
                 continue;
             }
-            out.extend((0..w.count_ones()).map(|_| {
+            while w != 0 {
                 let b = w.trailing_zeros() as usize;
                 w &= w - 1;
                 let to = 64 * k + b;
@@ -557,8 +558,8 @@ impl<B: Bits> Scratch<B> {
                 } else {
                     self.chain(to)
                 };
-                RaceMove::new(from, squares[to], hops, [d0, d1, d2])
-            }));
+                out.push(RaceMove::new(from, squares[to], hops, [d0, d1, d2]));
+            }
         }
     }
 
