@@ -317,19 +317,21 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     pub fn moves(&mut self, out: &mut Vec<RaceMove>) {
         self.prepare_jumps();
         out.reserve(64);
-        let mut scratch = Scratch::new(self.t);
-        let squares = &self.t.squares[..];
-        for from in self.own.iter() {
-            let f = self.flight_index(from);
-            let steps = self.t.neighbours[from] & self.flights[f].step;
-            if self.jumpers.has(from) {
-                self.flood(from, f, &mut scratch);
-                scratch.emit(squares[from], steps, squares, out);
-                scratch.clear();
-            } else {
-                emit_steps(squares[from], steps, squares, out);
+        WORK.with_borrow_mut(|work| {
+            let mut scratch = Scratch::new(self.t, work);
+            let squares = &self.t.squares[..];
+            for from in self.own.iter() {
+                let f = self.flight_index(from);
+                let steps = self.t.neighbours[from] & self.flights[f].step;
+                if self.jumpers.has(from) {
+                    self.flood(from, f, &mut scratch);
+                    scratch.emit(squares[from], steps, squares, out);
+                    scratch.clear();
+                } else {
+                    emit_steps(squares[from], steps, squares, out);
+                }
             }
-        }
+        });
     }
 
     /// As [`Self::moves`], for the piece on `from` only.
@@ -337,12 +339,14 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
         self.prepare_jumps();
         let f = self.flight_index(from);
         let steps = self.t.neighbours[from] & self.flights[f].step;
-        let mut scratch = Scratch::new(self.t);
-        if self.jumpers.has(from) {
-            self.flood(from, f, &mut scratch);
-        }
-        let squares = &self.t.squares[..];
-        scratch.emit(squares[from], steps, squares, out);
+        WORK.with_borrow_mut(|work| {
+            let mut scratch = Scratch::new(self.t, work);
+            if self.jumpers.has(from) {
+                self.flood(from, f, &mut scratch);
+            }
+            let squares = &self.t.squares[..];
+            scratch.emit(squares[from], steps, squares, out);
+        });
     }
 
     /// For flight `f`, per direction (by [`super::square::Dir::index`]): the squares a piece
@@ -400,24 +404,31 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     /// jump updates its landing without a branch: a record is (chain length << 3 | direction),
     /// unreached squares hold `u16::MAX`, so keeping the smaller record keeps the first wave
     /// and, within a wave, the first direction.
-    fn flood(&self, from: usize, f: usize, scratch: &mut Scratch<B>) {
+    fn flood(&self, from: usize, f: usize, scratch: &mut Scratch<'_, B>) {
         if scratch.ready & (1 << f) == 0 {
             scratch.sets[f] = self.hop_sets(f);
             scratch.ready |= 1 << f;
         }
         let Scratch {
-            hop,
-            queue,
+            work,
             sets,
-            masks,
             chunks,
             offset2,
             ..
         } = scratch;
+        let Work {
+            hop,
+            path,
+            queue,
+            masks,
+            dirty,
+        } = &mut **work;
+        *dirty = true;
         let (sets, masks, chunks) = (&sets[f], &mut masks[f], &mut chunks[f]);
         queue[0] = from as u8;
         let (mut head, mut tail) = (0usize, 1usize);
         hop[from] = 0;
+        path[from] = 0;
         // Chain length of the wave being expanded, + 1 (the origin's record says 0).
         let mut mark = 1u16;
         while head < tail && usize::from(mark) <= MAX_WAVES {
@@ -432,20 +443,28 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
                     masks[8 * c..8 * c + 8].copy_from_slice(&masks8.to_le_bytes());
                 }
                 let mut m = u32::from(masks[p]);
+                // The hop from here is hop number `mark` of the chain (garbage past the first
+                // word, where `chain` reads the records instead).
+                let (word, shift) = (path[p], (3 * (u32::from(mark) - 1)) & 63);
                 while m != 0 {
                     let d = m.trailing_zeros();
                     m &= m - 1;
                     let land = (p as isize + offset2[d as usize]) as usize;
-                    let old = hop[land];
+                    let (old, new) = (hop[land], d as u16 | mark << 3);
                     queue[tail] = land as u8;
                     tail += usize::from(old == u16::MAX);
-                    hop[land] = old.min(d as u16 | mark << 3);
+                    hop[land] = old.min(new);
+                    path[land] = if new < old {
+                        word | u64::from(d) << shift
+                    } else {
+                        path[land]
+                    };
                 }
             }
             mark += 1;
         }
         scratch.len = tail;
-        for &q in &scratch.queue[1..tail] {
+        for &q in &scratch.work.queue[1..tail] {
             scratch.reached.insert(usize::from(q));
         }
     }
@@ -486,24 +505,68 @@ fn transpose8<B: Bits>(sets: &[B; 8], c: usize) -> u64 {
     x ^ t ^ (t << 28)
 }
 
-/// The work space of the floods of one move list: for every square the last flood reached, the
-/// hop that first reached it; the flood's queue; and the hop sets of the position per flight.
-pub(crate) struct Scratch<B> {
+/// The board-sized work space of the floods, one per thread (filling 4 KiB afresh for every
+/// move list cost about a tenth of a Halma start list).
+pub(crate) struct Work {
     /// Per bit index: the chain length (the bits above 3) and the direction index (3 bits) of
-    /// the hop that first reached the square; `u16::MAX` if the flood has not reached it.
+    /// the hop that first reached the square; `u16::MAX` if the flood has not reached it
+    /// (every entry, between floods).
     hop: [u16; 256],
-    /// The flood's queue of squares, wave after wave; `queue[..len]` holds the last flood's.
+    /// Per bit index reached: the directions of the chain the records spell, packed as in a
+    /// move, built while flooding (parent's word plus the last hop) so a move of up to 21 hops
+    /// needs no walk back. Only its first word; longer chains are read back from `hop`.
+    path: [u64; 256],
+    /// The flood's queue of squares, wave after wave.
     queue: [u8; 256],
+    /// Per flight and bit index: the directions a chain can jump in from the square (bit
+    /// `d` = the flight's hop set `d` holds it), valid where the scratch's `chunks` say so.
+    masks: [[u8; 256]; 3],
+    /// A flood's records may be left in `hop` (set while flooding, cleared when they are
+    /// forgotten; a panic in between leaves it set, and the next list starts clean).
+    dirty: bool,
+}
+
+impl Work {
+    const fn new() -> Work {
+        Work {
+            hop: [u16::MAX; 256],
+            path: [0; 256],
+            queue: [0; 256],
+            masks: [[0; 256]; 3],
+            dirty: false,
+        }
+    }
+}
+
+impl<B> Drop for Scratch<'_, B> {
+    /// Leaves the thread's work space clean for the next list (after a panic mid-flood the
+    /// records are not known: the space stays dirty, and the next list clears it whole).
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            for &q in &self.work.queue[..self.len] {
+                self.work.hop[usize::from(q)] = u16::MAX;
+            }
+            self.work.dirty = false;
+        }
+    }
+}
+
+thread_local! {
+    static WORK: std::cell::RefCell<Work> = const { std::cell::RefCell::new(Work::new()) };
+}
+
+/// The work space of the floods of one move list: the thread's [`Work`], the squares the last
+/// flood reached, and the hop sets of the position per flight.
+pub(crate) struct Scratch<'w, B> {
+    work: &'w mut Work,
+    /// `work.queue[..len]` holds the last flood's squares.
     len: usize,
     /// The squares the last flood reached (the origin excluded).
     reached: B,
     /// Per flight: [`Node::hop_sets`], computed when bit `f` of `ready` is set.
     sets: [[B; 8]; 3],
     ready: u8,
-    /// Per flight and bit index: the directions a chain can jump in from the square (bit
-    /// `d` = `sets[f][d]` holds it), filled eight squares at a time when bit `c` of
-    /// `chunks[f]` is set.
-    masks: [[u8; 256]; 3],
+    /// Per flight: bit `c` set when `work.masks[f][8c .. 8c + 8]` holds this position's masks.
     chunks: [u32; 3],
     /// The bit distance of one step in each direction.
     offset: [i16; 8],
@@ -511,16 +574,18 @@ pub(crate) struct Scratch<B> {
     offset2: [isize; 8],
 }
 
-impl<B: Bits> Scratch<B> {
-    pub fn new(t: &Tables<B>) -> Self {
+impl<'w, B: Bits> Scratch<'w, B> {
+    pub fn new(t: &Tables<B>, work: &'w mut Work) -> Self {
+        if work.dirty {
+            work.hop = [u16::MAX; 256];
+            work.dirty = false;
+        }
         Scratch {
-            hop: [u16::MAX; 256],
-            queue: [0; 256],
+            work,
             len: 0,
             reached: B::ZERO,
             sets: [[B::ZERO; 8]; 3],
             ready: 0,
-            masks: [[0; 256]; 3],
             chunks: [0; 3],
             offset: t.dir_offset,
             offset2: t.dir_offset.map(|o| 2 * isize::from(o)),
@@ -530,9 +595,11 @@ impl<B: Bits> Scratch<B> {
     /// Forgets the last flood's records (only the squares it reached).
     #[inline]
     fn clear(&mut self) {
-        for &q in &self.queue[..self.len] {
-            self.hop[usize::from(q)] = u16::MAX;
+        let work = &mut *self.work;
+        for &q in &work.queue[..self.len] {
+            work.hop[usize::from(q)] = u16::MAX;
         }
+        work.dirty = false;
         self.len = 0;
         self.reached = B::ZERO;
     }
@@ -571,29 +638,22 @@ impl<B: Bits> Scratch<B> {
     /// than written, which stalls every store of a move).
     #[inline]
     fn chain(&self, to: usize) -> (u8, u64, u64, u64) {
-        let hops = usize::from(self.hop[to] >> 3);
+        let hops = usize::from(self.work.hop[to] >> 3);
         if hops > HOPS_PER_WORD {
             return self.long_chain(to);
         }
-        let mut word = 0;
-        let mut cur = to;
-        for i in (0..hops).rev() {
-            let d = self.hop[cur] & 7;
-            word |= u64::from(d) << (3 * i);
-            cur = (cur as isize - 2 * isize::from(self.offset[usize::from(d)])) as usize;
-        }
-        (hops as u8, word, 0, 0)
+        (hops as u8, self.work.path[to], 0, 0)
     }
 
     /// [`Self::chain`] for chains of more than one word of hops.
     #[cold]
     #[inline(never)]
     fn long_chain(&self, to: usize) -> (u8, u64, u64, u64) {
-        let hops = usize::from(self.hop[to] >> 3);
+        let hops = usize::from(self.work.hop[to] >> 3);
         let mut dirs = [0u64; 3];
         let mut cur = to;
         for i in (0..hops).rev() {
-            let d = self.hop[cur] & 7;
+            let d = self.work.hop[cur] & 7;
             dirs[i / HOPS_PER_WORD] |= u64::from(d) << (3 * (i % HOPS_PER_WORD));
             cur = (cur as isize - 2 * isize::from(self.offset[usize::from(d)])) as usize;
         }
