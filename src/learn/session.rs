@@ -389,12 +389,18 @@ fn drive_board(
     mut session: ResMut<LearnSession>,
     game: Option<Res<Match>>,
     phase: Option<Res<State<TurnPhase>>>,
+    review: Option<Res<crate::game::review::Review>>,
     mut requests: MessageWriter<MoveRequested>,
     mut undo: MessageWriter<UndoRequested>,
 ) {
     let (Some(game), Some(phase)) = (game, phase) else {
         return;
     };
+    // While the player looks at an earlier position in the move list, the board takes no
+    // move (the match refuses it): the reply or the next solution move waits.
+    if review.is_some_and(|r| !r.is_live()) {
+        return;
+    }
     let Some(active) = session.active.as_mut() else {
         return;
     };

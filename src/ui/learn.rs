@@ -12,6 +12,7 @@ use boardcraft_rules::{AnyMove, AnyPosition, Position};
 
 use crate::{
     game::match_state::{AppState, Match},
+    game::review::{Review, ReviewCommand},
     learn::content::{Exercise, ExerciseId, LearnLibrary, Origin},
     learn::copy_position::{CopiedPosition, CopyPositionRequested},
     learn::progress::{LearnProgress, ProgressStatus},
@@ -30,6 +31,7 @@ use super::{
     UiSystems, colours,
     hud::{PANEL_WIDTH, PanelWidth, variant_title},
     panel_frame,
+    shown::UiDrawing,
 };
 
 /// Which list the Learn screen shows.
@@ -586,8 +588,19 @@ fn line_text(start: &AnyPosition, line: &[AnyMove]) -> String {
     words.join(" ")
 }
 
+/// The moves of the exercise's game, as the game's panel lists them (with the review cursor),
+/// and what the UI drew, for the browser test.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct ExerciseMoves<'w, 's> {
+    review: Res<'w, Review>,
+    commands: MessageWriter<'w, ReviewCommand>,
+    list: Local<'s, super::move_list::ListState>,
+    drawing: ResMut<'w, UiDrawing>,
+}
+
 /// The panel beside the board while a step or a puzzle is played.
 fn exercise_panel(
+    mut moves: ExerciseMoves,
     mut contexts: EguiContexts,
     session: Res<LearnSession>,
     library: Res<LearnLibrary>,
@@ -608,7 +621,7 @@ fn exercise_panel(
     let exercise = &active.exercise;
     let ctx = contexts.ctx_mut()?;
     let screen = ctx.content_rect();
-    egui::Area::new(egui::Id::new("exercise_panel"))
+    let panel = egui::Area::new(egui::Id::new("exercise_panel"))
         .order(egui::Order::Background)
         .fixed_pos(egui::pos2(screen.right() - PANEL_WIDTH, screen.top()))
         .show(ctx, |ui| {
@@ -723,8 +736,29 @@ fn exercise_panel(
                 {
                     leave.write(LeaveExercise);
                 }
+                // The moves played so far (a lesson's or puzzle's line, the computer's
+                // answers included), to read back or step through as in a game.
+                if let Some(game) = game.as_deref() {
+                    ui.separator();
+                    let ExerciseMoves {
+                        review,
+                        commands,
+                        list,
+                        drawing,
+                    } = &mut moves;
+                    super::move_list::show(
+                        ui,
+                        lang,
+                        game,
+                        review,
+                        commands,
+                        list,
+                        &mut drawing.0.moves,
+                    );
+                }
             });
         });
+    moves.drawing.main_rect(panel.response.rect);
     if width.0 != PANEL_WIDTH {
         width.0 = PANEL_WIDTH;
     }

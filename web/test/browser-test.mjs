@@ -23,7 +23,9 @@
 //      the browser accepts it) and is smaller on the wire than unpacked;
 //   8. touch: on a touch screen a tap selects a piece and a second tap moves it (the page
 //      says where each cell is on screen: data-cells);
-//   9. started without options, the game opens its main menu (data-app-state="menu").
+//   9. started without options, the game opens its main menu (data-app-state="menu");
+//  10. `?learn=puzzle:<id>` opens a puzzle: a wrong try is taken back, the solution solves it
+//      (data-learn).
 //
 // It also measures, and prints without judging (timings depend on the machine): the time
 // from the page load to the game's first frame and to the first non-blank screenshot, and
@@ -95,6 +97,13 @@ const SCENARIOS = [
     name: "menu",
     options: {},
     steps: [menuShown],
+  },
+  {
+    name: "learn",
+    options: { learn: "puzzle:focus-4" },
+    steps: [learnPuzzle],
+    // focus-4: capture the most in one move; e5-e3 is its only solution.
+    puzzle: { key: "puzzle:focus-4", solution: "e5-e3" },
   },
 ];
 const MEASURE_SECONDS = 20;
@@ -521,6 +530,58 @@ async function menuShown(game, scenario, report) {
   });
   if (shot) await writeFile(join(out, `${scenario.name}-first.png`), shot.png);
   report.appState = state;
+}
+
+/**
+ * Check 10: Learn in the browser. `?learn=puzzle:<id>` opens the puzzle on the board (the
+ * puzzle files come over HTTP through their manifest); a wrong move is judged wrong and taken
+ * back, the solution is judged solved (`data-learn`), and the puzzle's panel is drawn. The
+ * moves go through the page's test hook, the same move request a click makes.
+ */
+async function learnPuzzle(game, scenario, report) {
+  const { page, attr } = game;
+  const { key, solution } = scenario.puzzle;
+  const legal = await waitFor(`${key} on the board, waiting for the player`, waitSeconds, async () => {
+    if ((await attr("learn")) !== `${key} trying`) return null;
+    const moves = await page.evaluate(() => window.boardcraft?.legalMoves() ?? []);
+    return moves.length ? moves : null;
+  });
+  await checkPage(page);
+  const wrong = legal.find((m) => m !== solution);
+  if (!legal.includes(solution)) fail(`${key}: its solution ${solution} is not a legal move here`);
+  console.log(`learn: ${key}: a wrong try (${wrong}), then ${solution}`);
+  // Every value data-learn takes (the wrong state lasts only until the try is taken back).
+  await page.evaluate(() => {
+    window.learnSeen = [];
+    new MutationObserver(() => window.learnSeen.push(document.body.getAttribute("data-learn")))
+      .observe(document.body, { attributeFilter: ["data-learn"] });
+  });
+  await page.evaluate((m) => window.boardcraft.play(m), wrong);
+  await waitFor(`${wrong} judged wrong`, 30, async () => {
+    const seen = await page.evaluate(() => window.learnSeen);
+    return seen.includes(`${key} wrong`) ? true : null;
+  }).catch(async (e) =>
+    fail(`${key}: ${e.message} (data-learn was ${JSON.stringify(await page.evaluate(() => window.learnSeen))})`),
+  );
+  // Taken back, and the player's turn again.
+  await waitFor("the wrong try taken back", 30, async () => {
+    if ((await attr("learn")) !== `${key} trying`) return null;
+    const moves = await page.evaluate(() => window.boardcraft.legalMoves());
+    return moves.includes(solution) ? true : null;
+  }).catch((e) => fail(`${key}: ${e.message}`));
+  await page.evaluate((m) => window.boardcraft.play(m), solution);
+  await waitFor(`${solution} judged solved`, 30, async () =>
+    (await attr("learn")) === `${key} solved` ? true : null,
+  ).catch((e) => fail(`${key}: ${e.message}`));
+  const shot = await waitFor("a drawn picture of the solved puzzle", waitSeconds, async () => {
+    const taken = await game.shot(`${scenario.name}-solved`);
+    return isDrawn(taken.look) ? taken : null;
+  }).catch((e) => {
+    fail(e.message);
+    return null;
+  });
+  if (shot) await writeFile(join(out, `${scenario.name}-solved.png`), shot.png);
+  report.learn = await attr("learn");
 }
 
 // --- the download (check 7) and load times

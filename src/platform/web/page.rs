@@ -7,11 +7,14 @@
 //! For the browser test it also publishes what the UI drew ([`UiShown`]): `data-ui-rect`
 //! (`x y width height` of the side panel or the menu, CSS pixels) and `data-move-list` (the move
 //! list's entries, space-separated), and where each cell of the board is on the screen:
-//! `data-cells`, a JSON object `{"f3": [x, y], …}` in CSS pixels (for taps and clicks).
+//! `data-cells`, a JSON object `{"f3": [x, y], …}` in CSS pixels (for taps and clicks), and the
+//! Learn exercise on the board: `data-learn`, `<key> <progress>` (e.g. `puzzle:focus-28
+//! trying`, then `solved`), empty when none.
 use bevy::prelude::*;
 
 use crate::{
     game::status::GameStatus,
+    learn::session::{LearnSession, Progress},
     ui::shown::UiShown,
     view::{board::Board, camera::OrbitCamera},
 };
@@ -19,7 +22,13 @@ use crate::{
 pub fn plugin(app: &mut App) {
     app.add_systems(
         Last,
-        (publish_status, mark_first_frame, publish_ui, publish_cells),
+        (
+            publish_status,
+            mark_first_frame,
+            publish_ui,
+            publish_cells,
+            publish_learn,
+        ),
     );
 }
 
@@ -72,6 +81,28 @@ fn publish_cells(
     if *published != text {
         set("cells", &text);
         *published = text;
+    }
+}
+
+/// The exercise on the board and how far the player is with it.
+fn publish_learn(session: Option<Res<LearnSession>>, mut published: Local<Option<String>>) {
+    let text = session
+        .and_then(|s| {
+            s.active.as_ref().map(|a| {
+                let progress = match a.progress {
+                    Progress::Trying => "trying",
+                    Progress::Wrong => "wrong",
+                    Progress::Solved => "solved",
+                    Progress::Showing { .. } => "showing",
+                    Progress::Shown => "shown",
+                };
+                format!("{} {progress}", a.id.key())
+            })
+        })
+        .unwrap_or_default();
+    if published.as_deref() != Some(text.as_str()) {
+        set("learn", &text);
+        *published = Some(text);
     }
 }
 
