@@ -147,20 +147,7 @@ fn a_resigned_game_round_trips_as_resigned() {
     // Another run, a game still on: the load brings back a game that is over, by resignation.
     let mut app = app_in(home.path(), "ugolki-hg-3x3", "f2:f4", humans());
     assert_eq!(app.world().resource::<Match>().end(), None);
-    let results = ask(
-        &mut app,
-        LoadRequested {
-            slot: "gave up".into(),
-        },
-    );
-    assert!(
-        matches!(&results[..], [PersistenceResult::Loaded { .. }]),
-        "{results:?}"
-    );
-    run_until(&mut app, 50, "the loaded game", |w| {
-        w.resource::<Match>().line() == "f2:f4 c7-d7"
-    });
-    app.update();
+    load_line(&mut app, "gave up", "f2:f4 c7-d7");
     let game = app.world().resource::<Match>();
     assert_eq!(game.end(), Some(resigned));
     assert_eq!(game.outcome(), None, "the rules did not end it");
@@ -173,6 +160,19 @@ fn a_resigned_game_round_trips_as_resigned() {
     });
     let game = app.world().resource::<Match>();
     assert_eq!((game.end(), game.line()), (None, "f2:f4 c7-d7".to_owned()));
+}
+
+/// Loads `slot` and waits until the board shows its game, the moves `line`.
+fn load_line(app: &mut App, slot: &str, line: &str) {
+    let results = ask(app, LoadRequested { slot: slot.into() });
+    assert!(
+        matches!(&results[..], [PersistenceResult::Loaded { .. }]),
+        "{results:?}"
+    );
+    run_until(app, 50, "the loaded game", |w| {
+        w.resource::<Match>().line() == line
+    });
+    app.update();
 }
 
 /// An online game that ended on time, by abandonment or by an agreed draw (none of them a rule
@@ -216,15 +216,7 @@ fn a_game_decided_online_round_trips_with_its_end() {
         drop(app);
 
         let mut app = app_in(home.path(), "ugolki-hg-3x3", "", humans());
-        let results = ask(&mut app, LoadRequested { slot: slot.into() });
-        assert!(
-            matches!(&results[..], [PersistenceResult::Loaded { .. }]),
-            "{results:?}"
-        );
-        run_until(&mut app, 50, "the loaded game", |w| {
-            w.resource::<Match>().line() == "f2:f4 c7-d7"
-        });
-        app.update();
+        load_line(&mut app, slot, "f2:f4 c7-d7");
         let game = app.world().resource::<Match>();
         assert_eq!(game.end(), Some(end), "{slot}");
         assert_eq!(game.outcome(), None, "the rules did not end it");

@@ -33,6 +33,19 @@ fn accept(offer: OfferKind) -> ClientMessage {
     ClientMessage::Accept { offer, ply: None }
 }
 
+/// The game's save file, as `GET /api/games/{id}/save.ron` serves it.
+async fn save_file(server: &Server, game: &str) -> String {
+    let (status, save) = crate::support::http(
+        server.addr,
+        "GET",
+        &format!("/api/games/{game}/save.ron"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{save}");
+    save
+}
+
 #[tokio::test]
 async fn a_draw_offered_declined_offered_again_and_accepted() {
     let server = Server::start(settings()).await;
@@ -111,13 +124,7 @@ async fn a_draw_offered_declined_offered_again_and_accepted() {
     assert_eq!(stored.status, GameStatus::Finished);
     assert_eq!(stored.result.unwrap().cause, EndCause::DrawAgreed);
     // The save file keeps the agreed draw, and the game's saves read it back as the end.
-    let (_, save) = crate::support::http(
-        server.addr,
-        "GET",
-        &format!("/api/games/{game}/save.ron"),
-        None,
-    )
-    .await;
+    let save = save_file(&server, &game).await;
     assert!(save.contains("decided: Some(DrawAgreed)"), "{save}");
     let replayed = boardcraft_saves::SavedGame::parse(&save)
         .unwrap()
@@ -205,13 +212,7 @@ async fn resign_then_a_rematch_with_the_colours_swapped() {
         _ => unreachable!(),
     }
     // The save file says who resigned.
-    let (_, save) = crate::support::http(
-        server.addr,
-        "GET",
-        &format!("/api/games/{game}/save.ron"),
-        None,
-    )
-    .await;
+    let save = save_file(&server, &game).await;
     assert!(save.contains("resigned: Some(Black)"), "{save}");
     white.send(&offer(OfferKind::Rematch)).await;
     both_see([&mut white, &mut black], |m| {
