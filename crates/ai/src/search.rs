@@ -1,6 +1,9 @@
-//! Principal-variation search (negamax alpha-beta) with iterative deepening, a transposition
-//! table, killer and history move ordering and late-move reductions — written as an explicit
-//! state machine instead of recursion, so that it can stop after any node and resume later.
+//! Principal-variation search (negamax alpha-beta) with iterative deepening and aspiration
+//! windows, a transposition table, killer and history move ordering (with a malus for the moves
+//! that failed before a cut), late-move reductions, reverse futility and late-move pruning at
+//! null-window nodes near the horizon, and — for games whose [`Evaluate::QUIESCENCE`] is on — a
+//! quiescence search over noisy moves below it; written as an explicit state machine instead of
+//! recursion, so that it can stop after any node and resume later.
 //!
 //! That is what makes the search *cooperative*: [`Search::step`] runs at most a given number of
 //! nodes and returns, keeping the whole tree walk (the stack of frames, the moves played on the
@@ -741,11 +744,25 @@ impl<P: Position + Evaluate> Search<P> {
     }
 
     /// A move that refuted the position: remember it as a killer and in the history table.
+    /// The moves searched before it at this node failed to cut: they lose as much history as
+    /// it gains (a "history malus"), so that moves that merely were often tried do not keep
+    /// their place at the front.
     fn reward(&mut self, ply: usize, mv: P::Move, depth: i32) {
         let side = self.pos.side_to_move().index();
+        let bonus = depth * depth;
+        let f = &self.frames[ply];
+        let mut overflow = false;
+        for &(key, i) in &f.order[..f.next] {
+            if key < KEY_KILLER - 1 {
+                let slot =
+                    &mut self.history[side * HISTORY_SIZE + move_slot(&f.moves[usize::from(i)])];
+                *slot -= bonus;
+                overflow |= *slot < -(1 << 20);
+            }
+        }
         let slot = &mut self.history[side * HISTORY_SIZE + move_slot(&mv)];
-        *slot += depth * depth;
-        if *slot > 1 << 20 {
+        *slot += bonus;
+        if overflow || *slot > 1 << 20 {
             for h in &mut self.history {
                 *h /= 2;
             }
