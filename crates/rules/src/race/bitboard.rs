@@ -42,6 +42,15 @@ pub trait Bits:
     /// Index of the lowest set bit; the set must not be empty.
     fn lowest(self) -> usize;
     fn without_lowest(self) -> Self;
+    /// How many 64-bit words the set holds.
+    const WORDS: usize;
+    /// Word `k` (`k < WORDS`): squares `64k .. 64k + 63`.
+    fn word(&self, k: usize) -> u64;
+    /// Square `i` as 0 or 1, without a branch (for branch-free code in the flood).
+    #[inline]
+    fn get(&self, i: usize) -> u64 {
+        self.word(i >> 6) >> (i & 63) & 1
+    }
     #[inline]
     fn has(self, i: usize) -> bool {
         !(self & Self::bit(i)).is_zero()
@@ -54,24 +63,37 @@ pub trait Bits:
     /// The indices of the set bits, lowest first.
     #[inline]
     fn iter(self) -> BitIter<Self> {
-        BitIter(self)
+        BitIter {
+            cur: self.word(0),
+            bits: self,
+            k: 0,
+        }
     }
 }
 
-/// Iterator over the set bits of a [`Bits`], lowest first.
-pub struct BitIter<B>(B);
+/// Iterator over the set bits of a [`Bits`], lowest first, a word at a time (a wide set is not
+/// rescanned from its first word for every bit).
+pub struct BitIter<B> {
+    bits: B,
+    /// The word being read and what is left of it.
+    k: usize,
+    cur: u64,
+}
 
 impl<B: Bits> Iterator for BitIter<B> {
     type Item = usize;
     #[inline]
     fn next(&mut self) -> Option<usize> {
-        if self.0.is_zero() {
-            None
-        } else {
-            let i = self.0.lowest();
-            self.0 = self.0.without_lowest();
-            Some(i)
+        while self.cur == 0 {
+            self.k += 1;
+            if self.k >= B::WORDS {
+                return None;
+            }
+            self.cur = self.bits.word(self.k);
         }
+        let i = self.k * 64 + self.cur.trailing_zeros() as usize;
+        self.cur &= self.cur - 1;
+        Some(i)
     }
 }
 
@@ -80,6 +102,11 @@ macro_rules! native_bits {
         impl Bits for $t {
             const ZERO: Self = 0;
             const CAPACITY: usize = $cap;
+            const WORDS: usize = $cap / 64;
+            #[inline]
+            fn word(&self, k: usize) -> u64 {
+                (*self >> (64 * k)) as u64
+            }
             #[inline]
             fn from_wide(w: &Wide) -> Self {
                 $from(w)
@@ -186,6 +213,11 @@ impl Not for Wide {
 impl Bits for Wide {
     const ZERO: Self = Wide::EMPTY;
     const CAPACITY: usize = 256;
+    const WORDS: usize = 4;
+    #[inline]
+    fn word(&self, k: usize) -> u64 {
+        self.0[k]
+    }
     #[inline]
     fn from_wide(w: &Wide) -> Self {
         *w

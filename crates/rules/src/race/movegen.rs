@@ -294,68 +294,69 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             .any(|from| !self.reach(from, self.flight(from)).is_zero())
     }
 
+    /// Which of the three flights (locked, at home, out) the piece on `from` flies.
+    #[inline]
+    fn flight_index(&self, from: usize) -> usize {
+        if self.locked.has(from) {
+            0
+        } else if self.at_home.has(from) {
+            1
+        } else {
+            2
+        }
+    }
+
     /// Appends the moves of every piece, each with its representative path: a step where one
     /// exists, else a shortest chain whose hops, walked back from the destination, try the
     /// directions in the order N, NE, E, SE, S, SW, W, NW.
     ///
-    /// The destinations come set-wise from one breadth-first flood per piece that can jump;
-    /// while flooding, each newly reached square records the hop it was first reached by (in
-    /// that direction order), so a chain is read off those records in one walk of its own
-    /// length instead of being searched for.
+    /// Pieces that cannot jump at all (known set-wise) only step. For the others one
+    /// breadth-first flood per piece runs over the jumps that are really there (see
+    /// [`Self::flood`]); each newly reached square records the hop it was reached by, so a chain
+    /// is read off those records in one walk of its own length.
     pub fn moves(&mut self, out: &mut Vec<RaceMove>) {
         self.prepare_jumps();
         out.reserve(64);
-        let mut parents = Parents::new(self.t);
-        let squares = &self.t.squares;
-        for from in self.own.iter() {
-            let flight = *self.flight(from);
-            let steps = self.t.neighbours[from] & flight.step;
-            let from_sq = squares[from];
-            if !self.jumpers.has(from) {
-                for to in steps.iter() {
-                    out.push(RaceMove::step(from_sq, squares[to]));
-                }
-                continue;
-            }
-            let reach = self.flood(from, &flight, &mut parents);
-            for to in (steps | reach).iter() {
-                if steps.has(to) {
-                    out.push(RaceMove::step(from_sq, squares[to]));
+        WORK.with_borrow_mut(|work| {
+            let mut scratch = Scratch::new(self.t, work);
+            let squares = &self.t.squares[..];
+            for from in self.own.iter() {
+                let f = self.flight_index(from);
+                let steps = self.t.neighbours[from] & self.flights[f].step;
+                if self.jumpers.has(from) {
+                    self.flood(from, f, &mut scratch);
+                    scratch.emit(squares[from], steps, squares, out);
+                    scratch.clear();
                 } else {
-                    out.push(parents.chain(from_sq, to, squares[to]));
+                    emit_steps(squares[from], steps, squares, out);
                 }
             }
-        }
+        });
     }
 
     /// As [`Self::moves`], for the piece on `from` only.
-    pub fn piece_moves(&mut self, rules: &RaceRules, from: usize, out: &mut Vec<RaceMove>) {
+    pub fn piece_moves(&mut self, from: usize, out: &mut Vec<RaceMove>) {
         self.prepare_jumps();
-        let flight = *self.flight(from);
-        let steps = self.t.neighbours[from] & flight.step;
-        let mut parents = Parents::new(self.t);
-        let reach = if self.jumpers.has(from) {
-            self.flood(from, &flight, &mut parents)
-        } else {
-            B::ZERO
-        };
-        let from_sq = rules.square(from);
-        for to in (steps | reach).iter() {
-            if steps.has(to) {
-                out.push(RaceMove::step(from_sq, rules.square(to)));
-            } else {
-                out.push(parents.chain(from_sq, to, rules.square(to)));
+        let f = self.flight_index(from);
+        let steps = self.t.neighbours[from] & self.flights[f].step;
+        WORK.with_borrow_mut(|work| {
+            let mut scratch = Scratch::new(self.t, work);
+            if self.jumpers.has(from) {
+                self.flood(from, f, &mut scratch);
             }
-        }
+            let squares = &self.t.squares[..];
+            scratch.emit(squares[from], steps, squares, out);
+        });
     }
 
-    /// The same destinations as [`Self::reach`], flooded breadth first (so by chains of equal
-    /// length) square by square, recording in `parents` how each square was first reached: by
-    /// the first direction, in the preferred order, among the hops from the previous wave.
-    ///
-    /// Square by square rather than set-wise: a piece reaches few squares, and a wave of a
-    /// 256-square board costs sixteen wide shifts however few squares it holds.
-    fn flood(&self, from: usize, flight: &Flight<B>, parents: &mut Parents) -> B {
+    /// For flight `f`, per direction (by [`super::square::Dir::index`]): the squares a piece
+    /// of that flight can jump from in that direction, on its way through a chain — a piece to
+    /// jump over, and a landing the camp rules allow from the square's phase. Set-wise, once per
+    /// flight and position.
+    #[inline(never)]
+    fn hop_sets(&self, f: usize) -> [B; 8] {
+        let flight = &self.flights[f];
+        let mut sets = [B::ZERO; 8];
         // The landings allowed from a square of phase p: phases p, p+1, … (camp rules only
         // move forward).
         let mut allowed_from = [B::ZERO; 3];
@@ -364,11 +365,70 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             allowed |= flight.phases[p];
             allowed_from[p] = allowed;
         }
-        let queue = &mut parents.queue;
+        // A square's phase is the first whose squares hold it; a square of none counts as the
+        // first (none exists in the flights built here).
+        let mut here = [B::ZERO; 3];
+        let mut earlier = flight.phase_squares[0];
+        for (here, &squares) in here
+            .iter_mut()
+            .zip(&flight.phase_squares)
+            .take(flight.n)
+            .skip(1)
+        {
+            *here = squares & !earlier;
+            earlier |= squares;
+        }
+        here[0] = !(here[1] | here[2]);
+        for i in 0..L {
+            let line = &self.t.lines[i];
+            let k2 = self.shift2[i];
+            let (mut pos, mut neg) = (B::ZERO, B::ZERO);
+            for (&here, &allowed) in here.iter().zip(&allowed_from).take(flight.n) {
+                pos |= here & allowed.shr(k2);
+                neg |= here & allowed.shl(k2);
+            }
+            sets[usize::from(line.dir)] = self.jump_pos[i] & pos;
+            sets[usize::from(line.dir + 4) & 7] = self.jump_neg[i] & neg;
+        }
+        sets
+    }
+
+    /// The same destinations as [`Self::reach`] for the piece on `from` flying flight `f`,
+    /// flooded breadth first (so by chains of equal length) square by square, recording in
+    /// `scratch` how each square was first reached (by the first direction, in the preferred
+    /// order, among the hops from the previous wave) and the squares reached.
+    ///
+    /// Square by square rather than set-wise: a piece reaches few squares, and a wave of a
+    /// 256-square board costs sixteen wide shifts however few squares it holds. Per square the
+    /// jumps really there are read from the flight's hop sets ([`Self::hop_sets`]), and each
+    /// jump updates its landing without a branch: a record is (chain length << 3 | direction),
+    /// unreached squares hold `u16::MAX`, so keeping the smaller record keeps the first wave
+    /// and, within a wave, the first direction.
+    fn flood(&self, from: usize, f: usize, scratch: &mut Scratch<'_, B>) {
+        if scratch.ready & (1 << f) == 0 {
+            scratch.sets[f] = self.hop_sets(f);
+            scratch.ready |= 1 << f;
+        }
+        let Scratch {
+            work,
+            sets,
+            chunks,
+            offset2,
+            ..
+        } = scratch;
+        let Work {
+            hop,
+            path,
+            queue,
+            masks,
+            dirty,
+        } = &mut **work;
+        *dirty = true;
+        let (sets, masks, chunks) = (&sets[f], &mut masks[f], &mut chunks[f]);
         queue[0] = from as u8;
         let (mut head, mut tail) = (0usize, 1usize);
-        let mut visited = B::bit(from);
-        parents.hop[from] = 0;
+        hop[from] = 0;
+        path[from] = 0;
         // Chain length of the wave being expanded, + 1 (the origin's record says 0).
         let mut mark = 1u16;
         while head < tail && usize::from(mark) <= MAX_WAVES {
@@ -376,68 +436,227 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             while head < end {
                 let p = usize::from(queue[head]);
                 head += 1;
-                let allowed = if flight.n == 1 {
-                    allowed_from[0]
-                } else {
-                    let phase = (0..flight.n)
-                        .find(|&k| flight.phase_squares[k].has(p))
-                        .unwrap_or(0);
-                    allowed_from[phase]
-                };
-                let list = &self.t.jump_lists[p];
-                for &(d, mid, land) in &list.hops[..usize::from(list.len)] {
-                    let (mid, land) = (usize::from(mid), usize::from(land));
-                    if !self.occupied.has(mid) || !allowed.has(land) {
-                        continue;
-                    }
-                    if !visited.has(land) {
-                        visited.insert(land);
-                        queue[tail] = land as u8;
-                        tail += 1;
-                        parents.hop[land] = u16::from(d) | mark << 3;
-                    } else if parents.hop[land] >> 3 == mark && u16::from(d) < parents.hop[land] & 7
-                    {
-                        parents.hop[land] = u16::from(d) | mark << 3;
-                    }
+                let c = p >> 3;
+                if *chunks >> c & 1 == 0 {
+                    *chunks |= 1 << c;
+                    let masks8 = transpose8(sets, c);
+                    masks[8 * c..8 * c + 8].copy_from_slice(&masks8.to_le_bytes());
+                }
+                let mut m = u32::from(masks[p]);
+                // The hop from here is hop number `mark` of the chain (garbage past the first
+                // word, where `chain` reads the records instead).
+                let (word, shift) = (path[p], (3 * (u32::from(mark) - 1)) & 63);
+                while m != 0 {
+                    let d = m.trailing_zeros();
+                    m &= m - 1;
+                    let land = (p as isize + offset2[d as usize]) as usize;
+                    let (old, new) = (hop[land], d as u16 | mark << 3);
+                    queue[tail] = land as u8;
+                    tail += usize::from(old == u16::MAX);
+                    hop[land] = old.min(new);
+                    path[land] = if new < old {
+                        word | u64::from(d) << shift
+                    } else {
+                        path[land]
+                    };
                 }
             }
             mark += 1;
         }
-        visited & !B::bit(from)
+        scratch.len = tail;
+        for &q in &scratch.work.queue[1..tail] {
+            scratch.reached.insert(usize::from(q));
+        }
     }
 }
 
-/// For every square a flood reached: the direction of the hop that first reached it and the
-/// length of the chain that got there.
-pub(crate) struct Parents {
-    /// Per bit index: the direction index (3 bits) and the chain length (the bits above).
-    hop: [u16; 256],
-    /// The flood's queue of squares, wave after wave.
-    queue: [u8; 256],
-    /// The bit distance of one step in each direction.
-    offset: [i16; 8],
+/// Appends the steps of the piece on `from` to `steps`, in the order of their destinations (as
+/// [`Scratch::emit`]).
+#[inline]
+fn emit_steps<B: Bits>(from: Square, steps: B, squares: &[Square], out: &mut Vec<RaceMove>) {
+    for k in 0..B::WORDS {
+        let mut w = steps.word(k);
+        if w == 0 {
+            continue;
+        }
+        while w != 0 {
+            let to = 64 * k + w.trailing_zeros() as usize;
+            w &= w - 1;
+            out.push(RaceMove::step(from, squares[to]));
+        }
+    }
 }
 
-impl Parents {
-    pub fn new<B>(t: &Tables<B>) -> Self {
-        Parents {
-            hop: [0; 256],
+/// The hop masks of the eight squares `8c .. 8c + 7` (byte `i`: bit `d` set if square
+/// `8c + i` is in `sets[d]`): the bytes of the eight sets at `c` as the rows of an 8×8 bit
+/// matrix, transposed (Hacker's Delight, 7-3).
+#[inline]
+fn transpose8<B: Bits>(sets: &[B; 8], c: usize) -> u64 {
+    let (k, s) = (c >> 3, 8 * (c & 7));
+    let mut x = 0u64;
+    for (d, set) in sets.iter().enumerate() {
+        x |= (set.word(k) >> s & 0xff) << (8 * d);
+    }
+    let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
+    x ^= t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
+    x ^= t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
+    x ^ t ^ (t << 28)
+}
+
+/// The board-sized work space of the floods, one per thread (filling 4 KiB afresh for every
+/// move list cost about a tenth of a Halma start list).
+pub(crate) struct Work {
+    /// Per bit index: the chain length (the bits above 3) and the direction index (3 bits) of
+    /// the hop that first reached the square; `u16::MAX` if the flood has not reached it
+    /// (every entry, between floods).
+    hop: [u16; 256],
+    /// Per bit index reached: the directions of the chain the records spell, packed as in a
+    /// move, built while flooding (parent's word plus the last hop) so a move of up to 21 hops
+    /// needs no walk back. Only its first word; longer chains are read back from `hop`.
+    path: [u64; 256],
+    /// The flood's queue of squares, wave after wave.
+    queue: [u8; 256],
+    /// Per flight and bit index: the directions a chain can jump in from the square (bit
+    /// `d` = the flight's hop set `d` holds it), valid where the scratch's `chunks` say so.
+    masks: [[u8; 256]; 3],
+    /// A flood's records may be left in `hop` (set while flooding, cleared when they are
+    /// forgotten; a panic in between leaves it set, and the next list starts clean).
+    dirty: bool,
+}
+
+impl Work {
+    const fn new() -> Work {
+        Work {
+            hop: [u16::MAX; 256],
+            path: [0; 256],
             queue: [0; 256],
+            masks: [[0; 256]; 3],
+            dirty: false,
+        }
+    }
+}
+
+impl<B> Drop for Scratch<'_, B> {
+    /// Leaves the thread's work space clean for the next list (after a panic mid-flood the
+    /// records are not known: the space stays dirty, and the next list clears it whole).
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            for &q in &self.work.queue[..self.len] {
+                self.work.hop[usize::from(q)] = u16::MAX;
+            }
+            self.work.dirty = false;
+        }
+    }
+}
+
+thread_local! {
+    static WORK: std::cell::RefCell<Work> = const { std::cell::RefCell::new(Work::new()) };
+}
+
+/// The work space of the floods of one move list: the thread's [`Work`], the squares the last
+/// flood reached, and the hop sets of the position per flight.
+pub(crate) struct Scratch<'w, B> {
+    work: &'w mut Work,
+    /// `work.queue[..len]` holds the last flood's squares.
+    len: usize,
+    /// The squares the last flood reached (the origin excluded).
+    reached: B,
+    /// Per flight: [`Node::hop_sets`], computed when bit `f` of `ready` is set.
+    sets: [[B; 8]; 3],
+    ready: u8,
+    /// Per flight: bit `c` set when `work.masks[f][8c .. 8c + 8]` holds this position's masks.
+    chunks: [u32; 3],
+    /// The bit distance of one step in each direction.
+    offset: [i16; 8],
+    /// The bit distance of one jump in each direction.
+    offset2: [isize; 8],
+}
+
+impl<'w, B: Bits> Scratch<'w, B> {
+    pub fn new(t: &Tables<B>, work: &'w mut Work) -> Self {
+        if work.dirty {
+            work.hop = [u16::MAX; 256];
+            work.dirty = false;
+        }
+        Scratch {
+            work,
+            len: 0,
+            reached: B::ZERO,
+            sets: [[B::ZERO; 8]; 3],
+            ready: 0,
+            chunks: [0; 3],
             offset: t.dir_offset,
+            offset2: t.dir_offset.map(|o| 2 * isize::from(o)),
         }
     }
 
-    /// The chain from `from` to the bit index `to`, read back through the recorded hops.
+    /// Forgets the last flood's records (only the squares it reached).
     #[inline]
-    fn chain(&self, from: Square, to: usize, to_sq: Square) -> RaceMove {
-        let hops = usize::from(self.hop[to] >> 3);
+    fn clear(&mut self) {
+        let work = &mut *self.work;
+        for &q in &work.queue[..self.len] {
+            work.hop[usize::from(q)] = u16::MAX;
+        }
+        work.dirty = false;
+        self.len = 0;
+        self.reached = B::ZERO;
+    }
+
+    /// Appends the moves of the piece on `from` in the order of their destinations: the
+    /// steps to `steps` and the chains to the squares the last flood reached.
+    ///
+    /// Each move is built once from scalars (see [`Self::chain`]).
+    #[inline]
+    fn emit(&self, from: Square, steps: B, squares: &[Square], out: &mut Vec<RaceMove>) {
+        for k in 0..B::WORDS {
+            let sw = steps.word(k);
+            let mut w = sw | self.reached.word(k);
+            if w == 0 {
+                continue;
+            }
+            while w != 0 {
+                let b = w.trailing_zeros() as usize;
+                w &= w - 1;
+                let to = 64 * k + b;
+                let (hops, d0, d1, d2) = if sw >> b & 1 == 1 {
+                    (0, 0, 0, 0)
+                } else {
+                    self.chain(to)
+                };
+                out.push(RaceMove::new(from, squares[to], hops, [d0, d1, d2]));
+            }
+        }
+    }
+
+    /// The chain to the bit index `to`, read back through the recorded hops: its number of
+    /// hops and their directions, packed (3 bits each, 21 per word).
+    ///
+    /// Scalars, not a move: the caller builds the move once from them, so it stays in
+    /// registers (a move built in two branches was merged on the stack and read back wider
+    /// than written, which stalls every store of a move).
+    #[inline]
+    fn chain(&self, to: usize) -> (u8, u64, u64, u64) {
+        let hops = usize::from(self.work.hop[to] >> 3);
+        if hops > HOPS_PER_WORD {
+            return self.long_chain(to);
+        }
+        (hops as u8, self.work.path[to], 0, 0)
+    }
+
+    /// [`Self::chain`] for chains of more than one word of hops.
+    #[cold]
+    #[inline(never)]
+    fn long_chain(&self, to: usize) -> (u8, u64, u64, u64) {
+        let hops = usize::from(self.work.hop[to] >> 3);
         let mut dirs = [0u64; 3];
         let mut cur = to;
         for i in (0..hops).rev() {
-            let d = self.hop[cur] & 7;
+            let d = self.work.hop[cur] & 7;
             dirs[i / HOPS_PER_WORD] |= u64::from(d) << (3 * (i % HOPS_PER_WORD));
             cur = (cur as isize - 2 * isize::from(self.offset[usize::from(d)])) as usize;
         }
-        RaceMove::packed(from, to_sq, hops as u8, dirs)
+        (hops as u8, dirs[0], dirs[1], dirs[2])
     }
 }

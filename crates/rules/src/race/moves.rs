@@ -17,22 +17,27 @@ pub(crate) const HOPS_PER_WORD: usize = 21;
 /// deterministically; a move read from text that spells a path keeps that path.
 #[derive(Copy, Clone)]
 pub struct RaceMove {
-    from: Square,
-    to: Square,
-    /// 0 for a step, else the number of jumps.
-    hops: u8,
     /// The direction of each jump, 3 bits each, 21 per word.
     dirs: [u64; 3],
+    /// `from`'s code, `to`'s code << 8, and the number of jumps (0 for a step) << 16: one
+    /// word, so a move is built in registers and stored whole (byte fields were assembled on
+    /// the stack and read back wider, which stalls every move the generator writes).
+    head: u64,
 }
 
 impl RaceMove {
-    pub(crate) fn step(from: Square, to: Square) -> RaceMove {
+    /// A step (`hops` = 0) or a chain of `hops` jumps whose directions are already packed.
+    #[inline]
+    pub(crate) const fn new(from: Square, to: Square, hops: u8, dirs: [u64; 3]) -> RaceMove {
         RaceMove {
-            from,
-            to,
-            hops: 0,
-            dirs: [0; 3],
+            dirs,
+            head: from.code() as u64 | (to.code() as u64) << 8 | (hops as u64) << 16,
         }
+    }
+
+    #[inline]
+    pub(crate) fn step(from: Square, to: Square) -> RaceMove {
+        RaceMove::new(from, to, 0, [0; 3])
     }
 
     /// A chain from `from` jumping along `dirs` (one entry per hop, at most [`MAX_HOPS`]).
@@ -42,36 +47,26 @@ impl RaceMove {
         for (i, d) in dirs.iter().take(MAX_HOPS).enumerate() {
             packed[i / HOPS_PER_WORD] |= u64::from(d.index()) << (3 * (i % HOPS_PER_WORD));
         }
-        RaceMove {
-            from,
-            to,
-            hops: dirs.len().min(MAX_HOPS) as u8,
-            dirs: packed,
-        }
+        RaceMove::new(from, to, dirs.len().min(MAX_HOPS) as u8, packed)
     }
 
-    /// A chain of `hops` jumps whose directions are already packed, 3 bits each, 21 per word.
     #[inline]
-    pub(crate) fn packed(from: Square, to: Square, hops: u8, dirs: [u64; 3]) -> RaceMove {
-        debug_assert!(hops >= 1 && usize::from(hops) <= MAX_HOPS);
-        RaceMove {
-            from,
-            to,
-            hops,
-            dirs,
-        }
-    }
-
     pub fn from(&self) -> Square {
-        self.from
+        Square::from_code(self.head as u8)
     }
 
+    #[inline]
     pub fn to(&self) -> Square {
-        self.to
+        Square::from_code((self.head >> 8) as u8)
+    }
+
+    #[inline]
+    fn hops(&self) -> u8 {
+        (self.head >> 16) as u8
     }
 
     pub fn is_step(&self) -> bool {
-        self.hops == 0
+        self.hops() == 0
     }
 
     pub fn kind(&self) -> MoveKind {
@@ -84,7 +79,7 @@ impl RaceMove {
 
     /// Number of jumps (0 for a step).
     pub fn hop_count(&self) -> usize {
-        usize::from(self.hops)
+        usize::from(self.hops())
     }
 
     fn dir(&self, i: usize) -> Dir {
@@ -94,10 +89,10 @@ impl RaceMove {
     /// The squares the piece stands on, from `from` through every landing to `to`.
     pub fn path(&self) -> Vec<Square> {
         if self.is_step() {
-            return vec![self.from, self.to];
+            return vec![self.from(), self.to()];
         }
         let mut path = Vec::with_capacity(self.hop_count() + 1);
-        let mut cur = self.from;
+        let mut cur = self.from();
         path.push(cur);
         for i in 0..self.hop_count() {
             let (dx, dy) = self.dir(i).delta();
@@ -113,7 +108,7 @@ impl RaceMove {
     /// The squares jumped over, in order (empty for a step).
     pub fn jumped(&self) -> Vec<Square> {
         let mut out = Vec::with_capacity(self.hop_count());
-        let mut cur = self.from;
+        let mut cur = self.from();
         for i in 0..self.hop_count() {
             let (dx, dy) = self.dir(i).delta();
             if let (Some(mid), Some(next)) = (cur.offset(dx, dy), cur.offset(2 * dx, 2 * dy)) {
@@ -127,7 +122,7 @@ impl RaceMove {
 
 impl PartialEq for RaceMove {
     fn eq(&self, other: &Self) -> bool {
-        (self.from, self.to) == (other.from, other.to)
+        self.head & 0xffff == other.head & 0xffff
     }
 }
 
@@ -135,7 +130,7 @@ impl Eq for RaceMove {}
 
 impl Hash for RaceMove {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        (self.from, self.to).hash(state);
+        (self.from(), self.to()).hash(state);
     }
 }
 
@@ -143,7 +138,7 @@ impl Hash for RaceMove {
 impl fmt::Display for RaceMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_step() {
-            return write!(f, "{}-{}", self.from, self.to);
+            return write!(f, "{}-{}", self.from(), self.to());
         }
         for (i, s) in self.path().iter().enumerate() {
             if i > 0 {

@@ -244,7 +244,7 @@ impl RacePosition {
         }
         let i = self.rules.index(from);
         with_node!(&self.rules, &self.pieces, self.side, node => {
-            node.piece_moves(&self.rules, i, &mut out);
+            node.piece_moves(i, &mut out);
         });
         out
     }

@@ -463,6 +463,8 @@ impl fmt::Debug for RaceRules {
 pub(crate) struct Line<B> {
     /// Bit distance of one step in the positive direction.
     pub shift: u32,
+    /// The positive direction's [`Dir::index`] (the negative one is the opposite, `+ 4`).
+    pub dir: u8,
     /// Squares that can step (`step_*`) or jump (`jump_*`) in the positive/negative direction.
     pub step_pos: B,
     pub step_neg: B,
@@ -483,18 +485,8 @@ pub(crate) struct Tables<B> {
     pub neighbours: Vec<B>,
     /// The square of every bit index (no division by the width in the move generator).
     pub squares: Vec<Square>,
-    /// The jumps that stay on the board from every square, in the direction order
-    /// representative paths prefer (N, NE, E, SE, S, SW, W, NW).
-    pub jump_lists: Vec<JumpList>,
     /// The bit distance of one step in each direction (by [`Dir::index`]).
     pub dir_offset: [i16; 8],
-}
-
-/// The jumps from one square: (direction index, square jumped over, landing), bit indices.
-#[derive(Copy, Clone, Debug, Default)]
-pub(crate) struct JumpList {
-    pub len: u8,
-    pub hops: [(u8, u8, u8); 8],
 }
 
 impl<B: Bits> Tables<B> {
@@ -510,6 +502,7 @@ impl<B: Bits> Tables<B> {
         }
         let empty_line = Line {
             shift: 1,
+            dir: 0,
             step_pos: B::ZERO,
             step_neg: B::ZERO,
             jump_pos: B::ZERO,
@@ -526,6 +519,7 @@ impl<B: Bits> Tables<B> {
             }
             let mut line = Line {
                 shift: shift as u32,
+                dir: d.index(),
                 step_pos: B::ZERO,
                 step_neg: B::ZERO,
                 jump_pos: B::ZERO,
@@ -573,25 +567,6 @@ impl<B: Bits> Tables<B> {
             let (dx, dy) = d.delta();
             dir_offset[usize::from(d.index())] = (i32::from(dy) * w + i32::from(dx)) as i16;
         }
-        let mut jump_lists = Vec::with_capacity((w * h) as usize);
-        for r in 0..h {
-            for f in 0..w {
-                let mut list = JumpList::default();
-                for d in directions.iter() {
-                    let (dx, dy) = d.delta();
-                    let (dx, dy) = (i32::from(dx), i32::from(dy));
-                    if on(f + 2 * dx, r + 2 * dy) {
-                        list.hops[usize::from(list.len)] = (
-                            d.index(),
-                            idx(f + dx, r + dy) as u8,
-                            idx(f + 2 * dx, r + 2 * dy) as u8,
-                        );
-                        list.len += 1;
-                    }
-                }
-                jump_lists.push(list);
-            }
-        }
         let squares = (0..h)
             .flat_map(|r| (0..w).map(move |f| (f, r)))
             .map(|(f, r)| Square::new(f as u8, r as u8).expect("the board is at most 16×16"))
@@ -600,7 +575,6 @@ impl<B: Bits> Tables<B> {
             board,
             camps: [B::from_wide(&camps[0]), B::from_wide(&camps[1])],
             squares,
-            jump_lists,
             dir_offset,
             lines,
             line_count,

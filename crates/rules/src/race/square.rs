@@ -21,6 +21,16 @@ impl Square {
         }
     }
 
+    /// The square's code, `file | rank << 4` (for packing it into a move).
+    pub(crate) const fn code(self) -> u8 {
+        self.0
+    }
+
+    /// The square of a [`Self::code`].
+    pub(crate) const fn from_code(code: u8) -> Square {
+        Square(code)
+    }
+
     /// 0 = file `a`.
     pub const fn file(self) -> u8 {
         self.0 & 15
