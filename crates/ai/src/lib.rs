@@ -1,8 +1,10 @@
 //! Boardcraft's computer opponent: one search for every game family, generic over
 //! [`boardcraft_rules::Position`].
 //!
-//! - [`Search`]: principal-variation alpha-beta with iterative deepening, transposition table,
-//!   killer/history ordering and late-move reductions, run cooperatively in node slices
+//! - [`Search`]: principal-variation alpha-beta with iterative deepening, aspiration windows,
+//!   transposition table, killer/history ordering, late-move reductions, reverse futility and
+//!   late-move pruning near the horizon and a quiescence search over captures (Focus), run
+//!   cooperatively in node slices
 //!   ([`Search::step`]) so a browser can think between frames; [`think`] runs it to the end.
 //! - [`AnySearch`]: the same for [`boardcraft_rules::AnyPosition`], dispatched once to the
 //!   family's own position type (full speed).

@@ -3,7 +3,7 @@ mod common;
 
 use std::sync::Arc;
 
-use boardcraft_ai::{Budget, Evaluate, Level, think};
+use boardcraft_ai::{Budget, Evaluate, Level, score::WIN, think};
 use boardcraft_rules::{
     AnyPosition, Color, FamilyRules, Position, Variant,
     focus::{FocusPosition, FocusRules, Square, Stack},
@@ -91,6 +91,60 @@ proptest! {
             FocusPosition::new(rules())
         };
         check_legal_answer(&random_playout(&start, plies, seed), nodes, noise, seed);
+    }
+}
+
+/// The quiescence search written out plainly: stand pat on the static value or try every
+/// capture, down to four plies below the horizon (the search's limit), finished games scored by
+/// their distance from the root.
+fn quiescence(pos: &mut FocusPosition, ply: i32, below: i32) -> i32 {
+    if let Some(o) = pos.outcome() {
+        return match o.winner {
+            None => 0,
+            Some(w) if w == pos.side_to_move() => WIN - ply,
+            Some(_) => -(WIN - ply),
+        };
+    }
+    let stand = pos.evaluate();
+    if below >= 4 {
+        return stand;
+    }
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves.retain(|m| pos.is_noisy(m));
+    let mut best = stand;
+    for mv in &moves {
+        let undo = pos.play_unchecked(mv);
+        best = best.max(-quiescence(pos, ply + 1, below + 1));
+        pos.undo(mv, undo);
+    }
+    best
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// A one-ply search is the best move's quiescence value exactly: below the horizon the
+    /// captures are played out, so a capture that loses the stack back is not taken at face
+    /// value.
+    #[test]
+    fn one_ply_search_resolves_captures(seed in any::<u64>(), plies in 10u64..70) {
+        let pos = random_playout(&FocusPosition::new(rules_of("focus-6x6")), plies, seed);
+        prop_assume!(!pos.is_game_over());
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let mut work = pos.clone();
+        let exact = moves
+            .iter()
+            .map(|mv| {
+                let undo = work.play_unchecked(mv);
+                let v = -quiescence(&mut work, 1, 0);
+                work.undo(mv, undo);
+                v
+            })
+            .max()
+            .unwrap();
+        prop_assert_eq!(think(&pos, Budget::depth(1)).score.0, exact);
     }
 }
 

@@ -61,6 +61,36 @@ impl Evaluate for FocusPosition {
 
     /// Overflow captures first, then taking over an opponent's stack, then big moves.
     fn order_hint(&self, mv: &FocusMove) -> i32 {
+        let o = self.overflow(mv);
+        o.theirs * 400 + o.mine * 100 + i32::from(o.takeover) * 150 + i32::from(o.lifted) * 10
+            - if o.is_drop { 100 } else { 0 }
+    }
+
+    /// Captures: quiescence follows overflows that take opponent pieces.
+    const QUIESCENCE: bool = true;
+
+    fn is_noisy(&self, mv: &FocusMove) -> bool {
+        self.overflow(mv).theirs > 0
+    }
+}
+
+/// What a move does to the stack it lands on.
+struct Overflow {
+    /// Own and opponent pieces pushed off the bottom of the landing stack.
+    mine: i32,
+    theirs: i32,
+    /// The landing stack was the opponent's.
+    takeover: bool,
+    lifted: u8,
+    is_drop: bool,
+}
+
+trait Overflows {
+    fn overflow(&self, mv: &FocusMove) -> Overflow;
+}
+
+impl Overflows for FocusPosition {
+    fn overflow(&self, mv: &FocusMove) -> Overflow {
         let me = self.side_to_move();
         let (lifted, to, is_drop) = match *mv {
             FocusMove::Move { to, count, .. } => (count, to, false),
@@ -79,8 +109,12 @@ impl Evaluate for FocusPosition {
             Color::White => (i32::from(overflow) - black, black),
             Color::Black => (black, i32::from(overflow) - black),
         };
-        let takeover = i32::from(target.top() == Some(me.other()));
-        theirs * 400 + mine * 100 + takeover * 150 + i32::from(lifted) * 10
-            - if is_drop { 100 } else { 0 }
+        Overflow {
+            mine,
+            theirs,
+            takeover: target.top() == Some(me.other()),
+            lifted,
+            is_drop,
+        }
     }
 }

@@ -14,6 +14,18 @@ pub trait Evaluate: Position {
         0
     }
 
+    /// Whether the search looks past its horizon along the moves for which
+    /// [`Evaluate::is_noisy`] holds (a quiescence search), so that a static value is never taken
+    /// in the middle of an exchange. Off for games without captures.
+    const QUIESCENCE: bool = false;
+
+    /// Whether `mv` changes the material so much that a static value taken just before it
+    /// means little (a capture). Only asked when [`Evaluate::QUIESCENCE`] is on.
+    fn is_noisy(&self, mv: &Self::Move) -> bool {
+        let _ = mv;
+        false
+    }
+
     /// How many budget nodes one node of this game costs, so that a level's node budget takes
     /// about the same time on every board (1 = the 8×8 games, Focus and GIPF).
     fn node_cost(&self) -> u64 {
@@ -35,6 +47,17 @@ impl Evaluate for AnyPosition {
             AnyPosition::Race(p) => p.node_cost(),
             AnyPosition::Focus(p) => p.node_cost(),
             AnyPosition::Gipf(p) => p.node_cost(),
+        }
+    }
+
+    const QUIESCENCE: bool = true;
+
+    fn is_noisy(&self, mv: &AnyMove) -> bool {
+        match (self, mv) {
+            (AnyPosition::Race(p), AnyMove::Race(m)) => p.is_noisy(m),
+            (AnyPosition::Focus(p), AnyMove::Focus(m)) => p.is_noisy(m),
+            (AnyPosition::Gipf(p), AnyMove::Gipf(m)) => p.is_noisy(m),
+            _ => false,
         }
     }
 
