@@ -26,10 +26,11 @@ pub trait Evaluate: Position {
         false
     }
 
-    /// How many budget nodes one node of this game costs, so that a level's node budget takes
-    /// about the same time on every board (1 = the 8×8 games, Focus and GIPF).
+    /// What one node of this game costs, in hundredths of a budget node, so that a level's
+    /// node budget takes about the same time on every board (100 = the 8×8 games, Focus and
+    /// GIPF).
     fn node_cost(&self) -> u64 {
-        1
+        100
     }
 }
 

@@ -288,11 +288,14 @@ impl Evaluate for RacePosition {
         })
     }
 
-    /// Twice as expensive per node as the 8×8 games on boards of more than 128 squares (Halma
-    /// 16×16: 19 pieces a side and long jump chains), and so on.
+    /// Dearer per node than the 8×8 games on boards of more than 128 squares, in proportion
+    /// to the board: Halma 16×16 (19 pieces a side, long jump chains) 1.4 times. Measured with
+    /// `boardcraft-cli think --level master`: a Halma node took 1.3–1.45 times an Ugolki 9qum
+    /// node once the move lists got faster (issue 17; it was twice before).
     fn node_cost(&self) -> u64 {
         let rules = self.rules();
-        (u64::from(rules.width()) * u64::from(rules.height())).div_ceil(128)
+        let squares = u64::from(rules.width()) * u64::from(rules.height());
+        (squares * 140).div_ceil(256).max(100)
     }
 
     /// Forward progress first (long jumps towards the target corner).
