@@ -139,14 +139,7 @@ fn learn_screen(
                 ui.set_height(size.y - 20.0);
                 ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
                 ui.horizontal(|ui| {
-                    ui.label(
-                        egui::RichText::new("Boardcraft")
-                            .size(30.0)
-                            .strong()
-                            .color(colours::ACCENT),
-                    );
-                    ui.add_space(12.0);
-                    ui.label(egui::RichText::new(learn_tr(lang, LearnKey::Title)).size(20.0));
+                    super::wordmark(ui, learn_tr(lang, LearnKey::Title));
                     ui.add_space(24.0);
                     for (tab, key) in [
                         (LearnTab::Courses, LearnKey::Courses),

@@ -152,14 +152,7 @@ fn main_menu(
                 ui.set_height(size.y - 20.0);
                 ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
                 ui.horizontal(|ui| {
-                    ui.label(
-                        egui::RichText::new("Boardcraft")
-                            .size(30.0)
-                            .strong()
-                            .color(colours::ACCENT),
-                    );
-                    ui.add_space(12.0);
-                    ui.label(egui::RichText::new(tr(lang, Key::MenuNewGame)).size(20.0));
+                    super::wordmark(ui, tr(lang, Key::MenuNewGame));
                 });
                 ui.separator();
                 if !library.settled() && entries.is_empty() {

@@ -161,6 +161,19 @@ fn close_windows_on_state_change(mut windows: ResMut<UiWindows>) {
     windows.confirm_resign = false;
 }
 
+/// The name of the program and the screen's title, as the full-screen panels (the menu, Learn)
+/// head their first row.
+pub fn wordmark(ui: &mut egui::Ui, title: &str) {
+    ui.label(
+        egui::RichText::new("Boardcraft")
+            .size(30.0)
+            .strong()
+            .color(colours::ACCENT),
+    );
+    ui.add_space(12.0);
+    ui.label(egui::RichText::new(title).size(20.0));
+}
+
 /// The frame of the UI's panels: dark wood, slightly translucent.
 pub fn panel_frame() -> egui::Frame {
     egui::Frame::new()

@@ -79,7 +79,29 @@ struct Problems<'a> {
     list: Vec<Problem>,
 }
 
-impl Problems<'_> {
+impl<'a> Problems<'a> {
+    /// No problems yet in `file` (`elements` list entries, each starting at its `anchor` field).
+    fn new(file: &'a str, text: &'a str, elements: usize, anchor: &'static str) -> Self {
+        Problems {
+            file,
+            text,
+            elements,
+            anchor,
+            list: Vec::new(),
+        }
+    }
+
+    fn check_version(&mut self, format_version: u32) {
+        if format_version != FORMAT_VERSION {
+            self.push(
+                "format_version".into(),
+                format!(
+                    "format_version {format_version} is not supported; this version of Boardcraft reads format_version {FORMAT_VERSION}"
+                ),
+            );
+        }
+    }
+
     fn push(&mut self, field: String, message: impl Into<String>) {
         self.list.push(Problem {
             line: locate(self.text, &field, self.elements, self.anchor),
@@ -249,22 +271,8 @@ pub fn puzzles_from_ron(
     base: Option<&Path>,
 ) -> Result<Vec<Puzzle>, FileError> {
     let parsed: PuzzleFile = parse_ron(file, text)?;
-    let mut p = Problems {
-        file,
-        text,
-        elements: parsed.puzzles.len(),
-        anchor: "id",
-        list: Vec::new(),
-    };
-    if parsed.format_version != FORMAT_VERSION {
-        p.push(
-            "format_version".into(),
-            format!(
-                "format_version {} is not supported; this version of Boardcraft reads format_version {FORMAT_VERSION}",
-                parsed.format_version
-            ),
-        );
-    }
+    let mut p = Problems::new(file, text, parsed.puzzles.len(), "id");
+    p.check_version(parsed.format_version);
     if parsed.puzzles.is_empty() {
         p.push("puzzles".into(), "the file holds no puzzle");
     }
@@ -326,22 +334,8 @@ pub fn puzzles_from_ron(
 /// Reads a lesson file's text (see [`puzzles_from_ron`] for `file` and `base`).
 pub fn lesson_from_ron(file: &str, text: &str, base: Option<&Path>) -> Result<Lesson, FileError> {
     let parsed: LessonFile = parse_ron(file, text)?;
-    let mut p = Problems {
-        file,
-        text,
-        elements: parsed.steps.len(),
-        anchor: "position",
-        list: Vec::new(),
-    };
-    if parsed.format_version != FORMAT_VERSION {
-        p.push(
-            "format_version".into(),
-            format!(
-                "format_version {} is not supported; this version of Boardcraft reads format_version {FORMAT_VERSION}",
-                parsed.format_version
-            ),
-        );
-    }
+    let mut p = Problems::new(file, text, parsed.steps.len(), "position");
+    p.check_version(parsed.format_version);
     if !valid_id(&parsed.id) {
         p.push(
             "id".into(),

@@ -167,6 +167,23 @@ async fn fail(socket: &mut WebSocket, code: ErrorCode, message: String, close_wi
     close(socket, close_with, code.as_str()).await;
 }
 
+/// A game's answer, or why the connection is refused: no such game (a policy close), or the
+/// store failed (an error close).
+fn found<T>(
+    answer: Result<Option<T>, impl std::fmt::Display>,
+    game: &str,
+) -> Result<T, (ErrorCode, String, u16)> {
+    match answer {
+        Ok(Some(value)) => Ok(value),
+        Ok(None) => Err((
+            ErrorCode::GameNotFound,
+            format!("no game `{game}`"),
+            close_code::POLICY,
+        )),
+        Err(e) => Err((ErrorCode::Internal, e.to_string(), close_code::ERROR)),
+    }
+}
+
 async fn connection(
     mut socket: WebSocket,
     state: Arc<AppState>,
@@ -244,25 +261,10 @@ async fn connection(
         .await;
     }
     let (outbox, mut inbox) = mpsc::channel::<Utf8Bytes>(settings.outgoing_queue);
-    let task = match state.games.task(&game).await {
-        Ok(Some(task)) => task,
-        Ok(None) => {
-            return fail(
-                &mut socket,
-                ErrorCode::GameNotFound,
-                format!("no game `{game}`"),
-                close_code::POLICY,
-            )
-            .await;
-        }
-        Err(e) => {
-            return fail(
-                &mut socket,
-                ErrorCode::Internal,
-                e.to_string(),
-                close_code::ERROR,
-            )
-            .await;
+    let task = match found(state.games.task(&game).await, &game) {
+        Ok(task) => task,
+        Err((code, message, close_with)) => {
+            return fail(&mut socket, code, message, close_with).await;
         }
     };
     let joined = state
@@ -276,28 +278,13 @@ async fn connection(
         .await;
     drop(outbox);
     drop(task);
-    let side = match joined {
-        Ok(Some(Ok(side))) => side,
-        Ok(Some(Err((code, message)))) => {
+    let side = match found(joined, &game) {
+        Ok(Ok(side)) => side,
+        Ok(Err((code, message))) => {
             return fail(&mut socket, code, message, close_code::POLICY).await;
         }
-        Ok(None) => {
-            return fail(
-                &mut socket,
-                ErrorCode::GameNotFound,
-                format!("no game `{game}`"),
-                close_code::POLICY,
-            )
-            .await;
-        }
-        Err(e) => {
-            return fail(
-                &mut socket,
-                ErrorCode::Internal,
-                e.to_string(),
-                close_code::ERROR,
-            )
-            .await;
+        Err((code, message, close_with)) => {
+            return fail(&mut socket, code, message, close_with).await;
         }
     };
     // The task that accepted the connection (a retry may have started a new one).
