@@ -18,6 +18,7 @@ mod display;
 mod movegen;
 pub mod moves;
 mod notation;
+mod parity;
 mod path;
 pub mod position;
 pub mod rules;

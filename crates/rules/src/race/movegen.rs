@@ -16,9 +16,12 @@
 //! per-landing lock a piece on a target square has entered it). So counting floods the phases in
 //! that order, each seeded by all jumps out of the earlier ones; listing moves runs one
 //! breadth-first flood whose waves are split by phase, so the waves give shortest paths.
+use std::ops::{BitAnd, BitOr, Not};
+
 use super::{
     bitboard::{Bits, Wide},
     moves::{HOPS_PER_WORD, RaceMove},
+    parity::{self, Flood, ParityTables},
     rules::{RaceRules, Tables, TargetLock},
     square::Square,
 };
@@ -100,6 +103,85 @@ pub(crate) struct Node<'a, B, const L: usize> {
     locked: B,
     at_home: B,
     flights: [Flight<B>; 3],
+    /// What the flights were built from (the parity flood builds them again in its classes).
+    side: Color,
+    no_return: bool,
+    lock: TargetLock,
+}
+
+/// The flights of the three kinds of piece (locked in the target, still at home, out), from the
+/// empty squares, the mover's camps and the camp rules; `all` is every square. Generic over the
+/// set type, so the parity flood builds the same flights in its classes.
+#[inline]
+fn flights<M>(
+    empty: M,
+    home: M,
+    target: M,
+    all: M,
+    no_return: bool,
+    lock: TargetLock,
+) -> [Flight<M>; 3]
+where
+    M: Copy + BitAnd<Output = M> + BitOr<Output = M> + Not<Output = M>,
+{
+    let in_target = empty & target;
+    let away = if no_return { empty & !home } else { empty };
+    let locked_flight = Flight {
+        step: in_target,
+        phases: [in_target; 3],
+        phase_squares: [all; 3],
+        n: 1,
+    };
+    // Out of home, with the target as a last phase under a per-landing lock.
+    let per_landing = lock == TargetLock::PerLanding;
+    let (out, out_squares) = if per_landing {
+        (away & !target, !target)
+    } else {
+        (away, all)
+    };
+    let home_flight = Flight {
+        step: empty,
+        phases: [empty & home, out, in_target],
+        phase_squares: [home, out_squares & !home, target],
+        n: if per_landing { 3 } else { 2 },
+    };
+    let out_flight = Flight {
+        step: away,
+        phases: [out, in_target, in_target],
+        phase_squares: [out_squares, target, target],
+        n: if per_landing { 2 } else { 1 },
+    };
+    [locked_flight, home_flight, out_flight]
+}
+
+/// For a flight: the squares of each phase (`here`), and the landings allowed from a square of
+/// each phase (`allowed`: phases p, p+1, …, since camp rules only move forward).
+/// Written in place (a returned pair was copied through the stack).
+#[inline]
+fn landing_rules<M>(flight: &Flight<M>, zero: M, (here, allowed_from): &mut ([M; 3], [M; 3]))
+where
+    M: Copy + BitOr<Output = M> + Not<Output = M> + BitAnd<Output = M>,
+{
+    *allowed_from = [zero; 3];
+    let mut allowed = zero;
+    for p in (0..flight.n).rev() {
+        allowed = allowed | flight.phases[p];
+        allowed_from[p] = allowed;
+    }
+    // A square's phase is the first whose squares hold it; a square of none counts as the
+    // first (none exists in the flights built here).
+    *here = [zero; 3];
+    let mut earlier = flight.phase_squares[0];
+    for (here, &squares) in here
+        .iter_mut()
+        .zip(&flight.phase_squares)
+        .take(flight.n)
+        .skip(1)
+    {
+        *here = squares & !earlier;
+        earlier = earlier | squares;
+    }
+    here[0] = !(here[1] | here[2]);
 }
 
 impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
@@ -112,41 +194,11 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
         let target = t.camps[side.other().index()];
         let no_return = rules.no_return_home();
         let lock = rules.target_lock();
-        let in_target = empty & target;
-        let away = if no_return { empty & !home } else { empty };
-        let all = !B::ZERO;
-        let locked_flight = Flight {
-            step: in_target,
-            phases: [in_target; 3],
-            phase_squares: [all; 3],
-            n: 1,
-        };
-        // Out of home, with the target as a last phase under a per-landing lock.
-        let (out, out_squares, tail) = if lock == TargetLock::PerLanding {
-            (away & !target, !target, Some((in_target, target)))
-        } else {
-            (away, all, None)
-        };
-        let mut home_flight = Flight {
-            step: empty,
-            phases: [empty & home, out, in_target],
-            phase_squares: [home, out_squares & !home, target],
-            n: 2,
-        };
-        let mut out_flight = Flight {
-            step: away,
-            phases: [out, in_target, in_target],
-            phase_squares: [out_squares, target, target],
-            n: 1,
-        };
-        if tail.is_some() {
-            home_flight.n = 3;
-            out_flight.n = 2;
-        }
         Node {
             t,
             occupied,
             own,
+            side,
             shift2: std::array::from_fn(|i| 2 * t.lines[i].shift),
             jump_pos: [B::ZERO; L],
             jump_neg: [B::ZERO; L],
@@ -158,7 +210,9 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
                 target
             },
             at_home: if no_return { home } else { B::ZERO },
-            flights: [locked_flight, home_flight, out_flight],
+            flights: flights(empty, home, target, !B::ZERO, no_return, lock),
+            no_return,
+            lock,
         }
     }
 
@@ -315,8 +369,12 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     /// [`Self::flood`]); each newly reached square records the hop it was reached by, so a chain
     /// is read off those records in one walk of its own length.
     pub fn moves(&mut self, out: &mut Vec<RaceMove>) {
-        self.prepare_jumps();
         out.reserve(64);
+        if let Some(pt) = &self.t.parity {
+            self.moves_by_class(pt, out);
+            return;
+        }
+        self.prepare_jumps();
         WORK.with_borrow_mut(|work| {
             let mut scratch = Scratch::new(self.t, work);
             let squares = &self.t.squares[..];
@@ -329,6 +387,73 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
                     scratch.clear();
                 } else {
                     emit_steps(squares[from], steps, squares, out);
+                }
+            }
+        });
+    }
+
+    /// [`Self::moves`] on a board 16 squares wide: the same moves in the same order, the chains
+    /// flooded one parity class at a time (see [`super::parity`]).
+    fn moves_by_class(&self, pt: &ParityTables, out: &mut Vec<RaceMove>) {
+        let occupied = parity::split(&self.occupied);
+        let empty = pt.board & !occupied;
+        let (home, target) = (
+            pt.camps[self.side.index()],
+            pt.camps[self.side.other().index()],
+        );
+        let flights = flights(empty, home, target, !Wide::EMPTY, self.no_return, self.lock);
+        let squares = &self.t.squares[..];
+        CLASS_WORK.with_borrow_mut(|work| {
+            let ClassWork {
+                rules,
+                sets,
+                any,
+                flood,
+            } = work;
+            let (mut rules_ready, mut sets_ready) = (0u8, 0u16);
+            for from in self.own.iter() {
+                let f = self.flight_index(from);
+                let steps = self.t.neighbours[from] & self.flights[f].step;
+                let (c, h) = (parity::class_of(from), parity::half_of(from));
+                let key = 4 * f + c;
+                if sets_ready >> key & 1 == 0 {
+                    if rules_ready >> f & 1 == 0 {
+                        landing_rules(&flights[f], Wide::EMPTY, &mut rules[f]);
+                        rules_ready |= 1 << f;
+                    }
+                    let n = flights[f].n;
+                    any[key] = parity::hop_sets(pt, c, &occupied, &rules[f], n, &mut sets[key]);
+                    sets_ready |= 1 << key;
+                }
+                if any[key] >> h & 1 == 0 {
+                    emit_steps(squares[from], steps, squares, out);
+                    continue;
+                }
+                flood.run(h, &sets[key]);
+                let mut reached = B::ZERO;
+                let mut r = flood.reached;
+                while r != 0 {
+                    reached.insert(parity::index_of(c, r.trailing_zeros() as usize));
+                    r &= r - 1;
+                }
+                // Steps and chains in the order of their destinations, each move built without
+                // a branch on which it is (a step reads the records of a square in another
+                // class, and throws them away).
+                let from = squares[from];
+                for k in 0..B::WORDS {
+                    let sw = steps.word(k);
+                    let mut w = sw | reached.word(k);
+                    while w != 0 {
+                        let b = w.trailing_zeros() as usize;
+                        w &= w - 1;
+                        let to = 64 * k + b;
+                        let (hops, d0, d1, d2) = flood.chain(parity::half_of(to));
+                        let keep = (sw >> b & 1).wrapping_sub(1);
+                        let dirs = [d0 & keep, d1 & keep, d2 & keep];
+                        // On a board 16 wide a square's code is its bit index.
+                        let to = Square::from_code(to as u8);
+                        out.push(RaceMove::new(from, to, hops & keep as u8, dirs));
+                    }
                 }
             }
         });
@@ -357,28 +482,9 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     fn hop_sets(&self, f: usize) -> [B; 8] {
         let flight = &self.flights[f];
         let mut sets = [B::ZERO; 8];
-        // The landings allowed from a square of phase p: phases p, p+1, … (camp rules only
-        // move forward).
-        let mut allowed_from = [B::ZERO; 3];
-        let mut allowed = B::ZERO;
-        for p in (0..flight.n).rev() {
-            allowed |= flight.phases[p];
-            allowed_from[p] = allowed;
-        }
-        // A square's phase is the first whose squares hold it; a square of none counts as the
-        // first (none exists in the flights built here).
-        let mut here = [B::ZERO; 3];
-        let mut earlier = flight.phase_squares[0];
-        for (here, &squares) in here
-            .iter_mut()
-            .zip(&flight.phase_squares)
-            .take(flight.n)
-            .skip(1)
-        {
-            *here = squares & !earlier;
-            earlier |= squares;
-        }
-        here[0] = !(here[1] | here[2]);
+        let mut rules = ([B::ZERO; 3], [B::ZERO; 3]);
+        landing_rules(flight, B::ZERO, &mut rules);
+        let (here, allowed_from) = rules;
         for i in 0..L {
             let line = &self.t.lines[i];
             let k2 = self.shift2[i];
@@ -485,6 +591,57 @@ fn emit_steps<B: Bits>(from: Square, steps: B, squares: &[Square], out: &mut Vec
             out.push(RaceMove::step(from, squares[to]));
         }
     }
+}
+
+/// Appends the moves of the piece on `from` in the order of their destinations: the steps to
+/// `steps` and the chains to `reached`, whose hop counts and packed directions `chain` gives.
+///
+/// Each move is built once from scalars (see [`Scratch::chain`]).
+#[inline(always)]
+fn emit<B: Bits>(
+    from: Square,
+    steps: B,
+    reached: B,
+    squares: &[Square],
+    out: &mut Vec<RaceMove>,
+    chain: impl Fn(usize) -> (u8, u64, u64, u64),
+) {
+    for k in 0..B::WORDS {
+        let sw = steps.word(k);
+        let mut w = sw | reached.word(k);
+        while w != 0 {
+            let b = w.trailing_zeros() as usize;
+            w &= w - 1;
+            let to = 64 * k + b;
+            let (hops, d0, d1, d2) = if sw >> b & 1 == 1 {
+                (0, 0, 0, 0)
+            } else {
+                chain(to)
+            };
+            out.push(RaceMove::new(from, squares[to], hops, [d0, d1, d2]));
+        }
+    }
+}
+
+/// The work space of the parity floods, one per thread (about 2.5 KiB, not filled afresh for
+/// every list): per flight the landing rules in classes, per flight and class the hop sets and
+/// the squares that can jump at all, and the flood's records.
+struct ClassWork {
+    rules: [([Wide; 3], [Wide; 3]); 3],
+    sets: [[u64; 8]; 12],
+    any: [u64; 12],
+    flood: Flood,
+}
+
+thread_local! {
+    static CLASS_WORK: std::cell::RefCell<ClassWork> = const {
+        std::cell::RefCell::new(ClassWork {
+            rules: [([Wide::EMPTY; 3], [Wide::EMPTY; 3]); 3],
+            sets: [[0; 8]; 12],
+            any: [0; 12],
+            flood: Flood::new(),
+        })
+    };
 }
 
 /// The hop masks of the eight squares `8c .. 8c + 7` (byte `i`: bit `d` set if square
@@ -610,24 +767,7 @@ impl<'w, B: Bits> Scratch<'w, B> {
     /// Each move is built once from scalars (see [`Self::chain`]).
     #[inline]
     fn emit(&self, from: Square, steps: B, squares: &[Square], out: &mut Vec<RaceMove>) {
-        for k in 0..B::WORDS {
-            let sw = steps.word(k);
-            let mut w = sw | self.reached.word(k);
-            if w == 0 {
-                continue;
-            }
-            while w != 0 {
-                let b = w.trailing_zeros() as usize;
-                w &= w - 1;
-                let to = 64 * k + b;
-                let (hops, d0, d1, d2) = if sw >> b & 1 == 1 {
-                    (0, 0, 0, 0)
-                } else {
-                    self.chain(to)
-                };
-                out.push(RaceMove::new(from, squares[to], hops, [d0, d1, d2]));
-            }
-        }
+        emit(from, steps, self.reached, squares, out, |to| self.chain(to));
     }
 
     /// The chain to the bit index `to`, read back through the recorded hops: its number of

@@ -6,6 +6,7 @@ use serde::Deserialize;
 
 use super::{
     bitboard::{Bits, Wide},
+    parity::ParityTables,
     square::{Dir, Directions, MAX_SIDE, Square},
 };
 use crate::{Color, FieldError, draw_guard};
@@ -487,6 +488,8 @@ pub(crate) struct Tables<B> {
     pub squares: Vec<Square>,
     /// The bit distance of one step in each direction (by [`Dir::index`]).
     pub dir_offset: [i16; 8],
+    /// For boards 16 squares wide (and more than 128 squares): the tables of the parity flood.
+    pub parity: Option<ParityTables>,
 }
 
 impl<B: Bits> Tables<B> {
@@ -571,7 +574,10 @@ impl<B: Bits> Tables<B> {
             .flat_map(|r| (0..w).map(move |f| (f, r)))
             .map(|(f, r)| Square::new(f as u8, r as u8).expect("the board is at most 16×16"))
             .collect();
+        let parity =
+            (B::WORDS == 4 && width == 16).then(|| ParityTables::new(height, directions, camps));
         Tables {
+            parity,
             board,
             camps: [B::from_wide(&camps[0]), B::from_wide(&camps[1])],
             squares,
