@@ -24,6 +24,7 @@ pub mod position;
 pub mod rules;
 pub mod square;
 mod text;
+mod word_flood;
 
 pub use chains::LongestChain;
 pub use moves::{MoveKind, RaceEffect, RaceMove};

@@ -21,9 +21,10 @@ use std::ops::{BitAnd, BitOr, Not};
 use super::{
     bitboard::{Bits, Wide},
     moves::{HOPS_PER_WORD, RaceMove},
-    parity::{self, Flood, ParityTables},
+    parity::{self, ParityTables},
     rules::{RaceRules, Tables, TargetLock},
     square::Square,
+    word_flood::Flood,
 };
 use crate::Color;
 
@@ -375,6 +376,10 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             return;
         }
         self.prepare_jumps();
+        if B::WORDS == 1 {
+            self.moves_in_one_word(out);
+            return;
+        }
         WORK.with_borrow_mut(|work| {
             let mut scratch = Scratch::new(self.t, work);
             let squares = &self.t.squares[..];
@@ -388,6 +393,41 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
                 } else {
                     emit_steps(squares[from], steps, squares, out);
                 }
+            }
+        });
+    }
+
+    /// [`Self::moves`] on a board of at most 64 squares (Ugolki): the same moves in the same
+    /// order, the chains flooded set-wise over the whole board's word (see
+    /// [`super::word_flood`]). The jumps must be prepared.
+    fn moves_in_one_word(&self, out: &mut Vec<RaceMove>) {
+        let squares = &self.t.squares[..];
+        // A jump is two steps; on a board of at most 8 × 8 that is at most 18 bits.
+        let land = self.t.dir_offset.map(|o| (2 * o) as i8);
+        let mut sets = [[0u64; 8]; 3];
+        let mut any = [0u64; 3];
+        let mut ready = 0u8;
+        CLASS_WORK.with_borrow_mut(|work| {
+            let flood = &mut work.flood;
+            for from in self.own.iter() {
+                let f = self.flight_index(from);
+                let steps = self.t.neighbours[from] & self.flights[f].step;
+                if self.jumpers.has(from) {
+                    if ready >> f & 1 == 0 {
+                        sets[f] = self.hop_sets(f).map(|s| s.word(0));
+                        any[f] = sets[f].iter().fold(0, |a, &s| a | s);
+                        ready |= 1 << f;
+                    }
+                    if any[f] >> from & 1 == 1 {
+                        flood.run(from, &sets[f], any[f], &land);
+                        let reached = B::from_wide(&Wide([flood.reached, 0, 0, 0]));
+                        emit(squares[from], steps, reached, squares, out, |to| {
+                            flood.chain(to, &land)
+                        });
+                        continue;
+                    }
+                }
+                emit_steps(squares[from], steps, squares, out);
             }
         });
     }
@@ -429,7 +469,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
                     emit_steps(squares[from], steps, squares, out);
                     continue;
                 }
-                flood.run(h, &sets[key]);
+                flood.run(h, &sets[key], any[key], &parity::LAND);
                 let mut reached = B::ZERO;
                 let mut r = flood.reached;
                 while r != 0 {
@@ -447,7 +487,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
                         let b = w.trailing_zeros() as usize;
                         w &= w - 1;
                         let to = 64 * k + b;
-                        let (hops, d0, d1, d2) = flood.chain(parity::half_of(to));
+                        let (hops, d0, d1, d2) = flood.chain(parity::half_of(to), &parity::LAND);
                         let keep = (sw >> b & 1).wrapping_sub(1);
                         let dirs = [d0 & keep, d1 & keep, d2 & keep];
                         // On a board 16 wide a square's code is its bit index.
@@ -798,5 +838,48 @@ impl<'w, B: Bits> Scratch<'w, B> {
             cur = (cur as isize - 2 * isize::from(self.offset[usize::from(d)])) as usize;
         }
         (hops as u8, dirs[0], dirs[1], dirs[2])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The word floods (`legal_moves` on boards of at most 64 squares and 16-wide boards)
+    /// against the square-by-square flood (`piece_moves`, which every board uses): the same
+    /// moves, in the same order, with the same representative paths, in every position of random
+    /// games to their end, in every shipped race variant.
+    #[test]
+    fn lists_what_the_square_by_square_flood_lists() {
+        use crate::{AnyPosition, Position};
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for name in crate::shipped_variants() {
+            for _ in 0..6 {
+                let AnyPosition::Race(mut pos) = crate::shipped_variant(name).unwrap().new_game()
+                else {
+                    break;
+                };
+                let mut moves = Vec::new();
+                loop {
+                    pos.legal_moves(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mut expected = Vec::new();
+                    for from in pos.pieces(pos.side_to_move()) {
+                        expected.extend(pos.piece_moves(from));
+                    }
+                    let paths = |m: &[RaceMove]| -> Vec<String> {
+                        m.iter().map(|m| m.to_string()).collect()
+                    };
+                    assert_eq!(paths(&moves), paths(&expected), "{name}\n{pos}");
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let mv = moves[(x >> 7) as usize % moves.len()];
+                    pos.play_unchecked(&mv);
+                }
+            }
+        }
     }
 }

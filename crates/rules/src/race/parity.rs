@@ -8,12 +8,12 @@
 //! across four. The squares jumped over are in the other classes; they only decide, once per
 //! position, which squares of a class can jump in which direction (the class's hop sets).
 //!
-//! The flood gives the same records as the square-by-square flood of `movegen` (first wave,
-//! and within a wave the first direction N, NE, E, …), so the moves, their order and their
-//! representative paths are the same; `movegen`'s tests compare the two on random games.
+//! A class is flooded by [`super::word_flood`], which gives the same records as the
+//! square-by-square flood of `movegen` (first wave, and within a wave the first direction N, NE,
+//! E, …), so the moves, their order and their representative paths are the same; the tests
+//! below compare the two on random games.
 use super::{
     bitboard::{Bits, Wide},
-    moves::HOPS_PER_WORD,
     square::{Dir, Directions},
 };
 
@@ -73,7 +73,7 @@ pub(crate) fn split<B: Bits>(set: &B) -> Wide {
 }
 
 /// Per direction (by [`Dir::index`]): the bit distance of one jump within a class.
-const LAND: [i8; 8] = {
+pub(crate) const LAND: [i8; 8] = {
     let mut land = [0; 8];
     let mut d = 0;
     while d < 8 {
@@ -170,96 +170,6 @@ pub(crate) fn hop_sets(
     any
 }
 
-/// What one flood found: the squares reached and, per square of the class, how.
-pub(crate) struct Flood {
-    /// The squares reached (the origin excluded).
-    pub reached: u64,
-    /// Per square reached: chain length << 3 | the direction of the last hop.
-    rec: [u16; 64],
-    /// Per square reached: the chain's first [`HOPS_PER_WORD`] directions, packed as in a move.
-    path: [u64; 64],
-}
-
-impl Flood {
-    pub const fn new() -> Flood {
-        Flood {
-            reached: 0,
-            rec: [0; 64],
-            path: [0; 64],
-        }
-    }
-
-    /// Floods from bit `h0` of a class with that class's hop sets, breadth first and one wave
-    /// at a time; within a wave the directions are tried in order, so a square keeps the first
-    /// wave and, within it, the first direction that reaches it.
-    ///
-    /// A wave is set-wise and without a branch per direction (the directions a front can jump
-    /// in are as good as random, and a mispredicted branch costs more than the shift it skips);
-    /// each new square then reads its direction off three bit planes.
-    #[inline]
-    pub fn run(&mut self, h0: usize, sets: &[u64; 8]) {
-        let origin = 1u64 << h0;
-        let mut seen = origin;
-        let mut front = origin;
-        self.path[h0] = 0;
-        let mut wave = 1u16;
-        while front != 0 {
-            let mut claimed = seen;
-            let mut planes = [0u64; 3];
-            for d in 0..8 {
-                let new = shift(front & sets[d], LAND[d]) & !claimed;
-                claimed |= new;
-                for (bit, plane) in planes.iter_mut().enumerate() {
-                    if d >> bit & 1 == 1 {
-                        *plane |= new;
-                    }
-                }
-            }
-            let mut next = claimed & !seen;
-            seen = claimed;
-            front = next;
-            // Garbage past the first word of hops, where `chain` reads the records instead.
-            let at = (3 * u32::from(wave - 1)) & 63;
-            while next != 0 {
-                let t = next.trailing_zeros() as usize;
-                next &= next - 1;
-                let d =
-                    (planes[0] >> t & 1) | (planes[1] >> t & 1) << 1 | (planes[2] >> t & 1) << 2;
-                let p = (t as isize - isize::from(LAND[d as usize])) as usize & 63;
-                self.path[t] = self.path[p] | d << at;
-                self.rec[t] = wave << 3 | d as u16;
-            }
-            wave += 1;
-        }
-        self.reached = seen & !origin;
-    }
-
-    /// The chain to bit `h` (which the flood reached): its number of hops and their
-    /// directions, packed (3 bits each, 21 per word).
-    #[inline]
-    pub fn chain(&self, h: usize) -> (u8, u64, u64, u64) {
-        let hops = usize::from(self.rec[h] >> 3);
-        if hops > HOPS_PER_WORD {
-            return self.long_chain(h);
-        }
-        (hops as u8, self.path[h], 0, 0)
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn long_chain(&self, h: usize) -> (u8, u64, u64, u64) {
-        let hops = usize::from(self.rec[h] >> 3);
-        let mut dirs = [0u64; 3];
-        let mut cur = h;
-        for i in (0..hops).rev() {
-            let d = usize::from(self.rec[cur] & 7);
-            dirs[i / HOPS_PER_WORD] |= (d as u64) << (3 * (i % HOPS_PER_WORD));
-            cur = (cur as isize - isize::from(LAND[d])) as usize & 63;
-        }
-        (hops as u8, dirs[0], dirs[1], dirs[2])
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,43 +200,6 @@ mod tests {
                 expected[class_of(i)] |= 1 << half_of(i);
             }
             assert_eq!(split(&w).0, expected);
-        }
-    }
-
-    /// The parity flood (`legal_moves` on a 16-wide board) against the square-by-square flood
-    /// (`piece_moves`, which every board uses): the same moves, in the same order, with the same
-    /// representative paths, in every position of random games to their end.
-    #[test]
-    fn lists_what_the_square_by_square_flood_lists() {
-        use crate::{AnyPosition, Position};
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        for name in ["halma-16", "halma-16-parlett"] {
-            for _ in 0..6 {
-                let AnyPosition::Race(mut pos) = crate::shipped_variant(name).unwrap().new_game()
-                else {
-                    panic!("{name} is a race variant");
-                };
-                let mut moves = Vec::new();
-                loop {
-                    pos.legal_moves(&mut moves);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let mut expected = Vec::new();
-                    for from in pos.pieces(pos.side_to_move()) {
-                        expected.extend(pos.piece_moves(from));
-                    }
-                    let paths = |m: &[super::super::RaceMove]| -> Vec<String> {
-                        m.iter().map(|m| m.to_string()).collect()
-                    };
-                    assert_eq!(paths(&moves), paths(&expected), "{name}\n{pos}");
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    let mv = moves[(x >> 7) as usize % moves.len()];
-                    pos.play_unchecked(&mv);
-                }
-            }
         }
     }
 
