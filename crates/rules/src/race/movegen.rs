@@ -365,6 +365,9 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     /// exists, else a shortest chain whose hops, walked back from the destination, try the
     /// directions in the order N, NE, E, SE, S, SW, W, NW.
     ///
+    /// The order: piece by piece (in square order), first its steps, then its chains, each in
+    /// the order of their destinations (steps and chains never share a destination).
+    ///
     /// Pieces that cannot jump at all (known set-wise) only step. For the others one
     /// breadth-first flood per piece runs over the jumps that are really there (see
     /// [`Self::flood`]); each newly reached square records the hop it was reached by, so a chain
@@ -412,22 +415,24 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             for from in self.own.iter() {
                 let f = self.flight_index(from);
                 let steps = self.t.neighbours[from] & self.flights[f].step;
-                if self.jumpers.has(from) {
-                    if ready >> f & 1 == 0 {
-                        sets[f] = self.hop_sets(f).map(|s| s.word(0));
-                        any[f] = sets[f].iter().fold(0, |a, &s| a | s);
-                        ready |= 1 << f;
-                    }
-                    if any[f] >> from & 1 == 1 {
-                        flood.run(from, &sets[f], any[f], &land);
-                        let reached = B::from_wide(&Wide([flood.reached, 0, 0, 0]));
-                        emit(squares[from], steps, reached, squares, out, |to| {
-                            flood.chain(to, &land)
-                        });
-                        continue;
-                    }
-                }
+                // Steps with a branch each: on a small board a piece has few (the branch-free
+                // slots of the parity flood were slower here, measured).
                 emit_steps(squares[from], steps, squares, out);
+                if !self.jumpers.has(from) {
+                    continue;
+                }
+                if ready >> f & 1 == 0 {
+                    sets[f] = self.hop_sets(f).map(|s| s.word(0));
+                    any[f] = sets[f].iter().fold(0, |a, &s| a | s);
+                    ready |= 1 << f;
+                }
+                if any[f] >> from & 1 == 1 {
+                    flood.run(from, &sets[f], any[f], &land);
+                    let reached = B::from_wide(&Wide([flood.reached, 0, 0, 0]));
+                    emit_chains(squares[from], reached, squares, out, |to| {
+                        flood.chain(to, &land)
+                    });
+                }
             }
         });
     }
@@ -442,7 +447,6 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             pt.camps[self.side.other().index()],
         );
         let flights = flights(empty, home, target, !Wide::EMPTY, self.no_return, self.lock);
-        let squares = &self.t.squares[..];
         CLASS_WORK.with_borrow_mut(|work| {
             let ClassWork {
                 rules,
@@ -465,35 +469,40 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
                     any[key] = parity::hop_sets(pt, c, &occupied, &rules[f], n, &mut sets[key]);
                     sets_ready |= 1 << key;
                 }
-                if any[key] >> h & 1 == 0 {
-                    emit_steps(squares[from], steps, squares, out);
+                // On a board 16 wide a square's code is its bit index.
+                let square = |i: usize| Square::from_code(i as u8);
+                if !steps.is_zero() {
+                    emit_neighbours(from, steps, &pt.neighbours, square, out);
+                }
+                let (s, jumpers) = (&sets[key], any[key]);
+                if jumpers >> h & 1 == 0 {
                     continue;
                 }
-                flood.run(h, &sets[key], any[key], &parity::LAND);
-                let mut reached = B::ZERO;
-                let mut r = flood.reached;
-                while r != 0 {
-                    reached.insert(parity::index_of(c, r.trailing_zeros() as usize));
-                    r &= r - 1;
+                // Where the first hops land; if none of those squares can jump on, every chain
+                // is one hop, written in the order of its landing without a flood.
+                let mut first = 0;
+                for (d, &set) in s.iter().enumerate() {
+                    first |= parity::shift((set >> h & 1) << h, parity::LAND[d]);
                 }
-                // Steps and chains in the order of their destinations, each move built without
-                // a branch on which it is (a step reads the records of a square in another
-                // class, and throws them away).
-                let from = squares[from];
-                for k in 0..B::WORDS {
-                    let sw = steps.word(k);
-                    let mut w = sw | reached.word(k);
-                    while w != 0 {
-                        let b = w.trailing_zeros() as usize;
-                        w &= w - 1;
-                        let to = 64 * k + b;
-                        let (hops, d0, d1, d2) = flood.chain(parity::half_of(to), &parity::LAND);
-                        let keep = (sw >> b & 1).wrapping_sub(1);
-                        let dirs = [d0 & keep, d1 & keep, d2 & keep];
-                        // On a board 16 wide a square's code is its bit index.
-                        let to = Square::from_code(to as u8);
-                        out.push(RaceMove::new(from, to, hops & keep as u8, dirs));
-                    }
+                if first & jumpers == 0 {
+                    let origin = square(from);
+                    push_kept(out, |i| {
+                        let d = parity::BY_LANDING[i];
+                        let t = h.wrapping_add_signed(parity::LAND[d].into()) & 63;
+                        let to = square(parity::index_of(c, t));
+                        let mv = RaceMove::new(origin, to, 1, [d as u64, 0, 0]);
+                        (mv, s[d] >> h & 1 == 1)
+                    });
+                    continue;
+                }
+                flood.run(h, s, jumpers, &parity::LAND);
+                let (from, mut r) = (square(from), flood.reached);
+                while r != 0 {
+                    let t = r.trailing_zeros() as usize;
+                    r &= r - 1;
+                    let (hops, d0, d1, d2) = flood.chain(t, &parity::LAND);
+                    let to = square(parity::index_of(c, t));
+                    out.push(RaceMove::new(from, to, hops, [d0, d1, d2]));
                 }
             }
         });
@@ -616,8 +625,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     }
 }
 
-/// Appends the steps of the piece on `from` to `steps`, in the order of their destinations (as
-/// [`Scratch::emit`]).
+/// Appends the steps of the piece on `from` to `steps`, in the order of their destinations.
 #[inline]
 fn emit_steps<B: Bits>(from: Square, steps: B, squares: &[Square], out: &mut Vec<RaceMove>) {
     for k in 0..B::WORDS {
@@ -633,34 +641,66 @@ fn emit_steps<B: Bits>(from: Square, steps: B, squares: &[Square], out: &mut Vec
     }
 }
 
-/// Appends the moves of the piece on `from` in the order of their destinations: the steps to
-/// `steps` and the chains to `reached`, whose hop counts and packed directions `chain` gives.
+/// Appends the chains of the piece on `from` in the order of their destinations, `reached`,
+/// whose hop counts and packed directions `chain` gives.
 ///
 /// Each move is built once from scalars (see [`Scratch::chain`]).
 #[inline(always)]
-fn emit<B: Bits>(
+fn emit_chains<B: Bits>(
     from: Square,
-    steps: B,
     reached: B,
     squares: &[Square],
     out: &mut Vec<RaceMove>,
     chain: impl Fn(usize) -> (u8, u64, u64, u64),
 ) {
     for k in 0..B::WORDS {
-        let sw = steps.word(k);
-        let mut w = sw | reached.word(k);
+        let mut w = reached.word(k);
         while w != 0 {
-            let b = w.trailing_zeros() as usize;
+            let to = 64 * k + w.trailing_zeros() as usize;
             w &= w - 1;
-            let to = 64 * k + b;
-            let (hops, d0, d1, d2) = if sw >> b & 1 == 1 {
-                (0, 0, 0, 0)
-            } else {
-                chain(to)
-            };
+            let (hops, d0, d1, d2) = chain(to);
             out.push(RaceMove::new(from, squares[to], hops, [d0, d1, d2]));
         }
     }
+}
+
+/// Appends the steps of the piece on bit index `from` to `steps`, in the order of their
+/// destinations: the eight neighbour slots (`order`: their bit distances, ascending), each
+/// written and kept only if it is a step, without a branch per slot (which square a piece can
+/// step to is as good as random, and a mispredicted branch costs more than a written move).
+/// `square` names a bit index, or anything for one past the board (never a step).
+#[inline(always)]
+fn emit_neighbours<B: Bits>(
+    from: usize,
+    steps: B,
+    order: &[isize; 8],
+    square: impl Fn(usize) -> Square,
+    out: &mut Vec<RaceMove>,
+) {
+    let origin = square(from);
+    push_kept(out, |i| {
+        let to = from.wrapping_add_signed(order[i]) & (B::CAPACITY - 1);
+        (RaceMove::step(origin, square(to)), steps.get(to) == 1)
+    });
+}
+
+/// Appends those of eight moves that are kept (`slot(i)`: move `i` and whether to keep it), in
+/// order, writing every one and advancing only past the kept ones: no branch per move.
+#[inline(always)]
+fn push_kept(out: &mut Vec<RaceMove>, slot: impl Fn(usize) -> (RaceMove, bool)) {
+    out.reserve(8);
+    let base = out.len();
+    let slots = &mut out.spare_capacity_mut()[..8];
+    let mut n = 0;
+    for i in 0..8 {
+        let (mv, keep) = slot(i);
+        slots[n].write(mv);
+        n += usize::from(keep);
+    }
+    // SAFETY: `slots[..n]` are written (each kept move was written at the slot `n` then
+    // stood for, and later writes go to slots at or past the new `n`), and `base + n` is within
+    // the capacity reserved above.
+    unsafe { out.set_len(base + n) };
 }
 
 /// The work space of the parity floods, one per thread (about 2.5 KiB, not filled afresh for
@@ -801,13 +841,14 @@ impl<'w, B: Bits> Scratch<'w, B> {
         self.reached = B::ZERO;
     }
 
-    /// Appends the moves of the piece on `from` in the order of their destinations: the
-    /// steps to `steps` and the chains to the squares the last flood reached.
+    /// Appends the moves of the piece on `from`: the steps to `steps`, then the chains to the
+    /// squares the last flood reached, each in the order of their destinations.
     ///
     /// Each move is built once from scalars (see [`Self::chain`]).
     #[inline]
     fn emit(&self, from: Square, steps: B, squares: &[Square], out: &mut Vec<RaceMove>) {
-        emit(from, steps, self.reached, squares, out, |to| self.chain(to));
+        emit_steps(from, steps, squares, out);
+        emit_chains(from, self.reached, squares, out, |to| self.chain(to));
     }
 
     /// The chain to the bit index `to`, read back through the recorded hops: its number of

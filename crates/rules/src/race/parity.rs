@@ -84,6 +84,24 @@ pub(crate) const LAND: [i8; 8] = {
     land
 };
 
+/// The directions in the order of where a jump in them lands (ascending [`LAND`]).
+pub(crate) const BY_LANDING: [usize; 8] = {
+    let mut order = [0, 1, 2, 3, 4, 5, 6, 7];
+    // Insertion sort: a const fn has no `sort`.
+    let mut i = 1;
+    while i < 8 {
+        let mut j = i;
+        while j > 0 && LAND[order[j - 1]] > LAND[order[j]] {
+            let t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+            j -= 1;
+        }
+        i += 1;
+    }
+    order
+};
+
 /// `x` moved by `n` bits towards higher bits (`n` may be negative).
 #[inline(always)]
 pub(crate) fn shift(x: u64, n: i8) -> u64 {
@@ -99,6 +117,8 @@ pub(crate) struct ParityTables {
     /// Per direction (by [`Dir::index`]), per class: the squares whose jump in that direction
     /// stays on the board (none for a direction the variant does not move in).
     pub jump_ok: [Wide; 8],
+    /// The bit distances of a square's eight neighbours, ascending.
+    pub neighbours: [isize; 8],
     /// Per class and direction: the class of the square jumped over, and the bit distance from
     /// a square to the one it jumps over within that class.
     pub over: [[(u8, i8); 8]; 4],
@@ -136,6 +156,7 @@ impl ParityTables {
         ParityTables {
             board,
             camps: [split(&camps[0]), split(&camps[1])],
+            neighbours: [-17, -16, -15, -1, 1, 15, 16, 17],
             jump_ok,
             over,
         }

@@ -44,7 +44,7 @@ impl Flood {
     ///
     /// `jumpers` is every square of the class that can jump at all: a wave none of whose
     /// squares is one ends the flood without a last, empty wave.
-    #[inline]
+    #[inline(always)]
     pub fn run(&mut self, h0: usize, sets: &[u64; 8], jumpers: u64, land: &[i8; 8]) {
         let origin = 1u64 << h0;
         let mut seen = origin;
