@@ -103,8 +103,14 @@ pub(crate) struct Node<'a, B, const L: usize> {
     /// those two kinds and of all other pieces.
     locked: B,
     at_home: B,
-    flights: [Flight<B>; 3],
-    /// What the flights were built from (the parity flood builds them again in its classes).
+    /// Where a step may go, per kind: the flights' `step`, which every list needs.
+    step: [B; 3],
+    /// The whole flights, built when first asked for (the parity flood builds its own).
+    flights: std::cell::OnceCell<[Flight<B>; 3]>,
+    /// What the flights are built from.
+    empty: B,
+    home: B,
+    target: B,
     side: Color,
     no_return: bool,
     lock: TargetLock,
@@ -211,10 +217,27 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
                 target
             },
             at_home: if no_return { home } else { B::ZERO },
-            flights: flights(empty, home, target, !B::ZERO, no_return, lock),
+            step: [
+                empty & target,
+                empty,
+                if no_return { empty & !home } else { empty },
+            ],
+            flights: std::cell::OnceCell::new(),
+            empty,
+            home,
+            target,
             no_return,
             lock,
         }
+    }
+
+    /// The flights of the three kinds of piece (locked, at home, out).
+    #[inline]
+    fn flights(&self) -> &[Flight<B>; 3] {
+        self.flights.get_or_init(|| {
+            let (empty, home, target) = (self.empty, self.home, self.target);
+            flights(empty, home, target, !B::ZERO, self.no_return, self.lock)
+        })
     }
 
     #[inline]
@@ -238,11 +261,11 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     #[inline]
     fn flight(&self, from: usize) -> &Flight<B> {
         if self.locked.has(from) {
-            &self.flights[0]
+            &self.flights()[0]
         } else if self.at_home.has(from) {
-            &self.flights[1]
+            &self.flights()[1]
         } else {
-            &self.flights[2]
+            &self.flights()[2]
         }
     }
 
@@ -277,16 +300,17 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
         reached
     }
 
-    /// The pieces of each kind (locked in the target, still at home, out) with their flights.
+    /// The pieces of each kind (locked in the target, still at home, out) with where they may
+    /// step.
     #[inline]
-    fn kinds(&self) -> [(B, &Flight<B>); 3] {
+    fn kinds(&self) -> [(B, B); 3] {
         let locked = self.own & self.locked;
         let at_home = self.own & self.at_home & !self.locked;
         let out = self.own & !(self.locked | self.at_home);
         [
-            (locked, &self.flights[0]),
-            (at_home, &self.flights[1]),
-            (out, &self.flights[2]),
+            (locked, self.step[0]),
+            (at_home, self.step[1]),
+            (out, self.step[2]),
         ]
     }
 
@@ -310,9 +334,9 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     pub fn count(&mut self) -> u64 {
         self.prepare_jumps();
         let mut total = 0u32;
-        for (pieces, flight) in self.kinds() {
+        for (pieces, step) in self.kinds() {
             if !pieces.is_zero() {
-                total += self.count_steps(pieces, flight.step);
+                total += self.count_steps(pieces, step);
             }
         }
         for from in (self.own & self.jumpers).iter() {
@@ -331,14 +355,14 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     /// Whether the side to move has any legal move (steps are checked first: they are cheap
     /// and usually there).
     pub fn has_move(&mut self) -> bool {
-        for (pieces, flight) in self.kinds() {
+        for (pieces, step) in self.kinds() {
             if pieces.is_zero() {
                 continue;
             }
             for line in &self.t.lines[..L] {
                 let forward = (pieces & line.step_pos).shl(line.shift);
                 let backward = (pieces & line.step_neg).shr(line.shift);
-                if !((forward | backward) & flight.step).is_zero() {
+                if !((forward | backward) & step).is_zero() {
                     return true;
                 }
             }
@@ -388,7 +412,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             let squares = &self.t.squares[..];
             for from in self.own.iter() {
                 let f = self.flight_index(from);
-                let steps = self.t.neighbours[from] & self.flights[f].step;
+                let steps = self.t.neighbours[from] & self.step[f];
                 if self.jumpers.has(from) {
                     self.flood(from, f, &mut scratch);
                     scratch.emit(squares[from], steps, squares, out);
@@ -414,7 +438,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             let flood = &mut work.flood;
             for from in self.own.iter() {
                 let f = self.flight_index(from);
-                let steps = self.t.neighbours[from] & self.flights[f].step;
+                let steps = self.t.neighbours[from] & self.step[f];
                 // Steps with a branch each: on a small board a piece has few (the branch-free
                 // slots of the parity flood were slower here, measured).
                 emit_steps(squares[from], steps, squares, out);
@@ -457,7 +481,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             let (mut rules_ready, mut sets_ready) = (0u8, 0u16);
             for from in self.own.iter() {
                 let f = self.flight_index(from);
-                let steps = self.t.neighbours[from] & self.flights[f].step;
+                let steps = self.t.neighbours[from] & self.step[f];
                 let (c, h) = (parity::class_of(from), parity::half_of(from));
                 let key = 4 * f + c;
                 if sets_ready >> key & 1 == 0 {
@@ -480,18 +504,18 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
                 }
                 // Where the first hops land; if none of those squares can jump on, every chain
                 // is one hop, written in the order of its landing without a flood.
+                let bit = 1u64 << h;
                 let mut first = 0;
                 for (d, &set) in s.iter().enumerate() {
-                    first |= parity::shift((set >> h & 1) << h, parity::LAND[d]);
+                    first |= parity::shift(set & bit, parity::LAND[d]);
                 }
                 if first & jumpers == 0 {
                     let origin = square(from);
                     push_kept(out, |i| {
                         let d = parity::BY_LANDING[i];
-                        let t = h.wrapping_add_signed(parity::LAND[d].into()) & 63;
-                        let to = square(parity::index_of(c, t));
+                        let to = square(from.wrapping_add_signed(parity::JUMP[d]) & 255);
                         let mv = RaceMove::new(origin, to, 1, [d as u64, 0, 0]);
-                        (mv, s[d] >> h & 1 == 1)
+                        (mv, s[d] & bit != 0)
                     });
                     continue;
                 }
@@ -512,7 +536,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     pub fn piece_moves(&mut self, from: usize, out: &mut Vec<RaceMove>) {
         self.prepare_jumps();
         let f = self.flight_index(from);
-        let steps = self.t.neighbours[from] & self.flights[f].step;
+        let steps = self.t.neighbours[from] & self.step[f];
         WORK.with_borrow_mut(|work| {
             let mut scratch = Scratch::new(self.t, work);
             if self.jumpers.has(from) {
@@ -529,7 +553,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     /// flight and position.
     #[inline(never)]
     fn hop_sets(&self, f: usize) -> [B; 8] {
-        let flight = &self.flights[f];
+        let flight = &self.flights()[f];
         let mut sets = [B::ZERO; 8];
         let mut rules = ([B::ZERO; 3], [B::ZERO; 3]);
         landing_rules(flight, B::ZERO, &mut rules);

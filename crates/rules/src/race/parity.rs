@@ -84,6 +84,18 @@ pub(crate) const LAND: [i8; 8] = {
     land
 };
 
+/// Per direction (by [`Dir::index`]): the bit distance of one jump on the 16-wide board.
+pub(crate) const JUMP: [isize; 8] = {
+    let mut jump = [0; 8];
+    let mut d = 0;
+    while d < 8 {
+        let (dx, dy) = Dir::from_index(d as u8).delta();
+        jump[d] = 2 * (dx as isize + 16 * dy as isize);
+        d += 1;
+    }
+    jump
+};
+
 /// The directions in the order of where a jump in them lands (ascending [`LAND`]).
 pub(crate) const BY_LANDING: [usize; 8] = {
     let mut order = [0, 1, 2, 3, 4, 5, 6, 7];
