@@ -396,10 +396,12 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     /// breadth-first flood per piece runs over the jumps that are really there (see
     /// [`Self::flood`]); each newly reached square records the hop it was reached by, so a chain
     /// is read off those records in one walk of its own length.
-    pub fn moves(&mut self, out: &mut Vec<RaceMove>) {
+    ///
+    /// `classes`: the occupied squares arranged by parity class (read on 16-wide boards).
+    pub fn moves(&mut self, out: &mut Vec<RaceMove>, classes: &Wide) {
         out.reserve(64);
         if let Some(pt) = &self.t.parity {
-            self.moves_by_class(pt, out);
+            self.moves_by_class(pt, classes, out);
             return;
         }
         self.prepare_jumps();
@@ -463,8 +465,9 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
 
     /// [`Self::moves`] on a board 16 squares wide: the same moves in the same order, the chains
     /// flooded one parity class at a time (see [`super::parity`]).
-    fn moves_by_class(&self, pt: &ParityTables, out: &mut Vec<RaceMove>) {
-        let occupied = parity::split(&self.occupied);
+    fn moves_by_class(&self, pt: &ParityTables, occupied: &Wide, out: &mut Vec<RaceMove>) {
+        debug_assert_eq!(*occupied, parity::split(&self.occupied));
+        let occupied = *occupied;
         let empty = pt.board & !occupied;
         let (home, target) = (
             pt.camps[self.side.index()],

@@ -35,6 +35,12 @@ pub(crate) const fn index_of(c: usize, h: usize) -> usize {
     ((h >> 3) << 1 | c >> 1) << 4 | (h & 7) << 1 | (c & 1)
 }
 
+/// The bit of bit index `i` in a set arranged by class (word `class_of(i)`, bit `half_of(i)`).
+#[inline(always)]
+pub(crate) const fn class_bit(i: usize) -> usize {
+    class_of(i) << 6 | half_of(i)
+}
+
 /// One word of a 16-wide board (four ranks of 16 squares) into its four classes' 16-bit shares:
 /// lanes (in the order of the result) class 0, class 2, class 1, class 3.
 #[inline(always)]

@@ -5,6 +5,7 @@ use super::{
     bitboard::{Bits, Wide},
     movegen::with_node,
     moves::{RaceEffect, RaceMove},
+    parity,
     rules::{NoLegalMove, RaceRules, TargetLock, WinRule},
     square::Square,
 };
@@ -36,6 +37,10 @@ pub struct RacePosition {
     rules: Arc<RaceRules>,
     /// Pieces per colour, as bit indices `rank * width + file`.
     pieces: [Wide; 2],
+    /// Both colours' pieces with their bit indices arranged by parity class (see
+    /// `parity::split`), kept up to date so the move lists of a 16-wide board need not
+    /// rearrange the board for every list (kept on every board: it costs two bit flips a ply).
+    classes: Wide,
     side: Color,
     ply: u32,
     hash: u64,
@@ -135,9 +140,11 @@ impl RacePosition {
                 hash ^= PIECE_KEYS[c.index()][i];
             }
         }
+        let classes = parity::split(&(pieces[0] | pieces[1]));
         let mut pos = RacePosition {
             rules,
             pieces,
+            classes,
             side,
             ply,
             hash,
@@ -419,7 +426,7 @@ impl Position for RacePosition {
         if self.outcome.is_some() {
             return;
         }
-        with_node!(&self.rules, &self.pieces, self.side, node => node.moves(moves));
+        with_node!(&self.rules, &self.pieces, self.side, node => node.moves(moves, &self.classes));
     }
 
     fn count_legal_moves(&self) -> u64 {
@@ -464,6 +471,8 @@ impl Position for RacePosition {
         let bits = &mut self.pieces[side.index()];
         bits.clear(from);
         bits.set(to);
+        self.classes.toggle(parity::class_bit(from));
+        self.classes.toggle(parity::class_bit(to));
         let keys = &PIECE_KEYS[side.index()];
         self.hash ^= keys[from] ^ keys[to] ^ BLACK_TO_MOVE_KEY;
         self.move_camp_counts(side, from, to);
@@ -485,6 +494,8 @@ impl Position for RacePosition {
         let bits = &mut self.pieces[self.side.index()];
         bits.clear(to);
         bits.set(from);
+        self.classes.toggle(parity::class_bit(to));
+        self.classes.toggle(parity::class_bit(from));
         self.move_camp_counts(self.side, to, from);
         self.history.pop();
         self.hash = *self
