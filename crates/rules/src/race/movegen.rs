@@ -453,10 +453,9 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
                     ready |= 1 << f;
                 }
                 if any[f] >> from & 1 == 1 {
-                    flood.run(from, &sets[f], any[f], &land);
-                    let reached = B::from_wide(&Wide([flood.reached, 0, 0, 0]));
-                    emit_chains(squares[from], reached, squares, out, |to| {
-                        flood.chain(to, &land)
+                    let origin = squares[from];
+                    flood.run(from, &sets[f], any[f], &land, |to, hops, dirs| {
+                        out.push(RaceMove::new(origin, squares[to], hops, dirs));
                     });
                 }
             }
@@ -522,15 +521,11 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
                     });
                     continue;
                 }
-                flood.run(h, s, jumpers, &parity::LAND);
-                let (from, mut r) = (square(from), flood.reached);
-                while r != 0 {
-                    let t = r.trailing_zeros() as usize;
-                    r &= r - 1;
-                    let (hops, d0, d1, d2) = flood.chain(t, &parity::LAND);
+                let origin = square(from);
+                flood.run(h, s, jumpers, &parity::LAND, |t, hops, dirs| {
                     let to = square(parity::index_of(c, t));
-                    out.push(RaceMove::new(from, to, hops, [d0, d1, d2]));
-                }
+                    out.push(RaceMove::new(origin, to, hops, dirs));
+                });
             }
         });
     }
@@ -664,29 +659,6 @@ fn emit_steps<B: Bits>(from: Square, steps: B, squares: &[Square], out: &mut Vec
             let to = 64 * k + w.trailing_zeros() as usize;
             w &= w - 1;
             out.push(RaceMove::step(from, squares[to]));
-        }
-    }
-}
-
-/// Appends the chains of the piece on `from` in the order of their destinations, `reached`,
-/// whose hop counts and packed directions `chain` gives.
-///
-/// Each move is built once from scalars (see [`Scratch::chain`]).
-#[inline(always)]
-fn emit_chains<B: Bits>(
-    from: Square,
-    reached: B,
-    squares: &[Square],
-    out: &mut Vec<RaceMove>,
-    chain: impl Fn(usize) -> (u8, u64, u64, u64),
-) {
-    for k in 0..B::WORDS {
-        let mut w = reached.word(k);
-        while w != 0 {
-            let to = 64 * k + w.trailing_zeros() as usize;
-            w &= w - 1;
-            let (hops, d0, d1, d2) = chain(to);
-            out.push(RaceMove::new(from, squares[to], hops, [d0, d1, d2]));
         }
     }
 }
@@ -868,14 +840,25 @@ impl<'w, B: Bits> Scratch<'w, B> {
         self.reached = B::ZERO;
     }
 
-    /// Appends the moves of the piece on `from`: the steps to `steps`, then the chains to the
-    /// squares the last flood reached, each in the order of their destinations.
+    /// Appends the moves of the piece on `from`: the steps to `steps` in the order of their
+    /// destinations, then the chains to the squares the last flood reached, shorter chains
+    /// first and chains of one length in the order of their destinations (as the word floods
+    /// give them).
     ///
     /// Each move is built once from scalars (see [`Self::chain`]).
     #[inline]
     fn emit(&self, from: Square, steps: B, squares: &[Square], out: &mut Vec<RaceMove>) {
         emit_steps(from, steps, squares, out);
-        emit_chains(from, self.reached, squares, out, |to| self.chain(to));
+        // The queue holds the squares wave by wave; within a wave, by discovery.
+        let mut order = [0u8; 256];
+        let reached = &mut order[..self.len.saturating_sub(1)];
+        reached.copy_from_slice(&self.work.queue[1..self.len.max(1)]);
+        reached.sort_unstable_by_key(|&q| (self.work.hop[usize::from(q)] >> 3, q));
+        for &to in reached.iter() {
+            let to = usize::from(to);
+            let (hops, d0, d1, d2) = self.chain(to);
+            out.push(RaceMove::new(from, squares[to], hops, [d0, d1, d2]));
+        }
     }
 
     /// The chain to the bit index `to`, read back through the recorded hops: its number of

@@ -1,10 +1,10 @@
 //! A breadth-first flood of jump chains over one 64-bit set: a board of at most 64 squares
 //! (Ugolki), or one parity class of a 16-wide board (Halma 16×16, see [`super::parity`]).
 //!
-//! A wave is a handful of shifts of one word; each square a wave reaches records how it was
-//! first reached (the wave, and the first direction in the order N, NE, E, … among the hops
-//! from the wave before) and the packed directions of its chain — the same records, and so the
-//! same representative paths, as the square-by-square flood of `movegen` that wider boards use.
+//! A wave is a handful of shifts of one word. Each square a wave reaches is first reached by
+//! the first direction, in the order N, NE, E, …, among the hops from the wave before; that hop
+//! ends its chain, which is the same representative path as the square-by-square flood of
+//! `movegen` (which wider boards use) records.
 use super::moves::HOPS_PER_WORD;
 
 /// `x` moved by `n` bits towards higher bits (`n` may be negative). A rotation: every square of
@@ -14,43 +14,50 @@ fn shift(x: u64, n: i8) -> u64 {
     x.rotate_left(n as u32 & 63)
 }
 
-/// What one flood found: the squares reached and, per square of the class, how.
+/// The records of one flood, per square of the set (only squares reached are meaningful).
 pub(crate) struct Flood {
-    /// The squares reached (the origin excluded).
-    pub reached: u64,
-    /// Per square reached: chain length << 3 | the direction of the last hop.
-    rec: [u16; 64],
-    /// Per square reached: the chain's first [`HOPS_PER_WORD`] directions, packed as in a move.
+    /// The chain's first [`HOPS_PER_WORD`] directions, packed as in a move (a longer chain's
+    /// first word).
     path: [u64; 64],
+    /// The direction of the last hop, for squares more than [`HOPS_PER_WORD`] hops out (whose
+    /// chain is read back from here).
+    last: [u8; 64],
 }
 
 impl Flood {
     pub const fn new() -> Flood {
         Flood {
-            reached: 0,
-            rec: [0; 64],
             path: [0; 64],
+            last: [0; 64],
         }
     }
 
     /// Floods from bit `h0` with the hop sets `sets` (per direction, the squares that can jump
-    /// that way; `land[d]` is the bit distance of such a jump), breadth first and one wave
-    /// at a time; within a wave the directions are tried in order, so a square keeps the first
-    /// wave and, within it, the first direction that reaches it.
+    /// that way; `land[d]` is the bit distance of such a jump), breadth first and one wave at a
+    /// time, and hands every square reached to `found` (its bit, its number of hops and their
+    /// directions packed, 3 bits each, 21 per word): wave by wave, so shorter chains first, and
+    /// within a wave in the order of the bits.
     ///
     /// A wave is set-wise and without a branch per direction (the directions a front can jump
     /// in are as good as random, and a mispredicted branch costs more than the shift it skips);
     /// each new square then reads its direction off three bit planes.
     ///
-    /// `jumpers` is every square of the class that can jump at all: a wave none of whose
-    /// squares is one ends the flood without a last, empty wave.
+    /// `jumpers` is every square of the set that can jump at all: a wave none of whose squares
+    /// is one ends the flood without a last, empty wave.
     #[inline(always)]
-    pub fn run(&mut self, h0: usize, sets: &[u64; 8], jumpers: u64, land: &[i8; 8]) {
+    pub fn run(
+        &mut self,
+        h0: usize,
+        sets: &[u64; 8],
+        jumpers: u64,
+        land: &[i8; 8],
+        mut found: impl FnMut(usize, u8, [u64; 3]),
+    ) {
         let origin = 1u64 << h0;
         let mut seen = origin;
         let mut front = origin;
         self.path[h0] = 0;
-        let mut wave = 1u16;
+        let mut wave = 1u8;
         while front != 0 {
             let mut claimed = seen;
             let mut planes = [0u64; 3];
@@ -66,44 +73,39 @@ impl Flood {
             let mut next = claimed & !seen;
             seen = claimed;
             front = next & jumpers;
-            // Garbage past the first word of hops, where `chain` reads the records instead.
-            let at = (3 * u32::from(wave - 1)) & 63;
+            let short = usize::from(wave) <= HOPS_PER_WORD;
+            let at = 3 * (u32::from(wave) - 1);
             while next != 0 {
                 let t = next.trailing_zeros() as usize;
                 next &= next - 1;
                 let d =
                     (planes[0] >> t & 1) | (planes[1] >> t & 1) << 1 | (planes[2] >> t & 1) << 2;
                 let p = (t as isize - isize::from(land[d as usize])) as usize & 63;
-                self.path[t] = self.path[p] | d << at;
-                self.rec[t] = wave << 3 | d as u16;
+                if short {
+                    self.path[t] = self.path[p] | d << at;
+                    found(t, wave, [self.path[t], 0, 0]);
+                } else {
+                    self.path[t] = self.path[p];
+                    self.last[t] = d as u8;
+                    found(t, wave, self.long_chain(t, wave, land));
+                }
             }
             wave += 1;
         }
-        self.reached = seen & !origin;
     }
 
-    /// The chain to bit `h` (which the flood reached): its number of hops and their
-    /// directions, packed (3 bits each, 21 per word).
-    #[inline]
-    pub fn chain(&self, h: usize, land: &[i8; 8]) -> (u8, u64, u64, u64) {
-        let hops = usize::from(self.rec[h] >> 3);
-        if hops > HOPS_PER_WORD {
-            return self.long_chain(h, land);
-        }
-        (hops as u8, self.path[h], 0, 0)
-    }
-
+    /// The directions of the chain to bit `t`, `hops` long (more than one word of them): the
+    /// first word from its records, the rest read back hop by hop.
     #[cold]
     #[inline(never)]
-    fn long_chain(&self, h: usize, land: &[i8; 8]) -> (u8, u64, u64, u64) {
-        let hops = usize::from(self.rec[h] >> 3);
-        let mut dirs = [0u64; 3];
-        let mut cur = h;
-        for i in (0..hops).rev() {
-            let d = usize::from(self.rec[cur] & 7);
+    fn long_chain(&self, t: usize, hops: u8, land: &[i8; 8]) -> [u64; 3] {
+        let mut dirs = [self.path[t], 0, 0];
+        let mut cur = t;
+        for i in (HOPS_PER_WORD..usize::from(hops)).rev() {
+            let d = usize::from(self.last[cur]);
             dirs[i / HOPS_PER_WORD] |= (d as u64) << (3 * (i % HOPS_PER_WORD));
             cur = (cur as isize - isize::from(land[d])) as usize & 63;
         }
-        (hops as u8, dirs[0], dirs[1], dirs[2])
+        dirs
     }
 }
