@@ -66,6 +66,9 @@ fn best_ns(mut f: impl FnMut()) -> f64 {
 }
 
 /// Positions `ply` plies into fixed pseudo-random games (games that end earlier are skipped).
+/// Each move is picked from the legal moves sorted by their notation, so the positions do not
+/// depend on the order `legal_moves` lists them in (and builds that list differently measure the
+/// same positions).
 fn mid_games<P: Position>(start: &P, ply: u32, count: usize) -> Vec<P> {
     let mut out = Vec::new();
     let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
@@ -74,7 +77,12 @@ fn mid_games<P: Position>(start: &P, ply: u32, count: usize) -> Vec<P> {
         let mut pos = start.clone();
         while pos.ply() < ply && !pos.is_game_over() {
             pos.legal_moves(&mut moves);
-            let mv = moves[(rng.next() >> 7) as usize % moves.len()].clone();
+            let mut named: Vec<(String, P::Move)> = moves
+                .iter()
+                .map(|m| (pos.format_move(m), m.clone()))
+                .collect();
+            named.sort_by(|a, b| a.0.cmp(&b.0));
+            let mv = named[(rng.next() >> 7) as usize % named.len()].1.clone();
             pos.play_unchecked(&mv);
         }
         if !pos.is_game_over() {
@@ -112,7 +120,8 @@ fn measure<P: Position>(name: &str, start: P, mid_ply: u32) {
         }
     }) / mids.len() as f64;
 
-    // Random playouts: one call is one turn; a finished game starts again.
+    // Random playouts: one call is one turn; a finished game starts again. (Which games these
+    // are depends on the list's order, but not how they are distributed: a uniform pick.)
     let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
     let mut pos = start.clone();
     let turn_ns = best_ns(|| {

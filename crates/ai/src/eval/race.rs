@@ -288,14 +288,15 @@ impl Evaluate for RacePosition {
         })
     }
 
-    /// Dearer per node than the 8×8 games on boards of more than 128 squares, in proportion
-    /// to the board: Halma 16×16 (19 pieces a side, long jump chains) 1.4 times. Measured with
-    /// `boardcraft-cli think --level master`: a Halma node took 1.3–1.45 times an Ugolki 9qum
-    /// node once the move lists got faster (issue 17; it was twice before).
+    /// Dearer per node than the 8×8 games on the biggest boards, in proportion to the board:
+    /// Halma 16×16 (19 pieces a side, long jump chains) 1.2 times. Set so that Master's
+    /// average move takes as long as before its move lists got faster (issue 17: twice before
+    /// it, 1.4 after its first session, 1.2 after the second; `boardcraft-cli match halma-16
+    /// --a master --b master` measures it).
     fn node_cost(&self) -> u64 {
         let rules = self.rules();
         let squares = u64::from(rules.width()) * u64::from(rules.height());
-        (squares * 140).div_ceil(256).max(100)
+        (squares * 120).div_ceil(256).max(100)
     }
 
     /// Forward progress first (long jumps towards the target corner).

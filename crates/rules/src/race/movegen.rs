@@ -4,7 +4,15 @@
 //! is possible (a piece next door, an empty square beyond). A piece's jump destinations are then
 //! a flood over bit sets: each wave is the previous one shifted two squares along every line it
 //! can jump along, restricted to the landings the camp rules allow, minus squares already
-//! reached. Counting moves is a popcount per piece; listing them backtracks through the waves.
+//! reached. Counting moves is a popcount per piece.
+//!
+//! Listing moves floods breadth first, so that every chain comes with a shortest
+//! representative path. Where a chain's squares fit one 64-bit word — a board of at most 64
+//! squares, or one parity class of a 16-wide board (see [`super::parity`]) — the flood is
+//! set-wise over that word ([`super::word_flood`]); other boards flood square by square over the
+//! jumps that are really there ([`Node::flood`]). Both give the same moves, paths and order:
+//! piece by piece in square order, its steps by destination, then its chains, shorter first and
+//! by destination.
 //!
 //! The moving piece's own square is vacated during a chain, but that never matters here: every
 //! landing keeps the parity of file and rank, so a chain never stands next to its origin and can
@@ -385,13 +393,14 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     /// exists, else a shortest chain whose hops, walked back from the destination, try the
     /// directions in the order N, NE, E, SE, S, SW, W, NW.
     ///
-    /// The order: piece by piece (in square order), first its steps, then its chains, each in
-    /// the order of their destinations (steps and chains never share a destination).
+    /// The order: piece by piece (in square order), first its steps by destination, then its
+    /// chains, shorter first and chains of one length by destination (steps and chains never
+    /// share a destination).
     ///
     /// Pieces that cannot jump at all (known set-wise) only step. For the others one
-    /// breadth-first flood per piece runs over the jumps that are really there (see
-    /// [`Self::flood`]); each newly reached square records the hop it was reached by, so a chain
-    /// is read off those records in one walk of its own length.
+    /// breadth-first flood per piece runs: set-wise over one word where the board or its
+    /// parity classes fit one ([`Self::moves_in_one_word`], [`Self::moves_by_class`]), else over
+    /// the jumps that are really there, square by square ([`Self::flood`]).
     ///
     /// `classes`: the occupied squares arranged by parity class (read on 16-wide boards).
     pub fn moves(&mut self, out: &mut Vec<RaceMove>, classes: &Wide) {
@@ -422,12 +431,11 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
         });
     }
 
-    /// [`Self::moves`] on a board of at most 64 squares (Ugolki): the same moves in the same
-    /// order, the chains flooded set-wise over the whole board's word (see
-    /// [`super::word_flood`]). The jumps must be prepared.
+    /// [`Self::moves`] on a board of at most 64 squares (Ugolki), the chains flooded set-wise
+    /// over the whole board's word (see [`super::word_flood`]). The jumps must be prepared.
     fn moves_in_one_word(&self, out: &mut Vec<RaceMove>) {
         let squares = &self.t.squares[..];
-        // A jump is two steps; on a board of at most 8 × 8 that is at most 18 bits.
+        // A jump is two steps: at most 34 bits (a diagonal on a board 16 wide and 4 high).
         let land = self.t.dir_offset.map(|o| (2 * o) as i8);
         let mut sets = [[0u64; 8]; 3];
         let mut any = [0u64; 3];
@@ -458,8 +466,8 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
         });
     }
 
-    /// [`Self::moves`] on a board 16 squares wide: the same moves in the same order, the chains
-    /// flooded one parity class at a time (see [`super::parity`]).
+    /// [`Self::moves`] on a board 16 squares wide, the chains flooded one parity class at a
+    /// time (see [`super::parity`]).
     fn moves_by_class(&self, pt: &ParityTables, occupied: &Wide, out: &mut Vec<RaceMove>) {
         debug_assert_eq!(*occupied, parity::split(&self.occupied));
         let occupied = *occupied;

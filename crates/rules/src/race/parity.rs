@@ -10,8 +10,8 @@
 //!
 //! A class is flooded by [`super::word_flood`], which gives the same records as the
 //! square-by-square flood of `movegen` (first wave, and within a wave the first direction N, NE,
-//! E, …), so the moves, their order and their representative paths are the same; the tests
-//! below compare the two on random games.
+//! E, …), so the moves, their order and their representative paths are the same; `movegen`'s
+//! tests compare the two on random games.
 use super::{
     bitboard::{Bits, Wide},
     square::{Dir, Directions},
