@@ -86,8 +86,6 @@ pub(crate) use with_node;
 /// The landing rules for one kind of piece (locked in the target, still at home, or out).
 #[derive(Copy, Clone)]
 pub(crate) struct Flight<B> {
-    /// Where a step may go.
-    step: B,
     /// Allowed landings per phase, in the order a chain can pass through them.
     phases: [B; 3],
     /// The squares of each phase (which phase a square of the board belongs to).
@@ -142,7 +140,6 @@ where
     let in_target = empty & target;
     let away = if no_return { empty & !home } else { empty };
     let locked_flight = Flight {
-        step: in_target,
         phases: [in_target; 3],
         phase_squares: [all; 3],
         n: 1,
@@ -155,13 +152,11 @@ where
         (away, all)
     };
     let home_flight = Flight {
-        step: empty,
         phases: [empty & home, out, in_target],
         phase_squares: [home, out_squares & !home, target],
         n: if per_landing { 3 } else { 2 },
     };
     let out_flight = Flight {
-        step: away,
         phases: [out, in_target, in_target],
         phase_squares: [out_squares, target, target],
         n: if per_landing { 2 } else { 1 },
@@ -268,13 +263,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
 
     #[inline]
     fn flight(&self, from: usize) -> &Flight<B> {
-        if self.locked.has(from) {
-            &self.flights()[0]
-        } else if self.at_home.has(from) {
-            &self.flights()[1]
-        } else {
-            &self.flights()[2]
-        }
+        &self.flights()[self.flight_index(from)]
     }
 
     /// Squares reached by one jump from the squares in `x`.
@@ -356,8 +345,8 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     /// Destinations of the piece on `from` (which must be the mover's).
     pub fn destinations(&mut self, from: usize) -> B {
         self.prepare_jumps();
-        let flight = self.flight(from);
-        (self.t.neighbours[from] & flight.step) | self.reach(from, flight)
+        let steps = self.t.neighbours[from] & self.step[self.flight_index(from)];
+        steps | self.reach(from, self.flight(from))
     }
 
     /// Whether the side to move has any legal move (steps are checked first: they are cheap
@@ -577,7 +566,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     /// The same destinations as [`Self::reach`] for the piece on `from` flying flight `f`,
     /// flooded breadth first (so by chains of equal length) square by square, recording in
     /// `scratch` how each square was first reached (by the first direction, in the preferred
-    /// order, among the hops from the previous wave) and the squares reached.
+    /// order, among the hops from the previous wave), and queueing the squares reached.
     ///
     /// Square by square rather than set-wise: a piece reaches few squares, and a wave of a
     /// 256-square board costs sixteen wide shifts however few squares it holds. Per square the
@@ -645,9 +634,6 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             mark += 1;
         }
         scratch.len = tail;
-        for &q in &scratch.work.queue[1..tail] {
-            scratch.reached.insert(usize::from(q));
-        }
     }
 }
 
@@ -795,14 +781,13 @@ thread_local! {
     static WORK: std::cell::RefCell<Work> = const { std::cell::RefCell::new(Work::new()) };
 }
 
-/// The work space of the floods of one move list: the thread's [`Work`], the squares the last
-/// flood reached, and the hop sets of the position per flight.
+/// The work space of the floods of one move list: the thread's [`Work`], how much of its queue
+/// the last flood filled, and the hop sets of the position per flight.
 pub(crate) struct Scratch<'w, B> {
     work: &'w mut Work,
-    /// `work.queue[..len]` holds the last flood's squares.
+    /// `work.queue[..len]` holds the last flood's squares: the origin, then the squares it
+    /// reached, wave by wave.
     len: usize,
-    /// The squares the last flood reached (the origin excluded).
-    reached: B,
     /// Per flight: [`Node::hop_sets`], computed when bit `f` of `ready` is set.
     sets: [[B; 8]; 3],
     ready: u8,
@@ -823,7 +808,6 @@ impl<'w, B: Bits> Scratch<'w, B> {
         Scratch {
             work,
             len: 0,
-            reached: B::ZERO,
             sets: [[B::ZERO; 8]; 3],
             ready: 0,
             chunks: [0; 3],
@@ -841,7 +825,6 @@ impl<'w, B: Bits> Scratch<'w, B> {
         }
         work.dirty = false;
         self.len = 0;
-        self.reached = B::ZERO;
     }
 
     /// Appends the moves of the piece on `from`: the steps to `steps` in the order of their
