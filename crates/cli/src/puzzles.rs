@@ -26,6 +26,28 @@ enum Command {
         /// Puzzle or lesson files (RON); default: every file in the shipped manifests.
         files: Vec<PathBuf>,
     },
+    /// Ask the engine whether each puzzle teaches a good move: prints per puzzle the goal, the
+    /// answer's gain (race) or evaluation and the best other move's; exit status 1 when an
+    /// answer is clearly worse than another move (a jump back home, a blunder).
+    Audit {
+        /// Puzzle files; default: every shipped puzzle file and every file in `mods/puzzles/`.
+        files: Vec<PathBuf>,
+    },
+    /// Print each puzzle's measured difficulty (solver effort, solution length); `--write` sets
+    /// it in the files.
+    Rate {
+        /// Puzzle files; default: every shipped puzzle file.
+        files: Vec<PathBuf>,
+        /// Rewrite the files' `difficulty` fields with the measured ones.
+        #[arg(long)]
+        write: bool,
+    },
+    /// Make again every puzzle of the files that fails `verify` or `audit` (same position and
+    /// goal, the answer found anew); a position that no longer makes a good puzzle is dropped.
+    Remake {
+        /// Puzzle files to rewrite.
+        files: Vec<PathBuf>,
+    },
     /// Find new puzzles in self-play games; only proven ones are written.
     Mine {
         /// A shipped variant name or a path to a variant RON file.
@@ -49,6 +71,9 @@ enum Command {
 pub fn run(args: Args) -> Result<ExitCode, String> {
     match args.command {
         Command::Verify { files } => verify_files(files),
+        Command::Audit { files } => audit_files(files),
+        Command::Rate { files, write } => rate_files(files, write),
+        Command::Remake { files } => remake_files(files),
         Command::Mine {
             variant,
             count,
@@ -75,6 +100,242 @@ fn shipped_files() -> Result<Vec<PathBuf>, String> {
         out.extend(files.into_iter().map(|f| root.join(folder).join(f)));
     }
     Ok(out)
+}
+
+/// The shipped puzzle files and those of the `mods/puzzles/` folder beside `assets/` (if any).
+fn puzzle_files_with_mods() -> Result<Vec<PathBuf>, String> {
+    let mut out: Vec<PathBuf> = shipped_files()?
+        .into_iter()
+        .filter(|p| p.parent().and_then(|d| d.file_name()) == Some("puzzles".as_ref()))
+        .collect();
+    if let Ok(dir) = std::fs::read_dir("mods/puzzles") {
+        let mut mods: Vec<PathBuf> = dir
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+            .collect();
+        mods.sort();
+        out.extend(mods);
+    }
+    Ok(out)
+}
+
+/// Reads puzzle files for `audit` and `rate`; a file that does not load counts as a failure.
+fn load_puzzles(
+    files: &[PathBuf],
+    failed: &mut usize,
+) -> Vec<(PathBuf, Vec<boardcraft_learn::Puzzle>)> {
+    let mut out = Vec::new();
+    for path in files {
+        match boardcraft_learn::puzzles_from_path(path) {
+            Ok(list) => out.push((path.clone(), list)),
+            Err(e) => print_file_error(&e, failed),
+        }
+    }
+    out
+}
+
+fn audit_files(files: Vec<PathBuf>) -> Result<ExitCode, String> {
+    use boardcraft_learn::audit::{AuditConfig, MoveAudit, audit};
+    let files = if files.is_empty() {
+        puzzle_files_with_mods()?
+    } else {
+        files
+    };
+    let started = Instant::now();
+    let mut failed = 0usize;
+    let mut count = 0usize;
+    let cfg = AuditConfig::default();
+    let show = |m: &MoveAudit| {
+        let mut parts = vec![m.notation.clone()];
+        if let Some(s) = m.score {
+            parts.push(s.to_string());
+        } else if let Some(g) = m.gain {
+            parts.push(format!("gain {g:+} rows"));
+        }
+        if let Some(e) = m.eval {
+            parts.push(format!("eval {e}"));
+        }
+        parts.join(" ")
+    };
+    for (path, list) in load_puzzles(&files, &mut failed) {
+        let label = path.display().to_string();
+        let t = Instant::now();
+        let mut bad = 0;
+        for p in &list {
+            let a = audit(&p.exercise, &cfg);
+            count += 1;
+            let other = a
+                .best_other
+                .as_ref()
+                .map_or_else(|| "none".to_owned(), show);
+            println!(
+                "{} {:?}: answer {} | best other {} | {}",
+                p.id,
+                a.goal,
+                show(&a.solution),
+                other,
+                if a.passed() { "ok" } else { "FAILED" }
+            );
+            for problem in &a.problems {
+                println!("  {label}: puzzle `{}`: {problem}", p.id);
+            }
+            if !a.passed() {
+                bad += 1;
+            }
+        }
+        failed += bad;
+        println!(
+            "{label}: {} of {} puzzles teach a sound move ({:.1} s)",
+            list.len() - bad,
+            list.len(),
+            t.elapsed().as_secs_f64()
+        );
+    }
+    let time = started.elapsed().as_secs_f64();
+    println!("{count} puzzles audited, {failed} failed ({time:.1} s)");
+    Ok(if failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn rate_files(files: Vec<PathBuf>, write: bool) -> Result<ExitCode, String> {
+    let files = if files.is_empty() {
+        puzzle_files_with_mods()?
+    } else {
+        files
+    };
+    let mut failed = 0usize;
+    let (mut changed, mut total) = (0usize, 0usize);
+    for (path, list) in load_puzzles(&files, &mut failed) {
+        let mut rated = HashMap::new();
+        for p in &list {
+            total += 1;
+            match verify(&p.exercise) {
+                Ok(proof) => {
+                    let r = boardcraft_learn::rate::rate(&p.exercise, &proof);
+                    let mark = if r.difficulty == p.difficulty {
+                        ""
+                    } else {
+                        changed += 1;
+                        " (the file says "
+                    };
+                    println!(
+                        "{} {:?}: {:?} ({} points: {}){mark}{}",
+                        p.id,
+                        p.exercise.goal,
+                        r.difficulty,
+                        r.points,
+                        r.why,
+                        if mark.is_empty() {
+                            String::new()
+                        } else {
+                            format!("{:?})", p.difficulty)
+                        }
+                    );
+                    rated.insert(p.id.clone(), r.difficulty);
+                }
+                Err(e) => {
+                    println!("{}: puzzle `{}`: FAILED: {e}", path.display(), p.id);
+                    failed += 1;
+                }
+            }
+        }
+        if write {
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut file: PuzzleFile =
+                ron::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            for p in &mut file.puzzles {
+                if let Some(d) = rated.get(&p.id) {
+                    p.difficulty = *d;
+                }
+            }
+            let header: String = text
+                .lines()
+                .take_while(|l| l.starts_with("//"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            write_puzzle_file(&path, &header, &file)?;
+        }
+    }
+    println!("{total} puzzles rated, {changed} differ from their file, {failed} failed");
+    Ok(if failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn remake_files(files: Vec<PathBuf>) -> Result<ExitCode, String> {
+    use boardcraft_learn::audit::{AuditConfig, audit};
+    let cfg = AuditConfig::default();
+    for path in files {
+        let label = path.display().to_string();
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{label}: {e}"))?;
+        let mut file: PuzzleFile = ron::from_str(&text).map_err(|e| format!("{label}: {e}"))?;
+        let checked = puzzles_from_ron(&label, &text, path.parent()).map_err(|e| e.to_string())?;
+        let (mut kept, mut remade, mut dropped) = (0, 0, 0);
+        let mut out = Vec::new();
+        for (entry, puzzle) in file.puzzles.drain(..).zip(&checked) {
+            let proof = verify(&puzzle.exercise)
+                .ok()
+                .filter(|_| audit(&puzzle.exercise, &cfg).passed());
+            if let Some(proof) = proof {
+                kept += 1;
+                let mut entry = entry;
+                // The title and hint speak of the goal's measure: written anew, so that a kept
+                // puzzle says what this build checks.
+                let ex = &puzzle.exercise;
+                entry.title = boardcraft_learn::mine::title_for(ex.goal);
+                entry.hint = boardcraft_learn::mine::hint_for(
+                    ex.goal,
+                    &ex.position,
+                    &ex.lines[0][0],
+                    proof.best,
+                );
+                out.push(entry);
+                continue;
+            }
+            match boardcraft_learn::mine::remake(&puzzle.exercise.variant, &entry) {
+                Some(p) => {
+                    println!(
+                        "{}: remade: {} (was {})",
+                        entry.id,
+                        p.solutions.join(" / "),
+                        entry.solutions.join(" / ")
+                    );
+                    remade += 1;
+                    out.push(p);
+                }
+                None => {
+                    println!(
+                        "{}: dropped (no good puzzle for {:?} in this position)",
+                        entry.id, entry.goal
+                    );
+                    dropped += 1;
+                }
+            }
+        }
+        file.puzzles = out;
+        let header: String = text
+            .lines()
+            .take_while(|l| l.starts_with("//"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        write_puzzle_file(&path, &header, &file)?;
+        println!("{label}: {kept} kept, {remade} remade, {dropped} dropped");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes a puzzle file: the header comment lines, then the RON.
+fn write_puzzle_file(path: &Path, header: &str, file: &PuzzleFile) -> Result<(), String> {
+    let pretty = ron::ser::PrettyConfig::new().indentor("    ".to_owned());
+    let body = ron::ser::to_string_pretty(file, pretty).map_err(|e| e.to_string())?;
+    std::fs::write(path, format!("{header}{body}\n"))
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn verify_files(files: Vec<PathBuf>) -> Result<ExitCode, String> {

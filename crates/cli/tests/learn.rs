@@ -140,7 +140,7 @@ fn puzzles_verify_fails_on_a_wrong_or_incomplete_solution() {
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
     assert!(
-        text.contains("puzzle `t-1`: FAILED: the listed first move(s) c1:c3:e3 do not score 3; the moves that do: a1:a3:c3:e3"),
+        text.contains("puzzle `t-1`: FAILED: the listed first move(s) c1:c3:e3 do not score best (gain +6 rows, 3 jump(s)); the moves that do: a1:a3:c3:e3"),
         "{text}"
     );
     assert!(

@@ -3,7 +3,10 @@
 use boardcraft_ai::solver;
 use boardcraft_rules::{AnyEffect, AnyMove, AnyPosition, Color, EndReason, Outcome, Position};
 
-use crate::Goal;
+use crate::{
+    Goal,
+    measure::{BestScore, race_gain},
+};
 
 /// A [`Goal`] as the solver's goal for the side to move of the puzzle's position.
 #[derive(Copy, Clone, Debug)]
@@ -69,10 +72,11 @@ fn gipf_effect(before: &AnyPosition, mv: &AnyMove) -> Option<boardcraft_rules::g
     }
 }
 
-/// For the one-move "best move" goals, every legal move with its score (the jumps of its
-/// longest path; the opponent pieces it captures). `None` when the goal is not one of them,
-/// or the position is too crowded to walk every chain.
-pub fn move_scores(goal: Goal, pos: &AnyPosition) -> Option<Vec<(AnyMove, u32)>> {
+/// For the one-move "best move" goals, every legal move with its score: for `LongestJump` the
+/// ground it gains towards the target corner, ties broken by the jumps of its longest path
+/// ([`crate::measure`]); for `CaptureMost` the opponent pieces it captures. `None` when the
+/// goal is not one of them, or the position is too crowded to walk every chain.
+pub fn move_scores(goal: Goal, pos: &AnyPosition) -> Option<Vec<(AnyMove, BestScore)>> {
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
     match (goal, pos) {
@@ -82,14 +86,17 @@ pub fn move_scores(goal: Goal, pos: &AnyPosition) -> Option<Vec<(AnyMove, u32)>>
                 moves
                     .into_iter()
                     .map(|m| {
-                        let jumps = match &m {
-                            AnyMove::Race(r) => chains
-                                .iter()
-                                .find(|c| c.from == r.from() && c.to == r.to())
-                                .map_or(0, |c| c.jumps() as u32),
-                            _ => 0,
+                        let score = match &m {
+                            AnyMove::Race(r) => BestScore::Jump {
+                                gain: race_gain(p, r),
+                                jumps: chains
+                                    .iter()
+                                    .find(|c| c.from == r.from() && c.to == r.to())
+                                    .map_or(0, |c| c.jumps() as u32),
+                            },
+                            _ => BestScore::Jump { gain: 0, jumps: 0 },
                         };
-                        (m, jumps)
+                        (m, score)
                     })
                     .collect(),
             )
@@ -106,7 +113,7 @@ pub fn move_scores(goal: Goal, pos: &AnyPosition) -> Option<Vec<(AnyMove, u32)>>
                             AnyPosition::Focus(a) => a.captured_by(me) - p.captured_by(me),
                             _ => 0,
                         };
-                        (m, u32::from(took))
+                        (m, BestScore::Capture(u32::from(took)))
                     })
                     .collect(),
             )

@@ -3,11 +3,14 @@
 //! ([`goal`]) and verified by the engine's solver ([`verify`], `boardcraft_ai::solver`). No
 //! Bevy: the game's Learn screen, the CLI (`puzzles verify`, `puzzles mine`) and the tests share
 //! this crate.
+pub mod audit;
 pub mod error;
 pub mod format;
 pub mod goal;
 pub mod load;
+pub mod measure;
 pub mod mine;
+pub mod rate;
 pub mod verify;
 
 pub use error::FileError;

@@ -7,9 +7,10 @@ use boardcraft_ai::{Level, solver::Solver};
 use boardcraft_rules::{AnyMove, AnyPosition, FamilyRules, Position, Variant};
 
 use crate::{
-    Difficulty, Goal, PuzzleEntry, Text,
+    Goal, PuzzleEntry, Text,
     goal::{Judge, move_scores},
     load::Exercise,
+    measure::BestScore,
     verify::verify,
 };
 
@@ -46,8 +47,8 @@ pub fn title_for(goal: Goal) -> Text {
             ru: format!("Выигрыш в {}", moves_ru(n)),
         },
         Goal::LongestJump => Text {
-            en: "The longest jump".into(),
-            ru: "Самый длинный прыжок".into(),
+            en: "The best jump forward".into(),
+            ru: "Лучший прыжок вперёд".into(),
         },
         Goal::ReachTarget { pieces, moves } => Text {
             en: format!(
@@ -89,18 +90,24 @@ pub fn title_for(goal: Goal) -> Text {
 }
 
 /// A hint: the best score for best-move goals, else where the first move starts.
-pub fn hint_for(goal: Goal, pos: &AnyPosition, first: &AnyMove, best: Option<u32>) -> Text {
+pub fn hint_for(goal: Goal, pos: &AnyPosition, first: &AnyMove, best: Option<BestScore>) -> Text {
     match (goal, best) {
-        (Goal::LongestJump, Some(k)) => {
+        (Goal::LongestJump, Some(BestScore::Jump { gain, jumps })) => {
+            let gain = gain.max(0) as u32;
             return Text {
-                en: format!("The longest chain makes {}.", en_plural(k, "jump")),
+                en: format!(
+                    "The best chain gains {} towards the far corner, in {}.",
+                    en_plural(gain, "row"),
+                    en_plural(jumps, "jump")
+                ),
                 ru: format!(
-                    "В самой длинной цепочке {}.",
-                    ru_plural(k, "прыжок", "прыжка", "прыжков")
+                    "Лучшая цепочка продвигает шашку на {} к дальнему углу, за {}.",
+                    ru_plural(gain, "ряд", "ряда", "рядов"),
+                    ru_plural(jumps, "прыжок", "прыжка", "прыжков")
                 ),
             };
         }
-        (Goal::CaptureMost, Some(k)) => {
+        (Goal::CaptureMost, Some(BestScore::Capture(k))) => {
             return Text {
                 en: format!("The best move captures {}.", en_plural(k, "piece")),
                 ru: format!(
@@ -141,26 +148,6 @@ pub fn hint_for(goal: Goal, pos: &AnyPosition, first: &AnyMove, best: Option<u32
             }
         }
     }
-}
-
-fn difficulty(goal: Goal, best: Option<u32>, first_moves: usize) -> Difficulty {
-    let d = match goal {
-        Goal::LongestJump => match best.unwrap_or(0) {
-            0..=3 => 0,
-            4..=5 => 1,
-            6..=7 => 2,
-            _ => 3,
-        },
-        Goal::CaptureMost => match best.unwrap_or(0) {
-            0..=1 => 0,
-            2 => 1,
-            _ => 2,
-        },
-        g => {
-            (g.moves() as usize).saturating_sub(1) + usize::from(g.moves() >= 3 && first_moves == 1)
-        }
-    };
-    Difficulty::ALL[d.min(3)]
 }
 
 /// The goals worth trying in this position of this variant.
@@ -227,12 +214,16 @@ fn candidates(rules: &FamilyRules, pos: &AnyPosition, plies_to_end: Option<u32>)
 /// A proven puzzle for `goal` in `pos`, if there is one: few right first moves, each with a
 /// solution line, checked by [`verify`].
 fn try_goal(variant: &Variant, pos: &AnyPosition, goal: Goal) -> Option<(PuzzleEntry, u64)> {
-    let (firsts, lines, best): (Vec<AnyMove>, Vec<Vec<AnyMove>>, Option<u32>) = match goal {
+    let (firsts, lines, best): (Vec<AnyMove>, Vec<Vec<AnyMove>>, Option<BestScore>) = match goal {
         Goal::LongestJump | Goal::CaptureMost => {
             let scores = move_scores(goal, pos)?;
             let best = scores.iter().map(|s| s.1).max()?;
-            let min = if goal == Goal::LongestJump { 3 } else { 1 };
-            if best < min {
+            // A mined jump puzzle wants a chain worth finding: 3 jumps or more, going forward.
+            let worth = match best {
+                BestScore::Jump { gain, jumps } => jumps >= 3 && gain >= 4,
+                BestScore::Capture(k) => k >= 1,
+            };
+            if !worth {
                 return None;
             }
             let top: Vec<AnyMove> = scores
@@ -273,6 +264,10 @@ fn try_goal(variant: &Variant, pos: &AnyPosition, goal: Goal) -> Option<(PuzzleE
         lines,
     };
     let proof = verify(&exercise).ok()?;
+    // A puzzle must teach a sound move, not only the extreme of the goal's measure.
+    if !crate::audit::audit(&exercise, &crate::audit::AuditConfig::default()).passed() {
+        return None;
+    }
     let entry = PuzzleEntry {
         id: String::new(),
         variant: variant.name.clone(),
@@ -286,12 +281,24 @@ fn try_goal(variant: &Variant, pos: &AnyPosition, goal: Goal) -> Option<(PuzzleE
                 .collect(),
             _ => solutions,
         },
-        difficulty: difficulty(goal, best, firsts.len()),
+        difficulty: crate::rate::rate(&exercise, &proof).difficulty,
         title: title_for(goal),
         hint: hint_for(goal, pos, &firsts[0], best),
         source: String::new(),
     };
     Some((entry, proof.nodes))
+}
+
+/// A puzzle for `goal` in the position of `entry`, made again with this build's rules of what
+/// makes a puzzle (the goal's measure, verification, the audit, the rated difficulty): the
+/// answer, the lines, the title, the hint and the difficulty are new, the id and the source are
+/// kept. `None` when the position no longer makes a puzzle for that goal.
+pub fn remake(variant: &Variant, entry: &PuzzleEntry) -> Option<PuzzleEntry> {
+    let pos = variant.position_from_text(&entry.position).ok()?;
+    let (mut made, _) = try_goal(variant, &pos, entry.goal)?;
+    made.id = entry.id.clone();
+    made.source = entry.source.clone();
+    Some(made)
 }
 
 fn line_text(pos: &AnyPosition, line: &[AnyMove]) -> String {

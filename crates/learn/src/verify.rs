@@ -7,8 +7,9 @@
 //!   not be reachable in fewer moves (so "in N" is exact). Every line is checked move by move:
 //!   each of the player's moves still forces the goal in the moves left, and the last one
 //!   reaches it.
-//! - One-move "best" goals (the longest jump, the most captures): every legal move is scored;
-//!   the listed moves must be exactly the best ones.
+//! - One-move "best" goals (the jump that gains the most ground, ties: more jumps; the most
+//!   captures): every legal move is scored ([`crate::goal::move_scores`]); the listed moves must
+//!   be exactly the best ones, and a jump puzzle's best move a chain that goes forward.
 //! - `Play` (lesson steps that show a move): the listed moves are legal and distinct.
 use std::collections::HashSet;
 
@@ -19,7 +20,12 @@ use crate::{
     Goal,
     goal::{Judge, move_scores, reached},
     load::Exercise,
+    measure::BestScore,
 };
+
+/// The least ground (rows towards the target corner) a "best jump" puzzle's answer gains: a
+/// puzzle teaches a move forward.
+pub const MIN_JUMP_GAIN: i32 = 2;
 
 /// The solver's node limit per exercise: a proof that needs more is not accepted.
 pub const NODE_LIMIT: u64 = 40_000_000;
@@ -29,8 +35,8 @@ pub const NODE_LIMIT: u64 = 40_000_000;
 pub struct Verified {
     /// The right first moves, in notation.
     pub first_moves: Vec<String>,
-    /// For best-move goals, the best score (jumps, captures).
-    pub best: Option<u32>,
+    /// For best-move goals, the best score (the ground gained and the jumps; the captures).
+    pub best: Option<BestScore>,
     pub nodes: u64,
 }
 
@@ -96,15 +102,19 @@ pub fn verify(ex: &Exercise) -> Result<Verified, String> {
         Goal::LongestJump | Goal::CaptureMost => {
             let scores = move_scores(goal, pos)
                 .ok_or_else(|| "the position is too crowded to walk every jump path".to_owned())?;
-            let best = scores.iter().map(|s| s.1).max().unwrap_or(0);
-            let minimum = if goal == Goal::LongestJump { 2 } else { 1 };
-            if best < minimum {
-                return Err(match goal {
-                    Goal::LongestJump => format!(
-                        "the longest jump here has {best} jump(s); a puzzle needs a chain of at least 2"
-                    ),
-                    _ => "no move captures anything here".into(),
-                });
+            let best = scores
+                .iter()
+                .map(|s| s.1)
+                .max()
+                .ok_or_else(|| "there is no legal move".to_owned())?;
+            match best {
+                BestScore::Jump { gain, jumps } if jumps < 2 || gain < MIN_JUMP_GAIN => {
+                    return Err(format!(
+                        "the move that gains the most ground here ({best}) is not a chain of at least 2 jumps gaining at least {MIN_JUMP_GAIN} rows"
+                    ));
+                }
+                BestScore::Capture(0) => return Err("no move captures anything here".into()),
+                _ => {}
             }
             let top: Vec<AnyMove> = scores
                 .iter()
@@ -117,7 +127,7 @@ pub fn verify(ex: &Exercise) -> Result<Verified, String> {
                     l.len()
                 ));
             }
-            compare(pos, &firsts, &top, &format!("score {best}"))?;
+            compare(pos, &firsts, &top, &format!("score best ({best})"))?;
             Ok(Verified {
                 first_moves: names(pos, &top).split(", ").map(str::to_owned).collect(),
                 best: Some(best),

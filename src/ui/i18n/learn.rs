@@ -194,7 +194,7 @@ fn en(key: LearnKey) -> &'static str {
         StepOf => "Step {n} of {total}",
         YourSide => "You play {Side}.",
         GoalWinIn => "Win in {moves}.",
-        GoalLongestJump => "Make the longest jump.",
+        GoalLongestJump => "Make the jump that gains the most ground towards the far corner.",
         GoalReachTarget => "Goal: {pieces} in the target camp within {moves}.",
         GoalLeaveHome => "Get every piece out of your home within {moves}.",
         GoalCaptureMost => "Capture as many pieces as you can with one move.",
@@ -258,7 +258,9 @@ fn ru(key: LearnKey) -> &'static str {
         StepOf => "Шаг {n} из {total}",
         YourSide => "Ваш цвет: {side}.",
         GoalWinIn => "Выиграйте за {moves}.",
-        GoalLongestJump => "Сделайте самый длинный прыжок.",
+        GoalLongestJump => {
+            "Сделайте прыжок, который больше всего продвигает шашку к дальнему углу."
+        }
         GoalReachTarget => "Цель: {pieces} в лагере соперника не позже чем за {moves}.",
         GoalLeaveHome => "Выведите все шашки из своего лагеря за {moves}.",
         GoalCaptureMost => "Возьмите одним ходом как можно больше фишек.",
