@@ -7,8 +7,11 @@ use std::{
 };
 
 use boardcraft_learn::{
-    FileError, PuzzleEntry, PuzzleFile, format::FORMAT_VERSION, is_puzzle_file, lesson_from_ron,
-    manifest_from_ron, mine::mine, puzzles_from_ron, shipped_assets, verify,
+    FileError, PuzzleEntry, PuzzleFile,
+    format::FORMAT_VERSION,
+    is_puzzle_file, lesson_from_ron, manifest_from_ron,
+    mine::{Kinds, MineOptions, mine},
+    puzzles_from_ron, shipped_assets, verify,
 };
 use boardcraft_rules::Variant;
 
@@ -65,6 +68,17 @@ enum Command {
         /// skipped) instead of printing the puzzles.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// The two levels that play the games, e.g. `master,master` for puzzles from strong
+        /// play (slower: about a second a move).
+        #[arg(long, default_value = "novice,amateur")]
+        levels: String,
+        /// Only goals of two or more moves (wins, rows, pieces into the corner in 2–4).
+        #[arg(long)]
+        deep: bool,
+        /// Only goals of this kind: win, best-jump, into-corner, leave-home, capture-most,
+        /// no-move, row, take-gipf.
+        #[arg(long)]
+        kind: Option<String>,
     },
 }
 
@@ -80,7 +94,27 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             seed,
             max_games,
             out,
-        } => mine_cmd(&variant, count, seed, max_games, out.as_deref()),
+            levels,
+            deep,
+            kind,
+        } => {
+            let levels: Vec<boardcraft_ai::Level> = levels
+                .split(',')
+                .map(str::parse)
+                .collect::<Result<_, _>>()?;
+            let [a, b] = levels[..] else {
+                return Err("--levels takes two levels, e.g. master,master".into());
+            };
+            let options = MineOptions {
+                count,
+                seed,
+                max_games,
+                levels: [a, b],
+                kinds: if deep { Kinds::Deep } else { Kinds::All },
+                only: kind,
+            };
+            mine_cmd(&variant, options, out.as_deref())
+        }
     }
 }
 
@@ -438,13 +472,7 @@ fn print_file_error(e: &FileError, failed: &mut usize) {
     *failed += e.problems.len().max(1);
 }
 
-fn mine_cmd(
-    variant: &str,
-    count: usize,
-    seed: u64,
-    max_games: u32,
-    out: Option<&Path>,
-) -> Result<ExitCode, String> {
+fn mine_cmd(variant: &str, options: MineOptions, out: Option<&Path>) -> Result<ExitCode, String> {
     let v = Variant::resolve(variant).map_err(|e| e.to_string())?;
     let mut existing: Vec<PuzzleEntry> = Vec::new();
     if let Some(path) = out.filter(|p| p.exists()) {
@@ -455,7 +483,7 @@ fn mine_cmd(
     }
     let known: HashSet<String> = existing.iter().map(|p| p.position.clone()).collect();
     let started = Instant::now();
-    let found = mine(&v, count, seed, max_games, &known, |p| {
+    let found = mine(&v, options, &known, |p| {
         eprintln!(
             "games {:>4}  puzzles {:>3}  ({:.0} s)",
             p.games,

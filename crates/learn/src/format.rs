@@ -88,6 +88,25 @@ impl Goal {
     }
 }
 
+impl Goal {
+    /// The goal's kind as a short name, for counting and for `puzzles mine --kind`: `win`,
+    /// `best-jump`, `into-corner`, `leave-home`, `capture-most`, `no-move`, `row`, `take-gipf`,
+    /// `play`.
+    pub fn kind(self) -> &'static str {
+        match self {
+            Goal::WinIn(_) => "win",
+            Goal::LongestJump => "best-jump",
+            Goal::ReachTarget { .. } => "into-corner",
+            Goal::LeaveHome { .. } => "leave-home",
+            Goal::CaptureMost => "capture-most",
+            Goal::NoMoveIn(_) => "no-move",
+            Goal::RowIn(_) => "row",
+            Goal::TakeGipfIn(_) => "take-gipf",
+            Goal::Play => "play",
+        }
+    }
+}
+
 /// How hard a puzzle is, for sorting and filtering on the Learn screen.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Difficulty {
@@ -172,6 +191,13 @@ pub struct StepEntry {
     pub wrong: Text,
     #[serde(default)]
     pub hint: Option<Text>,
+    /// Squares to mark on the board (the squares the text speaks of), by name: `["h8", "g8"]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<String>,
+    /// Arrows to draw, each a chain of squares joined by `:` or `-`, drawn hop by hop:
+    /// `["e4:c4:a4:a2"]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arrows: Vec<String>,
 }
 
 /// `assets/puzzles/manifest.ron` and `assets/lessons/manifest.ron`: the files in menu order

@@ -4,6 +4,7 @@
 //! Bevy: the game's Learn screen, the CLI (`puzzles verify`, `puzzles mine`) and the tests share
 //! this crate.
 pub mod audit;
+pub mod drawing;
 pub mod error;
 pub mod format;
 pub mod goal;
@@ -13,6 +14,7 @@ pub mod mine;
 pub mod rate;
 pub mod verify;
 
+pub use drawing::{Arrow, BoardSquare};
 pub use error::FileError;
 pub use format::{
     Difficulty, Goal, LessonFile, Manifest, PuzzleEntry, PuzzleFile, StepEntry, Text,

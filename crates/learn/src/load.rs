@@ -7,6 +7,7 @@ use boardcraft_rules::{AnyMove, AnyPosition, Position, Variant};
 
 use crate::{
     Difficulty, Goal, LessonFile, PuzzleEntry, PuzzleFile, StepEntry, Text,
+    drawing::{Arrow, BoardSquare},
     error::{FileError, Problem, describe_ron_error, locate},
     format::FORMAT_VERSION,
 };
@@ -58,6 +59,10 @@ pub struct Step {
     pub right: Text,
     pub wrong: Text,
     pub hint: Option<Text>,
+    /// The squares to mark on the board, checked to be on it.
+    pub marks: Vec<BoardSquare>,
+    /// The arrows to draw (each a chain, hop by hop), checked to be on the board.
+    pub arrows: Vec<Arrow>,
     pub exercise: Exercise,
 }
 
@@ -375,6 +380,8 @@ pub fn lesson_from_ron(file: &str, text: &str, base: Option<&Path>) -> Result<Le
             right,
             wrong,
             hint,
+            marks,
+            arrows,
         } = s;
         for (name, t) in [
             ("title", title),
@@ -409,12 +416,28 @@ pub fn lesson_from_ron(file: &str, text: &str, base: Option<&Path>) -> Result<Le
                     ),
                 );
             }
+            let mut marked = Vec::new();
+            for (j, name) in marks.iter().enumerate() {
+                match crate::drawing::square(&ex.position, name) {
+                    Ok(sq) => marked.push(sq),
+                    Err(e) => p.push(format!("{at}.marks[{j}]"), e),
+                }
+            }
+            let mut drawn = Vec::new();
+            for (j, text) in arrows.iter().enumerate() {
+                match crate::drawing::arrow(&ex.position, text) {
+                    Ok(a) => drawn.push(a),
+                    Err(e) => p.push(format!("{at}.arrows[{j}]"), e),
+                }
+            }
             steps.push(Step {
                 title: title.clone(),
                 text: body.clone(),
                 right: right.clone(),
                 wrong: wrong.clone(),
                 hint: hint.clone(),
+                marks: marked,
+                arrows: drawn,
                 exercise: ex,
             });
         }

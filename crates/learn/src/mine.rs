@@ -150,16 +150,34 @@ pub fn hint_for(goal: Goal, pos: &AnyPosition, first: &AnyMove, best: Option<Bes
     }
 }
 
+/// What kind of puzzles to look for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kinds {
+    /// Every kind the family has, rarer kinds first.
+    All,
+    /// Only goals of two or more moves (the endgames of strong games: a win, a row, leaving
+    /// the opponent without a move, pieces into the corner — where few first moves work).
+    Deep,
+}
+
 /// The goals worth trying in this position of this variant.
-fn candidates(rules: &FamilyRules, pos: &AnyPosition, plies_to_end: Option<u32>) -> Vec<Goal> {
+fn candidates(
+    rules: &FamilyRules,
+    pos: &AnyPosition,
+    plies_to_end: Option<u32>,
+    kinds: Kinds,
+) -> Vec<Goal> {
     let mut out = Vec::new();
     let near_end = |n: u32| plies_to_end.is_some_and(|p| p < 2 * n + 2);
+    let deep = kinds == Kinds::Deep;
     match (rules, pos) {
         (FamilyRules::Race(r), AnyPosition::Race(p)) => {
-            out.push(Goal::LongestJump);
+            let big = r.width() > 8;
+            if !deep {
+                out.push(Goal::LongestJump);
+            }
             let me = p.side_to_move();
             let have = p.pieces_in_target(me);
-            let big = r.width() > 8;
             for n in 1..=if big { 2 } else { 3 } {
                 if near_end(n) {
                     out.push(Goal::WinIn(n));
@@ -167,6 +185,15 @@ fn candidates(rules: &FamilyRules, pos: &AnyPosition, plies_to_end: Option<u32>)
             }
             let per_side = r.pieces_per_side() as u32;
             for n in 2..=if big { 2 } else { 3 } {
+                // "Into the corner in n" (the 9qum kind): one more piece in, which takes n moves
+                // against every defence …
+                if have + 1 < per_side && have >= 1 {
+                    out.push(Goal::ReachTarget {
+                        pieces: have + 1,
+                        moves: n,
+                    });
+                }
+                // … and n more pieces in n moves.
                 if have + n < per_side && have >= 2 {
                     out.push(Goal::ReachTarget {
                         pieces: have + n,
@@ -175,32 +202,42 @@ fn candidates(rules: &FamilyRules, pos: &AnyPosition, plies_to_end: Option<u32>)
                 }
             }
             if let Some(check) = r.home_clear_ply() {
+                // "Every piece out of home before move 40": a few stragglers, in time.
                 let home = p.pieces_at_home(me).len() as u32;
-                if home > 0 && p.ply() + 8 >= check && p.ply() < check {
+                if (1..=3).contains(&home) && p.ply() + 24 >= check {
                     for n in home..=home + 1 {
-                        out.push(Goal::LeaveHome { moves: n });
+                        if p.ply() + 2 * n <= check {
+                            out.push(Goal::LeaveHome { moves: n });
+                        }
                     }
                 }
             }
         }
         (FamilyRules::Focus(_), AnyPosition::Focus(_)) => {
-            out.push(Goal::CaptureMost);
-            for n in 1..=2 {
+            if !deep {
+                out.push(Goal::CaptureMost);
+            }
+            for n in if deep { 2..=3 } else { 1..=2 } {
                 if near_end(n) {
                     out.push(Goal::NoMoveIn(n));
+                    out.push(Goal::WinIn(n));
                 }
             }
         }
         (FamilyRules::Gipf(g), AnyPosition::Gipf(p)) => {
-            out.push(Goal::RowIn(1));
-            if p.ply() % 3 == 0 {
+            if !deep {
+                out.push(Goal::RowIn(1));
+            }
+            if deep || p.ply() % 3 == 0 {
                 out.push(Goal::RowIn(2));
             }
-            let gipf_game = g.lose_without_gipf;
-            if gipf_game {
-                out.push(Goal::TakeGipfIn(1));
+            if deep && p.ply() % 2 == 0 {
+                out.push(Goal::RowIn(3));
             }
-            for n in 1..=2 {
+            if g.lose_without_gipf {
+                out.push(Goal::TakeGipfIn(if deep { 2 } else { 1 }));
+            }
+            for n in if deep { 2..=4 } else { 1..=2 } {
                 if near_end(n) {
                     out.push(Goal::WinIn(n));
                 }
@@ -368,16 +405,35 @@ pub struct MineProgress {
     pub found: usize,
 }
 
+/// How [`mine`] plays and looks.
+#[derive(Clone, Debug)]
+pub struct MineOptions {
+    pub count: usize,
+    pub seed: u64,
+    pub max_games: u32,
+    /// The levels that play the self-play games (they alternate per game and per move).
+    pub levels: [Level; 2],
+    pub kinds: Kinds,
+    /// Only goals of this kind ([`Goal::kind`]), if given.
+    pub only: Option<String>,
+}
+
 /// Mines up to `count` proven puzzles from self-play games of `variant` (seeded, so the same
 /// seed finds the same puzzles), skipping positions in `known` (position texts).
 pub fn mine(
     variant: &Variant,
-    count: usize,
-    seed: u64,
-    max_games: u32,
+    options: MineOptions,
     known: &HashSet<String>,
     mut progress: impl FnMut(&MineProgress),
 ) -> Vec<PuzzleEntry> {
+    let MineOptions {
+        count,
+        seed,
+        max_games,
+        levels,
+        kinds,
+        only,
+    } = options;
     let mut out: Vec<PuzzleEntry> = Vec::new();
     let mut seen: HashSet<String> = known.clone();
     let mut kinds_found: std::collections::HashMap<std::mem::Discriminant<Goal>, usize> =
@@ -389,6 +445,7 @@ pub fn mine(
         let positions = self_play(
             variant,
             seed.wrapping_mul(1000).wrapping_add(u64::from(game)),
+            levels,
         );
         let total = positions.len() as u32;
         let decisive = positions
@@ -409,7 +466,8 @@ pub fn mine(
                 continue;
             }
             let plies_to_end = decisive.then_some(total - 1 - i as u32);
-            let mut goals = candidates(&variant.rules, pos, plies_to_end);
+            let mut goals = candidates(&variant.rules, pos, plies_to_end, kinds);
+            goals.retain(|g| only.as_deref().is_none_or(|k| g.kind() == k));
             // Rarer kinds first, so a file gets every kind the family has.
             goals.sort_by_key(|g| {
                 kinds_found
@@ -433,8 +491,10 @@ pub fn mine(
                         .or_default() += 1;
                     let mut entry = entry;
                     entry.source = format!(
-                        "mined: {} self-play, seed {seed}, game {game}, ply {}",
+                        "mined: {} self-play ({} vs {}), seed {seed}, game {game}, ply {}",
                         variant.name,
+                        levels[0],
+                        levels[1],
                         pos.ply()
                     );
                     out.push(entry);
@@ -454,11 +514,10 @@ pub fn mine(
 
 /// The positions of one self-play game, start first: the levels alternate per game and get
 /// noise, so games differ; the first plies are random to spread the openings.
-fn self_play(variant: &Variant, seed: u64) -> Vec<AnyPosition> {
+fn self_play(variant: &Variant, seed: u64, levels: [Level; 2]) -> Vec<AnyPosition> {
     let mut pos = variant.new_game();
     let mut out = vec![pos.clone()];
     let mut rng = boardcraft_ai::rng::SplitMix64::new(seed);
-    let levels = [Level::Novice, Level::Amateur];
     let cap = match &variant.rules {
         FamilyRules::Race(_) => 400,
         _ => 240,

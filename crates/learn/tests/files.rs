@@ -212,3 +212,66 @@ fn a_wrong_or_non_unique_solution_fails() {
         Judgement::Wrong
     );
 }
+
+/// A lesson of two steps; the second draws on the board (issue 25).
+const DRAWING: &str = r#"(
+    format_version: 1,
+    id: "d",
+    family: "Race",
+    title: (en: "d", ru: "д"),
+    steps: [
+        (
+            title: (en: "one", ru: "один"),
+            variant: "ugolki-9qum",
+            position: "5BBB/5BBB/5BBB/8/8/WWW5/WWW5/WWW5 w 0",
+            text: (en: "t", ru: "т"),
+            goal: Play,
+            solutions: ["a3-a4"],
+            right: (en: "r", ru: "р"),
+            wrong: (en: "w", ru: "в"),
+        ),
+        (
+            title: (en: "two", ru: "два"),
+            variant: "ugolki-9qum",
+            position: "5BBB/5BBB/5BBB/8/8/WWW5/WWW5/WWW5 w 0",
+            text: (en: "t", ru: "т"),
+            goal: Play,
+            solutions: ["b2:b4"],
+            right: (en: "r", ru: "р"),
+            wrong: (en: "w", ru: "в"),
+            marks: ["h8", "MARK"],
+            arrows: ["ARROW"],
+        ),
+    ],
+)"#;
+
+#[test]
+fn marks_and_arrows_are_read_and_checked_on_the_board() {
+    let good = DRAWING.replace("MARK", "g8").replace("ARROW", "b2:b4");
+    let lesson = lesson_from_ron("d.ron", &good, None).unwrap_or_else(|e| panic!("{e}"));
+    assert!(lesson.steps[0].marks.is_empty() && lesson.steps[0].arrows.is_empty());
+    let step = &lesson.steps[1];
+    let marks: Vec<String> = step.marks.iter().map(|m| m.to_string()).collect();
+    assert_eq!(marks, ["h8", "g8"]);
+    assert_eq!(step.arrows.len(), 1);
+    let hops: Vec<String> = step.arrows[0]
+        .hops()
+        .map(|(a, b)| format!("{a}-{b}"))
+        .collect();
+    assert_eq!(hops, ["b2-b4"]);
+
+    let off = DRAWING.replace("MARK", "i9").replace("ARROW", "b2:b4");
+    assert_eq!(
+        lesson_from_ron("d.ron", &off, None)
+            .unwrap_err()
+            .to_string(),
+        "d.ron:26: field `steps[1].marks[1]`: `i9` is not a square of this board"
+    );
+    let malformed = DRAWING.replace("MARK", "g8").replace("ARROW", "b2");
+    assert_eq!(
+        lesson_from_ron("d.ron", &malformed, None)
+            .unwrap_err()
+            .to_string(),
+        "d.ron:27: field `steps[1].arrows[0]`: `b2` is not an arrow: write two or more squares joined by ':' or '-', e.g. \"e4:c4:a4\""
+    );
+}
