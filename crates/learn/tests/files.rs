@@ -275,3 +275,33 @@ fn marks_and_arrows_are_read_and_checked_on_the_board() {
         "d.ron:27: field `steps[1].arrows[0]`: `b2` is not an arrow: write two or more squares joined by ':' or '-', e.g. \"e4:c4:a4\""
     );
 }
+
+#[test]
+fn the_shipped_courses_draw_on_the_board() {
+    for family in ["ugolki", "halma", "focus", "gipf"] {
+        let path = shipped_assets().join(format!("lessons/{family}.ron"));
+        let lesson = boardcraft_learn::lesson_from_path(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            lesson.steps.iter().any(|s| !s.arrows.is_empty()),
+            "{family}: no arrow"
+        );
+        assert!(
+            lesson.steps.iter().any(|s| !s.marks.is_empty()),
+            "{family}: no marked square"
+        );
+    }
+    // "Jump from b2 over b3 to b4": the jump drawn, the jumped piece marked.
+    let ugolki =
+        boardcraft_learn::lesson_from_path(&shipped_assets().join("lessons/ugolki.ron")).unwrap();
+    let step = ugolki
+        .steps
+        .iter()
+        .find(|s| s.title.en == "Jumping over your own piece")
+        .unwrap();
+    assert_eq!(step.marks[0].to_string(), "b3");
+    let hops: Vec<String> = step.arrows[0]
+        .hops()
+        .map(|(a, b)| format!("{a}:{b}"))
+        .collect();
+    assert_eq!(hops, ["b2:b4"]);
+}
