@@ -11,6 +11,7 @@ pub mod goal;
 pub mod load;
 pub mod measure;
 pub mod mine;
+pub mod progress;
 pub mod rate;
 pub mod verify;
 

@@ -20,7 +20,7 @@ const MAX_FIRST_MOVES: usize = 2;
 const MINING_NODES: u64 = 3_000_000;
 
 /// Russian plural: 1 ход, 2 хода, 5 ходов.
-fn ru_plural(n: u32, one: &str, few: &str, many: &str) -> String {
+pub(crate) fn ru_plural(n: u32, one: &str, few: &str, many: &str) -> String {
     let word = match (n % 10, n % 100) {
         (1, r) if r != 11 => one,
         (2..=4, r) if !(12..=14).contains(&r) => few,
@@ -29,7 +29,7 @@ fn ru_plural(n: u32, one: &str, few: &str, many: &str) -> String {
     format!("{n} {word}")
 }
 
-fn en_plural(n: u32, word: &str) -> String {
+pub(crate) fn en_plural(n: u32, word: &str) -> String {
     if n == 1 {
         format!("1 {word}")
     } else {
