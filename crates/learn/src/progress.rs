@@ -200,9 +200,24 @@ impl Exercise {
 /// fewer than [`LEVEL_UP_SHARE`] (in percent) — they move up once they have solved most of a
 /// level. Expert when every level is mostly solved.
 pub fn player_level(puzzles: &[Puzzle], solved: impl Fn(&str) -> bool) -> Difficulty {
+    level_of(puzzles, |p| (p.id.as_str(), p.difficulty), solved)
+}
+
+/// [`player_level`] over any list (the game's own puzzle entries): `entry` gives an item's id
+/// and difficulty.
+pub fn level_of<T>(
+    items: &[T],
+    entry: impl Fn(&T) -> (&str, Difficulty),
+    solved: impl Fn(&str) -> bool,
+) -> Difficulty {
     for d in Difficulty::ALL {
-        let at: Vec<&Puzzle> = puzzles.iter().filter(|p| p.difficulty == d).collect();
-        let done = at.iter().filter(|p| solved(&p.id)).count();
+        let at: Vec<&str> = items
+            .iter()
+            .map(&entry)
+            .filter(|e| e.1 == d)
+            .map(|e| e.0)
+            .collect();
+        let done = at.iter().filter(|id| solved(id)).count();
         if !at.is_empty() && done * 100 < at.len() * LEVEL_UP_SHARE {
             return d;
         }
@@ -221,16 +236,28 @@ pub fn next_puzzle<'a>(
     solved: impl Fn(&str) -> bool,
     after: Option<&str>,
 ) -> Option<&'a Puzzle> {
-    let level = player_level(puzzles, &solved);
+    next_of_level(puzzles, |p| (p.id.as_str(), p.difficulty), solved, after)
+}
+
+/// [`next_puzzle`] over any list (the game's own puzzle entries): `entry` gives an item's id
+/// and difficulty.
+pub fn next_of_level<'a, T>(
+    items: &'a [T],
+    entry: impl Fn(&T) -> (&str, Difficulty),
+    solved: impl Fn(&str) -> bool,
+    after: Option<&str>,
+) -> Option<&'a T> {
+    let level = level_of(items, &entry, &solved);
     let start = after
-        .and_then(|id| puzzles.iter().position(|p| p.id == id))
+        .and_then(|id| items.iter().position(|p| entry(p).0 == id))
         .map_or(0, |i| i + 1);
-    let in_order = puzzles[start..].iter().chain(&puzzles[..start]);
-    let unsolved: Vec<&Puzzle> = in_order.filter(|p| !solved(&p.id)).collect();
+    let in_order = items[start..].iter().chain(&items[..start]);
     let distance = |d: Difficulty| {
         let (a, b) = (d as i32, level as i32);
         // Easier levels before harder ones at the same distance.
         2 * (a - b).abs() + i32::from(a > b)
     };
-    unsolved.into_iter().min_by_key(|p| distance(p.difficulty))
+    in_order
+        .filter(|p| !solved(entry(p).0))
+        .min_by_key(|p| distance(entry(p).1))
 }
