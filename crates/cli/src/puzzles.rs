@@ -79,6 +79,10 @@ enum Command {
         /// no-move, row, take-gipf.
         #[arg(long)]
         kind: Option<String>,
+        /// Stop after this many seconds and write what was found (a game under way is not
+        /// finished).
+        #[arg(long)]
+        seconds: Option<u64>,
     },
 }
 
@@ -97,6 +101,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             levels,
             deep,
             kind,
+            seconds,
         } => {
             let levels: Vec<boardcraft_ai::Level> = levels
                 .split(',')
@@ -112,6 +117,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
                 levels: [a, b],
                 kinds: if deep { Kinds::Deep } else { Kinds::All },
                 only: kind,
+                deadline: seconds.map(|s| Instant::now() + std::time::Duration::from_secs(s)),
             };
             mine_cmd(&variant, options, out.as_deref())
         }

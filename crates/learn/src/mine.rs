@@ -416,6 +416,8 @@ pub struct MineOptions {
     pub kinds: Kinds,
     /// Only goals of this kind ([`Goal::kind`]), if given.
     pub only: Option<String>,
+    /// Stop looking at this time (what was found so far is returned).
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// Mines up to `count` proven puzzles from self-play games of `variant` (seeded, so the same
@@ -433,13 +435,15 @@ pub fn mine(
         levels,
         kinds,
         only,
+        deadline,
     } = options;
+    let late = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     let mut out: Vec<PuzzleEntry> = Vec::new();
     let mut seen: HashSet<String> = known.clone();
     let mut kinds_found: std::collections::HashMap<std::mem::Discriminant<Goal>, usize> =
         Default::default();
     for game in 0..max_games {
-        if out.len() >= count {
+        if out.len() >= count || late() {
             break;
         }
         let positions = self_play(
@@ -455,7 +459,7 @@ pub fn mine(
         let mut per_game = 0;
         let mut last_found: Option<usize> = None;
         for (i, pos) in positions.iter().enumerate() {
-            if out.len() >= count || per_game >= 3 {
+            if out.len() >= count || per_game >= 3 || late() {
                 break;
             }
             // Neighbouring positions of one game make near-identical puzzles.
