@@ -103,6 +103,9 @@ pub struct Exercise {
     pub wrong: Option<Text>,
     /// A puzzle's difficulty.
     pub difficulty: Option<Difficulty>,
+    /// What a lesson step draws on the board: marked squares and arrows (hop by hop).
+    pub marks: Vec<boardcraft_learn::BoardSquare>,
+    pub arrows: Vec<boardcraft_learn::Arrow>,
 }
 
 impl Exercise {
@@ -225,6 +228,8 @@ pub fn read_file(
         right: None,
         wrong: None,
         difficulty: None,
+        marks: Vec::new(),
+        arrows: Vec::new(),
     };
     match kind {
         FileKind::Puzzles => {
@@ -255,6 +260,8 @@ pub fn read_file(
                     hint: s.hint.clone(),
                     right: Some(s.right.clone()),
                     wrong: Some(s.wrong.clone()),
+                    marks: s.marks.clone(),
+                    arrows: s.arrows.clone(),
                     ..exercise(
                         ExerciseId::Step {
                             lesson: lesson.id.clone(),
@@ -400,6 +407,41 @@ impl LearnLibrary {
                     .map(|p| p.id.clone())
             }
         }
+    }
+
+    /// What "next" offers after `id`: for a lesson step the next step; for a puzzle the next
+    /// unsolved puzzle of the player's level in the same family
+    /// (`boardcraft_learn::progress::next_of_level`: the easiest level they have not mostly
+    /// solved), else the next one in the list.
+    pub fn next_for_player(
+        &self,
+        id: &ExerciseId,
+        progress: &crate::learn::progress::LearnProgress,
+    ) -> Option<ExerciseId> {
+        let ExerciseId::Puzzle(current) = id else {
+            return self.next_after(id);
+        };
+        let family = self.exercise(id)?.family();
+        let list: Vec<&Exercise> = self
+            .puzzles()
+            .map(|(_, p)| p)
+            .filter(|p| p.family() == family)
+            .collect();
+        let solved = |name: &str| progress.is_solved(&ExerciseId::Puzzle(name.to_owned()).key());
+        boardcraft_learn::progress::next_of_level(
+            &list,
+            |p| match &p.id {
+                ExerciseId::Puzzle(name) => {
+                    (name.as_str(), p.difficulty.unwrap_or(Difficulty::Easy))
+                }
+                ExerciseId::Step { lesson, .. } => (lesson.as_str(), Difficulty::Easy),
+            },
+            solved,
+            Some(current),
+        )
+        .filter(|p| &p.id != id)
+        .map(|p| p.id.clone())
+        .or_else(|| self.next_after(id))
     }
 
     /// The course called `id`.

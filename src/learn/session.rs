@@ -83,6 +83,8 @@ pub struct Active {
     pub solved_before: bool,
     /// Tries judged wrong in this exercise so far.
     pub wrong_tries: u32,
+    /// Why the last wrong first move was wrong (`boardcraft_learn`'s explanation), if known.
+    pub why_wrong: Option<boardcraft_learn::progress::WhyWrong>,
     /// The computer's answer, to be played when the board is ready.
     pending_reply: Option<AnyMove>,
     /// A wrong try to take back when the board is ready.
@@ -266,6 +268,7 @@ fn start_exercises(
         feedback: None,
         hint_shown: false,
         wrong_tries,
+        why_wrong: None,
         pending_reply: None,
         pending_undo: false,
     });
@@ -370,6 +373,10 @@ fn judge_moves(
                 }
             }
             Judgement::Wrong => {
+                active.why_wrong = match played.as_slice() {
+                    [first] => active.exercise.checked.why_wrong(first),
+                    _ => None,
+                };
                 active.progress = Progress::Wrong;
                 active.feedback = Some(Feedback::Wrong);
                 active.wrong_tries += 1;

@@ -606,6 +606,7 @@ fn exercise_panel(
     copied: Res<CopiedPosition>,
     mut copy: MessageWriter<CopyPositionRequested>,
     mut hint_open: Local<Option<ExerciseId>>,
+    progress: Res<LearnProgress>,
 ) -> Result {
     let Some(active) = session.active.as_ref() else {
         return Ok(());
@@ -703,7 +704,7 @@ fn exercise_panel(
                         if ui.add(button(learn_tr(lang, LearnKey::Retry))).clicked() {
                             start.write(StartExercise(active.id.clone()));
                         }
-                        let next = library.next_after(&active.id);
+                        let next = library.next_for_player(&active.id, &progress);
                         let next_key = match active.id {
                             ExerciseId::Step { .. } => LearnKey::NextStep,
                             ExerciseId::Puzzle(_) => LearnKey::NextPuzzle,
@@ -799,6 +800,10 @@ fn feedback(
                 .as_ref()
                 .map_or(learn_tr(lang, LearnKey::WrongDefault), |t| text(lang, t));
             ui.label(big(wrong).color(colours::BAD));
+            // Why, in data from boardcraft_learn ("this chain gains 2 rows, a better one 5").
+            if let Some(why) = &active.why_wrong {
+                ui.label(why.text(lang.code()));
+            }
         }
         Some(Feedback::GoOn) => {
             let to_move = game.map(|g| g.position.side_to_move());

@@ -6,6 +6,7 @@ pub mod animation;
 pub mod audio;
 pub mod board;
 pub mod camera;
+pub mod lesson_marks;
 pub mod model;
 pub mod pieces;
 pub mod review_board;

@@ -566,3 +566,68 @@ fn exercise_keys_read_back() {
     assert_eq!(ExerciseId::from_key("lesson:focus:0"), None);
     assert_eq!(ExerciseId::from_key("puzzle:"), None);
 }
+
+/// Issue 25: a lesson step that marks a square and draws an arrow has them on the board, at
+/// their squares; a wrong try says why; they go when the step is left.
+#[test]
+fn a_lesson_step_draws_its_marks_and_arrows_and_a_wrong_try_says_why() {
+    use boardcraft::view::{
+        board::Board,
+        lesson_marks::{LessonArrowHop, LessonMark},
+    };
+    let mut app = learn_app(None);
+    let course = library(&app)
+        .course("ugolki")
+        .expect("the ugolki course")
+        .clone();
+    let step = course
+        .steps
+        .iter()
+        .find(|s| s.title.en == "Jumping over your own piece")
+        .expect("the step")
+        .clone();
+    start_exercise(&mut app, &step.id);
+    app.update();
+    let world = app.world_mut();
+    let layout = world.resource::<Board>().layout.clone();
+    let on = |name: &str| layout.world(layout.cell(layout.id(name).unwrap()).at, 0.0);
+    let marks: Vec<(LessonMark, Vec3)> = world
+        .query::<(&LessonMark, &Transform)>()
+        .iter(world)
+        .map(|(m, t)| (m.clone(), t.translation))
+        .collect();
+    assert_eq!(marks.len(), 1, "{marks:?}");
+    assert_eq!(marks[0].0.square, "b3");
+    assert!((marks[0].1 - on("b3")).xz().length() < 1e-4);
+    let hops: Vec<(LessonArrowHop, Vec3)> = world
+        .query::<(&LessonArrowHop, &Transform)>()
+        .iter(world)
+        .map(|(h, t)| (h.clone(), t.translation))
+        .collect();
+    assert_eq!(hops.len(), 1, "{hops:?}");
+    assert_eq!(
+        (hops[0].0.from.as_str(), hops[0].0.to.as_str()),
+        ("b2", "b4")
+    );
+    assert!(hops[0].0.last);
+    // Drawn between its squares: at the middle of b2 and b4, that is on b3.
+    assert!((hops[0].1 - (on("b2") + on("b4")) / 2.0).xz().length() < 1e-4);
+
+    // A wrong try: the step's words, and why in data.
+    let wrong = a_wrong_move(&step).expect("a wrong move");
+    request(&mut app, &wrong);
+    app.update();
+    let active = session(&app).active.as_ref().unwrap();
+    assert_eq!(active.feedback, Some(Feedback::Wrong));
+    let why = active.why_wrong.as_ref().expect("why the try is wrong");
+    assert_eq!(why.text("en"), "The move asked for here is b2:b4.");
+    assert!(has_cyrillic(&why.text("ru")));
+
+    // Leaving the exercise takes them off the board.
+    app.world_mut().write_message(LeaveExercise);
+    app.update();
+    app.update();
+    let world = app.world_mut();
+    assert_eq!(world.query::<&LessonMark>().iter(world).count(), 0);
+    assert_eq!(world.query::<&LessonArrowHop>().iter(world).count(), 0);
+}
