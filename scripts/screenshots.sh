@@ -5,7 +5,7 @@
 # Shots: ugolki-hg-3x3 ugolki-hg-3x3-top halma-16 halma-16-top focus gipf-standard
 #        gipf-standard-top, and the UI in English and Russian: menu-en menu-ru game-en game-ru
 #        game-over-en game-over-ru, and Learn: learn-en learn-ru learn-puzzles-en
-#        learn-puzzles-ru puzzle-en puzzle-ru
+#        learn-puzzles-ru puzzle-en puzzle-ru lesson-drawing-en lesson-drawing-ru
 # Each run waits until the picture is stable (shaders compile slowly on lavapipe), saves the
 # PNG and exits; about 15 s per shot on an idle 2-core machine.
 # Builds with the `ci` profile into $CARGO_TARGET_DIR (shared with CI to keep it warm).
@@ -68,5 +68,7 @@ for lang in en ru; do
     shot "learn-$lang" --learn --lang "$lang"
     shot "learn-puzzles-$lang" --learn puzzles --lang "$lang"
     shot "puzzle-$lang" --learn puzzle:focus-28 --lang "$lang"
+    # A lesson step that draws on the board: b3 marked, the jump b2:b4 as an arrow.
+    shot "lesson-drawing-$lang" --learn lesson:ugolki:3 --lang "$lang"
 done
 ls -l "$out"
