@@ -78,7 +78,12 @@ fn sync(
     for mark in &active.exercise.marks {
         let name = mark.to_string();
         if let Some(p) = at(&name) {
-            commands.spawn((LessonMark { square: name }, Transform::from_translation(p)));
+            // Visibility, so that the meshes the presentation hangs below inherit it.
+            commands.spawn((
+                LessonMark { square: name },
+                Transform::from_translation(p),
+                Visibility::default(),
+            ));
         }
     }
     for (i, arrow) in active.exercise.arrows.iter().enumerate() {
@@ -102,6 +107,7 @@ fn sync(
                     last: j + 1 == hops.len(),
                 },
                 transform,
+                Visibility::default(),
             ));
         }
     }
