@@ -148,3 +148,36 @@ fn puzzles_verify_fails_on_a_wrong_or_incomplete_solution() {
         "{text}"
     );
 }
+
+#[test]
+fn puzzles_audit_fails_on_a_jump_back_home_and_passes_on_the_best_jump_forward() {
+    // The old ugolki-9qum-2: Black's chain with the most jumps goes back towards h8.
+    let puzzle = PUZZLE
+        .replace(
+            "5B2/5BBB/5BBB/8/8/1B1B4/WWW2W2/WWWW2W1 w 20",
+            "5B1B/6BB/5B1B/6BB/1W4B1/W1WW4/W2WW3/W1W5 b 7",
+        )
+        .replace("[\"SOLUTION\"]", "[SOLUTIONS]");
+    let back = write("back.ron", &puzzle.replace("SOLUTIONS", "\"g4:g6:g8:e8\""));
+    let out = cli(&["puzzles", "audit", back.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("t-1 LongestJump: answer g4:g6:g8:e8 gain -2 rows, 3 jump(s)"),
+        "{text}"
+    );
+    assert!(text.contains("FAILED"), "{text}");
+    assert!(text.contains("1 puzzles audited, 1 failed"), "{text}");
+
+    let forward = write(
+        "forward.ron",
+        &puzzle.replace("SOLUTIONS", "\"h7:f7:f5\", \"h6:h4:f4\""),
+    );
+    let out = cli(&["puzzles", "audit", forward.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("1 puzzles audited, 0 failed"),
+        "{}",
+        stdout(&out)
+    );
+}
