@@ -5,6 +5,8 @@ mod abuse;
 mod clocks;
 mod fuzz_seeds;
 mod games;
+mod hostile;
+mod limits;
 mod offers;
 mod postgres;
 mod resilience;
