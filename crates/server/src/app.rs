@@ -160,6 +160,9 @@ fn refused(what: &str, ip: Option<IpAddr>, code: ErrorCode, message: String) -> 
 }
 
 fn load_failed(e: LoadError) -> Refused {
+    if let LoadError::Elsewhere(_) = e {
+        return Refused(ErrorCode::GameMoved, e.to_string());
+    }
     warn!("loading a game failed: {e}");
     Refused(ErrorCode::Internal, e.to_string())
 }
@@ -290,14 +293,18 @@ async fn create_game(
         ColorChoice::Random if secrets::coin() => Side::White,
         ColorChoice::Random => Side::Black,
     };
+    let id = secrets::game_id();
+    // The invite starts with the game's id, so that a load balancer can route the join to the
+    // game's node (deploy/haproxy.cfg) without a lookup.
+    let invite = format!("{id}{}", secrets::invite());
     let record = GameRecord {
-        id: secrets::game_id(),
+        id,
         variant: variant.name.clone(),
         variant_file: request.variant_file.clone(),
         time_control: request.time_control,
         tokens: [secrets::seat_token(), secrets::seat_token()],
         creator,
-        invite: Some(secrets::invite()),
+        invite: Some(invite),
         joined: false,
         created_ms: now_ms(),
         rematch_of: None,

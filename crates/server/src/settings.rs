@@ -33,6 +33,9 @@ pub struct Settings {
     /// An HTTP connection (before any websocket upgrade) over which no byte moves either way
     /// for this long is closed (a client that stops reading its answer).
     pub http_idle_timeout: Duration,
+    /// With several nodes: how long a node asked for a game another node runs waits for it
+    /// to let go (a handover) before it refuses with `game_moved`.
+    pub handover_wait: Duration,
     /// Load balancers / reverse proxies whose `X-Forwarded-For` is believed; from any other
     /// address the header is ignored.
     pub trusted_proxies: Vec<IpAddr>,
@@ -71,6 +74,7 @@ impl Default for Settings {
             request_timeout: Duration::from_secs(30),
             http_idle_timeout: Duration::from_secs(30),
             trusted_proxies: Vec::new(),
+            handover_wait: Duration::from_secs(5),
             max_new_games_per_ip_per_minute: 30,
             max_variant_file_bytes: 64 * 1024,
             allowed_origins: Vec::new(),

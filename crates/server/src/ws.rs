@@ -23,7 +23,7 @@ use crate::{
     Settings,
     app::{AppState, ConnectionSlot, Refused},
     client_addr::ClientIp,
-    game::{Command, ConnId},
+    game::{Command, ConnId, LoadError},
     secrets,
 };
 
@@ -186,10 +186,13 @@ async fn fail(socket: &mut WebSocket, code: ErrorCode, message: String, close_wi
 /// A game's answer, or why the connection is refused: no such game (a policy close), or the
 /// store failed (an error close).
 fn found<T>(
-    answer: Result<Option<T>, impl std::fmt::Display>,
+    answer: Result<Option<T>, LoadError>,
     game: &str,
 ) -> Result<T, (ErrorCode, String, u16)> {
     match answer {
+        Err(e @ LoadError::Elsewhere(_)) => {
+            Err((ErrorCode::GameMoved, e.to_string(), close_code::AGAIN))
+        }
         Ok(Some(value)) => Ok(value),
         Ok(None) => Err((
             ErrorCode::GameNotFound,
@@ -417,9 +420,10 @@ async fn connection(
                         }
                     }
                     None => {
-                        // The game dropped this connection (it did not read its messages).
-                        close(&mut socket, close_code::AGAIN, "too slow: reconnect").await;
-                        break "too slow";
+                        // The game dropped this connection: it did not read its messages, or
+                        // the game moved to another node (game_moved was sent before).
+                        close(&mut socket, close_code::AGAIN, "reconnect").await;
+                        break "dropped by the game";
                     }
                 }
             }

@@ -3,6 +3,7 @@
 //! set, as `.ci/run` does) a real PostgreSQL. One test binary, so one link.
 mod abuse;
 mod clocks;
+mod cluster;
 mod fuzz_seeds;
 mod games;
 mod hostile;

@@ -279,6 +279,8 @@ fn dechunk(mut data: &[u8]) -> Vec<u8> {
 }
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+/// A raw websocket client stream (tests that speak the protocol frame by frame).
+pub type WsStream = Ws;
 
 /// What a connection ended with.
 #[derive(Debug)]

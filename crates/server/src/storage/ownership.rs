@@ -1,0 +1,247 @@
+//! Which node runs a game, when several nodes share one PostgreSQL (docs/online.md).
+//!
+//! - **The lock**: a node runs a game only while it holds the game's advisory lock
+//!   (`pg_try_advisory_lock(hashtextextended(id, 0))`) on its own dedicated connection — not a
+//!   pooled one: a session lock belongs to the session that took it. A node that dies loses
+//!   its connection, and PostgreSQL frees its locks.
+//! - **The fence**: whoever takes the lock bumps the game's `owner_epoch`, and every write of
+//!   the game's task names the epoch it holds (`… WHERE owner_epoch = $e`, the game's row
+//!   locked `FOR SHARE` for an insert). A node that lost its lock without noticing (its lock
+//!   connection dropped, the node still running) can no longer store anything: its writes
+//!   find another epoch and are refused, so no acknowledged move can be lost or doubled.
+//! - **Handover**: a node asked for a game another live node holds asks it to let go
+//!   (`NOTIFY boardcraft_handover`); the holder stops the game's task, which tells its clients
+//!   to reconnect, and unlocks it.
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use tokio::sync::{broadcast, oneshot};
+use tokio_postgres::{AsyncMessage, Client, NoTls};
+use tracing::{error, info, warn};
+
+use super::StoreError;
+
+/// The channel handover requests go over.
+pub const HANDOVER_CHANNEL: &str = "boardcraft_handover";
+
+/// What the cluster tells a node's games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClusterEvent {
+    /// Another node has been asked for this game: stop it here, if it runs here.
+    HandoverRequested(String),
+    /// The lock connection dropped: every lock is gone, every game must stop here.
+    OwnershipLost,
+}
+
+/// The result of trying to take a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Acquired {
+    /// This node holds the game now.
+    Yes,
+    /// Another live node holds it.
+    Elsewhere,
+    /// No such game.
+    NoGame,
+}
+
+pub(crate) fn backend(e: tokio_postgres::Error) -> StoreError {
+    StoreError::Backend(e.to_string())
+}
+
+/// A node's locks: its dedicated connection, and for every game it holds, how often it took
+/// the lock (PostgreSQL counts session locks) and the epoch it got.
+pub struct Ownership {
+    url: String,
+    client: tokio::sync::RwLock<Client>,
+    held: Mutex<HashMap<String, (u32, i64)>>,
+    events: broadcast::Sender<ClusterEvent>,
+}
+
+impl Ownership {
+    pub async fn connect(url: &str) -> Result<Arc<Ownership>, StoreError> {
+        let (events, _) = broadcast::channel(1024);
+        let (client, closed) = Self::open(url, events.clone()).await?;
+        let ownership = Arc::new(Ownership {
+            url: url.to_owned(),
+            client: tokio::sync::RwLock::new(client),
+            held: Mutex::new(HashMap::new()),
+            events,
+        });
+        ownership.watch(closed);
+        Ok(ownership)
+    }
+
+    /// Opens the dedicated connection, listening for handover requests; when it drops, the
+    /// node's locks are gone: say so, and open another.
+    async fn open(
+        url: &str,
+        events: broadcast::Sender<ClusterEvent>,
+    ) -> Result<(Client, oneshot::Receiver<()>), StoreError> {
+        let (client, mut connection) = tokio_postgres::connect(url, NoTls)
+            .await
+            .map_err(|e| StoreError::Backend(format!("cannot connect to PostgreSQL: {e}")))?;
+        let (closed_tx, closed_rx) = oneshot::channel::<()>();
+        let tx = events.clone();
+        tokio::spawn(async move {
+            loop {
+                match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+                    Some(Ok(AsyncMessage::Notification(n))) => {
+                        let _ = tx.send(ClusterEvent::HandoverRequested(n.payload().to_owned()));
+                    }
+                    Some(Ok(_)) => {}
+                    Some(Err(e)) => {
+                        error!("the PostgreSQL lock connection failed: {e}");
+                        break;
+                    }
+                    None => break,
+                }
+            }
+            let _ = closed_tx.send(());
+        });
+        client
+            .batch_execute(&format!("LISTEN {HANDOVER_CHANNEL}"))
+            .await
+            .map_err(backend)?;
+        Ok((client, closed_rx))
+    }
+
+    /// The task that notices a dropped lock connection and opens another.
+    fn watch(self: &Arc<Self>, closed: oneshot::Receiver<()>) {
+        let me = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut closed = closed;
+            loop {
+                let _ = closed.await;
+                let Some(ownership) = me.upgrade() else {
+                    return;
+                };
+                let lost = std::mem::take(&mut *ownership.held.lock().expect("not poisoned"));
+                warn!(
+                    games = lost.len(),
+                    "lost the PostgreSQL lock connection: every game here stops"
+                );
+                let _ = ownership.events.send(ClusterEvent::OwnershipLost);
+                loop {
+                    match Self::open(&ownership.url, ownership.events.clone()).await {
+                        Ok((client, next)) => {
+                            *ownership.client.write().await = client;
+                            info!("the PostgreSQL lock connection is back");
+                            closed = next;
+                            break;
+                        }
+                        Err(e) => {
+                            warn!("reopening the lock connection: {e}");
+                            tokio::time::sleep(Duration::from_millis(500)).await;
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    pub fn events(&self) -> broadcast::Receiver<ClusterEvent> {
+        self.events.subscribe()
+    }
+
+    /// The epoch this node holds the game with; `None` if it does not hold it.
+    pub fn epoch(&self, game: &str) -> Option<i64> {
+        self.held
+            .lock()
+            .expect("not poisoned")
+            .get(game)
+            .map(|(_, e)| *e)
+    }
+
+    /// Takes the game's lock if it is free (or held here), and a new epoch with it.
+    pub async fn acquire(&self, game: &str) -> Result<Acquired, StoreError> {
+        let client = self.client.read().await;
+        let locked: bool = client
+            .query_one(
+                "SELECT pg_try_advisory_lock(hashtextextended($1, 0))",
+                &[&game],
+            )
+            .await
+            .map_err(backend)?
+            .get(0);
+        if !locked {
+            return Ok(Acquired::Elsewhere);
+        }
+        let row = client
+            .query_opt(
+                "UPDATE games SET owner_epoch = owner_epoch + 1 WHERE id = $1 RETURNING owner_epoch",
+                &[&game],
+            )
+            .await;
+        let epoch: i64 = match row {
+            Ok(Some(row)) => row.get(0),
+            other => {
+                let _ = client
+                    .execute(
+                        "SELECT pg_advisory_unlock(hashtextextended($1, 0))",
+                        &[&game],
+                    )
+                    .await;
+                return match other {
+                    Ok(_) => Ok(Acquired::NoGame),
+                    Err(e) => Err(backend(e)),
+                };
+            }
+        };
+        let mut held = self.held.lock().expect("not poisoned");
+        let entry = held.entry(game.to_owned()).or_insert((0, epoch));
+        entry.0 += 1;
+        entry.1 = epoch;
+        Ok(Acquired::Yes)
+    }
+
+    /// Gives one taking of the lock back (the game's task stopped).
+    pub async fn release(&self, game: &str) -> Result<(), StoreError> {
+        {
+            let mut held = self.held.lock().expect("not poisoned");
+            match held.get_mut(game) {
+                // Not held (the connection dropped meanwhile: nothing to unlock).
+                None => return Ok(()),
+                Some((n, _)) if *n > 1 => *n -= 1,
+                Some(_) => {
+                    held.remove(game);
+                }
+            }
+        }
+        self.client
+            .read()
+            .await
+            .execute(
+                "SELECT pg_advisory_unlock(hashtextextended($1, 0))",
+                &[&game],
+            )
+            .await
+            .map_err(backend)?;
+        Ok(())
+    }
+
+    /// Asks whichever node holds the game to let it go.
+    pub async fn request_handover(&self, game: &str) -> Result<(), StoreError> {
+        self.client
+            .read()
+            .await
+            .execute("SELECT pg_notify($1, $2)", &[&HANDOVER_CHANNEL, &game])
+            .await
+            .map_err(backend)?;
+        Ok(())
+    }
+
+    /// The backend process of the lock connection (tests end it to play a lost connection).
+    pub async fn backend_pid(&self) -> Result<i32, StoreError> {
+        Ok(self
+            .client
+            .read()
+            .await
+            .query_one("SELECT pg_backend_pid()", &[])
+            .await
+            .map_err(backend)?
+            .get(0))
+    }
+}
