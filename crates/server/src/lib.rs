@@ -19,6 +19,7 @@ pub mod app;
 #[cfg(feature = "checks")]
 pub mod checks;
 pub mod client_addr;
+pub mod events;
 pub mod game;
 pub mod http_errors;
 pub mod log_escape;

@@ -138,14 +138,18 @@ impl Games {
     async fn start(self: &Arc<Self>, id: &str) -> Result<Option<mpsc::Sender<Command>>, LoadError> {
         let deadline = tokio::time::Instant::now() + self.settings.handover_wait;
         let mut asked = false;
+        let mut ask_again = tokio::time::Instant::now();
         loop {
             match self.store.acquire(id.to_owned()).await? {
                 Acquired::Yes => break,
                 Acquired::NoGame => return Ok(None),
                 Acquired::Elsewhere => {
-                    if !asked {
+                    // Asked again every second: a request sent while the holder's listening
+                    // connection was down is lost (NOTIFY reaches only current listeners).
+                    if tokio::time::Instant::now() >= ask_again {
                         self.store.request_handover(id.to_owned()).await?;
                         asked = true;
+                        ask_again = tokio::time::Instant::now() + std::time::Duration::from_secs(1);
                     }
                     if tokio::time::Instant::now() >= deadline {
                         return Err(LoadError::Elsewhere(id.to_owned()));

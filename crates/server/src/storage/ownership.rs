@@ -9,9 +9,12 @@
 //!   locked `FOR SHARE` for an insert). A node that lost its lock without noticing (its lock
 //!   connection dropped, the node still running) can no longer store anything: its writes
 //!   find another epoch and are refused, so no acknowledged move can be lost or doubled.
-//! - **Handover**: a node asked for a game another live node holds asks it to let go
-//!   (`NOTIFY boardcraft_handover`); the holder stops the game's task, which tells its clients
-//!   to reconnect, and unlocks it.
+//! - **Handover**: a node asked for a game another live node holds asks it to let go (an
+//!   event on `boardcraft_handover`, see `events`); the holder stops the game's task, which
+//!   tells its clients to reconnect, and unlocks it.
+//! - **Announcements**: a node that took a game says so (`boardcraft_games`: `taken <epoch>
+//!   <id>`); a node that still runs the game with an older epoch (it lost its lock without
+//!   noticing yet) stops it at once rather than at its next write.
 use std::{
     collections::HashMap,
     sync::{Arc, Mutex},
@@ -19,13 +22,16 @@ use std::{
 };
 
 use tokio::sync::{broadcast, oneshot};
-use tokio_postgres::{AsyncMessage, Client, NoTls};
+use tokio_postgres::{Client, NoTls};
 use tracing::{error, info, warn};
 
 use super::StoreError;
+use crate::events::{BusMessage, EventBus};
 
-/// The channel handover requests go over.
+/// The channel handover requests go over (the payload: a game id).
 pub const HANDOVER_CHANNEL: &str = "boardcraft_handover";
+/// The channel nodes announce the games they took on (`taken <epoch> <id>`).
+pub const GAMES_CHANNEL: &str = "boardcraft_games";
 
 /// What the cluster tells a node's games.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,39 +64,35 @@ pub struct Ownership {
     client: tokio::sync::RwLock<Client>,
     held: Mutex<HashMap<String, (u32, i64)>>,
     events: broadcast::Sender<ClusterEvent>,
+    bus: Arc<EventBus>,
 }
 
 impl Ownership {
     pub async fn connect(url: &str) -> Result<Arc<Ownership>, StoreError> {
         let (events, _) = broadcast::channel(1024);
-        let (client, closed) = Self::open(url, events.clone()).await?;
+        let (client, closed) = Self::open(url).await?;
+        let bus = EventBus::connect(url, &[HANDOVER_CHANNEL, GAMES_CHANNEL]).await?;
         let ownership = Arc::new(Ownership {
             url: url.to_owned(),
             client: tokio::sync::RwLock::new(client),
             held: Mutex::new(HashMap::new()),
             events,
+            bus,
         });
         ownership.watch(closed);
+        ownership.follow_bus();
         Ok(ownership)
     }
 
-    /// Opens the dedicated connection, listening for handover requests; when it drops, the
-    /// node's locks are gone: say so, and open another.
-    async fn open(
-        url: &str,
-        events: broadcast::Sender<ClusterEvent>,
-    ) -> Result<(Client, oneshot::Receiver<()>), StoreError> {
+    /// Opens the dedicated lock connection; `closed` resolves when it drops.
+    async fn open(url: &str) -> Result<(Client, oneshot::Receiver<()>), StoreError> {
         let (client, mut connection) = tokio_postgres::connect(url, NoTls)
             .await
             .map_err(|e| StoreError::Backend(format!("cannot connect to PostgreSQL: {e}")))?;
         let (closed_tx, closed_rx) = oneshot::channel::<()>();
-        let tx = events.clone();
         tokio::spawn(async move {
             loop {
                 match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
-                    Some(Ok(AsyncMessage::Notification(n))) => {
-                        let _ = tx.send(ClusterEvent::HandoverRequested(n.payload().to_owned()));
-                    }
                     Some(Ok(_)) => {}
                     Some(Err(e)) => {
                         error!("the PostgreSQL lock connection failed: {e}");
@@ -101,11 +103,54 @@ impl Ownership {
             }
             let _ = closed_tx.send(());
         });
-        client
-            .batch_execute(&format!("LISTEN {HANDOVER_CHANNEL}"))
-            .await
-            .map_err(backend)?;
         Ok((client, closed_rx))
+    }
+
+    /// Turns the bus's events into what the node's games must do.
+    fn follow_bus(self: &Arc<Self>) {
+        let me = Arc::downgrade(self);
+        let mut bus = self.bus.subscribe();
+        tokio::spawn(async move {
+            loop {
+                let message = match bus.recv().await {
+                    Ok(m) => m,
+                    Err(broadcast::error::RecvError::Lagged(n)) => {
+                        warn!("{n} cluster events missed");
+                        continue;
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return,
+                };
+                let Some(ownership) = me.upgrade() else {
+                    return;
+                };
+                let BusMessage::Event { channel, payload } = message else {
+                    // Reconnected: a handover request sent meanwhile is lost, but its sender
+                    // asks again every second while it waits.
+                    continue;
+                };
+                let stop = match channel.as_str() {
+                    HANDOVER_CHANNEL => Some(payload),
+                    GAMES_CHANNEL => {
+                        let mut words = payload.split(' ');
+                        match (words.next(), words.next(), words.next()) {
+                            (Some("taken"), Some(epoch), Some(game)) => {
+                                let epoch: i64 = epoch.parse().unwrap_or(0);
+                                // Only a game held here with an older epoch: a stale task.
+                                ownership
+                                    .epoch(game)
+                                    .is_some_and(|mine| mine < epoch)
+                                    .then(|| game.to_owned())
+                            }
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                };
+                if let Some(game) = stop {
+                    let _ = ownership.events.send(ClusterEvent::HandoverRequested(game));
+                }
+            }
+        });
     }
 
     /// The task that notices a dropped lock connection and opens another.
@@ -125,7 +170,7 @@ impl Ownership {
                 );
                 let _ = ownership.events.send(ClusterEvent::OwnershipLost);
                 loop {
-                    match Self::open(&ownership.url, ownership.events.clone()).await {
+                    match Self::open(&ownership.url).await {
                         Ok((client, next)) => {
                             *ownership.client.write().await = client;
                             info!("the PostgreSQL lock connection is back");
@@ -190,10 +235,20 @@ impl Ownership {
                 };
             }
         };
-        let mut held = self.held.lock().expect("not poisoned");
-        let entry = held.entry(game.to_owned()).or_insert((0, epoch));
-        entry.0 += 1;
-        entry.1 = epoch;
+        {
+            let mut held = self.held.lock().expect("not poisoned");
+            let entry = held.entry(game.to_owned()).or_insert((0, epoch));
+            entry.0 += 1;
+            entry.1 = epoch;
+        }
+        drop(client);
+        if let Err(e) = self
+            .bus
+            .publish(GAMES_CHANNEL, &format!("taken {epoch} {game}"))
+            .await
+        {
+            warn!(game, "announcing the game failed: {e}");
+        }
         Ok(Acquired::Yes)
     }
 
@@ -224,13 +279,12 @@ impl Ownership {
 
     /// Asks whichever node holds the game to let it go.
     pub async fn request_handover(&self, game: &str) -> Result<(), StoreError> {
-        self.client
-            .read()
-            .await
-            .execute("SELECT pg_notify($1, $2)", &[&HANDOVER_CHANNEL, &game])
-            .await
-            .map_err(backend)?;
-        Ok(())
+        self.bus.publish(HANDOVER_CHANNEL, game).await
+    }
+
+    /// The cluster's event bus (the lobby is to publish on it too).
+    pub fn bus(&self) -> &Arc<EventBus> {
+        &self.bus
     }
 
     /// The backend process of the lock connection (tests end it to play a lost connection).

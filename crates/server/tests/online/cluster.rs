@@ -261,3 +261,68 @@ async fn a_game_moves_between_nodes_with_every_acknowledged_move() {
         acked.len()
     );
 }
+
+/// The event bus between nodes: what one node publishes, another hears; a node whose
+/// listening connection dropped is told to re-read (what was sent meanwhile is lost), and
+/// hears what comes after; an oversized payload is refused.
+#[tokio::test]
+async fn events_cross_nodes_and_a_lost_listener_is_told_to_re_read() {
+    use boardcraft_server::events::{BusMessage, EventBus};
+    let Some(url) = postgres_url() else { return };
+    let channel = format!("test_{}", boardcraft_server::secrets::game_id());
+    let a = EventBus::connect(&url, &[&channel]).await.unwrap();
+    let b = EventBus::connect(&url, &[&channel]).await.unwrap();
+    let mut heard = b.subscribe();
+    let event = |payload: &str| BusMessage::Event {
+        channel: channel.clone(),
+        payload: payload.to_owned(),
+    };
+    a.publish(&channel, "seek 1").await.unwrap();
+    assert_eq!(wait(heard.recv()).await.unwrap(), event("seek 1"));
+    // B's listening connection ends: B is told to re-read, then hears new events again.
+    kill_backend(b.backend_pid().await.unwrap()).await;
+    assert_eq!(wait(heard.recv()).await.unwrap(), BusMessage::Reconnected);
+    a.publish(&channel, "seek 2").await.unwrap();
+    assert_eq!(wait(heard.recv()).await.unwrap(), event("seek 2"));
+    assert!(a.publish(&channel, &"x".repeat(8000)).await.is_err());
+    assert!(a.publish("Bad Channel", "x").await.is_err());
+}
+
+/// A node that takes a game announces it; a node that still runs the game with an older
+/// epoch (its lock connection dropped, unnoticed) stops it at once: its players are told the
+/// game moved.
+#[tokio::test]
+async fn a_takeover_is_announced_and_a_stale_node_stops_the_game() {
+    let Some(url) = postgres_url() else { return };
+    let a_store = Arc::new(PostgresStore::connect(&url).await.unwrap());
+    let a = serve_on(a_store.clone()).await;
+    let b = Server::start_on(&url, settings()).await;
+    let (game, white, _black) = a.game("ugolki-hg-3x3", "").await;
+    let (mut ws, _) = connect(&a, &game, Some(&white)).await.expect("joined on A");
+    // A's lock goes (PostgreSQL frees it), and B takes the game for a spectator.
+    kill_backend(a_store.ownership().backend_pid().await.unwrap()).await;
+    wait(async {
+        while connect(&b, &game, None).await.is_none() {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    // A's player is told to reconnect (by the announcement, or by A noticing its lost lock).
+    assert!(!play_on(&mut ws, 0, "f3-f4").await, "A kept the game");
+    // On B the move is played.
+    let (mut ws, ply) = connect(&b, &game, Some(&white)).await.expect("joined on B");
+    assert_eq!(ply, 0);
+    assert!(play_on(&mut ws, 0, "f3-f4").await);
+}
+
+async fn serve_on(store: Arc<PostgresStore>) -> Server {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(boardcraft_server::serve(
+        listener,
+        store,
+        settings(),
+        std::future::pending(),
+    ));
+    Server::view(addr)
+}
