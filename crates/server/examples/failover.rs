@@ -65,6 +65,11 @@ struct Args {
     think_ms: u64,
     #[arg(long, default_value = "halma-16")]
     variant: String,
+    /// A bot closes its connection and opens a new one every this many plies (as a page
+    /// reload does; 0: never), so that games follow the load balancer back to a restarted
+    /// node (a handover).
+    #[arg(long, default_value_t = 24)]
+    reconnect_every: u32,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// scripts/cluster.sh, which kills and starts nodes.
@@ -196,6 +201,7 @@ async fn bot(
         let mut me = None;
         let mut ply = 0u32;
         let mut pending: Option<(u32, Instant)> = None;
+        let mut voluntary = false;
         loop {
             // My turn and nothing on its way: think, then send (the same move as before if
             // this ply was chosen already).
@@ -288,6 +294,16 @@ async fn bot(
                     if position.as_ref().is_some_and(|p| p.outcome().is_some()) {
                         break 'connect;
                     }
+                    // The two bots of a game at different plies (as two people reloading).
+                    let offset = match me {
+                        Some(boardcraft_protocol::Side::Black) => args.reconnect_every / 2,
+                        _ => 0,
+                    };
+                    if args.reconnect_every > 0 && (ply + offset) % args.reconnect_every == 0 {
+                        voluntary = true;
+                        let _ = ws.close(None).await;
+                        break;
+                    }
                 }
                 ServerMessage::Error {
                     code: ErrorCode::GameMoved,
@@ -305,6 +321,9 @@ async fn bot(
                 ServerMessage::GameOver { .. } => break 'connect,
                 _ => {}
             }
+        }
+        if voluntary {
+            continue;
         }
         log.lock().unwrap().drops.push(Instant::now());
         shared.reconnects.fetch_add(1, Ordering::Relaxed);
@@ -341,9 +360,15 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i]
 }
 
-/// For each game cut off in `[from, until)`: the time from `from` to its first `moved` after
-/// the cut.
-fn recoveries(logs: &[Arc<Mutex<GameLog>>], from: Instant, until: Instant) -> Vec<Duration> {
+/// For each game cut off in `[from, until)`: the time from `from` (a kill), or from the cut
+/// itself (`since_cut`: a handover back to a restarted node, which happens whenever a bot
+/// reconnects), to its first `moved` after the cut.
+fn recoveries(
+    logs: &[Arc<Mutex<GameLog>>],
+    from: Instant,
+    until: Instant,
+    since_cut: bool,
+) -> Vec<Duration> {
     let mut out = Vec::new();
     for log in logs {
         let log = log.lock().unwrap();
@@ -351,7 +376,7 @@ fn recoveries(logs: &[Arc<Mutex<GameLog>>], from: Instant, until: Instant) -> Ve
             continue;
         };
         if let Some(ack) = log.acks.iter().find(|a| *a > cut) {
-            out.push(*ack - from);
+            out.push(*ack - if since_cut { *cut } else { from });
         }
     }
     out.sort();
@@ -490,7 +515,7 @@ async fn main() -> ExitCode {
         }
     }
     println!(
-        "games {}, acknowledged moves {acked_total} (stored {stored_total}), reconnects {}",
+        "games {}, acknowledged moves {acked_total} (stored {stored_total}), connections cut {}",
         args.games,
         shared.reconnects.load(Ordering::Relaxed)
     );
@@ -498,17 +523,17 @@ async fn main() -> ExitCode {
         let next = kills.get(i + 1).map_or(Instant::now(), |k| k.0);
         show(
             &format!("kill {}", i + 1),
-            &recoveries(&logs, *killed, *restarted),
+            &recoveries(&logs, *killed, *restarted, false),
         );
         show(
-            &format!("restart {} (games move back)", i + 1),
-            &recoveries(&logs, *restarted, next),
+            &format!("restart {} (games move back; from the cut)", i + 1),
+            &recoveries(&logs, *restarted, next, true),
         );
     }
     let all_kills: Vec<Duration> = {
         let mut v: Vec<Duration> = kills
             .iter()
-            .flat_map(|(k, r)| recoveries(&logs, *k, *r))
+            .flat_map(|(k, r)| recoveries(&logs, *k, *r, false))
             .collect();
         v.sort();
         v
