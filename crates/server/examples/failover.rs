@@ -299,7 +299,9 @@ async fn bot(
                         Some(boardcraft_protocol::Side::Black) => args.reconnect_every / 2,
                         _ => 0,
                     };
-                    if args.reconnect_every > 0 && (ply + offset) % args.reconnect_every == 0 {
+                    if args.reconnect_every > 0
+                        && (ply + offset).is_multiple_of(args.reconnect_every)
+                    {
                         voluntary = true;
                         let _ = ws.close(None).await;
                         break;
