@@ -326,3 +326,59 @@ async fn serve_on(store: Arc<PostgresStore>) -> Server {
     ));
     Server::view(addr)
 }
+
+/// Clocks across a failover: the node that takes a timed game over starts the side to move's
+/// clock when it loads the game, from the time stored with the last move — the time the game
+/// had no node is not charged. (The bound below is what the test measured itself: the reply's
+/// time can only be less than the stored time by the time the takeover took, never by the
+/// 1.5 s the game had no node.)
+#[tokio::test]
+async fn the_time_between_a_death_and_the_takeover_is_not_charged() {
+    let Some(url) = postgres_url() else { return };
+    let a = crate::support::Killable::start(&url, settings());
+    let on_a = Server::view(a.addr);
+    let (game, w, b) = on_a
+        .game(
+            "ugolki-hg-3x3",
+            r#","time_control":{"initial_ms":60000,"increment_ms":0}"#,
+        )
+        .await;
+    let mut white = crate::support::Client::join(&on_a, &game, Some(&w)).await;
+    let mut black = crate::support::Client::join(&on_a, &game, Some(&b)).await;
+    let mut mirror = Mirror::of(white.welcome_game());
+    let mut picker = SeededMoves::new(5);
+    let mut clocks = None;
+    // Three plies: from the third on the clocks run, so Black's is running now.
+    for ply in 0..3 {
+        let notation = mirror.random_move(&mut picker);
+        let mover = if ply % 2 == 0 { &mut white } else { &mut black };
+        mover
+            .send(&ClientMessage::Move {
+                ply,
+                notation: notation.clone(),
+            })
+            .await;
+        if let ServerMessage::Moved { clocks: c, .. } = mover
+            .recv_until(|m| matches!(m, ServerMessage::Moved { ply: p, .. } if *p == ply))
+            .await
+        {
+            clocks = c;
+        }
+        mirror.apply(&notation);
+    }
+    let stored = clocks.expect("a timed game").black_ms;
+    a.kill();
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let b_node = Server::start_on(&url, settings()).await;
+    let asked = std::time::Instant::now();
+    let black = crate::support::Client::join(&b_node, &game, Some(&b)).await;
+    let took = asked.elapsed().as_millis() as u64;
+    let now = black.welcome_game().clocks.expect("clocks");
+    assert_eq!(now.running, Some(Side::Black));
+    assert!(now.black_ms <= stored, "{now:?} vs {stored}");
+    assert!(
+        now.black_ms + took >= stored,
+        "Black was charged for the time without a node: {} ms left of {stored} ms, the takeover took {took} ms",
+        now.black_ms
+    );
+}
