@@ -172,6 +172,9 @@ impl AsyncWrite for Watched {
     }
 }
 
+/// Refusals being answered at once, at most.
+const MAX_REFUSING: u64 = 256;
+
 /// Accepts connections until `shutdown` resolves.
 pub async fn run(
     listener: TcpListener,
@@ -183,6 +186,7 @@ pub async fn run(
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut shutdown = std::pin::pin!(shutdown);
     let mut last_accept_warning: Option<Instant> = None;
+    let refusing = Arc::new(AtomicU64::new(0));
     loop {
         let accepted = tokio::select! {
             a = listener.accept() => a,
@@ -238,8 +242,19 @@ pub async fn run(
                         format!("at most {} connections from one address", counts.max_per_ip),
                     ),
                 };
+                // Answering costs a descriptor for up to 2 s: past a few hundred answers in
+                // flight (a flood), a connection is just closed.
+                if refusing.load(Ordering::Relaxed) >= MAX_REFUSING {
+                    drop(stream);
+                    continue;
+                }
                 info!(ip = %peer.ip(), code = %code, "refused a connection: {message}");
-                tokio::spawn(refuse(stream, status, code, message));
+                refusing.fetch_add(1, Ordering::Relaxed);
+                let refusing = refusing.clone();
+                tokio::spawn(async move {
+                    refuse(stream, status, code, message).await;
+                    refusing.fetch_sub(1, Ordering::Relaxed);
+                });
             }
         }
     }
