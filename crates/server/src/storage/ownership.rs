@@ -200,10 +200,15 @@ impl Ownership {
             .map(|(_, e)| *e)
     }
 
-    /// Takes the game's lock if it is free (or held here), and a new epoch with it.
-    pub async fn acquire(&self, game: &str) -> Result<Acquired, StoreError> {
-        let client = self.client.read().await;
-        let locked: bool = client
+    /// Takes the game's lock if it is free (or held here), and a new epoch with it. The epoch
+    /// is bumped on `writer` (one of the store's pooled connections), not on the lock
+    /// connection: the bump is a commit that waits for its WAL flush, and many games taken at
+    /// once (a node died) would queue one after another on the single lock connection.
+    pub async fn acquire(&self, game: &str, writer: &Client) -> Result<Acquired, StoreError> {
+        let locked: bool = self
+            .client
+            .read()
+            .await
             .query_one(
                 "SELECT pg_try_advisory_lock(hashtextextended($1, 0))",
                 &[&game],
@@ -214,7 +219,7 @@ impl Ownership {
         if !locked {
             return Ok(Acquired::Elsewhere);
         }
-        let row = client
+        let row = writer
             .query_opt(
                 "UPDATE games SET owner_epoch = owner_epoch + 1 WHERE id = $1 RETURNING owner_epoch",
                 &[&game],
@@ -223,7 +228,10 @@ impl Ownership {
         let epoch: i64 = match row {
             Ok(Some(row)) => row.get(0),
             other => {
-                let _ = client
+                let _ = self
+                    .client
+                    .read()
+                    .await
                     .execute(
                         "SELECT pg_advisory_unlock(hashtextextended($1, 0))",
                         &[&game],
@@ -241,14 +249,15 @@ impl Ownership {
             entry.0 += 1;
             entry.1 = epoch;
         }
-        drop(client);
-        if let Err(e) = self
-            .bus
-            .publish(GAMES_CHANNEL, &format!("taken {epoch} {game}"))
-            .await
-        {
-            warn!(game, "announcing the game failed: {e}");
-        }
+        // Announced without waiting: it only hurries a stale node along (its writes are
+        // fenced anyway).
+        let bus = self.bus.clone();
+        let announcement = format!("taken {epoch} {game}");
+        tokio::spawn(async move {
+            if let Err(e) = bus.publish(GAMES_CHANNEL, &announcement).await {
+                warn!("announcing a game failed: {e}");
+            }
+        });
         Ok(Acquired::Yes)
     }
 

@@ -365,7 +365,10 @@ impl Storage for PostgresStore {
     }
 
     fn acquire(&self, id: String) -> StoreFuture<'_, Acquired> {
-        Box::pin(async move { self.ownership.acquire(&id).await })
+        Box::pin(async move {
+            let writer = &self.conn_for(&id).client;
+            self.ownership.acquire(&id, writer).await
+        })
     }
 
     fn release(&self, id: String) -> StoreFuture<'_, ()> {
