@@ -71,3 +71,31 @@ async fn forwarded_addresses_are_believed_from_trusted_proxies_only() {
     assert_eq!(create(&direct, "198.51.100.1").await.0, 201);
     assert_eq!(create(&direct, "198.51.100.2").await.0, 429);
 }
+
+/// `/ws?game=<id>` (for load balancers): the hello must name the same game.
+#[tokio::test]
+async fn the_url_game_and_the_hello_agree() {
+    use boardcraft_protocol::{ClientMessage, ErrorCode, PROTOCOL_VERSION};
+
+    use crate::support::Client;
+    let server = Server::start(settings()).await;
+    let (game, white, _) = server.game("ugolki-hg-3x3", "").await;
+    let (other, _, _) = server.game("ugolki-hg-3x3", "").await;
+    let joined = Client::join_url(
+        &format!("ws://{}/ws?game={game}", server.addr),
+        &game,
+        Some(&white),
+    )
+    .await;
+    assert_eq!(joined.welcome_game().game, game);
+    let mut mismatched = Client::open(&format!("ws://{}/ws?game={other}", server.addr)).await;
+    mismatched
+        .send(&ClientMessage::Hello {
+            protocol: PROTOCOL_VERSION,
+            game: game.clone(),
+            token: Some(white),
+            client: None,
+        })
+        .await;
+    assert_eq!(mismatched.error_code().await, (ErrorCode::BadMessage, true));
+}
