@@ -152,6 +152,7 @@ impl Games {
                         ask_again = tokio::time::Instant::now() + std::time::Duration::from_secs(1);
                     }
                     if tokio::time::Instant::now() >= deadline {
+                        warn!(game = %id, wait = ?self.settings.handover_wait, "the node that runs the game did not let go in time");
                         return Err(LoadError::Elsewhere(id.to_owned()));
                     }
                     tokio::time::sleep(std::time::Duration::from_millis(25)).await;
