@@ -73,7 +73,21 @@ pub enum ErrorCode {
     InviteNotFound,
     /// The game's seats are both taken.
     SeatTaken,
+    // --- HTTP
+    /// No such path (HTTP 404).
+    NotFound,
+    /// The path exists, but not with this method (HTTP 405).
+    MethodNotAllowed,
+    /// The request's body is longer than the server takes (HTTP 413).
+    BodyTooLarge,
+    /// The request was not sent or answered in time (HTTP 408).
+    RequestTimeout,
     // --- the server
+    /// The server has as many connections as it takes: try again in a few seconds (HTTP 503).
+    ServerBusy,
+    /// The game is now run by another node (a cluster's handover): reconnect, and the load
+    /// balancer routes to the game's node.
+    GameMoved,
     /// Storing failed or the server is shutting down; the request was not applied.
     Internal,
 }
@@ -112,6 +126,12 @@ impl ErrorCode {
             VariantInvalid => "variant_invalid",
             InviteNotFound => "invite_not_found",
             SeatTaken => "seat_taken",
+            NotFound => "not_found",
+            MethodNotAllowed => "method_not_allowed",
+            BodyTooLarge => "body_too_large",
+            RequestTimeout => "request_timeout",
+            ServerBusy => "server_busy",
+            GameMoved => "game_moved",
             Internal => "internal",
         }
     }
@@ -120,7 +140,11 @@ impl ErrorCode {
     pub fn http_status(self) -> u16 {
         use ErrorCode::*;
         match self {
-            GameNotFound | InviteNotFound | VariantNotFound => 404,
+            GameNotFound | InviteNotFound | VariantNotFound | NotFound => 404,
+            MethodNotAllowed => 405,
+            RequestTimeout => 408,
+            BodyTooLarge => 413,
+            ServerBusy | GameMoved => 503,
             BadToken => 401,
             OriginNotAllowed | ReadOnly => 403,
             SeatTaken | AlreadyJoined | GameOver | NotStarted => 409,

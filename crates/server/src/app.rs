@@ -2,7 +2,7 @@
 //! browser game's folder.
 use std::{
     collections::{HashMap, VecDeque},
-    net::{IpAddr, SocketAddr},
+    net::IpAddr,
     sync::{
         Arc, Mutex,
         atomic::{AtomicU64, Ordering},
@@ -13,8 +13,9 @@ use std::{
 use axum::{
     Json, Router,
     body::Bytes,
-    extract::{ConnectInfo, DefaultBodyLimit, Path, State},
+    extract::{DefaultBodyLimit, Extension, Path, State},
     http::{HeaderMap, StatusCode, header},
+    middleware,
     response::{IntoResponse, Response},
     routing::{get, post},
 };
@@ -28,6 +29,7 @@ use tracing::{info, warn};
 
 use crate::{
     Settings,
+    client_addr::ClientIp,
     game::{Command, Games, LoadError, rules},
     secrets,
     storage::GameRecord,
@@ -55,7 +57,8 @@ impl AppState {
         })
     }
 
-    /// Counts a new websocket from `ip`, or refuses it past the limit.
+    /// Counts a new websocket from `ip` (the client's address, through trusted proxies), or
+    /// refuses it past the limit.
     pub fn open_connection(self: &Arc<Self>, ip: IpAddr) -> Option<ConnectionSlot> {
         let limit = self.settings.max_connections_per_ip;
         let mut per_ip = self.per_ip.lock().expect("not poisoned");
@@ -157,6 +160,9 @@ fn refused(what: &str, ip: Option<IpAddr>, code: ErrorCode, message: String) -> 
 }
 
 fn load_failed(e: LoadError) -> Refused {
+    if let LoadError::Elsewhere(_) = e {
+        return Refused(ErrorCode::GameMoved, e.to_string());
+    }
     warn!("loading a game failed: {e}");
     Refused(ErrorCode::Internal, e.to_string())
 }
@@ -169,9 +175,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{game}/save.ron", get(save_file))
         .route("/api/invites/{invite}", post(join_by_invite))
         .route(WS_PATH, get(crate::ws::upgrade))
-        .layer(DefaultBodyLimit::max(
-            state.settings.max_variant_file_bytes + 4096,
-        ));
+        .layer(DefaultBodyLimit::max(state.settings.max_body_bytes()));
     app = match &state.settings.web_dir {
         // The browser game, with the .br/.gz files build-web.sh writes beside each file sent
         // instead when the browser accepts them: the download is several times smaller.
@@ -181,16 +185,16 @@ pub fn router(state: Arc<AppState>) -> Router {
                 .precompressed_gzip()
                 .append_index_html_on_directories(true),
         ),
-        None => app.fallback(no_web_folder),
+        None => app.fallback(crate::http_errors::no_web_folder),
     };
-    app.with_state(state)
-}
-
-async fn no_web_folder() -> impl IntoResponse {
-    (
-        StatusCode::NOT_FOUND,
-        "Boardcraft server: no browser game is served here (start it with --web DIR, or run scripts/serve-online.sh)\n",
-    )
+    // After the fallback, so that it is covered too: the deadline inside, the JSON errors
+    // outside (they rewrite whatever answered, the deadline's 408 included).
+    app.layer(middleware::from_fn_with_state(
+        state.clone(),
+        crate::http_errors::deadline,
+    ))
+    .layer(middleware::from_fn(crate::http_errors::json_errors))
+    .with_state(state)
 }
 
 async fn health(State(state): State<Arc<AppState>>) -> Response {
@@ -232,11 +236,11 @@ fn base_url(settings: &Settings, headers: &HeaderMap) -> String {
 
 async fn create_game(
     State(state): State<Arc<AppState>>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    Extension(ClientIp(client)): Extension<ClientIp>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<(StatusCode, Json<GameCreated>), Refused> {
-    let ip = Some(addr.ip());
+    let ip = Some(client);
     let bad = |code, message: String| refused("a new game", ip, code, message);
     let request: CreateGame = serde_json::from_slice(&body)
         .map_err(|e| bad(ErrorCode::BadRequest, format!("bad create-game body: {e}")))?;
@@ -244,9 +248,11 @@ async fn create_game(
         (Some(name), None) => rules::variant_of(name, None)
             .map_err(|e| bad(ErrorCode::VariantNotFound, e.to_string()))?,
         (None, Some(text)) => {
+            // The file as decoded from JSON: the body limit is six times this (any JSON
+            // encoding of a file this size fits).
             if text.len() > state.settings.max_variant_file_bytes {
                 return Err(bad(
-                    ErrorCode::BadRequest,
+                    ErrorCode::BodyTooLarge,
                     format!(
                         "the variant file has {} bytes; the limit is {}",
                         text.len(),
@@ -272,7 +278,7 @@ async fn create_game(
             "a time control needs 0 < initial_ms <= 24 h and increment_ms <= 1 h".into(),
         ));
     }
-    if !state.may_create(addr.ip()) {
+    if !state.may_create(client) {
         return Err(bad(
             ErrorCode::TooManyGames,
             format!(
@@ -287,14 +293,18 @@ async fn create_game(
         ColorChoice::Random if secrets::coin() => Side::White,
         ColorChoice::Random => Side::Black,
     };
+    let id = secrets::game_id();
+    // The invite starts with the game's id, so that a load balancer can route the join to the
+    // game's node (deploy/haproxy.cfg) without a lookup.
+    let invite = format!("{id}{}", secrets::invite());
     let record = GameRecord {
-        id: secrets::game_id(),
+        id,
         variant: variant.name.clone(),
         variant_file: request.variant_file.clone(),
         time_control: request.time_control,
         tokens: [secrets::seat_token(), secrets::seat_token()],
         creator,
-        invite: Some(secrets::invite()),
+        invite: Some(invite),
         joined: false,
         created_ms: now_ms(),
         rematch_of: None,
@@ -322,10 +332,10 @@ async fn create_game(
 
 async fn join_by_invite(
     State(state): State<Arc<AppState>>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    Extension(ClientIp(client)): Extension<ClientIp>,
     Path(invite): Path<String>,
 ) -> Result<Json<boardcraft_protocol::http::SeatJoined>, Response> {
-    let ip = Some(addr.ip());
+    let ip = Some(client);
     let not_found = || {
         refused(
             "an invite",

@@ -10,14 +10,20 @@
 //!
 //! The protocol is `boardcraft-protocol` (docs/protocol.md); running it on more than one
 //! machine is docs/online.md.
-use std::{net::SocketAddr, sync::Arc};
+use std::sync::Arc;
 
 use tokio::net::TcpListener;
 
+pub mod accept;
 pub mod app;
 #[cfg(feature = "checks")]
 pub mod checks;
+pub mod client_addr;
+pub mod events;
 pub mod game;
+pub mod http_errors;
+pub mod log_escape;
+pub mod open_files;
 pub mod secrets;
 pub mod settings;
 pub mod storage;
@@ -49,12 +55,12 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let settings = Arc::new(settings);
     let games = game::Games::new(store, settings.clone());
-    let state = app::AppState::new(games, settings);
+    let max_connections = match settings.max_connections {
+        0 => open_files::default_max_connections(),
+        n => n,
+    };
+    let counts = accept::ConnectionCounts::new(max_connections, settings.max_connections_per_ip);
+    let state = app::AppState::new(games, settings.clone());
     let router = app::router(state);
-    axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await
+    accept::run(listener, router, settings, counts, shutdown).await
 }

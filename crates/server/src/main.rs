@@ -42,9 +42,23 @@ struct Args {
     /// Messages per second a connection may send (bursts of twice as many).
     #[arg(long, default_value_t = 20)]
     max_messages_per_sec: u32,
-    /// Open websockets per client address (0: no limit).
+    /// Open connections per client address, HTTP and websockets (0: no limit).
     #[arg(long, default_value_t = 64)]
     max_connections_per_ip: u32,
+    /// Open connections in all; past it new ones get 503 (default: the open-file limit, raised
+    /// to its hard limit at start, less 128).
+    #[arg(long, default_value_t = 0)]
+    max_connections: u32,
+    /// Seconds a connection has to send a request's headers (and between requests).
+    #[arg(long, default_value_t = 10)]
+    header_read_timeout_secs: u64,
+    /// Seconds a request (its body included) may take before it gets 408.
+    #[arg(long, default_value_t = 30)]
+    request_timeout_secs: u64,
+    /// A load balancer or reverse proxy whose X-Forwarded-For is believed (repeatable; an IP
+    /// address). From any other address the header is ignored.
+    #[arg(long = "trusted-proxy")]
+    trusted_proxy: Vec<std::net::IpAddr>,
     /// New games per client address per minute (0: no limit).
     #[arg(long, default_value_t = 30)]
     max_new_games_per_ip: u32,
@@ -73,7 +87,8 @@ fn main() -> ExitCode {
         .with(
             tracing_subscriber::fmt::layer()
                 .with_target(false)
-                .with_writer(std::io::stderr)
+                // Client text (a move, a variant's name) cannot start a line of its own.
+                .with_writer(boardcraft_server::log_escape::Escaping(std::io::stderr))
                 .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr())),
         )
         .with(filter)
@@ -92,6 +107,13 @@ fn main() -> ExitCode {
 }
 
 async fn run(args: Args) -> Result<(), String> {
+    match boardcraft_server::open_files::raise() {
+        Ok(r) => info!(
+            "open files: soft limit {} (was {}; hard limit {})",
+            r.after, r.before, r.hard
+        ),
+        Err(e) => tracing::warn!("cannot raise the open-file limit: {e}"),
+    }
     let mut settings = Settings {
         grace: Duration::from_secs(args.grace_secs),
         idle_timeout: Duration::from_secs(args.idle_timeout_secs.max(1)),
@@ -99,6 +121,11 @@ async fn run(args: Args) -> Result<(), String> {
         messages_per_second: args.max_messages_per_sec.max(1),
         message_burst: args.max_messages_per_sec.max(1) * 2,
         max_connections_per_ip: args.max_connections_per_ip,
+        max_connections: args.max_connections,
+        header_read_timeout: Duration::from_secs(args.header_read_timeout_secs.max(1)),
+        request_timeout: Duration::from_secs(args.request_timeout_secs.max(1)),
+        http_idle_timeout: Duration::from_secs(args.idle_timeout_secs.max(1)),
+        trusted_proxies: args.trusted_proxy,
         max_new_games_per_ip_per_minute: args.max_new_games_per_ip,
         allowed_origins: args.allow_origin,
         public_url: args.public_url,

@@ -1,5 +1,5 @@
 //! The server's settings: limits and timings, each with a sane default and a command-line flag.
-use std::{path::PathBuf, time::Duration};
+use std::{net::IpAddr, path::PathBuf, time::Duration};
 
 /// Everything the server can be told (see `boardcraft-server --help`).
 #[derive(Clone, Debug)]
@@ -17,8 +17,28 @@ pub struct Settings {
     pub message_burst: u32,
     /// A connection that keeps flooding is closed after this many dropped messages.
     pub flood_close_after: u32,
-    /// Open websockets per client address (0: no limit).
+    /// Open connections (HTTP and websockets) per client address (0: no limit). Counted on the
+    /// TCP address, except for `trusted_proxies`, whose clients are counted by
+    /// `X-Forwarded-For` once they open a websocket.
     pub max_connections_per_ip: u32,
+    /// Open connections in all; past it a new connection gets a 503 and is closed, so the
+    /// server keeps file descriptors for its database and for answering. 0: the open-file
+    /// limit less a reserve.
+    pub max_connections: u32,
+    /// A connection must send a request's whole header within this (also between requests
+    /// of a kept-alive connection), or it is closed.
+    pub header_read_timeout: Duration,
+    /// A request (its body read and its answer made) must be done within this, or it gets 408.
+    pub request_timeout: Duration,
+    /// An HTTP connection (before any websocket upgrade) over which no byte moves either way
+    /// for this long is closed (a client that stops reading its answer).
+    pub http_idle_timeout: Duration,
+    /// With several nodes: how long a node asked for a game another node runs waits for it
+    /// to let go (a handover) before it refuses with `game_moved`.
+    pub handover_wait: Duration,
+    /// Load balancers / reverse proxies whose `X-Forwarded-For` is believed; from any other
+    /// address the header is ignored.
+    pub trusted_proxies: Vec<IpAddr>,
     /// Games created per client address per minute (0: no limit).
     pub max_new_games_per_ip_per_minute: u32,
     /// Largest posted variant file, in bytes.
@@ -49,6 +69,12 @@ impl Default for Settings {
             message_burst: 40,
             flood_close_after: 100,
             max_connections_per_ip: 64,
+            max_connections: 0,
+            header_read_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(30),
+            http_idle_timeout: Duration::from_secs(30),
+            trusted_proxies: Vec::new(),
+            handover_wait: Duration::from_secs(5),
             max_new_games_per_ip_per_minute: 30,
             max_variant_file_bytes: 64 * 1024,
             allowed_origins: Vec::new(),
@@ -57,5 +83,14 @@ impl Default for Settings {
             unload_after: Duration::from_secs(60),
             outgoing_queue: 256,
         }
+    }
+}
+
+impl Settings {
+    /// The largest HTTP body: any valid JSON encoding of the largest variant file. JSON may
+    /// write any byte of the file as `\u00XX` (six bytes), so the text can be six times the
+    /// file; the file's own size is checked after decoding. Plus room for the other fields.
+    pub fn max_body_bytes(&self) -> usize {
+        self.max_variant_file_bytes * 6 + 16 * 1024
     }
 }

@@ -1,10 +1,10 @@
 //! One task per websocket: the hello, limits (frame size, rate, idle), keep-alive, and the
 //! relay between the socket and its game's task.
-use std::{net::SocketAddr, sync::Arc, sync::atomic::Ordering, time::Duration};
+use std::{net::IpAddr, sync::Arc, sync::atomic::Ordering, time::Duration};
 
 use axum::{
     extract::{
-        ConnectInfo, State, WebSocketUpgrade,
+        Extension, Query, State, WebSocketUpgrade,
         ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code},
     },
     http::{HeaderMap, header},
@@ -22,27 +22,37 @@ use tracing::{debug, info};
 use crate::{
     Settings,
     app::{AppState, ConnectionSlot, Refused},
-    game::{Command, ConnId},
+    client_addr::ClientIp,
+    game::{Command, ConnId, LoadError},
     secrets,
 };
+
+/// `/ws?game=<id>`: the game in the URL is for load balancers, which route by it (the hello
+/// still names the game, and must name the same one).
+#[derive(serde::Deserialize, Default)]
+pub struct WsQuery {
+    game: Option<String>,
+}
 
 /// `GET /ws`: checks the page's origin and the address's connection count, then upgrades.
 pub async fn upgrade(
     State(state): State<Arc<AppState>>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    Query(query): Query<WsQuery>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
     if let Err(why) = origin_allowed(&state.settings, &headers) {
-        info!(ip = %addr.ip(), "refused a websocket: {why}");
+        info!(%ip, "refused a websocket: {why}");
         return Refused(ErrorCode::OriginNotAllowed, why).into_response();
     }
-    let Some(slot) = state.open_connection(addr.ip()) else {
+    let url_game = query.game;
+    let Some(slot) = state.open_connection(ip) else {
         let why = format!(
             "at most {} connections from one address",
             state.settings.max_connections_per_ip
         );
-        info!(ip = %addr.ip(), "refused a websocket: {why}");
+        info!(%ip, "refused a websocket: {why}");
         return Refused(ErrorCode::TooManyConnections, why).into_response();
     };
     let max = state.settings.max_frame_bytes;
@@ -50,12 +60,14 @@ pub async fn upgrade(
     // message before the close; frames past even that cap just close the connection.
     ws.max_message_size(max * 4)
         .max_frame_size(max * 4)
-        .on_upgrade(move |socket| connection(socket, state, addr, slot))
+        .on_upgrade(move |socket| connection(socket, state, ip, url_game, slot))
 }
 
 /// A browser page may open a websocket to any site, sending its cookies: the `Origin` header
-/// says which page did. Allowed: no `Origin` (not a browser: bots, tools), the server's own
-/// origin (its `Host`), and the `--allow-origin` list.
+/// says which page did. Allowed: no `Origin` (not a browser: bots, tools), the
+/// `--allow-origin` list, and the server's own origin: `--public-url` when it is set — and
+/// then nothing else, since the `Host` header is whatever name the page's browser used (a
+/// DNS-rebinding page sends its own name as Host) — else the request's `Host`.
 fn origin_allowed(settings: &Settings, headers: &HeaderMap) -> Result<(), String> {
     let Some(origin) = headers.get(header::ORIGIN) else {
         return Ok(());
@@ -70,6 +82,15 @@ fn origin_allowed(settings: &Settings, headers: &HeaderMap) -> Result<(), String
     {
         return Ok(());
     }
+    if let Some(public) = &settings.public_url {
+        if public.trim_end_matches('/').eq_ignore_ascii_case(origin) {
+            return Ok(());
+        }
+        return Err(format!(
+            "a page from {origin} may not open a websocket here (the server is {}; see --allow-origin)",
+            public.trim_end_matches('/')
+        ));
+    }
     let host = headers
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
@@ -79,11 +100,6 @@ fn origin_allowed(settings: &Settings, headers: &HeaderMap) -> Result<(), String
         .or_else(|| origin.strip_prefix("https://"))
         .unwrap_or("");
     if !host.is_empty() && origin_host.eq_ignore_ascii_case(host) {
-        return Ok(());
-    }
-    if let Some(public) = &settings.public_url
-        && public.trim_end_matches('/').eq_ignore_ascii_case(origin)
-    {
         return Ok(());
     }
     Err(format!(
@@ -170,10 +186,13 @@ async fn fail(socket: &mut WebSocket, code: ErrorCode, message: String, close_wi
 /// A game's answer, or why the connection is refused: no such game (a policy close), or the
 /// store failed (an error close).
 fn found<T>(
-    answer: Result<Option<T>, impl std::fmt::Display>,
+    answer: Result<Option<T>, LoadError>,
     game: &str,
 ) -> Result<T, (ErrorCode, String, u16)> {
     match answer {
+        Err(e @ LoadError::Elsewhere(_)) => {
+            Err((ErrorCode::GameMoved, e.to_string(), close_code::AGAIN))
+        }
         Ok(Some(value)) => Ok(value),
         Ok(None) => Err((
             ErrorCode::GameNotFound,
@@ -184,10 +203,37 @@ fn found<T>(
     }
 }
 
+/// Whether a websocket error is a text frame that is not UTF-8 (answered with close 1007).
+fn invalid_utf8(e: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(s) = source {
+        if let Some(tungstenite::Error::Utf8(_)) = s.downcast_ref::<tungstenite::Error>() {
+            return true;
+        }
+        source = s.source();
+    }
+    false
+}
+
+/// A receive error: an invalid-UTF-8 text frame gets the close the standard asks for (1007);
+/// anything else has broken the connection already.
+async fn receive_failed(socket: &mut WebSocket, e: &axum::Error) {
+    if invalid_utf8(e) {
+        fail(
+            socket,
+            ErrorCode::BadMessage,
+            "a text frame that is not UTF-8".into(),
+            close_code::INVALID,
+        )
+        .await;
+    }
+}
+
 async fn connection(
     mut socket: WebSocket,
     state: Arc<AppState>,
-    addr: SocketAddr,
+    ip: IpAddr,
+    url_game: Option<String>,
     slot: ConnectionSlot,
 ) {
     let _slot = slot;
@@ -207,7 +253,8 @@ async fn connection(
             )
             .await;
         }
-        Ok(None) | Ok(Some(Err(_))) => return,
+        Ok(None) => return,
+        Ok(Some(Err(e))) => return receive_failed(&mut socket, &e).await,
         Ok(Some(Ok(Message::Text(t)))) => t,
         Ok(Some(Ok(_))) => {
             return fail(
@@ -235,7 +282,7 @@ async fn connection(
                 )
                 .await;
             }
-            debug!(conn, ip = %addr.ip(), game = %game, client = ?client, "hello");
+            debug!(conn, %ip, game = %game, client = ?client, "hello");
             (game, token)
         }
         Ok(_) => {
@@ -251,6 +298,15 @@ async fn connection(
             return fail(&mut socket, e.code, e.message, close_code::POLICY).await;
         }
     };
+    if url_game.as_ref().is_some_and(|g| *g != game) {
+        return fail(
+            &mut socket,
+            ErrorCode::BadMessage,
+            "the hello names another game than the URL's ?game=".into(),
+            close_code::POLICY,
+        )
+        .await;
+    }
     if !secrets::looks_like_id(&game) {
         return fail(
             &mut socket,
@@ -302,7 +358,11 @@ async fn connection(
         tokio::select! {
             incoming = socket.recv() => {
                 let message = match incoming {
-                    None | Some(Err(_)) => break "closed",
+                    None => break "closed",
+                    Some(Err(e)) => {
+                        receive_failed(&mut socket, &e).await;
+                        break "receive error";
+                    }
                     Some(Ok(m)) => m,
                 };
                 last_heard = Instant::now();
@@ -360,9 +420,10 @@ async fn connection(
                         }
                     }
                     None => {
-                        // The game dropped this connection (it did not read its messages).
-                        close(&mut socket, close_code::AGAIN, "too slow: reconnect").await;
-                        break "too slow";
+                        // The game dropped this connection: it did not read its messages, or
+                        // the game moved to another node (game_moved was sent before).
+                        close(&mut socket, close_code::AGAIN, "reconnect").await;
+                        break "dropped by the game";
                     }
                 }
             }

@@ -2,7 +2,13 @@
 //! every change before it tells anyone, and broadcasts the result to the game's connections.
 //! Nothing else changes a game, so there is no lock around a game and no race between two
 //! moves of one game.
-use std::{collections::HashMap, sync::Arc};
+use std::{
+    collections::HashMap,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+};
 
 use axum::extract::ws::Utf8Bytes;
 use boardcraft_protocol::{
@@ -24,6 +30,7 @@ use crate::{
 };
 
 mod clock;
+mod fence;
 mod registry;
 pub mod rules;
 
@@ -68,6 +75,8 @@ pub enum Command {
     Save {
         reply: oneshot::Sender<String>,
     },
+    /// Another node takes the game over (or this node lost its locks): stop now.
+    Handover,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -109,6 +118,9 @@ pub struct Game {
     offers: Vec<PendingOffer>,
     /// Since when the game has had no connection.
     idle_since: Option<Instant>,
+    /// Another node runs the game now (a write was fenced off, or a handover was asked):
+    /// the task tells its connections to reconnect and stops.
+    moved_away: Arc<AtomicBool>,
 }
 
 /// Why a stored game cannot be served.
@@ -118,6 +130,9 @@ pub enum LoadError {
     Store(#[from] StoreError),
     #[error("game {game}: {why}")]
     Broken { game: String, why: String },
+    /// Another node runs the game and did not let go in time.
+    #[error("game {0} is run by another node; try again")]
+    Elsewhere(String),
 }
 
 fn now_ms() -> i64 {
@@ -167,7 +182,9 @@ impl Game {
         let clock = record
             .time_control
             .map(|tc| Clock::resume(tc, moves.last().and_then(|m| m.clocks), moves.len()));
-        let store = games.store.clone();
+        let moved_away = Arc::new(AtomicBool::new(false));
+        let store: Arc<dyn Storage> =
+            Arc::new(fence::Fenced::new(games.store.clone(), moved_away.clone()));
         let settings = games.settings.clone();
         let mut game = Game {
             generation,
@@ -188,6 +205,7 @@ impl Game {
             presence: [SeatPresence::Absent; 2],
             offers: Vec::new(),
             idle_since: Some(Instant::now()),
+            moved_away,
         };
         // Stored moves that ended the game by its rules, but the end itself was not stored yet
         // (the server stopped in between): store it now.
@@ -397,7 +415,7 @@ impl Game {
             let command = tokio::select! {
                 c = rx.recv() => c,
                 _ = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {
-                    if self.on_timer().await {
+                    if self.on_timer().await || self.moved_away.load(Ordering::Relaxed) {
                         break;
                     }
                     continue;
@@ -405,12 +423,37 @@ impl Game {
             };
             let Some(command) = command else { break };
             self.handle(command).await;
+            if self.moved_away.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        if self.moved_away.load(Ordering::Relaxed) {
+            self.hand_over();
         }
         // Unloading: leave the registry first, so that new requests load the game afresh;
-        // requests already queued are dropped and their senders retry.
+        // requests already queued are dropped and their senders retry. Then the game's lock
+        // (a cluster's) is given back, once nothing here can write any more.
         self.games.forget(&self.record.id, self.generation);
         rx.close();
         while rx.try_recv().is_ok() {}
+        if let Err(e) = self.games.store.release(self.record.id.clone()).await {
+            warn!(game = %self.record.id, "giving the game's lock back failed: {e}");
+        }
+    }
+
+    /// Tells every connection that the game moved to another node, and lets them go (each
+    /// websocket closes; its client reconnects through the load balancer).
+    fn hand_over(&mut self) {
+        info!(game = %self.record.id, connections = self.conns.len(), "handing the game over to another node");
+        let moved = Self::encode(&ServerMessage::Error {
+            code: ErrorCode::GameMoved,
+            message: "the game moved to another server: reconnect".into(),
+            ply: None,
+            fatal: true,
+        });
+        for (_, c) in self.conns.drain() {
+            let _ = c.outbox.try_send(moved.clone());
+        }
     }
 
     /// The next moment something happens by itself: a flag falls, a grace period ends, the
@@ -520,6 +563,7 @@ impl Game {
             Command::Save { reply } => {
                 let _ = reply.send(self.save_file());
             }
+            Command::Handover => self.moved_away.store(true, Ordering::Relaxed),
         }
     }
 

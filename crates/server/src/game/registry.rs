@@ -1,5 +1,10 @@
 //! The games in memory: game id → the sender of its task. A game's task is started when the
 //! game is first asked for (loaded from storage) and stops when it has been idle a while.
+//!
+//! With several nodes on one PostgreSQL, a task is started only after this node took the
+//! game's lock (storage/ownership.rs); a game another live node holds is asked for (a handover
+//! request) and waited for a few seconds, and a handover request from another node stops the
+//! task here.
 use std::{
     collections::HashMap,
     sync::{
@@ -9,9 +14,13 @@ use std::{
 };
 
 use tokio::sync::{mpsc, oneshot};
+use tracing::{info, warn};
 
 use super::{Command, Game, LoadError};
-use crate::{Settings, storage::Storage};
+use crate::{
+    Settings,
+    storage::{Acquired, ClusterEvent, Storage},
+};
 
 /// Commands queued for one game before senders wait.
 const QUEUE: usize = 256;
@@ -21,16 +30,64 @@ pub struct Games {
     pub(crate) settings: Arc<Settings>,
     tasks: Mutex<HashMap<String, (u64, mpsc::Sender<Command>)>>,
     generation: AtomicU64,
+    /// One start at a time per game on this node (a cluster lock is counted per taking).
+    starting: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 impl Games {
     pub fn new(store: Arc<dyn Storage>, settings: Arc<Settings>) -> Arc<Games> {
-        Arc::new(Games {
+        let events = store.cluster_events();
+        let games = Arc::new(Games {
             store,
             settings,
             tasks: Mutex::new(HashMap::new()),
             generation: AtomicU64::new(0),
-        })
+            starting: Mutex::new(HashMap::new()),
+        });
+        if let Some(events) = events {
+            tokio::spawn(Self::follow_cluster(Arc::downgrade(&games), events));
+        }
+        games
+    }
+
+    /// Stops the games another node asks for, and every game when the locks are lost.
+    async fn follow_cluster(
+        games: std::sync::Weak<Games>,
+        mut events: tokio::sync::broadcast::Receiver<ClusterEvent>,
+    ) {
+        use tokio::sync::broadcast::error::RecvError;
+        loop {
+            let event = match events.recv().await {
+                Ok(e) => e,
+                // Missed some: stopping every game is the safe answer to any of them.
+                Err(RecvError::Lagged(_)) => ClusterEvent::OwnershipLost,
+                Err(RecvError::Closed) => return,
+            };
+            let Some(games) = games.upgrade() else { return };
+            let targets: Vec<mpsc::Sender<Command>> = {
+                let tasks = games.tasks.lock().expect("not poisoned");
+                match &event {
+                    ClusterEvent::HandoverRequested(id) => tasks
+                        .get(id)
+                        .map(|(_, tx)| tx.clone())
+                        .into_iter()
+                        .collect(),
+                    ClusterEvent::OwnershipLost => {
+                        tasks.values().map(|(_, tx)| tx.clone()).collect()
+                    }
+                }
+            };
+            if let ClusterEvent::HandoverRequested(id) = &event
+                && !targets.is_empty()
+            {
+                info!(game = %id, "another node asks for the game: handing it over");
+            }
+            for tx in targets {
+                tokio::spawn(async move {
+                    let _ = tx.send(Command::Handover).await;
+                });
+            }
+        }
     }
 
     /// Game tasks running now.
@@ -55,19 +112,81 @@ impl Games {
         if let Some((_, tx)) = self.running(id) {
             return Ok(Some(tx));
         }
-        let Some(stored) = self.store.load_game(id.to_owned()).await? else {
-            return Ok(None);
+        let gate = self
+            .starting
+            .lock()
+            .expect("not poisoned")
+            .entry(id.to_owned())
+            .or_default()
+            .clone();
+        let started = {
+            let _one_at_a_time = gate.lock().await;
+            match self.running(id) {
+                Some((_, tx)) => Ok(Some(tx)),
+                None => self.start(id).await,
+            }
         };
-        let generation = self.generation.fetch_add(1, Ordering::Relaxed);
-        let game = Game::load(self.clone(), generation, stored).await?;
-        let mut tasks = self.tasks.lock().expect("not poisoned");
-        // Another request may have loaded it meanwhile: use that one.
-        if let Some((_, tx)) = tasks.get(id).filter(|(_, tx)| !tx.is_closed()) {
-            return Ok(Some(tx.clone()));
+        let mut starting = self.starting.lock().expect("not poisoned");
+        if Arc::strong_count(&gate) == 2 {
+            starting.remove(id);
+        }
+        started
+    }
+
+    /// Takes the game's lock (asking its holder to let go, and waiting a while, if another
+    /// node holds it), loads it and starts its task.
+    async fn start(self: &Arc<Self>, id: &str) -> Result<Option<mpsc::Sender<Command>>, LoadError> {
+        let deadline = tokio::time::Instant::now() + self.settings.handover_wait;
+        let mut asked = false;
+        let mut ask_again = tokio::time::Instant::now();
+        loop {
+            match self.store.acquire(id.to_owned()).await? {
+                Acquired::Yes => break,
+                Acquired::NoGame => return Ok(None),
+                Acquired::Elsewhere => {
+                    // Asked again every second: a request sent while the holder's listening
+                    // connection was down is lost (NOTIFY reaches only current listeners).
+                    if tokio::time::Instant::now() >= ask_again {
+                        self.store.request_handover(id.to_owned()).await?;
+                        asked = true;
+                        ask_again = tokio::time::Instant::now() + std::time::Duration::from_secs(1);
+                    }
+                    if tokio::time::Instant::now() >= deadline {
+                        warn!(game = %id, wait = ?self.settings.handover_wait, "the node that runs the game did not let go in time");
+                        return Err(LoadError::Elsewhere(id.to_owned()));
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+                }
+            }
+        }
+        let loaded = async {
+            let Some(stored) = self.store.load_game(id.to_owned()).await? else {
+                return Ok(None);
+            };
+            let generation = self.generation.fetch_add(1, Ordering::Relaxed);
+            Ok(Some((
+                generation,
+                Game::load(self.clone(), generation, stored).await?,
+            )))
+        }
+        .await;
+        let (generation, game) = match loaded {
+            Ok(Some(g)) => g,
+            other => {
+                if let Err(e) = self.store.release(id.to_owned()).await {
+                    warn!(game = %id, "giving the game's lock back failed: {e}");
+                }
+                return other.map(|_| None);
+            }
+        };
+        if asked {
+            info!(game = %id, "took the game over from another node");
         }
         let (tx, rx) = mpsc::channel(QUEUE);
-        tasks.insert(id.to_owned(), (generation, tx.clone()));
-        drop(tasks);
+        self.tasks
+            .lock()
+            .expect("not poisoned")
+            .insert(id.to_owned(), (generation, tx.clone()));
         tokio::spawn(game.run(rx));
         Ok(Some(tx))
     }

@@ -13,8 +13,11 @@ use std::{future::Future, pin::Pin};
 
 use boardcraft_protocol::{GameResult, Side, TimeControl};
 
+pub mod ownership;
 pub mod postgres;
 pub mod sqlite;
+
+pub use ownership::{Acquired, ClusterEvent};
 
 /// A storage operation's future (boxed, so that the trait can be used as `dyn Storage`).
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
@@ -24,6 +27,9 @@ pub enum StoreError {
     /// The row exists already (a move for a ply that is stored, a duplicate id).
     #[error("already stored: {0}")]
     Conflict(String),
+    /// This node no longer runs the game (another node took it over): nothing was stored.
+    #[error("game {0} is run by another node now")]
+    NotOwner(String),
     /// The database failed or cannot be reached.
     #[error("database error: {0}")]
     Backend(String),
@@ -92,6 +98,23 @@ pub trait Storage: Send + Sync + 'static {
     fn game_ids(&self) -> StoreFuture<'_, Vec<String>>;
     /// Answers when the database does.
     fn health(&self) -> StoreFuture<'_, ()>;
+    /// Takes the right to run the game on this node (several nodes on one PostgreSQL: its
+    /// lock, see `ownership`). One database file, one server: always yes.
+    fn acquire(&self, _id: String) -> StoreFuture<'_, Acquired> {
+        Box::pin(async { Ok(Acquired::Yes) })
+    }
+    /// Gives the right back (the game's task stopped).
+    fn release(&self, _id: String) -> StoreFuture<'_, ()> {
+        Box::pin(async { Ok(()) })
+    }
+    /// Asks the node that runs the game to let it go.
+    fn request_handover(&self, _id: String) -> StoreFuture<'_, ()> {
+        Box::pin(async { Ok(()) })
+    }
+    /// Handover requests and lost locks, for a store shared by several nodes.
+    fn cluster_events(&self) -> Option<tokio::sync::broadcast::Receiver<ClusterEvent>> {
+        None
+    }
 }
 
 /// Opens the database a `--database` value names: `postgres://…` / `postgresql://…`, or

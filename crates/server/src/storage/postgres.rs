@@ -1,14 +1,18 @@
 //! PostgreSQL, for a server that outgrows one machine (docs/online.md). A few connections,
 //! used round-robin; tokio-postgres pipelines the statements of many games on each. Every
 //! change is a single statement in autocommit: when it returns, it is committed.
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{
+    Arc,
+    atomic::{AtomicUsize, Ordering},
+};
 
 use boardcraft_protocol::GameResult;
 use tokio_postgres::{Client, NoTls, Statement, error::SqlState};
 
 use super::{
-    GameRecord, SCHEMA, Storage, StoreError, StoreFuture, StoredGame, StoredMove, result_json,
-    result_of, side_name, side_of, time_control_of,
+    GameRecord, SCHEMA, Storage, StoreError, StoreFuture, StoredGame, StoredMove,
+    ownership::{Acquired, ClusterEvent, Ownership},
+    result_json, result_of, side_name, side_of, time_control_of,
 };
 
 /// Connections opened to the database.
@@ -24,7 +28,12 @@ struct Conn {
 pub struct PostgresStore {
     conns: Vec<Conn>,
     next: AtomicUsize,
+    ownership: Arc<Ownership>,
 }
+
+/// PostgreSQL only: the epoch of the node that runs a game (docs: storage/ownership.rs).
+const OWNER_EPOCH: &str =
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS owner_epoch BIGINT NOT NULL DEFAULT 0";
 
 fn backend(e: tokio_postgres::Error) -> StoreError {
     StoreError::Backend(e.to_string())
@@ -44,7 +53,7 @@ async fn create_tables(client: &Client) -> Result<(), StoreError> {
     let mut attempt = 0;
     loop {
         let mut result = Ok(());
-        for statement in SCHEMA {
+        for statement in SCHEMA.iter().chain([&OWNER_EPOCH]) {
             result = client.batch_execute(statement).await;
             if result.is_err() {
                 break;
@@ -78,10 +87,14 @@ impl PostgresStore {
             if i == 0 {
                 create_tables(&client).await?;
             }
+            // Fenced: only while the game's row still has the writer's epoch (the row locked
+            // FOR SHARE, so that a takeover's epoch bump waits for this insert to commit, and
+            // then loads it).
             let append = client
                 .prepare(
                     "INSERT INTO moves (game, ply, notation, white_ms, black_ms, at_ms)
-                     VALUES ($1, $2, $3, $4, $5, $6)",
+                     SELECT $1::text, $2::int4, $3::text, $4::int8, $5::int8, $6::int8
+                     FROM games WHERE id = $1 AND owner_epoch = $7::int8 FOR SHARE",
                 )
                 .await
                 .map_err(backend)?;
@@ -108,10 +121,23 @@ impl PostgresStore {
                 load_moves,
             });
         }
+        let ownership = Ownership::connect(url).await?;
         Ok(PostgresStore {
             conns,
             next: AtomicUsize::new(0),
+            ownership,
         })
+    }
+
+    /// The node's locks (tests play a lost lock connection with it).
+    pub fn ownership(&self) -> &Arc<Ownership> {
+        &self.ownership
+    }
+
+    /// The epoch this node's writes for the game carry: the one it took the game with, or 0
+    /// (never taken by any node: tools and tests that use the store directly).
+    fn epoch(&self, game: &str) -> i64 {
+        self.ownership.epoch(game).unwrap_or(0)
     }
 
     fn conn(&self) -> &Conn {
@@ -230,16 +256,29 @@ impl Storage for PostgresStore {
 
     fn mark_joined(&self, id: String) -> StoreFuture<'_, bool> {
         Box::pin(async move {
-            let n = self
-                .conn_for(&id)
-                .client
+            let epoch = self.epoch(&id);
+            let client = &self.conn_for(&id).client;
+            let n = client
                 .execute(
-                    "UPDATE games SET joined = TRUE WHERE id = $1 AND NOT joined",
-                    &[&id],
+                    "UPDATE games SET joined = TRUE WHERE id = $1 AND NOT joined AND owner_epoch = $2",
+                    &[&id, &epoch],
                 )
                 .await
                 .map_err(backend)?;
-            Ok(n == 1)
+            if n == 1 {
+                return Ok(true);
+            }
+            let owned = client
+                .query_opt(
+                    "SELECT 1 FROM games WHERE id = $1 AND owner_epoch = $2",
+                    &[&id, &epoch],
+                )
+                .await
+                .map_err(backend)?;
+            match owned {
+                Some(_) => Ok(false),
+                None => Err(StoreError::NotOwner(id)),
+            }
         })
     }
 
@@ -248,41 +287,67 @@ impl Storage for PostgresStore {
             let conn = self.conn_for(&id);
             let white = m.clocks.map(|c| c[0] as i64);
             let black = m.clocks.map(|c| c[1] as i64);
-            conn.client
+            let epoch = self.epoch(&id);
+            let n = conn
+                .client
                 .execute(
                     &conn.append,
-                    &[&id, &(m.ply as i32), &m.notation, &white, &black, &m.at_ms],
+                    &[
+                        &id,
+                        &(m.ply as i32),
+                        &m.notation,
+                        &white,
+                        &black,
+                        &m.at_ms,
+                        &epoch,
+                    ],
                 )
                 .await
                 .map_err(|e| conflict_or_backend(e, format!("game {id} ply {}", m.ply)))?;
+            if n == 0 {
+                return Err(StoreError::NotOwner(id));
+            }
             Ok(())
         })
     }
 
     fn truncate_moves(&self, id: String, from_ply: u32) -> StoreFuture<'_, ()> {
         Box::pin(async move {
-            self.conn_for(&id)
+            let epoch = self.epoch(&id);
+            let owned = self
+                .conn_for(&id)
                 .client
-                .execute(
-                    "DELETE FROM moves WHERE game = $1 AND ply >= $2",
-                    &[&id, &(from_ply as i32)],
+                .query_one(
+                    "WITH owner AS (SELECT 1 FROM games WHERE id = $1 AND owner_epoch = $3 FOR SHARE),
+                          gone AS (DELETE FROM moves WHERE game = $1 AND ply >= $2
+                                   AND EXISTS (SELECT 1 FROM owner))
+                     SELECT count(*) FROM owner",
+                    &[&id, &(from_ply as i32), &epoch],
                 )
                 .await
                 .map_err(backend)?;
+            if owned.get::<_, i64>(0) == 0 {
+                return Err(StoreError::NotOwner(id));
+            }
             Ok(())
         })
     }
 
     fn finish_game(&self, id: String, result: GameResult) -> StoreFuture<'_, ()> {
         Box::pin(async move {
-            self.conn_for(&id)
+            let epoch = self.epoch(&id);
+            let n = self
+                .conn_for(&id)
                 .client
                 .execute(
-                    "UPDATE games SET result = $2 WHERE id = $1",
-                    &[&id, &result_json(&result)],
+                    "UPDATE games SET result = $2 WHERE id = $1 AND owner_epoch = $3",
+                    &[&id, &result_json(&result), &epoch],
                 )
                 .await
                 .map_err(backend)?;
+            if n == 0 {
+                return Err(StoreError::NotOwner(id));
+            }
             Ok(())
         })
     }
@@ -297,6 +362,25 @@ impl Storage for PostgresStore {
                 .map_err(backend)?;
             Ok(rows.into_iter().map(|r| r.get(0)).collect())
         })
+    }
+
+    fn acquire(&self, id: String) -> StoreFuture<'_, Acquired> {
+        Box::pin(async move {
+            let writer = &self.conn_for(&id).client;
+            self.ownership.acquire(&id, writer).await
+        })
+    }
+
+    fn release(&self, id: String) -> StoreFuture<'_, ()> {
+        Box::pin(async move { self.ownership.release(&id).await })
+    }
+
+    fn request_handover(&self, id: String) -> StoreFuture<'_, ()> {
+        Box::pin(async move { self.ownership.request_handover(&id).await })
+    }
+
+    fn cluster_events(&self) -> Option<tokio::sync::broadcast::Receiver<ClusterEvent>> {
+        Some(self.ownership.events())
     }
 
     fn health(&self) -> StoreFuture<'_, ()> {

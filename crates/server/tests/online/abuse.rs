@@ -435,17 +435,17 @@ async fn http_refusals_have_codes() {
     )
     .await;
     assert_eq!((s, code(&text)), (429, ErrorCode::TooManyGames));
-    // Connections per address.
-    let _a = Client::open(&server.ws_url()).await;
-    let _b = Client::open(&server.ws_url()).await;
-    match Client::open_with(&server.ws_url(), &[]).await {
-        Err(tungstenite::Error::Http(response)) => assert_eq!(response.status(), 429),
-        other => panic!("expected 429, got {:?}", other.map(|_| ())),
-    }
     // Health.
     let (s, text) = http(server.addr, "GET", "/healthz", None).await;
     assert_eq!(s, 200, "{text}");
     let health: boardcraft_protocol::http::Health = serde_json::from_str(&text).unwrap();
     assert_eq!(health.status, "ok");
     assert_eq!(health.database, "sqlite");
+    // Connections per address (every connection counts, not only websockets).
+    let _a = Client::open(&server.ws_url()).await;
+    let _b = Client::open(&server.ws_url()).await;
+    match Client::open_with(&server.ws_url(), &[]).await {
+        Err(tungstenite::Error::Http(response)) => assert_eq!(response.status(), 429),
+        other => panic!("expected 429, got {:?}", other.map(|_| ())),
+    }
 }

@@ -3,8 +3,11 @@
 //! set, as `.ci/run` does) a real PostgreSQL. One test binary, so one link.
 mod abuse;
 mod clocks;
+mod cluster;
 mod fuzz_seeds;
 mod games;
+mod hostile;
+mod limits;
 mod offers;
 mod postgres;
 mod resilience;

@@ -83,6 +83,10 @@ pub fn settings() -> Settings {
     Settings {
         max_new_games_per_ip_per_minute: 0,
         max_connections_per_ip: 0,
+        // A test's clients answer at once, faster than a person (a whole game in well under a
+        // second): the per-connection message rate is tested on its own (abuse.rs).
+        messages_per_second: 1000,
+        message_burst: 2000,
         ..Settings::default()
     }
 }
@@ -275,6 +279,8 @@ fn dechunk(mut data: &[u8]) -> Vec<u8> {
 }
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+/// A raw websocket client stream (tests that speak the protocol frame by frame).
+pub type WsStream = Ws;
 
 /// What a connection ended with.
 #[derive(Debug)]
@@ -489,4 +495,94 @@ impl Server {
     pub fn view(addr: SocketAddr) -> Server {
         Server { addr, _dir: None }
     }
+}
+
+/// The real `boardcraft-server` program, started as a process (its own log on stderr, its
+/// own limits), killed when dropped.
+pub struct Binary {
+    pub addr: SocketAddr,
+    pub child: std::process::Child,
+    log: Arc<std::sync::Mutex<Vec<String>>>,
+    _dir: tempfile::TempDir,
+}
+
+impl Binary {
+    /// Starts it with a soft open-file limit of `soft_nofile` (as many systems have) and the
+    /// given extra flags, on a fresh SQLite file unless a `--database` is among them.
+    pub fn start(soft_nofile: u32, args: &[&str]) -> Binary {
+        use std::io::BufRead;
+        let dir = tempfile::tempdir().unwrap();
+        let mut command = std::process::Command::new("sh");
+        command
+            .arg("-c")
+            .arg(format!("ulimit -Sn {soft_nofile} && exec \"$0\" \"$@\""))
+            .arg(env!("CARGO_BIN_EXE_boardcraft-server"))
+            .args(["--listen", "127.0.0.1:0", "--log", "info"])
+            .arg("--data")
+            .arg(dir.path())
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        let mut child = command.spawn().expect("the server starts");
+        let stderr = child.stderr.take().unwrap();
+        let log = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+        let lines = log.clone();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                if let Some(rest) = line.split("listening on http://").nth(1) {
+                    let addr = rest.split_whitespace().next().unwrap_or("");
+                    let _ = addr_tx.send(addr.parse::<SocketAddr>().unwrap());
+                }
+                lines.lock().unwrap().push(line);
+            }
+        });
+        let addr = addr_rx
+            .recv_timeout(WAIT)
+            .expect("the server says where it listens");
+        Binary {
+            addr,
+            child,
+            log,
+            _dir: dir,
+        }
+    }
+
+    /// The log's lines so far.
+    pub fn log(&self) -> Vec<String> {
+        self.log.lock().unwrap().clone()
+    }
+
+    /// Waits until a log line contains `text`.
+    pub async fn wait_for_log(&self, text: &str) {
+        wait(async {
+            while !self.log().iter().any(|l| l.contains(text)) {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        })
+        .await
+    }
+}
+
+impl Drop for Binary {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A JSON error body's `code`, as text (so that a test reads codes any server version sends).
+pub fn error_code_text(body: &[u8]) -> String {
+    let value: serde_json::Value = serde_json::from_slice(body).unwrap_or_else(|e| {
+        panic!(
+            "not a JSON error body ({e}): {}",
+            String::from_utf8_lossy(body)
+        )
+    });
+    value["code"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no code in {value}"))
+        .to_owned()
 }
