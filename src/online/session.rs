@@ -242,7 +242,9 @@ impl Online {
         self.stage == Stage::InGame && self.bound_game == Some(game.game_id)
     }
 
-    /// The websocket address of the server.
+    /// The websocket address of the server, with the game in the query (`/ws?game=<id>`) so
+    /// that a load balancer in front of several nodes routes it to the game's node
+    /// (docs/online.md, "Several nodes"); the hello still names the game.
     pub fn ws_url(&self) -> String {
         let base = self.server.trim_end_matches('/');
         let base = if let Some(rest) = base.strip_prefix("https://") {
@@ -252,7 +254,12 @@ impl Online {
         } else {
             base.to_owned()
         };
-        format!("{base}{}", boardcraft_protocol::WS_PATH)
+        let path = boardcraft_protocol::WS_PATH;
+        match &self.game {
+            // Game ids are the server's URL-safe letters (crates/server/src/secrets.rs).
+            Some(game) => format!("{base}{path}?game={game}"),
+            None => format!("{base}{path}"),
+        }
     }
 
     fn notify(&mut self, kind: NoticeKind, detail: impl Into<String>, now: f64) {
