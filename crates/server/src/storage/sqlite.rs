@@ -26,8 +26,11 @@ enum Op {
     Ids,
     Health,
     /// Account work: a closure run in the writer's transaction, its answer boxed.
-    Run(Box<dyn Fn(&Connection) -> Result<Box<dyn Any + Send>, StoreError> + Send>),
+    Run(Job),
 }
+
+/// A closure the writer runs, its answer boxed (see [`SqliteStore::with`]).
+type Job = Box<dyn Fn(&Connection) -> Result<Box<dyn Any + Send>, StoreError> + Send>;
 
 enum Answer {
     Unit,
