@@ -383,6 +383,26 @@ async fn claim_sign_in_and_out(db: &Db) {
     let guest_name = sign_in(addr, &other.account.name, "").await;
     assert_eq!(guest_name.status, 401);
 
+    // What the database keeps: an Argon2id hash, and the session's SHA-256, not the token.
+    let store = storage::open(&db.url()).await.unwrap();
+    let stored = store.account_by_name(name.clone()).await.unwrap().unwrap();
+    let phc = stored.password_hash.expect("a password hash");
+    assert!(phc.starts_with("$argon2id$"), "{phc}");
+    assert!(!phc.contains("correct horse"));
+    assert!(
+        store
+            .session_account(session.token.clone())
+            .await
+            .unwrap()
+            .is_none()
+    );
+    let hashed = boardcraft_server::accounts::token_hash(&session.token);
+    assert_eq!(
+        store.session_account(hashed).await.unwrap().map(|a| a.id),
+        Some(g.account.id.clone())
+    );
+    drop(store);
+
     // Sign out ends that session only.
     let out = request(
         addr,
@@ -641,6 +661,29 @@ async fn sqlite_cross_site_post_refused() {
 async fn postgres_cross_site_post_refused() {
     let Some(db) = Db::postgres() else { return };
     cross_site_refused(&db).await;
+}
+
+async fn guests_per_address(db: &Db) {
+    let limited = Settings {
+        max_new_guests_per_ip_per_hour: 2,
+        ..settings()
+    };
+    let server = Server::start_on(&db.url(), limited).await;
+    guest(server.addr).await;
+    guest(server.addr).await;
+    let third = request(server.addr, "POST", "/api/accounts/guest", None, &[]).await;
+    assert_eq!((third.status, third.code().as_str()), (429, "rate_limited"));
+}
+
+#[tokio::test]
+async fn sqlite_guests_per_address_limited() {
+    guests_per_address(&Db::sqlite()).await;
+}
+
+#[tokio::test]
+async fn postgres_guests_per_address_limited() {
+    let Some(db) = Db::postgres() else { return };
+    guests_per_address(&db).await;
 }
 
 // ----- Telegram
