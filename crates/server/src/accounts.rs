@@ -227,10 +227,28 @@ impl<K: Hash + Eq + Clone> Window<K> {
         if self.limit == 0 {
             return;
         }
+        let now = Instant::now();
         let mut events = self.events.lock().expect("not poisoned");
-        events.entry(key).or_default().push_back(Instant::now());
+        // Keys asked about once are never looked at again (a stranger's guesses at names):
+        // now and then, forget every key whose events are all older than the window.
+        if events.len() >= PURGE_AT {
+            events.retain(|_, times| {
+                times
+                    .back()
+                    .is_some_and(|t| now.duration_since(*t) <= self.period)
+            });
+        }
+        events.entry(key).or_default().push_back(now);
+    }
+
+    /// Keys held (for tests).
+    pub fn keys(&self) -> usize {
+        self.events.lock().expect("not poisoned").len()
     }
 }
+
+/// A window's map is swept of stale keys when it holds this many.
+const PURGE_AT: usize = 4096;
 
 /// The accounts' share of the server's state.
 pub struct AccountLimits {
@@ -516,7 +534,9 @@ pub async fn sign_in(
 ) -> Result<Response, Refused> {
     same_origin(&state.settings, &headers, ip)?;
     let Credentials { name, password } = parse(&body)?;
-    let key = name_key(&name);
+    // No account's name is longer than 26 characters (a guest's fallback name): a longer one
+    // is counted by its start, so that a huge made-up name is not kept in memory.
+    let key: String = name_key(&name).chars().take(32).collect();
     let limits = &state.accounts;
     if !limits.failed_by_ip.allows(&ip) || !limits.failed_by_account.allows(&key) {
         info!(%ip, %name, "refused a sign-in: too many failed attempts");
@@ -774,6 +794,24 @@ mod tests {
             let g = guest_name();
             assert!(g.chars().count() <= 20, "{g}");
         }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn windows_forget_old_events_and_stale_keys() {
+        let window = Window::new(2, Duration::from_secs(60));
+        window.record(1u32);
+        window.record(1);
+        assert!(!window.allows(&1));
+        assert!(window.allows(&2));
+        tokio::time::advance(Duration::from_secs(61)).await;
+        assert!(window.allows(&1), "the old failures have left the window");
+        for k in 0..PURGE_AT as u32 {
+            window.record(k);
+        }
+        assert_eq!(window.keys(), PURGE_AT);
+        tokio::time::advance(Duration::from_secs(61)).await;
+        window.record(PURGE_AT as u32);
+        assert_eq!(window.keys(), 1, "stale keys swept");
     }
 
     #[test]
