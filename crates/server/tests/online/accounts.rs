@@ -896,3 +896,43 @@ fn postgres_restart_keeps_accounts_and_sessions() {
     let Some(db) = Db::postgres() else { return };
     restart_keeps_accounts(&db);
 }
+
+/// Nodes starting together on an empty PostgreSQL migrate one after the other: every one
+/// opens, and each version is applied once.
+#[tokio::test]
+async fn postgres_nodes_starting_together_migrate_once() {
+    let Some(url) = postgres_url() else { return };
+    let schema = format!("fresh_{}", boardcraft_server::secrets::game_id());
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    client
+        .batch_execute(&format!("CREATE SCHEMA {schema}"))
+        .await
+        .unwrap();
+    let sep = if url.contains('?') { '&' } else { '?' };
+    let scoped = format!("{url}{sep}options=-csearch_path%3D{schema}");
+    let opened = futures_util::future::join_all((0..4).map(|_| storage::open(&scoped))).await;
+    for store in &opened {
+        assert!(store.is_ok(), "{:?}", store.as_ref().err());
+    }
+    let rows = client
+        .query(
+            &format!("SELECT version FROM {schema}.schema_migrations ORDER BY version"),
+            &[],
+        )
+        .await
+        .unwrap();
+    let versions: Vec<i64> = rows.iter().map(|r| r.get(0)).collect();
+    let expected: Vec<i64> = storage::migrations::MIGRATIONS
+        .iter()
+        .map(|m| m.version)
+        .collect();
+    assert_eq!(versions, expected);
+    drop(opened);
+    client
+        .batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
+        .await
+        .unwrap();
+}
