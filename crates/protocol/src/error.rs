@@ -82,6 +82,21 @@ pub enum ErrorCode {
     BodyTooLarge,
     /// The request was not sent or answered in time (HTTP 408).
     RequestTimeout,
+    // --- accounts (protocol 2)
+    /// The request needs a signed-in account: no session, or one that has ended (HTTP 401).
+    NotSignedIn,
+    /// Sign-in refused: no account has this name, or the password is not its password. One
+    /// code for both, so that names cannot be probed (HTTP 401).
+    WrongPassword,
+    /// The name breaks the rules: 3–20 letters, digits, `-` or `_`; not like "Boardcraft",
+    /// a guest's or a bot's name (HTTP 400).
+    NameInvalid,
+    /// Another account has this name, in any case (HTTP 409).
+    NameTaken,
+    /// The account has a password already (HTTP 409).
+    AlreadyClaimed,
+    /// Telegram `initData` whose signature or date does not check (HTTP 401).
+    TelegramInvalid,
     // --- the server
     /// The server has as many connections as it takes: try again in a few seconds (HTTP 503).
     ServerBusy,
@@ -130,6 +145,12 @@ impl ErrorCode {
             MethodNotAllowed => "method_not_allowed",
             BodyTooLarge => "body_too_large",
             RequestTimeout => "request_timeout",
+            NotSignedIn => "not_signed_in",
+            WrongPassword => "wrong_password",
+            NameInvalid => "name_invalid",
+            NameTaken => "name_taken",
+            AlreadyClaimed => "already_claimed",
+            TelegramInvalid => "telegram_invalid",
             ServerBusy => "server_busy",
             GameMoved => "game_moved",
             Internal => "internal",
@@ -145,7 +166,8 @@ impl ErrorCode {
             RequestTimeout => 408,
             BodyTooLarge => 413,
             ServerBusy | GameMoved => 503,
-            BadToken => 401,
+            BadToken | NotSignedIn | WrongPassword | TelegramInvalid => 401,
+            NameTaken | AlreadyClaimed => 409,
             OriginNotAllowed | ReadOnly => 403,
             SeatTaken | AlreadyJoined | GameOver | NotStarted => 409,
             RateLimited | TooManyConnections | TooManyGames => 429,

@@ -7,6 +7,12 @@
 //! | `GET /api/games/{game}` | | 200 [`crate::GameSnapshot`] |
 //! | `GET /api/games/{game}/save.ron` | | 200 the RON save file (`crates/saves`) |
 //! | `GET /healthz` | | 200 [`Health`] |
+//! | `POST /api/accounts/guest` | none | 201 [`SignedIn`] (protocol 2) |
+//! | `POST /api/accounts/claim` | [`Credentials`] | 200 [`AccountInfo`] |
+//! | `POST /api/session` | [`Credentials`] | 200 [`SignedIn`] |
+//! | `POST /api/session/telegram` | [`TelegramSignIn`] | 200 [`SignedIn`] |
+//! | `DELETE /api/session` | none | 204 |
+//! | `GET /api/me` | | 200 [`AccountInfo`] |
 //!
 //! Any refusal is an [`ApiError`] with the status of [`crate::ErrorCode::http_status`].
 use serde::{Deserialize, Serialize};
@@ -97,4 +103,50 @@ mod tests {
         assert_eq!(timed.time_control, Some(TimeControl::minutes(5, 3)));
         assert!(serde_json::from_str::<CreateGame>(r#"{"variant":"x","colour":"white"}"#).is_err());
     }
+}
+
+/// An account as its owner and others see it (protocol 2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccountInfo {
+    pub id: String,
+    pub name: String,
+    /// No password and no Telegram link yet: only this device's session signs it in.
+    pub guest: bool,
+    /// A computer player (set by the server's operator).
+    pub bot: bool,
+    /// Signs in with Telegram.
+    pub telegram: bool,
+}
+
+/// A new session: the account and its token. Browsers also get it as an `HttpOnly` cookie;
+/// the desktop game and bots send it as `Authorization: Bearer <token>`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SignedIn {
+    pub account: AccountInfo,
+    pub token: String,
+}
+
+/// `POST /api/accounts/claim` and `POST /api/session`: a name and a password.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    pub name: String,
+    pub password: String,
+}
+
+// By hand, so that a password never reaches a log through `{:?}`.
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Credentials")
+            .field("name", &self.name)
+            .field("password", &"…")
+            .finish()
+    }
+}
+
+/// `POST /api/session/telegram`: `Telegram.WebApp.initData`, as the Mini App got it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TelegramSignIn {
+    pub init_data: String,
 }

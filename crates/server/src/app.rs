@@ -28,7 +28,7 @@ use tower_http::services::ServeDir;
 use tracing::{info, warn};
 
 use crate::{
-    Settings,
+    Settings, accounts,
     client_addr::ClientIp,
     game::{Command, Games, LoadError, rules},
     secrets,
@@ -43,17 +43,20 @@ pub struct AppState {
     pub next_conn: AtomicU64,
     per_ip: Mutex<HashMap<IpAddr, u32>>,
     created: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
+    /// Sign-in and guest limits (counted on this node).
+    pub accounts: crate::accounts::AccountLimits,
 }
 
 impl AppState {
     pub fn new(games: Arc<Games>, settings: Arc<Settings>) -> Arc<AppState> {
         Arc::new(AppState {
             games,
-            settings,
             connections: AtomicU64::new(0),
             next_conn: AtomicU64::new(1),
             per_ip: Mutex::new(HashMap::new()),
             created: Mutex::new(HashMap::new()),
+            accounts: crate::accounts::AccountLimits::new(&settings),
+            settings,
         })
     }
 
@@ -174,6 +177,14 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{game}", get(public_state))
         .route("/api/games/{game}/save.ron", get(save_file))
         .route("/api/invites/{invite}", post(join_by_invite))
+        .route("/api/accounts/guest", post(accounts::create_guest))
+        .route("/api/accounts/claim", post(accounts::claim))
+        .route(
+            "/api/session",
+            post(accounts::sign_in).delete(accounts::sign_out),
+        )
+        .route("/api/session/telegram", post(accounts::telegram))
+        .route("/api/me", get(accounts::me))
         .route(WS_PATH, get(crate::ws::upgrade))
         .layer(DefaultBodyLimit::max(state.settings.max_body_bytes()));
     app = match &state.settings.web_dir {

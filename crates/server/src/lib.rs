@@ -15,6 +15,7 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 
 pub mod accept;
+pub mod accounts;
 pub mod app;
 #[cfg(feature = "checks")]
 pub mod checks;

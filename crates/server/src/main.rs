@@ -10,6 +10,8 @@ use tracing::{error, info};
 #[derive(Parser)]
 #[command(name = "boardcraft-server", version)]
 struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// Address and port to listen on.
     #[arg(long, default_value = "127.0.0.1:8787")]
     listen: String,
@@ -62,10 +64,42 @@ struct Args {
     /// New games per client address per minute (0: no limit).
     #[arg(long, default_value_t = 30)]
     max_new_games_per_ip: u32,
+    /// A file holding the Telegram bot token: enables sign-in from the Telegram Mini App
+    /// (POST /api/session/telegram). A file, not a flag, so the token is not in `ps`.
+    #[arg(long)]
+    telegram_bot_token_file: Option<PathBuf>,
+    /// Failed sign-ins per client address per 15 minutes (0: no limit).
+    #[arg(long, default_value_t = 30)]
+    max_sign_in_failures_per_ip: u32,
+    /// Failed sign-ins per account per 15 minutes (0: no limit).
+    #[arg(long, default_value_t = 10)]
+    max_sign_in_failures_per_account: u32,
+    /// Guest accounts per client address per hour (0: no limit).
+    #[arg(long, default_value_t = 60)]
+    max_new_guests_per_ip: u32,
     /// Log filter (targets, e.g. `info` or `info,boardcraft_server=debug`; default: RUST_LOG,
     /// else `info`).
     #[arg(long)]
     log: Option<String>,
+}
+
+/// Operator commands (run beside or instead of the server, on the same database).
+#[derive(clap::Subcommand)]
+enum Command {
+    /// Accounts.
+    Account {
+        #[command(subcommand)]
+        action: AccountAction,
+    },
+}
+
+#[derive(clap::Subcommand)]
+enum AccountAction {
+    /// Marks the account NAME as a bot (a computer player: shown as one, and it may take a
+    /// name ending in "bot").
+    MakeBot { name: String },
+    /// Takes the bot mark off the account NAME.
+    Unbot { name: String },
 }
 
 fn main() -> ExitCode {
@@ -106,7 +140,47 @@ fn main() -> ExitCode {
     }
 }
 
-async fn run(args: Args) -> Result<(), String> {
+/// The database a `--database` / `--data` pair names.
+fn database_url(database: Option<String>, data: Option<PathBuf>) -> Result<String, String> {
+    match database {
+        Some(url) => Ok(url),
+        None => {
+            let dir = data
+                .or_else(default_data_dir)
+                .ok_or("no data folder: pass --data DIR (or set BOARDCRAFT_HOME)".to_owned())?;
+            Ok(dir
+                .join(boardcraft_server::SQLITE_FILE)
+                .display()
+                .to_string())
+        }
+    }
+}
+
+async fn account_command(action: AccountAction, url: &str) -> Result<(), String> {
+    let store = storage::open(url)
+        .await
+        .map_err(|e| format!("cannot open the database: {e}"))?;
+    let (name, bot) = match action {
+        AccountAction::MakeBot { name } => (name, true),
+        AccountAction::Unbot { name } => (name, false),
+    };
+    if store
+        .set_bot(name.clone(), bot)
+        .await
+        .map_err(|e| e.to_string())?
+    {
+        info!("account {name}: bot = {bot}");
+        Ok(())
+    } else {
+        Err(format!("no account is named {name}"))
+    }
+}
+
+async fn run(mut args: Args) -> Result<(), String> {
+    if let Some(Command::Account { action }) = args.command.take() {
+        let url = database_url(args.database.take(), args.data.take())?;
+        return account_command(action, &url).await;
+    }
     match boardcraft_server::open_files::raise() {
         Ok(r) => info!(
             "open files: soft limit {} (was {}; hard limit {})",
@@ -129,8 +203,26 @@ async fn run(args: Args) -> Result<(), String> {
         max_new_games_per_ip_per_minute: args.max_new_games_per_ip,
         allowed_origins: args.allow_origin,
         public_url: args.public_url,
+        max_sign_in_failures_per_ip: args.max_sign_in_failures_per_ip,
+        max_sign_in_failures_per_account: args.max_sign_in_failures_per_account,
+        max_new_guests_per_ip_per_hour: args.max_new_guests_per_ip,
         ..Settings::default()
     };
+    if let Some(path) = &args.telegram_bot_token_file {
+        let token = std::fs::read_to_string(path)
+            .map_err(|e| format!("--telegram-bot-token-file {}: {e}", path.display()))?;
+        let token = token.trim();
+        if token.is_empty() {
+            return Err(format!(
+                "--telegram-bot-token-file {}: the file is empty",
+                path.display()
+            ));
+        }
+        settings.telegram_bot_token = Some(boardcraft_server::accounts::TelegramBotToken::new(
+            token.to_owned(),
+        ));
+        info!("Telegram sign-in enabled");
+    }
     if let Some(web) = args.web {
         if !web.join("index.html").is_file() {
             return Err(format!(
@@ -140,18 +232,7 @@ async fn run(args: Args) -> Result<(), String> {
         }
         settings.web_dir = Some(web);
     }
-    let database = match args.database {
-        Some(url) => url,
-        None => {
-            let dir = args
-                .data
-                .or_else(default_data_dir)
-                .ok_or("no data folder: pass --data DIR (or set BOARDCRAFT_HOME)".to_owned())?;
-            dir.join(boardcraft_server::SQLITE_FILE)
-                .display()
-                .to_string()
-        }
-    };
+    let database = database_url(args.database, args.data)?;
     let store = storage::open(&database)
         .await
         .map_err(|e| format!("cannot open the database: {e}"))?;

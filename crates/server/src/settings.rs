@@ -54,6 +54,18 @@ pub struct Settings {
     /// A game task with no connection and no running clock stops after this long (the game
     /// stays stored and is loaded again when someone opens it).
     pub unload_after: Duration,
+    /// Failed sign-ins from one address within `sign_in_window` before further attempts from
+    /// it are refused (0: no limit).
+    pub max_sign_in_failures_per_ip: u32,
+    /// Failed sign-ins to one account within `sign_in_window` before further attempts on it
+    /// are refused, whoever makes them (0: no limit).
+    pub max_sign_in_failures_per_account: u32,
+    pub sign_in_window: Duration,
+    /// Guest accounts one address may create per hour (0: no limit).
+    pub max_new_guests_per_ip_per_hour: u32,
+    /// The Telegram bot token for Mini App sign-in (`--telegram-bot-token-file`); none: no
+    /// Telegram sign-in.
+    pub telegram_bot_token: Option<crate::accounts::TelegramBotToken>,
     /// Messages queued for a connection that does not read them; past this it is closed (the
     /// client reconnects and gets the whole game).
     pub outgoing_queue: usize,
@@ -82,6 +94,11 @@ impl Default for Settings {
             public_url: None,
             unload_after: Duration::from_secs(60),
             outgoing_queue: 256,
+            max_sign_in_failures_per_ip: 30,
+            max_sign_in_failures_per_account: 10,
+            sign_in_window: Duration::from_secs(15 * 60),
+            max_new_guests_per_ip_per_hour: 60,
+            telegram_bot_token: None,
         }
     }
 }

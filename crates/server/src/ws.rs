@@ -68,7 +68,7 @@ pub async fn upgrade(
 /// `--allow-origin` list, and the server's own origin: `--public-url` when it is set — and
 /// then nothing else, since the `Host` header is whatever name the page's browser used (a
 /// DNS-rebinding page sends its own name as Host) — else the request's `Host`.
-fn origin_allowed(settings: &Settings, headers: &HeaderMap) -> Result<(), String> {
+pub(crate) fn origin_allowed(settings: &Settings, headers: &HeaderMap) -> Result<(), String> {
     let Some(origin) = headers.get(header::ORIGIN) else {
         return Ok(());
     };

@@ -8,7 +8,9 @@ use std::sync::{
 
 use boardcraft_protocol::GameResult;
 
-use crate::storage::{GameRecord, Storage, StoreError, StoreFuture, StoredGame, StoredMove};
+use crate::storage::{
+    Account, GameRecord, Storage, StoreError, StoreFuture, StoredGame, StoredMove,
+};
 
 pub(crate) struct Fenced {
     inner: Arc<dyn Storage>,
@@ -67,5 +69,56 @@ impl Storage for Fenced {
 
     fn health(&self) -> StoreFuture<'_, ()> {
         self.inner.health()
+    }
+
+    // Accounts are no game's: passed through unfenced.
+    fn create_account(&self, account: Account) -> StoreFuture<'_, ()> {
+        self.inner.create_account(account)
+    }
+
+    fn account(&self, id: String) -> StoreFuture<'_, Option<Account>> {
+        self.inner.account(id)
+    }
+
+    fn account_by_name(&self, name: String) -> StoreFuture<'_, Option<Account>> {
+        self.inner.account_by_name(name)
+    }
+
+    fn account_by_telegram(&self, telegram_id: i64) -> StoreFuture<'_, Option<Account>> {
+        self.inner.account_by_telegram(telegram_id)
+    }
+
+    fn claim_account(
+        &self,
+        id: String,
+        name: String,
+        password_hash: String,
+    ) -> StoreFuture<'_, bool> {
+        self.inner.claim_account(id, name, password_hash)
+    }
+
+    fn link_telegram(&self, id: String, telegram_id: i64) -> StoreFuture<'_, bool> {
+        self.inner.link_telegram(id, telegram_id)
+    }
+
+    fn set_bot(&self, name: String, bot: bool) -> StoreFuture<'_, bool> {
+        self.inner.set_bot(name, bot)
+    }
+
+    fn create_session(
+        &self,
+        token_hash: String,
+        account: String,
+        created_ms: i64,
+    ) -> StoreFuture<'_, ()> {
+        self.inner.create_session(token_hash, account, created_ms)
+    }
+
+    fn session_account(&self, token_hash: String) -> StoreFuture<'_, Option<Account>> {
+        self.inner.session_account(token_hash)
+    }
+
+    fn delete_session(&self, token_hash: String) -> StoreFuture<'_, ()> {
+        self.inner.delete_session(token_hash)
     }
 }

@@ -13,6 +13,7 @@ use std::{future::Future, pin::Pin};
 
 use boardcraft_protocol::{GameResult, Side, TimeControl};
 
+pub mod migrations;
 pub mod ownership;
 pub mod postgres;
 pub mod sqlite;
@@ -78,6 +79,32 @@ pub struct StoredGame {
     pub rematch: Option<String>,
 }
 
+/// A player's account. A guest has neither a password nor a Telegram link: only the sessions
+/// made for it sign it in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Account {
+    pub id: String,
+    /// As chosen (or generated), in its case; unique without regard to case.
+    pub name: String,
+    /// The Argon2id hash in PHC form (`$argon2id$v=19$…`), once a password is set.
+    pub password_hash: Option<String>,
+    pub telegram_id: Option<i64>,
+    /// Set by the operator only (`boardcraft-server account make-bot NAME`).
+    pub bot: bool,
+    pub created_ms: i64,
+}
+
+impl Account {
+    pub fn is_guest(&self) -> bool {
+        self.password_hash.is_none() && self.telegram_id.is_none()
+    }
+}
+
+/// The case-insensitive key of a name: what uniqueness and look-ups use.
+pub fn name_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
 /// The database behind the server. Every method returns once the change is committed.
 pub trait Storage: Send + Sync + 'static {
     /// `sqlite` or `postgres`.
@@ -96,6 +123,34 @@ pub trait Storage: Send + Sync + 'static {
     fn finish_game(&self, id: String, result: GameResult) -> StoreFuture<'_, ()>;
     /// The ids of every stored game, oldest first (for checks and tools).
     fn game_ids(&self) -> StoreFuture<'_, Vec<String>>;
+    /// Stores a new account ([`StoreError::Conflict`] if its name, id or Telegram id exists).
+    fn create_account(&self, account: Account) -> StoreFuture<'_, ()>;
+    fn account(&self, id: String) -> StoreFuture<'_, Option<Account>>;
+    fn account_by_name(&self, name: String) -> StoreFuture<'_, Option<Account>>;
+    fn account_by_telegram(&self, telegram_id: i64) -> StoreFuture<'_, Option<Account>>;
+    /// Sets the name and password of an account that has no password yet; `false` if it has
+    /// one (or is gone); [`StoreError::Conflict`] if the name is taken.
+    fn claim_account(
+        &self,
+        id: String,
+        name: String,
+        password_hash: String,
+    ) -> StoreFuture<'_, bool>;
+    /// Links a Telegram user to an account that has none; `false` if it has one;
+    /// [`StoreError::Conflict`] if that Telegram user is linked to another account.
+    fn link_telegram(&self, id: String, telegram_id: i64) -> StoreFuture<'_, bool>;
+    /// Marks the account named `name` as a bot or not; `false` if there is no such account.
+    fn set_bot(&self, name: String, bot: bool) -> StoreFuture<'_, bool>;
+    /// Stores a session: the SHA-256 of its token, never the token.
+    fn create_session(
+        &self,
+        token_hash: String,
+        account: String,
+        created_ms: i64,
+    ) -> StoreFuture<'_, ()>;
+    /// The account a session (by its token's hash) signs in.
+    fn session_account(&self, token_hash: String) -> StoreFuture<'_, Option<Account>>;
+    fn delete_session(&self, token_hash: String) -> StoreFuture<'_, ()>;
     /// Answers when the database does.
     fn health(&self) -> StoreFuture<'_, ()>;
     /// Takes the right to run the game on this node (several nodes on one PostgreSQL: its
@@ -164,31 +219,3 @@ pub(crate) fn time_control_of(initial: Option<i64>, increment: Option<i64>) -> O
         increment_ms: increment.unwrap_or(0) as u64,
     })
 }
-
-/// The schema, the same for both databases (SQLite accepts these types).
-pub(crate) const SCHEMA: &[&str] = &[
-    "CREATE TABLE IF NOT EXISTS games (
-        id TEXT PRIMARY KEY,
-        variant TEXT NOT NULL,
-        variant_file TEXT,
-        initial_ms BIGINT,
-        increment_ms BIGINT,
-        white_token TEXT NOT NULL,
-        black_token TEXT NOT NULL,
-        creator TEXT NOT NULL,
-        invite TEXT UNIQUE,
-        joined BOOLEAN NOT NULL,
-        created_ms BIGINT NOT NULL,
-        rematch_of TEXT UNIQUE,
-        result TEXT
-    )",
-    "CREATE TABLE IF NOT EXISTS moves (
-        game TEXT NOT NULL,
-        ply INTEGER NOT NULL,
-        notation TEXT NOT NULL,
-        white_ms BIGINT,
-        black_ms BIGINT,
-        at_ms BIGINT NOT NULL,
-        PRIMARY KEY (game, ply)
-    )",
-];

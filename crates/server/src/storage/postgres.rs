@@ -10,7 +10,7 @@ use boardcraft_protocol::GameResult;
 use tokio_postgres::{Client, NoTls, Statement, error::SqlState};
 
 use super::{
-    GameRecord, SCHEMA, Storage, StoreError, StoreFuture, StoredGame, StoredMove,
+    Account, GameRecord, Storage, StoreError, StoreFuture, StoredGame, StoredMove, name_key,
     ownership::{Acquired, ClusterEvent, Ownership},
     result_json, result_of, side_name, side_of, time_control_of,
 };
@@ -31,10 +31,6 @@ pub struct PostgresStore {
     ownership: Arc<Ownership>,
 }
 
-/// PostgreSQL only: the epoch of the node that runs a game (docs: storage/ownership.rs).
-const OWNER_EPOCH: &str =
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS owner_epoch BIGINT NOT NULL DEFAULT 0";
-
 fn backend(e: tokio_postgres::Error) -> StoreError {
     StoreError::Backend(e.to_string())
 }
@@ -47,36 +43,12 @@ fn conflict_or_backend(e: tokio_postgres::Error, what: String) -> StoreError {
     }
 }
 
-/// Creates the tables. Two servers (or tests) starting at once can collide in PostgreSQL's
-/// catalog even with `IF NOT EXISTS`, so a failure is retried.
-async fn create_tables(client: &Client) -> Result<(), StoreError> {
-    let mut attempt = 0;
-    loop {
-        let mut result = Ok(());
-        for statement in SCHEMA.iter().chain([&OWNER_EPOCH]) {
-            result = client.batch_execute(statement).await;
-            if result.is_err() {
-                break;
-            }
-        }
-        match result {
-            Ok(()) => return Ok(()),
-            Err(e) if attempt < 5 => {
-                attempt += 1;
-                tracing::debug!("creating the tables failed ({e}), retrying");
-                tokio::time::sleep(std::time::Duration::from_millis(50 * attempt)).await;
-            }
-            Err(e) => return Err(backend(e)),
-        }
-    }
-}
-
 impl PostgresStore {
     /// Connects (plain TCP or a Unix socket, no TLS) and creates the tables if needed.
     pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
         let mut conns = Vec::with_capacity(CONNECTIONS);
         for i in 0..CONNECTIONS {
-            let (client, connection) = tokio_postgres::connect(url, NoTls)
+            let (mut client, connection) = tokio_postgres::connect(url, NoTls)
                 .await
                 .map_err(|e| StoreError::Backend(format!("cannot connect to PostgreSQL: {e}")))?;
             tokio::spawn(async move {
@@ -85,7 +57,10 @@ impl PostgresStore {
                 }
             });
             if i == 0 {
-                create_tables(&client).await?;
+                let applied = super::migrations::migrate_postgres(&mut client).await?;
+                if !applied.is_empty() {
+                    tracing::info!("database schema migrated: versions {applied:?} applied");
+                }
             }
             // Fenced: only while the game's row still has the writer's epoch (the row locked
             // FOR SHARE, so that a takeover's epoch bump waits for this insert to commit, and
@@ -383,6 +358,119 @@ impl Storage for PostgresStore {
         Some(self.ownership.events())
     }
 
+    fn create_account(&self, a: Account) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            let what = format!("account {}", a.name);
+            self.update(
+                "INSERT INTO accounts (id, name, name_key, password_hash, telegram_id, bot, created_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                &[
+                    &a.id,
+                    &a.name,
+                    &name_key(&a.name),
+                    &a.password_hash,
+                    &a.telegram_id,
+                    &a.bot,
+                    &a.created_ms,
+                ],
+                what,
+            )
+            .await
+            .map(|_| ())
+        })
+    }
+
+    fn account(&self, id: String) -> StoreFuture<'_, Option<Account>> {
+        Box::pin(async move { self.account_where("id = $1", &id).await })
+    }
+
+    fn account_by_name(&self, name: String) -> StoreFuture<'_, Option<Account>> {
+        Box::pin(async move { self.account_where("name_key = $1", &name_key(&name)).await })
+    }
+
+    fn account_by_telegram(&self, telegram_id: i64) -> StoreFuture<'_, Option<Account>> {
+        Box::pin(async move { self.account_where("telegram_id = $1", &telegram_id).await })
+    }
+
+    fn claim_account(
+        &self,
+        id: String,
+        name: String,
+        password_hash: String,
+    ) -> StoreFuture<'_, bool> {
+        Box::pin(async move {
+            let what = format!("account {name}");
+            self.update(
+                "UPDATE accounts SET name = $2, name_key = $3, password_hash = $4
+                 WHERE id = $1 AND password_hash IS NULL",
+                &[&id, &name, &name_key(&name), &password_hash],
+                what,
+            )
+            .await
+        })
+    }
+
+    fn link_telegram(&self, id: String, telegram_id: i64) -> StoreFuture<'_, bool> {
+        Box::pin(async move {
+            self.update(
+                "UPDATE accounts SET telegram_id = $2 WHERE id = $1 AND telegram_id IS NULL",
+                &[&id, &telegram_id],
+                format!("telegram user {telegram_id}"),
+            )
+            .await
+        })
+    }
+
+    fn set_bot(&self, name: String, bot: bool) -> StoreFuture<'_, bool> {
+        Box::pin(async move {
+            self.update(
+                "UPDATE accounts SET bot = $2 WHERE name_key = $1",
+                &[&name_key(&name), &bot],
+                format!("account {name}"),
+            )
+            .await
+        })
+    }
+
+    fn create_session(
+        &self,
+        token_hash: String,
+        account: String,
+        created_ms: i64,
+    ) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            self.update(
+                "INSERT INTO sessions (token_hash, account, created_ms) VALUES ($1, $2, $3)",
+                &[&token_hash, &account, &created_ms],
+                "session".into(),
+            )
+            .await
+            .map(|_| ())
+        })
+    }
+
+    fn session_account(&self, token_hash: String) -> StoreFuture<'_, Option<Account>> {
+        Box::pin(async move {
+            self.account_where(
+                "id = (SELECT account FROM sessions WHERE token_hash = $1)",
+                &token_hash,
+            )
+            .await
+        })
+    }
+
+    fn delete_session(&self, token_hash: String) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            self.update(
+                "DELETE FROM sessions WHERE token_hash = $1",
+                &[&token_hash],
+                "session".into(),
+            )
+            .await
+            .map(|_| ())
+        })
+    }
+
     fn health(&self) -> StoreFuture<'_, ()> {
         Box::pin(async move {
             self.conn()
@@ -392,5 +480,51 @@ impl Storage for PostgresStore {
                 .map_err(backend)?;
             Ok(())
         })
+    }
+}
+
+const ACCOUNT_COLUMNS: &str = "id, name, password_hash, telegram_id, bot, created_ms";
+
+fn account_row(r: &tokio_postgres::Row) -> Account {
+    Account {
+        id: r.get(0),
+        name: r.get(1),
+        password_hash: r.get(2),
+        telegram_id: r.get(3),
+        bot: r.get(4),
+        created_ms: r.get(5),
+    }
+}
+
+impl PostgresStore {
+    async fn account_where(
+        &self,
+        condition: &str,
+        value: &(dyn tokio_postgres::types::ToSql + Sync),
+    ) -> Result<Option<Account>, StoreError> {
+        let row = self
+            .conn()
+            .client
+            .query_opt(
+                &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE {condition}"),
+                &[value],
+            )
+            .await
+            .map_err(backend)?;
+        Ok(row.as_ref().map(account_row))
+    }
+
+    async fn update(
+        &self,
+        statement: &str,
+        values: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+        what: String,
+    ) -> Result<bool, StoreError> {
+        self.conn()
+            .client
+            .execute(statement, values)
+            .await
+            .map(|n| n == 1)
+            .map_err(|e| conflict_or_backend(e, what))
     }
 }

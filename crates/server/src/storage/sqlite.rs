@@ -1,14 +1,14 @@
 //! SQLite: the embedded default. One thread owns the connection; it takes every request that
 //! is waiting, runs each in its own savepoint inside one transaction, commits, and only then
 //! answers them all (group commit: one fsync for many moves of many games).
-use std::{path::Path, thread};
+use std::{any::Any, path::Path, thread};
 
 use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{
-    GameRecord, SCHEMA, Storage, StoreError, StoreFuture, StoredGame, StoredMove, result_json,
-    result_of, side_name, side_of, time_control_of,
+    Account, GameRecord, Storage, StoreError, StoreFuture, StoredGame, StoredMove, name_key,
+    result_json, result_of, side_name, side_of, time_control_of,
 };
 use boardcraft_protocol::GameResult;
 
@@ -25,7 +25,12 @@ enum Op {
     Finish(String, GameResult),
     Ids,
     Health,
+    /// Account work: a closure run in the writer's transaction, its answer boxed.
+    Run(Job),
 }
+
+/// A closure the writer runs, its answer boxed (see [`SqliteStore::with`]).
+type Job = Box<dyn Fn(&Connection) -> Result<Box<dyn Any + Send>, StoreError> + Send>;
 
 enum Answer {
     Unit,
@@ -33,6 +38,7 @@ enum Answer {
     Id(Option<String>),
     Bool(bool),
     Ids(Vec<String>),
+    Any(Box<dyn Any + Send>),
 }
 
 struct Request {
@@ -56,7 +62,7 @@ impl SqliteStore {
                 StoreError::Backend(format!("cannot create {}: {e}", dir.display()))
             })?;
         }
-        let conn = Connection::open(path)
+        let mut conn = Connection::open(path)
             .map_err(|e| StoreError::Backend(format!("cannot open {}: {e}", path.display())))?;
         // WAL with FULL: a committed transaction is on disk (fsync of the log) before the
         // commit returns, so an acknowledged move survives a kill -9 and a power cut.
@@ -66,8 +72,9 @@ impl SqliteStore {
             .map_err(backend)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))
             .map_err(backend)?;
-        for statement in SCHEMA {
-            conn.execute(statement, []).map_err(backend)?;
+        let applied = super::migrations::migrate_sqlite(&mut conn)?;
+        if !applied.is_empty() {
+            tracing::info!("database schema migrated: versions {applied:?} applied");
         }
         let (tx, rx) = mpsc::channel(4096);
         thread::Builder::new()
@@ -75,6 +82,20 @@ impl SqliteStore {
             .spawn(move || writer(conn, rx))
             .map_err(|e| StoreError::Backend(format!("cannot start the writer thread: {e}")))?;
         Ok(SqliteStore { tx })
+    }
+
+    /// Runs `f` on the writer's connection (inside its batch's transaction).
+    async fn with<T: Send + 'static>(
+        &self,
+        f: impl Fn(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let op = Op::Run(Box::new(move |c| {
+            f(c).map(|t| Box::new(t) as Box<dyn Any + Send>)
+        }));
+        match self.call(op).await? {
+            Answer::Any(b) => Ok(*b.downcast::<T>().expect("the closure's own type")),
+            _ => unreachable!("a closure answers Any"),
+        }
     }
 
     async fn call(&self, op: Op) -> Result<Answer, StoreError> {
@@ -230,6 +251,7 @@ fn run(conn: &Connection, op: &Op) -> Result<Answer, StoreError> {
                 .map_err(backend)?;
             Ok(Answer::Ids(ids))
         }
+        Op::Run(f) => f(conn).map(Answer::Any),
         Op::Health => conn
             .query_row("SELECT 1", [], |_| Ok(()))
             .map(|_| Answer::Unit)
@@ -399,5 +421,148 @@ impl Storage for SqliteStore {
 
     fn health(&self) -> StoreFuture<'_, ()> {
         Box::pin(async move { self.call(Op::Health).await.map(|_| ()) })
+    }
+
+    fn create_account(&self, account: Account) -> StoreFuture<'_, ()> {
+        self.create_account_now(account)
+    }
+
+    fn account(&self, id: String) -> StoreFuture<'_, Option<Account>> {
+        Box::pin(self.with(move |c| account_where(c, "id = ?1", &id)))
+    }
+
+    fn account_by_name(&self, name: String) -> StoreFuture<'_, Option<Account>> {
+        let key = name_key(&name);
+        Box::pin(self.with(move |c| account_where(c, "name_key = ?1", &key)))
+    }
+
+    fn account_by_telegram(&self, telegram_id: i64) -> StoreFuture<'_, Option<Account>> {
+        Box::pin(self.with(move |c| account_where(c, "telegram_id = ?1", &telegram_id)))
+    }
+
+    fn claim_account(
+        &self,
+        id: String,
+        name: String,
+        password_hash: String,
+    ) -> StoreFuture<'_, bool> {
+        Box::pin(self.with(move |c| {
+            c.execute(
+                "UPDATE accounts SET name = ?2, name_key = ?3, password_hash = ?4
+                 WHERE id = ?1 AND password_hash IS NULL",
+                params![id, name, name_key(&name), password_hash],
+            )
+            .map(|n| n == 1)
+            .map_err(|e| conflict_or_backend(e, format!("account {name}")))
+        }))
+    }
+
+    fn link_telegram(&self, id: String, telegram_id: i64) -> StoreFuture<'_, bool> {
+        Box::pin(self.with(move |c| {
+            c.execute(
+                "UPDATE accounts SET telegram_id = ?2 WHERE id = ?1 AND telegram_id IS NULL",
+                params![id, telegram_id],
+            )
+            .map(|n| n == 1)
+            .map_err(|e| conflict_or_backend(e, format!("telegram user {telegram_id}")))
+        }))
+    }
+
+    fn set_bot(&self, name: String, bot: bool) -> StoreFuture<'_, bool> {
+        let key = name_key(&name);
+        Box::pin(self.with(move |c| {
+            c.execute(
+                "UPDATE accounts SET bot = ?2 WHERE name_key = ?1",
+                params![key, bot],
+            )
+            .map(|n| n == 1)
+            .map_err(backend)
+        }))
+    }
+
+    fn create_session(
+        &self,
+        token_hash: String,
+        account: String,
+        created_ms: i64,
+    ) -> StoreFuture<'_, ()> {
+        Box::pin(self.with(move |c| {
+            c.execute(
+                "INSERT INTO sessions (token_hash, account, created_ms) VALUES (?1, ?2, ?3)",
+                params![token_hash, account, created_ms],
+            )
+            .map(|_| ())
+            .map_err(|e| conflict_or_backend(e, "session".into()))
+        }))
+    }
+
+    fn session_account(&self, token_hash: String) -> StoreFuture<'_, Option<Account>> {
+        Box::pin(self.with(move |c| {
+            account_where(
+                c,
+                "id = (SELECT account FROM sessions WHERE token_hash = ?1)",
+                &token_hash,
+            )
+        }))
+    }
+
+    fn delete_session(&self, token_hash: String) -> StoreFuture<'_, ()> {
+        Box::pin(self.with(move |c| {
+            c.execute(
+                "DELETE FROM sessions WHERE token_hash = ?1",
+                params![token_hash],
+            )
+            .map(|_| ())
+            .map_err(backend)
+        }))
+    }
+}
+
+const ACCOUNT_COLUMNS: &str = "id, name, password_hash, telegram_id, bot, created_ms";
+
+fn account_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Account> {
+    Ok(Account {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        password_hash: r.get(2)?,
+        telegram_id: r.get(3)?,
+        bot: r.get(4)?,
+        created_ms: r.get(5)?,
+    })
+}
+
+fn account_where(
+    conn: &Connection,
+    condition: &str,
+    value: &dyn rusqlite::ToSql,
+) -> Result<Option<Account>, StoreError> {
+    conn.query_row(
+        &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE {condition}"),
+        [value],
+        account_row,
+    )
+    .optional()
+    .map_err(backend)
+}
+
+impl SqliteStore {
+    fn create_account_now(&self, a: Account) -> StoreFuture<'_, ()> {
+        Box::pin(self.with(move |c| {
+            c.execute(
+                "INSERT INTO accounts (id, name, name_key, password_hash, telegram_id, bot, created_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    a.id,
+                    a.name,
+                    name_key(&a.name),
+                    a.password_hash,
+                    a.telegram_id,
+                    a.bot,
+                    a.created_ms
+                ],
+            )
+            .map_err(|e| conflict_or_backend(e, format!("account {}", a.name)))?;
+            Ok(())
+        }))
     }
 }

@@ -2,6 +2,7 @@
 //! from tokio-tungstenite, SQLite files in temp folders and (when BOARDCRAFT_TEST_POSTGRES is
 //! set, as `.ci/run` does) a real PostgreSQL. One test binary, so one link.
 mod abuse;
+mod accounts;
 mod clocks;
 mod cluster;
 mod fuzz_seeds;

@@ -1,0 +1,203 @@
+//! Versioned schema migrations, the same list for SQLite and PostgreSQL, recorded in a
+//! `schema_migrations` table (version, name, when). Written by hand rather than with
+//! `refinery`: the list is short, and both databases' drivers are the ones the stores already
+//! use, with no second driver version to keep in step.
+//!
+//! A database made before migrations existed has the `games` and `moves` tables and no
+//! `schema_migrations`: version 1 and 2 are written with `IF NOT EXISTS`, so they apply to it
+//! as to an empty database, and its games are kept.
+//!
+//! Rules for adding one: append, never edit or reorder an applied migration; each runs in the
+//! same transaction as its row in `schema_migrations`.
+use rusqlite::Connection;
+use tokio_postgres::Client;
+
+use super::StoreError;
+
+/// One step of the schema.
+pub struct Migration {
+    pub version: i64,
+    pub name: &'static str,
+    /// Statements for SQLite (may be empty: a step only the other database needs).
+    pub sqlite: &'static [&'static str],
+    pub postgres: &'static [&'static str],
+}
+
+const GAMES: &str = "CREATE TABLE IF NOT EXISTS games (
+        id TEXT PRIMARY KEY,
+        variant TEXT NOT NULL,
+        variant_file TEXT,
+        initial_ms BIGINT,
+        increment_ms BIGINT,
+        white_token TEXT NOT NULL,
+        black_token TEXT NOT NULL,
+        creator TEXT NOT NULL,
+        invite TEXT UNIQUE,
+        joined BOOLEAN NOT NULL,
+        created_ms BIGINT NOT NULL,
+        rematch_of TEXT UNIQUE,
+        result TEXT
+    )";
+
+const MOVES: &str = "CREATE TABLE IF NOT EXISTS moves (
+        game TEXT NOT NULL,
+        ply INTEGER NOT NULL,
+        notation TEXT NOT NULL,
+        white_ms BIGINT,
+        black_ms BIGINT,
+        at_ms BIGINT NOT NULL,
+        PRIMARY KEY (game, ply)
+    )";
+
+/// `name_key` is the name folded to lower case (Unicode, done in Rust: SQLite's `lower` only
+/// knows ASCII), so that names are unique whatever their case. A session is kept only as the
+/// SHA-256 of its token: a copy of the database signs nobody in.
+const ACCOUNTS: &str = "CREATE TABLE accounts (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL UNIQUE,
+        password_hash TEXT,
+        telegram_id BIGINT UNIQUE,
+        bot BOOLEAN NOT NULL DEFAULT FALSE,
+        created_ms BIGINT NOT NULL
+    )";
+
+const SESSIONS: &str = "CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        account TEXT NOT NULL REFERENCES accounts (id),
+        created_ms BIGINT NOT NULL
+    )";
+
+const SESSIONS_BY_ACCOUNT: &str = "CREATE INDEX sessions_account ON sessions (account)";
+
+/// Every migration, in order.
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "games and moves",
+        sqlite: &[GAMES, MOVES],
+        postgres: &[GAMES, MOVES],
+    },
+    Migration {
+        version: 2,
+        name: "owner epoch (several nodes on PostgreSQL)",
+        sqlite: &[],
+        postgres: &[
+            "ALTER TABLE games ADD COLUMN IF NOT EXISTS owner_epoch BIGINT NOT NULL DEFAULT 0",
+        ],
+    },
+    Migration {
+        version: 3,
+        name: "accounts and sessions",
+        sqlite: &[ACCOUNTS, SESSIONS, SESSIONS_BY_ACCOUNT],
+        postgres: &[ACCOUNTS, SESSIONS, SESSIONS_BY_ACCOUNT],
+    },
+];
+
+const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
+        version BIGINT PRIMARY KEY,
+        name TEXT NOT NULL,
+        applied_ms BIGINT NOT NULL
+    )";
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// The pending migrations after `applied` (the highest version recorded), or an error if the
+/// database was migrated by a newer server (this one would not know its tables).
+fn pending(applied: i64) -> Result<&'static [Migration], StoreError> {
+    let latest = MIGRATIONS.last().map_or(0, |m| m.version);
+    if applied > latest {
+        return Err(StoreError::Backend(format!(
+            "the database's schema is version {applied}, newer than this server's {latest}: \
+             run a newer boardcraft-server"
+        )));
+    }
+    let from = MIGRATIONS.partition_point(|m| m.version <= applied);
+    Ok(&MIGRATIONS[from..])
+}
+
+/// Brings a SQLite database up to date, in one transaction.
+pub fn migrate_sqlite(conn: &mut Connection) -> Result<Vec<i64>, StoreError> {
+    let backend = |e: rusqlite::Error| StoreError::Backend(format!("migrating: {e}"));
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(backend)?;
+    tx.execute(CREATE_TABLE, []).map_err(backend)?;
+    let applied: i64 = tx
+        .query_row(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+            [],
+            |r| r.get(0),
+        )
+        .map_err(backend)?;
+    let mut done = Vec::new();
+    for m in pending(applied)? {
+        for statement in m.sqlite {
+            tx.execute(statement, []).map_err(backend)?;
+        }
+        tx.execute(
+            "INSERT INTO schema_migrations (version, name, applied_ms) VALUES (?1, ?2, ?3)",
+            rusqlite::params![m.version, m.name, now_ms()],
+        )
+        .map_err(backend)?;
+        done.push(m.version);
+    }
+    tx.commit().map_err(backend)?;
+    Ok(done)
+}
+
+/// Brings a PostgreSQL database up to date, in one transaction that holds an advisory lock:
+/// nodes (and tests) starting together migrate one after the other, and the later ones find
+/// nothing left to do. (The lock's two-key form is a key space of its own, apart from the
+/// games' one-key locks.)
+pub async fn migrate_postgres(client: &mut Client) -> Result<Vec<i64>, StoreError> {
+    let backend = |e: tokio_postgres::Error| StoreError::Backend(format!("migrating: {e}"));
+    let tx = client.transaction().await.map_err(backend)?;
+    tx.batch_execute("SELECT pg_advisory_xact_lock(1651470706, 1)")
+        .await
+        .map_err(backend)?;
+    tx.batch_execute(CREATE_TABLE).await.map_err(backend)?;
+    let applied: i64 = tx
+        .query_one(
+            "SELECT COALESCE(MAX(version), 0)::int8 FROM schema_migrations",
+            &[],
+        )
+        .await
+        .map_err(backend)?
+        .get(0);
+    let mut done = Vec::new();
+    for m in pending(applied)? {
+        for statement in m.postgres {
+            tx.batch_execute(statement).await.map_err(backend)?;
+        }
+        tx.execute(
+            "INSERT INTO schema_migrations (version, name, applied_ms) VALUES ($1, $2, $3)",
+            &[&m.version, &m.name, &now_ms()],
+        )
+        .await
+        .map_err(backend)?;
+        done.push(m.version);
+    }
+    tx.commit().await.map_err(backend)?;
+    Ok(done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_rise_by_one() {
+        for (i, m) in MIGRATIONS.iter().enumerate() {
+            assert_eq!(m.version, i as i64 + 1, "{}", m.name);
+        }
+        assert_eq!(pending(0).unwrap().len(), MIGRATIONS.len());
+        assert!(pending(MIGRATIONS.len() as i64).unwrap().is_empty());
+        assert!(pending(MIGRATIONS.len() as i64 + 1).is_err());
+    }
+}
