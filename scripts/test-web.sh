@@ -4,6 +4,8 @@
 # shows the game's moves, reads its options from the URL, plays moves (by touch too), opens the
 # menu without options, arrives precompressed and logs no error (details:
 # web/test/browser-test.mjs). It also measures page load → first frame of the `web-ci` build.
+# Then the offline test (the page starts without a network and picks up a new build:
+# web/test/offline-test.mjs) and the Telegram test (a Mini App: web/test/telegram-test.mjs).
 #
 #   scripts/test-web.sh                     # the test (CI)
 #   scripts/test-web.sh --scenarios touch   # only some scenarios (names in browser-test.mjs)
@@ -31,7 +33,7 @@ while [[ $# -gt 0 ]]; do
       ;;
     --scenarios) test_args+=(--scenarios "$2"); shift ;;
     --no-build) no_build=1 ;; # test what is already built
-    -h | --help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -54,4 +56,9 @@ fi
 rm -rf "$out"
 node web/test/browser-test.mjs --dist "$dist" --out "$out" --chromium "${CHROMIUM:-/usr/bin/chromium}" \
   "${test_args[@]}"
+if [[ -z $release ]]; then
+  # Installable and offline (service worker, new builds); inside Telegram (a stub WebApp).
+  node web/test/offline-test.mjs --dist "$dist" --out "$out" --chromium "${CHROMIUM:-/usr/bin/chromium}"
+  node web/test/telegram-test.mjs --dist "$dist" --out "$out" --chromium "${CHROMIUM:-/usr/bin/chromium}"
+fi
 echo "output: $out/ (screenshots, report.json, console.log)"
