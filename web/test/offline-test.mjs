@@ -237,7 +237,9 @@ async function main() {
     server.on("request", () => requestsWhileOffline++);
     await page.reload();
     check((await started(page, "offline, against the computer")) === "in-game", "offline: the game did not start");
-    check(await page.locator("#offline").isVisible(), "offline: the page does not say it is offline");
+    await waitFor("offline: the page saying so", 30, () => page.locator("#offline").isVisible()).catch(() =>
+      fail("offline: the page does not say it is offline"),
+    );
     check(
       (await waitFor("offline: the variant library", waitSeconds, async () => Number(await attr(page, "variants")))) > 0,
       "offline: no variant loaded",
@@ -274,6 +276,9 @@ async function main() {
     report.builds.push(second.build);
     await page.goto(vsComputer);
     check((await started(page, "the next load")) === "in-game", "next load: the game did not start");
+    await waitFor("online again: the offline note gone", 30, async () => !(await page.locator("#offline").isVisible())).catch(
+      () => fail("online again, the page still says it is offline"),
+    );
     const running = await page.evaluate(() => window.boardcraftBuild);
     check(running === second.build, `the next load runs build ${running}, not the new ${second.build}`);
     const loaded = await buildFiles(page);
