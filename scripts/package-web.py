@@ -69,6 +69,13 @@ def main():
         shutil.rmtree(target)
     shutil.move(args.stage, target)
 
+    # Precompressed copies of the files rewritten below are stale now (build-web.sh makes new
+    # ones); a server would send them instead of the new files.
+    for name in ("build.json", "index.html", "sw.js", "manifest.webmanifest"):
+        for suffix in (".br", ".gz"):
+            stale = os.path.join(args.out, name + suffix)
+            if os.path.exists(stale):
+                os.remove(stale)
     text = json.dumps(manifest, separators=(",", ":"), sort_keys=True)
     with open(os.path.join(args.out, "build.json"), "w") as f:
         f.write(text + "\n")

@@ -10,7 +10,8 @@
 //      build's hash, holds every file of the build;
 //   2. offline (the browser context's network cut): a reload starts the game, and a move is
 //      played against the computer, which answers; hot-seat, a Learn puzzle and the main menu
-//      start too; the page says it is offline; nothing came from the server while offline;
+//      start too; the page says it is offline (the server is stopped meanwhile as well:
+//      Chromium's offline emulation does not cover the service worker's requests);
 //   3. a new build (one asset file changed, packaged again by scripts/package-web.py beside
 //      the old one): the next load (online) runs the new build, every file of the build from
 //      its own b/<hash>/ folder (no mix), the new service worker takes over and the old
@@ -199,8 +200,8 @@ async function main() {
     });
     const page = await context.newPage();
     page.on("console", (m) => {
-      log.push(`[${m.type()}] ${m.text()}`);
-      if (m.type() === "error" || /panicked at/.test(m.text())) fail(`console: ${m.text()}`);
+      log.push(`[${m.type()}] ${m.text()} (${m.location().url})`);
+      if (m.type() === "error" || /panicked at/.test(m.text())) fail(`console: ${m.text()} (${m.location().url})`);
     });
     page.on("pageerror", (e) => fail(`uncaught exception: ${e.message}`));
     const vsComputer = `${origin}/?variant=ugolki-hg-3x3&white=human&black=novice`;
@@ -231,10 +232,16 @@ async function main() {
 
     // --- 2. offline
     console.log("== offline");
+    // The browser context's network is cut, and the server stopped too (Chromium's offline
+    // emulation does not cover the service worker's own requests).
+    const port = new URL(origin).port;
+    const stopServer = () =>
+      new Promise((done) => {
+        server.close(done);
+        server.closeAllConnections();
+      });
     await context.setOffline(true);
-    const servedBefore = served.size;
-    let requestsWhileOffline = 0;
-    server.on("request", () => requestsWhileOffline++);
+    await stopServer();
     await page.reload();
     check((await started(page, "offline, against the computer")) === "in-game", "offline: the game did not start");
     await waitFor("offline: the page saying so", 30, () => page.locator("#offline").isVisible()).catch(() =>
@@ -247,27 +254,31 @@ async function main() {
     await playAgainstComputer(page, "offline");
     await page.screenshot({ path: join(out, "offline-game.png") });
     for (const [what, query, state, probe] of [
-      ["offline, hot-seat", "variant=gipf-basic&white=human&black=human", "in-game", null],
-      ["offline, a Learn puzzle", "learn=puzzle:focus-4", "in-game", "learn"],
-      ["offline, the main menu", "", "menu", null],
+      ["offline, hot-seat", "variant=gipf-basic&white=human&black=human", ["in-game"], null],
+      // The Learn screen opens, then the puzzle on the board.
+      ["offline, a Learn puzzle", "learn=puzzle:focus-4", ["learn", "in-game"], "learn"],
+      ["offline, the main menu", "", ["menu"], null],
     ]) {
       await page.goto(query ? `${origin}/?${query}` : `${origin}/`);
       const s = await started(page, what);
-      check(s === state, `${what}: ${s}, not ${state}`);
+      check(state.includes(s), `${what}: ${s}, not ${state.join(" or ")}`);
       if (probe) {
-        const value = await waitFor(`${what}: the exercise`, waitSeconds, () => attr(page, probe));
+        const value = await waitFor(`${what}: the puzzle on the board`, waitSeconds, async () =>
+          (await attr(page, probe)) === "puzzle:focus-4 trying" ? "puzzle:focus-4 trying" : null,
+        ).catch((e) => fail(e.message));
         console.log(`${what}: data-${probe}="${value}"`);
       }
     }
     await page.screenshot({ path: join(out, "offline-menu.png") });
-    check(requestsWhileOffline === 0, `${requestsWhileOffline} requests reached the server while offline`);
-    report.offline = { requestsWhileOffline, servedBefore };
 
     // --- 3. a new build
     console.log("== a new build");
+    await new Promise((done) => server.listen(Number(port), "127.0.0.1", done));
     await context.setOffline(false);
     const stage = join(root, ".stage");
-    await cp(join(root, first.dir), stage, { recursive: true });
+    // The build's own files, without the precompressed copies (build-web.sh makes them after
+    // packaging; the test's server sends the plain files when there are none).
+    await cp(join(root, first.dir), stage, { recursive: true, filter: (f) => !/\.(br|gz)$/.test(f) });
     await appendFile(join(stage, "assets/variants/manifest.ron"), "\n// a changed file: a new build\n");
     const packaged = execFileSync("python3", [join(repo, "scripts/package-web.py"), "--web", join(repo, "web"), stage, root]);
     log.push(`[package-web] ${packaged}`);
@@ -296,6 +307,7 @@ async function main() {
     );
     console.log(`next load: build ${second.build}, its service worker in control; caches: ${names.join(", ")}`);
     await context.setOffline(true);
+    await stopServer();
     await page.reload();
     check((await started(page, "offline after the update")) === "in-game", "offline after the update: no game");
     const offlineBuild = await page.evaluate(() => window.boardcraftBuild);
@@ -308,7 +320,7 @@ async function main() {
     await writeFile(join(out, "offline-report.json"), JSON.stringify(report, null, 2) + "\n");
     await writeFile(join(out, "offline-console.log"), log.join("\n") + "\n");
     await browser.close();
-    server.close();
+    if (server.listening) server.close();
     await rm(root, { recursive: true, force: true });
   }
 }

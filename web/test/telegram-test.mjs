@@ -146,8 +146,8 @@ async function main() {
     const requests = [];
     page.on("request", (r) => requests.push(r.url()));
     page.on("console", (m) => {
-      log.push(`[${m.type()}] ${m.text()}`);
-      if (m.type() === "error" || /panicked at/.test(m.text())) fail(`console: ${m.text()}`);
+      log.push(`[${m.type()}] ${m.text()} (${m.location().url})`);
+      if (m.type() === "error" || /panicked at/.test(m.text())) fail(`console: ${m.text()} (${m.location().url})`);
     });
     page.on("pageerror", (e) => fail(`uncaught exception: ${e.message}`));
     await page.goto(`${origin}/?${query}`);
