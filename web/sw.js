@@ -10,8 +10,9 @@
 // - fetch: the page itself (a navigation) comes from the network when it can (so a new build
 //   is picked up on the next load) and from the cache when offline or when the network does
 //   not answer within NAVIGATION_TIMEOUT_MS; every other file of this origin comes from the
-//   cache, else from the network. Other origins (telegram.org) and the game server's API and
-//   websocket are not touched.
+//   cache, else from the network; build.json always from the network (the page's "can the
+//   server be reached?"), answered with an X-Boardcraft-Offline header when it cannot. Other
+//   origins (telegram.org) and the game server's API and websocket are not touched.
 const BUILD = __BOARDCRAFT_BUILD__;
 const CACHE = `boardcraft-${BUILD.build}`;
 const PREFIX = "boardcraft-";
@@ -93,6 +94,16 @@ self.addEventListener("fetch", (event) => {
   }
   // The game server's API (online play) is never cached.
   if (url.pathname.startsWith(scope.pathname + "api/")) return;
+  // build.json is how the page asks whether the server can be reached: never from the cache,
+  // and "offline" said as an answer (a failed request would be logged as an error).
+  if (url.pathname === scope.pathname + "build.json") {
+    event.respondWith(
+      fetch(request).catch(
+        () => new Response("{}", { headers: { "Content-Type": "application/json", "X-Boardcraft-Offline": "1" } }),
+      ),
+    );
+    return;
+  }
   event.respondWith(
     (async () => {
       const cached = await caches.match(request, { ignoreVary: true });
