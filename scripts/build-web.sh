@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # Builds the browser version of the game into a folder any static web server can serve:
-# index.html, boardcraft.js + boardcraft_bg.wasm (wasm-bindgen output) and assets/, each
-# compressible file with precompressed copies beside it (`F.br`, brotli; `F.gz`, gzip) for
-# servers that send them with `Content-Encoding` (scripts/serve-web.py, the browser test's
-# server, the game server's ServeDir): measured, the release wasm is 26.7 MB raw, 7.3 MB
-# gzip -9, 4.6 MB brotli -q 11, and the whole page 4.75 MB over the wire.
+#   index.html            the page (with the build manifest written into it)
+#   sw.js                 the service worker: keeps the build for offline use
+#   build.json            the build manifest: the build's hash, folder and file sizes
+#   manifest.webmanifest  the web app manifest (install to the home screen), icons/
+#   b/<hash>/             boardcraft.js + boardcraft_bg.wasm (wasm-bindgen output), assets/:
+#                         named by the hash of their contents (scripts/package-web.py), so
+#                         servers may let browsers keep them for a year
+# and each compressible file with precompressed copies beside it (`F.br`, brotli; `F.gz`,
+# gzip) for servers that send them with `Content-Encoding` (scripts/serve-web.py, the browser
+# test's server, the game server's --web): measured, the release wasm is 26.7 MB raw, 7.3 MB
+# gzip -9, 4.6 MB brotli -q 11, and the whole page 4.75 MB over the wire. Serving it: index.html,
+# sw.js and build.json with `Cache-Control: no-cache`, b/ with a long max-age (both servers do).
 #
 #   scripts/build-web.sh                  # size-optimised `web-release` build
 #   scripts/build-web.sh --serve [PORT]   # … then serve it on http://127.0.0.1:PORT (8080)
@@ -36,7 +43,7 @@ while [[ $# -gt 0 ]]; do
       ;;
     --out) out=$2; shift ;;
     --wasm-opt) wasm_opt=1 ;;
-    -h | --help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,28p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -72,10 +79,10 @@ echo "   built in $(( $(date +%s) - start )) s"
 wasm=$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile/boardcraft.wasm
 
 rm -rf "$out"
-mkdir -p "$out"
-"$wasm_bindgen" --no-typescript --target web --out-dir "$out" --out-name boardcraft "$wasm"
-cp web/index.html "$out/"
-cp -r assets "$out/assets"
+stage=$out/.stage
+mkdir -p "$stage"
+"$wasm_bindgen" --no-typescript --target web --out-dir "$stage" --out-name boardcraft "$wasm"
+cp -r assets "$stage/assets"
 
 if [[ -n $wasm_opt ]]; then
   # Binaryen from npm (Debian's binaryen 108 is too old for what rustc 1.95 emits). Bevy's
@@ -85,10 +92,15 @@ if [[ -n $wasm_opt ]]; then
   (cd "$tools" && { [[ -x node_modules/.bin/wasm-opt ]] || npm install --no-audit --no-fund --loglevel=error --prefix "$tools" binaryen@132; })
   "$tools/node_modules/.bin/wasm-opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
     --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
-    -o "$out/boardcraft_bg.opt.wasm" "$out/boardcraft_bg.wasm"
-  mv "$out/boardcraft_bg.opt.wasm" "$out/boardcraft_bg.wasm"
+    -o "$stage/boardcraft_bg.opt.wasm" "$stage/boardcraft_bg.wasm"
+  mv "$stage/boardcraft_bg.opt.wasm" "$stage/boardcraft_bg.wasm"
   echo "   wasm-opt took $(( $(date +%s) - start )) s"
 fi
+
+# --- the served layout: b/<hash>/, build.json, index.html, sw.js, the web app manifest
+echo "== packaging"
+python3 scripts/package-web.py "$stage" "$out"
+build_dir=$out/$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["dir"])' "$out/build.json")
 
 # --- precompressed copies: `F.br` and `F.gz` beside every compressible file, kept only when
 # smaller. A server picks one by the request's Accept-Encoding and sends it with the matching
@@ -124,12 +136,12 @@ while IFS= read -r -d '' file; do
     fi
   done
 done < <(find "$out" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.html' -o -name '*.ron' \
-  -o -name '*.wav' -o -name '*.json' \) -print0)
+  -o -name '*.wav' -o -name '*.json' -o -name '*.webmanifest' \) -print0)
 echo "   compressed in $(( $(date +%s) - start )) s"
 
 size() { stat -c %s "$1" 2>/dev/null || echo 0; }
 mb() { awk -v b="$1" 'BEGIN { printf "%.2f MB", b / 1e6 }'; }
-wasm_out=$out/boardcraft_bg.wasm
+wasm_out=${build_dir}boardcraft_bg.wasm
 raw=$(size "$wasm_out") gz=$(size "$wasm_out.gz") br=$(size "$wasm_out.br")
 # What a browser downloads for the page: every file's smallest form (brotli if there is one).
 wire=0

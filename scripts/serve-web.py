@@ -6,8 +6,11 @@
 Like `python3 -m http.server`, plus what the game's download needs: for `F` it sends the
 precompressed `F.br` (brotli) or `F.gz` (gzip) beside it when the browser accepts that
 encoding, with `Content-Encoding`, `Vary: Accept-Encoding` and `F`'s own `Content-Type` (the
-page compiles the wasm while it streams in, which needs `application/wasm`). Standard library
-only.
+page compiles the wasm while it streams in, which needs `application/wasm`), and what the
+installable, offline page needs: `application/manifest+json` for the web app manifest,
+`Cache-Control: no-cache` for the page, sw.js and build.json (checked on every load, so a new
+build is seen at once) and a year's `max-age` for the build's files under b/<hash>/ (their URL
+changes with their contents). Standard library only.
 """
 
 import argparse
@@ -24,7 +27,16 @@ TYPES = {
     ".ron": "text/plain; charset=utf-8",
     ".wav": "audio/wav",
     ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".png": "image/png",
 }
+# The build's own files live under b/<hash>/ and never change (scripts/package-web.py).
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+def cache_control(url_path):
+    """What browsers may keep: the hashed build files for a year, the rest checked each time."""
+    return IMMUTABLE if url_path.startswith("/b/") else "no-cache"
 
 
 def accepted(header):
@@ -55,6 +67,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         return self.send_file(path, self.guess_type(path), None)
 
     def send_file(self, path, content_type, encoding):
+        url_path = self.path.split("?", 1)[0]
         f = open(path, "rb")
         self.send_response(200)
         self.send_header("Content-Type", content_type)
@@ -62,7 +75,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.send_header("Content-Encoding", encoding)
         self.send_header("Vary", "Accept-Encoding")
         self.send_header("Content-Length", str(os.fstat(f.fileno()).st_size))
-        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Cache-Control", cache_control(url_path))
         self.end_headers()
         return f
 

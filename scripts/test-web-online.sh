@@ -19,7 +19,7 @@ out=$CARGO_TARGET_DIR/web-online-test
 
 scripts/build-web.sh --ci --out "$dist"
 # The build must be this checkout's (its online code), not another's sharing the cache.
-if ! grep -q "online/seats.ron" "$dist/boardcraft_bg.wasm"; then
+if ! grep -q "online/seats.ron" "$dist"/b/*/boardcraft_bg.wasm; then
   echo "the built game in $dist has no online play (another checkout's build?); run again" >&2
   exit 1
 fi

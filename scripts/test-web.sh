@@ -4,13 +4,16 @@
 # shows the game's moves, reads its options from the URL, plays moves (by touch too), opens the
 # menu without options, arrives precompressed and logs no error (details:
 # web/test/browser-test.mjs). It also measures page load → first frame of the `web-ci` build.
+# Then the offline test (the page starts without a network and picks up a new build:
+# web/test/offline-test.mjs) and the Telegram test (a Mini App: web/test/telegram-test.mjs).
 #
 #   scripts/test-web.sh                     # the test (CI)
 #   scripts/test-web.sh --scenarios touch   # only some scenarios (names in browser-test.mjs)
 #   scripts/test-web.sh --no-build          # test the build already there
 #   scripts/test-web.sh --release [RUNS]    # measure the size-optimised `web-release` build
 #                                             instead: load → first frame, RUNS times (3) on
-#                                             loopback and at 50 Mbit/s, bytes on the wire
+#                                             loopback, at 10 Mbit/s and at 10 Mbit/s with
+#                                             100 ms latency, bytes on the wire
 #                                             (a web-release build takes ~10 min of CPU)
 #
 # Needs: Debian's `chromium`, Node.js >= 18 with npm, and what scripts/build-web.sh needs.
@@ -30,7 +33,7 @@ while [[ $# -gt 0 ]]; do
       ;;
     --scenarios) test_args+=(--scenarios "$2"); shift ;;
     --no-build) no_build=1 ;; # test what is already built
-    -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -40,7 +43,7 @@ if [[ -n $release ]]; then
   dist=$CARGO_TARGET_DIR/web/web-release
   out=$CARGO_TARGET_DIR/web-test-release
   [[ -n ${no_build:-} ]] || scripts/build-web.sh --out "$dist"
-  test_args+=(--load-runs "$runs" --throttle-mbps 50)
+  test_args+=(--load-runs "$runs" --throttle-mbps 10,10@100)
 else
   dist=$CARGO_TARGET_DIR/web/web-ci
   out=$CARGO_TARGET_DIR/web-test
@@ -53,4 +56,9 @@ fi
 rm -rf "$out"
 node web/test/browser-test.mjs --dist "$dist" --out "$out" --chromium "${CHROMIUM:-/usr/bin/chromium}" \
   "${test_args[@]}"
+if [[ -z $release ]]; then
+  # Installable and offline (service worker, new builds); inside Telegram (a stub WebApp).
+  node web/test/offline-test.mjs --dist "$dist" --out "$out" --chromium "${CHROMIUM:-/usr/bin/chromium}"
+  node web/test/telegram-test.mjs --dist "$dist" --out "$out" --chromium "${CHROMIUM:-/usr/bin/chromium}"
+fi
 echo "output: $out/ (screenshots, report.json, console.log)"

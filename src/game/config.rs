@@ -146,7 +146,7 @@ pub struct Cli {
     /// Moves to play before the game is shown, e.g. "g2:e2 b7:d7".
     #[arg(long, default_value = "")]
     pub after: String,
-    /// The position to start from, as text (README, "Positions as text"), e.g.
+    /// The position to start from, as text (docs/cli.md, "Positions as text"), e.g.
     /// "5BBB/5BBB/5BBB/8/8/WWW5/WWW5/WWW5 w 0"; `--after` is played from it.
     #[arg(long)]
     pub position: Option<String>,

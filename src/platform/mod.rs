@@ -4,9 +4,9 @@
 //! | function | desktop (`native.rs`) | browser (`web/`) |
 //! |---|---|---|
 //! | [`command_line`] | the process arguments (clap) | the page URL's query string, read by the same clap definition |
-//! | [`asset_dir`] | `assets/` found beside the binary or the sources | `None`: assets are fetched over HTTP from `assets/` beside the page |
+//! | [`asset_dir`] | `assets/` found beside the binary or the sources | the folder the page names (`b/<hash>/assets`), else `assets/` beside the page, over HTTP |
 //! | [`register_sources`] | `mods/` and the folder of `--variant <file>` as asset sources | nothing (browsers cannot list folders; the manifest names the files) |
-//! | [`plugin`] | nothing | publishes [`crate::game::status::GameStatus`] on the page |
+//! | [`plugin`] | nothing | publishes [`crate::game::status::GameStatus`] on the page; "back" requests from it |
 //! | [`yield_now`] | let other tasks run (the AI has a thread of its own) | let the browser draw a frame and handle input (one thread) |
 #[cfg(not(target_arch = "wasm32"))]
 mod native;

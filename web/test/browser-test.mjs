@@ -36,9 +36,10 @@
 // Usage: node browser-test.mjs --dist <built page> --out <folder for screenshots and logs>
 //        [--chromium /usr/bin/chromium] [--timeout <seconds for each wait>]
 //        [--scenarios name,name] (default: all)
-//        [--load-runs N] [--throttle-mbps M]: only measure page load → first frame, N times
-//        on loopback and N times at M Mbit/s (Chromium's network emulation), and the bytes on
-//        the wire (for the size-optimised build: scripts/test-web.sh --release)
+//        [--load-runs N] [--throttle-mbps M[@L],…]: only measure page load → first frame, N
+//        times on loopback and N times at each M Mbit/s with L ms latency (20 if not given;
+//        Chromium's network emulation), and the bytes on the wire (for the size-optimised
+//        build: scripts/test-web.sh --release)
 // Output: <scenario>.png (last picture), <scenario>-first.png (first non-blank picture),
 //         report.json (timings, bytes), console.log (everything the pages logged).
 //
@@ -47,11 +48,11 @@
 // order; each step gets the opened game (`page`, `attr`, `shot`) and adds what it measured to
 // the scenario's report. A new scenario (two players online, …) is one more entry.
 // Exit status: 0 if every check passed, 1 otherwise (the reasons are printed).
-import { readFile, writeFile, mkdir, stat } from "node:fs/promises";
+import { readFile, writeFile, mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
 import { PNG } from "pngjs";
-import { serveStatic } from "./serve.mjs";
+import { builtGame, serveStatic } from "./serve.mjs";
 
 const args = parseArgs(process.argv.slice(2));
 const dist = resolve(args.dist ?? "dist");
@@ -60,7 +61,14 @@ const executablePath = args.chromium ?? "/usr/bin/chromium";
 const waitSeconds = Number(args.timeout ?? 600);
 const only = args.scenarios ? new Set(args.scenarios.split(",")) : null;
 const loadRuns = Number(args["load-runs"] ?? 0);
-const throttleMbps = Number(args["throttle-mbps"] ?? 0);
+// "10" or "10@100" (Mbit/s, @ added latency in ms; 20 ms if not given), comma-separated.
+const throttles = (args["throttle-mbps"] ?? "")
+  .split(",")
+  .filter(Boolean)
+  .map((entry) => {
+    const [mbps, latency] = entry.split("@").map(Number);
+    return { mbps, latencyMs: latency ?? 20 };
+  });
 
 // What the test opens, and what it does there (the steps are defined below).
 // - ugolki: both sides are computer players (Master searches the longest), so the page is
@@ -599,7 +607,7 @@ async function transfers(page) {
 /** The .wasm came precompressed, with the encoding the server chose. */
 function checkDownload(files, served) {
   const wasm = files.find((f) => f.name.endsWith(".wasm"));
-  const encoding = served.get("/boardcraft_bg.wasm")?.encoding;
+  const encoding = served.get(`/${build.dir}boardcraft_bg.wasm`)?.encoding;
   if (!wasm) {
     fail("the page did not download the .wasm (no resource timing entry)");
     return null;
@@ -616,10 +624,10 @@ function checkDownload(files, served) {
  * Page load → first frame of the game, `runs` times each in a fresh context (nothing cached):
  * on loopback, and, with `mbps`, through Chromium's network emulation at that bandwidth.
  */
-async function measureLoad(browser, origin, served, runs, mbps, log) {
+async function measureLoad(browser, origin, served, runs, throttles, log) {
   const scenario = { name: "load", options: { variant: "ugolki-hg-3x3" } };
   const results = [];
-  for (const bandwidth of mbps > 0 ? [0, mbps] : [0]) {
+  for (const { mbps: bandwidth, latencyMs } of [{ mbps: 0 }, ...throttles]) {
     const times = [];
     let download = null;
     for (let run = 0; run < runs; run++) {
@@ -631,7 +639,7 @@ async function measureLoad(browser, origin, served, runs, mbps, log) {
         await cdp.send("Network.enable");
         await cdp.send("Network.emulateNetworkConditions", {
           offline: false,
-          latency: 20,
+          latency: latencyMs,
           downloadThroughput: (bandwidth * 1e6) / 8,
           uploadThroughput: (bandwidth * 1e6) / 8,
         });
@@ -644,21 +652,31 @@ async function measureLoad(browser, origin, served, runs, mbps, log) {
       times.push(firstFrame);
       await context.close();
     }
-    const result = { bandwidthMbps: bandwidth || "loopback", firstFrameMs: times, median: stats(times).median, download };
-    console.log(`page load → first frame (${result.bandwidthMbps}${bandwidth ? " Mbit/s" : ""}): ${times.join(", ")} ms`);
+    const result = {
+      bandwidthMbps: bandwidth || "loopback",
+      latencyMs: bandwidth ? latencyMs : 0,
+      firstFrameMs: times,
+      median: stats(times).median,
+      download,
+    };
+    const network = bandwidth ? `${bandwidth} Mbit/s, ${latencyMs} ms latency` : "loopback";
+    console.log(
+      `page load → first frame (${network}): ${times.join(", ")} ms; ` +
+        `${download?.pageBytesOnWire} bytes on the wire`,
+    );
     results.push(result);
   }
   return results;
 }
 
 let shipped = 0;
+// The build under test (build.json: its folder b/<hash>/ and file sizes).
+let build = null;
 
 async function main() {
-  await stat(join(dist, "boardcraft_bg.wasm")).catch(() => {
-    throw new Error(`${dist} holds no built game (run scripts/build-web.sh first)`);
-  });
+  build = await builtGame(dist);
   await mkdir(out, { recursive: true });
-  const manifest = await readFile(join(dist, "assets/variants/manifest.ron"), "utf8");
+  const manifest = await readFile(build.file("assets/variants/manifest.ron"), "utf8");
   shipped = (manifest.match(/"[^"]+\.ron"/g) ?? []).length;
   if (shipped === 0) throw new Error("the built manifest lists no variants");
   const { server, origin, served } = await serveStatic(dist);
@@ -683,7 +701,7 @@ async function main() {
   const report = { scenarios: [], failures };
   try {
     if (loadRuns > 0) {
-      report.load = await measureLoad(browser, origin, served, loadRuns, throttleMbps, log);
+      report.load = await measureLoad(browser, origin, served, loadRuns, throttles, log);
       return;
     }
     for (const scenario of SCENARIOS.filter((s) => !only || only.has(s.name))) {

@@ -25,10 +25,11 @@
 // Exit status: 0 if every check passed, 1 otherwise (the reasons are printed).
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
-import { mkdir, mkdtemp, rm, writeFile, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
+import { builtGame } from "./serve.mjs";
 
 const args = parseArgs(process.argv.slice(2));
 const dist = resolve(args.dist ?? "dist");
@@ -173,9 +174,7 @@ async function screenshot(player, label) {
 }
 
 async function main() {
-  await stat(join(dist, "boardcraft_bg.wasm")).catch(() => {
-    throw new Error(`${dist} holds no built game (run scripts/build-web.sh --ci first)`);
-  });
+  await builtGame(dist);
   await mkdir(out, { recursive: true });
   const log = [];
   const report = { variant: VARIANT, plies: PLIES, failures };

@@ -1,7 +1,8 @@
 // A static file server for the built page (scripts/build-web.sh output) on 127.0.0.1, as the
 // browser test needs it: for `F` it sends the precompressed `F.br` or `F.gz` beside it when the
 // request accepts that encoding (with `Content-Encoding`, `Vary` and `F`'s own Content-Type), as
-// scripts/serve-web.py and the game server do. Every response is recorded in `served`.
+// scripts/serve-web.py and the game server do, with their Cache-Control. Every response is
+// recorded in `served`.
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
@@ -16,7 +17,12 @@ export const TYPES = {
   ".ogg": "audio/ogg",
   ".ttf": "font/ttf",
   ".json": "application/json",
+  ".webmanifest": "application/manifest+json",
 };
+
+/** As scripts/serve-web.py and the game server: the hashed build files (b/<hash>/) for a year. */
+export const cacheControl = (path) =>
+  path.startsWith("/b/") ? "public, max-age=31536000, immutable" : "no-cache";
 
 // Best first: [suffix, Content-Encoding].
 const ENCODINGS = [
@@ -65,7 +71,7 @@ export async function serveStatic(root) {
       const headers = {
         "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
         "Content-Length": body.length,
-        "Cache-Control": "no-store",
+        "Cache-Control": cacheControl(path),
         Vary: "Accept-Encoding",
       };
       if (encoding) headers["Content-Encoding"] = encoding;
@@ -78,4 +84,17 @@ export async function serveStatic(root) {
   });
   await new Promise((done) => server.listen(0, "127.0.0.1", done));
   return { server, origin: `http://127.0.0.1:${server.address().port}`, served };
+}
+
+/**
+ * The build in a built page folder (scripts/build-web.sh): its manifest build.json
+ * (`{ build, dir, files }`) and `file(path)`, where a file of the build lies on disk. Throws
+ * when the folder holds no build.
+ */
+export async function builtGame(dist) {
+  const text = await readFile(join(dist, "build.json"), "utf8").catch(() => {
+    throw new Error(`${dist} holds no built game (run scripts/build-web.sh first)`);
+  });
+  const manifest = JSON.parse(text);
+  return { ...manifest, file: (path) => join(dist, manifest.dir, path) };
 }

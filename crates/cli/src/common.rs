@@ -5,7 +5,7 @@ use boardcraft_rules::{AnyPosition, Variant, position::play_line};
 /// Where a command's position comes from.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct Start {
-    /// Start from this position, written as text (see "Positions as text" in the README)
+    /// Start from this position, written as text (see "Positions as text" in docs/cli.md)
     /// instead of the variant's start position.
     #[arg(long)]
     pub position: Option<String>,

@@ -1,4 +1,4 @@
-//! `engine`: the engine protocol on stdin/stdout (specified in the README, "The engine protocol"), so our
+//! `engine`: the engine protocol on stdin/stdout (specified in docs/engine.md, "The engine protocol"), so our
 //! AI can play under other programs and other programs can play in `match`.
 use std::{
     io::{self, BufRead, Write},
@@ -294,7 +294,7 @@ isready                       -> readyok
 variant <name|path.ron>       choose the game (and reset to its start)
 newgame                       back to the start position
 position startpos [moves …]   set the position by moves from the start
-position text <text> [moves …]  set the position from its text (see the README), then moves
+position text <text> [moves …]  set the position from its text (see docs/cli.md), then moves
 go [nodes N] [movetime MS] [depth D] [level L]   -> info … / bestmove <move|none>
 eval                          -> eval <static score> side <colour> | eval over <winner|draw> <reason>
 moves                         -> moves <legal moves, sorted>

@@ -53,7 +53,7 @@ enum Command {
     Soak(soak::Args),
     /// Verify the puzzles and lessons, or mine new puzzles from self-play games.
     Puzzles(puzzles::Args),
-    /// Speak the engine protocol on stdin/stdout (see "The engine protocol" in the README).
+    /// Speak the engine protocol on stdin/stdout (see "The engine protocol" in docs/engine.md).
     Engine(engine::Args),
     /// Online play through a game server: a bot client and a load benchmark.
     Online(online::Args),

@@ -1,5 +1,5 @@
 //! The players a match can pit against each other: our levels, the greedy baseline, and any
-//! external program speaking the engine protocol (README, "The engine protocol").
+//! external program speaking the engine protocol (docs/engine.md, "The engine protocol").
 use std::{
     io::{BufRead, BufReader, Write},
     process::{Child, ChildStdin, ChildStdout, Command, Stdio},

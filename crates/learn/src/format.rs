@@ -142,7 +142,7 @@ pub struct PuzzleEntry {
     pub id: String,
     /// A shipped variant name (or a variant file path for a mod).
     pub variant: String,
-    /// The position in the variant family's text format (see the README).
+    /// The position in the variant family's text format (see docs/cli.md).
     pub position: String,
     pub goal: Goal,
     /// The solution lines, each a space-separated line of moves in notation starting with the

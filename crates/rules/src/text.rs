@@ -2,7 +2,7 @@
 //! shows and that decides the game's future — pieces or stacks, reserves, captures, the side
 //! to move, the ply (rules count plies: 9qum's 40-move check and 100-move count, ply caps) and
 //! GIPF's pending removal choice. Each family writes its own (see `race::text`, `focus::text`,
-//! `gipf::text` and the README); this module is the shared entry point and the pieces of
+//! `gipf::text` and docs/cli.md); this module is the shared entry point and the pieces of
 //! syntax they share.
 //!
 //! The line is space-separated fields: `<board> <side> <ply>` and then the family's extra

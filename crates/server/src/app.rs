@@ -191,10 +191,14 @@ pub fn router(state: Arc<AppState>) -> Router {
         // The browser game, with the .br/.gz files build-web.sh writes beside each file sent
         // instead when the browser accepts them: the download is several times smaller.
         Some(dir) => app.fallback_service(
-            ServeDir::new(dir)
-                .precompressed_br()
-                .precompressed_gzip()
-                .append_index_html_on_directories(true),
+            Router::new()
+                .fallback_service(
+                    ServeDir::new(dir)
+                        .precompressed_br()
+                        .precompressed_gzip()
+                        .append_index_html_on_directories(true),
+                )
+                .layer(axum::middleware::from_fn(web_cache_control)),
         ),
         None => app.fallback(crate::http_errors::no_web_folder),
     };
@@ -206,6 +210,29 @@ pub fn router(state: Arc<AppState>) -> Router {
     ))
     .layer(middleware::from_fn(crate::http_errors::json_errors))
     .with_state(state)
+}
+
+/// What browsers may keep of the browser game (scripts/build-web.sh): the build's files under
+/// `b/<hash>/` never change (their folder is named by their contents), so for a year; the page,
+/// its service worker and build.json are checked on every load, so a new build is seen at once.
+async fn web_cache_control(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let immutable = request.uri().path().starts_with("/b/");
+    let mut response = next.run(request).await;
+    if response.status().is_success() || response.status() == StatusCode::NOT_MODIFIED {
+        let value = if immutable {
+            "public, max-age=31536000, immutable"
+        } else {
+            "no-cache"
+        };
+        response.headers_mut().insert(
+            header::CACHE_CONTROL,
+            header::HeaderValue::from_static(value),
+        );
+    }
+    response
 }
 
 async fn health(State(state): State<Arc<AppState>>) -> Response {

@@ -1,5 +1,6 @@
 //! The browser side of [`crate::platform`] (wasm32): options from the page URL, assets over
 //! HTTP, the game's state published on the page, and yielding to the browser.
+mod back;
 mod page;
 mod yield_now;
 
@@ -51,16 +52,24 @@ fn query_pairs() -> Vec<(String, String)> {
         .collect()
 }
 
-/// Assets come over HTTP from `assets/` beside the page (Bevy's default for the web).
+/// Assets come over HTTP from the folder the page names in `window.boardcraftAssets` (the
+/// built page keeps each build's files in a folder named by its hash, `b/<hash>/assets`, so
+/// that a cached old build and a new one never mix), else from `assets/` beside the page
+/// (Bevy's default for the web).
 pub fn asset_dir() -> Option<PathBuf> {
-    None
+    let window = web_sys::window()?;
+    js_sys::Reflect::get(&window, &JsValue::from_str("boardcraftAssets"))
+        .ok()?
+        .as_string()
+        .filter(|dir| !dir.is_empty())
+        .map(PathBuf::from)
 }
 
 /// No extra asset sources: a browser cannot list a `mods/` folder, and the shipped variants
 /// are named by the manifest.
 pub fn register_sources(_app: &mut App, _config: &GameConfig, _asset_dir: Option<&PathBuf>) {}
 
-/// Publishes the game's state on the page.
+/// Publishes the game's state on the page; takes "back" requests from it.
 pub fn plugin(app: &mut App) {
-    app.add_plugins(page::plugin);
+    app.add_plugins((page::plugin, back::plugin));
 }
