@@ -4,10 +4,14 @@
 # shows the game's moves, reads its options from the URL, plays moves (by touch too), opens the
 # menu without options, arrives precompressed and logs no error (details:
 # web/test/browser-test.mjs). It also measures page load → first frame of the `web-ci` build.
+# Then the phone test (web/test/phone-test.mjs): every screen at phone and tablet sizes (panels
+# inside the viewport, the board never under a panel, no clipped text, buttons a tap wide), a
+# whole game played by taps and a pinch.
 #
 #   scripts/test-web.sh                     # the test (CI)
 #   scripts/test-web.sh --scenarios touch   # only some scenarios (names in browser-test.mjs)
 #   scripts/test-web.sh --no-build          # test the build already there
+#   scripts/test-web.sh --no-phone          # without the phone test
 #   scripts/test-web.sh --release [RUNS]    # measure the size-optimised `web-release` build
 #                                             instead: load → first frame, RUNS times (3) on
 #                                             loopback and at 50 Mbit/s, bytes on the wire
@@ -30,7 +34,8 @@ while [[ $# -gt 0 ]]; do
       ;;
     --scenarios) test_args+=(--scenarios "$2"); shift ;;
     --no-build) no_build=1 ;; # test what is already built
-    -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+    --no-phone) no_phone=1 ;;
+    -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -54,3 +59,7 @@ rm -rf "$out"
 node web/test/browser-test.mjs --dist "$dist" --out "$out" --chromium "${CHROMIUM:-/usr/bin/chromium}" \
   "${test_args[@]}"
 echo "output: $out/ (screenshots, report.json, console.log)"
+if [[ -z $release && -z ${no_phone:-} && ${#test_args[@]} -eq 0 ]]; then
+  node web/test/phone-test.mjs --dist "$dist" --out "$out/phone" --chromium "${CHROMIUM:-/usr/bin/chromium}"
+  echo "phone test output: $out/phone/"
+fi
