@@ -8,6 +8,8 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContext, EguiFullOutput, EguiPostUpdateSet, PrimaryEguiContext, egui};
 
+use super::layout::CssPixels;
+
 /// The UI's measurements of the last frame.
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
 pub struct UiAudit {
@@ -45,6 +47,7 @@ fn order_name(order: egui::Order) -> &'static str {
 
 fn measure(
     mut contexts: Query<(&mut EguiContext, &EguiFullOutput), With<PrimaryEguiContext>>,
+    css: Res<CssPixels>,
     mut audit: ResMut<UiAudit>,
 ) {
     let Ok((mut context, output)) = contexts.single_mut() else {
@@ -55,7 +58,8 @@ fn measure(
     };
     let ctx = context.get_mut().clone();
     let ctx = &ctx;
-    let zoom = ctx.zoom_factor();
+    // Points → logical pixels → CSS pixels.
+    let zoom = ctx.zoom_factor() * css.0;
     let to_logical = |r: egui::Rect| {
         Rect::new(
             r.min.x * zoom,
@@ -70,7 +74,9 @@ fn measure(
         let ids = m.layer_ids().map(|l| l.id).collect();
         let areas = m
             .layer_ids()
-            .filter(|l| visible.contains(l))
+            // The root layer holds what is painted under everything (the menu's backdrop, the
+            // board's coordinates), not a panel.
+            .filter(|l| visible.contains(l) && *l != egui::LayerId::background())
             .filter_map(|l| Some((order_name(l.order), to_logical(m.area_rect(l.id)?))))
             .collect();
         (areas, ids)

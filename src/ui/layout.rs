@@ -102,6 +102,21 @@ impl Layout {
     }
 }
 
+/// CSS pixels per logical pixel of the window: 1 on the desktop; in the browser the canvas's
+/// size on the page over the window's logical size. Bevy's canvas in the browser is backed at
+/// its CSS size while the window reports the device's pixel ratio as its scale factor, so on a
+/// phone (ratio 2) the window's logical size is half the page's (seen in headless Chromium:
+/// a 390-pixel-wide page gave a 195-wide window). The layout works in CSS pixels, where the
+/// platforms' guidance (44-pixel touch targets) is written: the UI's zoom includes this factor.
+#[derive(Resource, Debug, Clone, Copy, PartialEq)]
+pub struct CssPixels(pub f32);
+
+impl Default for CssPixels {
+    fn default() -> Self {
+        CssPixels(1.0)
+    }
+}
+
 /// Where the game screen's parts go this frame (egui points, from the window's top left).
 #[derive(Resource, Debug, Clone, Copy, PartialEq)]
 pub struct GameRegions {
@@ -179,6 +194,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<GameRegions>()
         .init_resource::<OnlineExtent>()
         .init_resource::<BoardArea>()
+        .init_resource::<CssPixels>()
         .init_resource::<Settings>()
         .add_systems(PreUpdate, follow_window)
         .add_systems(
@@ -198,11 +214,16 @@ pub fn plugin(app: &mut App) {
 }
 
 /// The shape follows the window's size.
-pub fn follow_window(windows: Query<&Window, With<PrimaryWindow>>, mut layout: ResMut<Layout>) {
+pub fn follow_window(
+    windows: Query<&Window, With<PrimaryWindow>>,
+    css: Option<Res<CssPixels>>,
+    mut layout: ResMut<Layout>,
+) {
     let Ok(window) = windows.single() else {
         return;
     };
-    let size = Vec2::new(window.resolution.width(), window.resolution.height());
+    let css = css.map_or(1.0, |c| c.0);
+    let size = Vec2::new(window.resolution.width(), window.resolution.height()) * css;
     if size.x < 1.0 || size.y < 1.0 {
         return;
     }
@@ -215,9 +236,11 @@ fn style(
     mut contexts: EguiContexts,
     layout: Res<Layout>,
     settings: Res<Settings>,
+    css: Res<CssPixels>,
     mut applied: Local<Option<(bool, u32)>>,
 ) -> Result {
-    let scale = settings.ui_scale.clamp(0.75, 2.0);
+    // One egui point is the player's UI scale in CSS pixels.
+    let scale = settings.ui_scale.clamp(0.75, 2.0) / css.0.max(0.1);
     let key = (layout.touch, scale.to_bits());
     if *applied == Some(key) {
         return Ok(());

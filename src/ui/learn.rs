@@ -288,7 +288,7 @@ fn courses(
                 .id_salt("learn_courses")
                 .vscroll(!narrow)
                 .max_height(height)
-                .auto_shrink([false, false])
+                .auto_shrink([false, narrow])
                 .show(ui, |ui| {
                     for (file, course) in &list {
                         let selected = draft.course.as_deref() == Some(course.id.as_str());
@@ -373,7 +373,7 @@ fn courses(
                     egui::ScrollArea::vertical()
                         .id_salt("learn_steps")
                         .vscroll(!narrow)
-                        .auto_shrink([false, false])
+                        .auto_shrink([false, narrow])
                         .show(ui, |ui| {
                             for (i, step) in course.steps.iter().enumerate() {
                                 ui.horizontal(|ui| {
@@ -530,7 +530,7 @@ fn puzzles(
                 .id_salt("learn_puzzles")
                 .vscroll(!narrow)
                 .max_height(height - 24.0)
-                .auto_shrink([false, false])
+                .auto_shrink([false, narrow])
                 .show(ui, |ui| {
                     for (n, p) in shown.iter().enumerate() {
                         let selected = draft.puzzle.as_ref() == Some(&p.id);

@@ -27,7 +27,10 @@ use crate::{
     game::status::GameStatus,
     learn::session::{LearnSession, Progress},
     ui::shown::UiShown,
-    ui::{audit::UiAudit, layout::Layout},
+    ui::{
+        audit::UiAudit,
+        layout::{CssPixels, Layout},
+    },
     view::{board::Board, camera::OrbitCamera},
 };
 
@@ -71,18 +74,47 @@ fn open_asked_windows(
 pub fn plugin(app: &mut App) {
     app.add_systems(Startup, install_ui_hook)
         .add_systems(Update, open_asked_windows);
-    app.init_resource::<UiAudit>().add_systems(
-        Last,
-        (
-            publish_status,
-            mark_first_frame,
-            publish_ui,
-            publish_cells,
-            publish_learn,
-            publish_layout,
-            publish_camera,
-        ),
-    );
+    app.init_resource::<UiAudit>()
+        .add_systems(
+            Last,
+            (
+                publish_status,
+                mark_first_frame,
+                publish_ui,
+                publish_cells,
+                publish_learn,
+                publish_layout,
+                publish_camera,
+            ),
+        )
+        .add_systems(First, measure_css_pixels);
+}
+
+/// CSS pixels per logical pixel of the window: the canvas's width on the page over the
+/// window's logical width.
+fn measure_css_pixels(
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    mut css: ResMut<CssPixels>,
+) {
+    let Ok(window) = windows.single() else {
+        return;
+    };
+    let Some(canvas) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("bevy"))
+    else {
+        return;
+    };
+    let on_page = canvas.get_bounding_client_rect().width() as f32;
+    let logical = window.resolution.width();
+    if on_page < 1.0 || logical < 1.0 {
+        return;
+    }
+    let ratio = on_page / logical;
+    if (ratio - css.0).abs() > 0.01 {
+        info!("a logical pixel of the window is {ratio:.3} CSS pixels of the page");
+        css.0 = ratio;
+    }
 }
 
 fn rect_json(r: Rect) -> String {
@@ -97,6 +129,7 @@ fn rect_json(r: Rect) -> String {
 
 /// The layout: the shape, the board's rectangle, egui's areas and buttons, clipped texts.
 fn publish_layout(
+    css: Res<CssPixels>,
     audit: Res<UiAudit>,
     layout: Res<Layout>,
     state: Res<State<AppState>>,
@@ -108,7 +141,10 @@ fn publish_layout(
         .ok()
         .filter(|_| *state.get() == AppState::InGame)
         .and_then(|c| c.logical_viewport_rect())
-        .map_or_else(|| "null".to_owned(), rect_json);
+        .map_or_else(
+            || "null".to_owned(),
+            |r| rect_json(Rect::from_corners(r.min * css.0, r.max * css.0)),
+        );
     let areas: Vec<String> = audit
         .areas
         .iter()
@@ -156,12 +192,20 @@ fn set(name: &str, value: &str) {
     }
 }
 
-fn publish_ui(shown: Res<UiShown>) {
+fn publish_ui(shown: Res<UiShown>, settings: Res<crate::settings::Settings>) {
     if !shown.is_changed() {
         return;
     }
+    // egui's points are the UI scale in CSS pixels (`ui::layout::CssPixels`).
+    let s = settings.ui_scale.clamp(0.75, 2.0);
     let rect = shown.rect.map_or_else(String::new, |r| {
-        format!("{} {} {} {}", r.min.x, r.min.y, r.width(), r.height())
+        format!(
+            "{} {} {} {}",
+            r.min.x * s,
+            r.min.y * s,
+            r.width() * s,
+            r.height() * s
+        )
     });
     set("ui-rect", &rect);
     set("move-list", &shown.moves.join(" "));
@@ -169,6 +213,7 @@ fn publish_ui(shown: Res<UiShown>) {
 
 /// The cells' screen positions, whenever the camera, the window or the board changed.
 fn publish_cells(
+    css: Res<CssPixels>,
     board: Option<Res<Board>>,
     cameras: Query<(Ref<Camera>, Ref<GlobalTransform>), With<OrbitCamera>>,
     mut published: Local<String>,
@@ -176,7 +221,7 @@ fn publish_cells(
     let (Some(board), Ok((camera, transform))) = (board, cameras.single()) else {
         return;
     };
-    if !(board.is_changed() || camera.is_changed() || transform.is_changed()) {
+    if !(board.is_changed() || camera.is_changed() || transform.is_changed() || css.is_changed()) {
         return;
     }
     let offset = camera.logical_viewport_rect().map_or(Vec2::ZERO, |r| r.min);
@@ -189,7 +234,7 @@ fn publish_cells(
             let world = board
                 .layout
                 .slot_world(crate::view::model::CellId(i as u16), 0);
-            let at = camera.world_to_viewport(&transform, world).ok()? + offset;
+            let at = (camera.world_to_viewport(&transform, world).ok()? + offset) * css.0;
             Some(format!("\"{}\":[{:.1},{:.1}]", cell.name, at.x, at.y))
         })
         .collect();
