@@ -149,31 +149,33 @@ fn side_panel(
                         &mut drawing.0.moves,
                     );
                 } else {
-                    status(ui, lang, game, &state, &mut actions);
-                    main_buttons(ui, lang, game, &state, &mut actions);
-                    tabs(ui, lang, &mut sheet);
-                    let rest = (bottom - ui.cursor().top()).max(48.0);
-                    match *sheet {
-                        Sheet::Moves => {
-                            ui.allocate_ui(egui::vec2(ui.available_width(), rest), |ui| {
-                                ui.set_max_height(rest);
-                                move_list::show(
-                                    ui,
-                                    lang,
-                                    game,
-                                    &state.review,
-                                    &mut actions.review,
-                                    &mut list,
-                                    &mut drawing.0.moves,
-                                );
-                            });
-                        }
-                        Sheet::Game => {
-                            egui::ScrollArea::vertical()
-                                .id_salt("game_sheet")
-                                .max_height(rest)
-                                .auto_shrink([false, false])
-                                .show(ui, |ui| {
+                    // All of it scrolls when the panel is too short for it (a small phone):
+                    // the list keeps room for a few moves.
+                    egui::ScrollArea::vertical()
+                        .id_salt("compact_panel")
+                        .max_height(region.height() - 20.0)
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            status(ui, lang, game, &state, &mut actions);
+                            main_buttons(ui, lang, game, &state, &mut actions);
+                            tabs(ui, lang, &mut sheet);
+                            let rest = (bottom - ui.cursor().top()).max(160.0);
+                            match *sheet {
+                                Sheet::Moves => {
+                                    ui.allocate_ui(egui::vec2(ui.available_width(), rest), |ui| {
+                                        ui.set_max_height(rest);
+                                        move_list::show(
+                                            ui,
+                                            lang,
+                                            game,
+                                            &state.review,
+                                            &mut actions.review,
+                                            &mut list,
+                                            &mut drawing.0.moves,
+                                        );
+                                    });
+                                }
+                                Sheet::Game => {
                                     header(ui, lang, game, &state.players);
                                     ui.separator();
                                     more_buttons(ui, lang, game, &state, &mut actions);
@@ -188,9 +190,9 @@ fn side_panel(
                                         ui.separator();
                                         coach::show(ui, lang, game, &state.coach, &state.players);
                                     }
-                                });
-                        }
-                    }
+                                }
+                            }
+                        });
                 }
             });
         });

@@ -179,9 +179,13 @@ async function checkScreen(context, origin, size, screen, report) {
   console.log(`== ${label}`);
   const page = await open(context, origin, screen.options, label);
   try {
-    const state = await waitFor(`${label}: the screen`, waitSeconds, async () => {
-      const s = await attr(page, "app-state");
-      return s && s !== "loading" ? s : null;
+    // A puzzle passes through Learn on its way to the board: wait for the screen asked for.
+    let state = null;
+    await waitFor(`${label}: the ${screen.state} screen`, waitSeconds, async () => {
+      state = await attr(page, "app-state");
+      return state === screen.state || state === "failed";
+    }).catch((e) => {
+      throw new Error(`${e.message} (the page shows "${state}")`);
     });
     if (state !== screen.state) throw new Error(`opened "${state}", not "${screen.state}"`);
     if (screen.open) {
