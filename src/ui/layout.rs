@@ -356,8 +356,9 @@ pub fn fit_viewport(
 
 /// A window (settings, saves, game over…) laid out for the shape: centred over `over` (the
 /// board while a game is on, else the screen), `width` points wide where that fits, else the
-/// screen's width less a margin; taller than the screen, it scrolls. No close cross: each
-/// window has its own Close button, a tap wide.
+/// screen's width less a margin; no close cross: each
+/// window has its own Close button, a tap wide. On a screen under 720 points tall, a window
+/// scrolls.
 pub fn dialog<'a>(
     ctx: &egui::Context,
     title: impl Into<egui::WidgetText>,
@@ -383,7 +384,9 @@ pub fn dialog<'a>(
         .default_width(width)
         .max_width(width)
         .max_height((screen.height() - 60.0).max(120.0))
-        .vscroll(true)
+        // Scrolling only where a window may not fit (a scrolling window keeps a height of its
+        // own, emptier than its content on a tall screen).
+        .vscroll(screen.height() < 720.0)
 }
 
 /// The number of equal columns (at most `max`) in which buttons with these labels fit the
