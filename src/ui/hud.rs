@@ -225,9 +225,10 @@ fn main_buttons(
     actions: &mut PanelActions,
 ) {
     let players = &*state.players;
+    // The short names of the views (the settings' words), so the three fit in one row.
     let view_key = match state.settings.view {
-        View::Perspective => Key::ViewTopDownButton,
-        View::TopDown => Key::View3dButton,
+        View::Perspective => Key::ViewTopDown,
+        View::TopDown => Key::ViewPerspective,
     };
     let labels = [tr(lang, Key::Undo), tr(lang, Key::Redo), tr(lang, view_key)];
     let columns = layout::columns_for(ui, &labels, 3);
