@@ -30,6 +30,8 @@ pub const WIDE_PANEL: f32 = 310.0;
 pub const TAP: f32 = 44.0;
 /// Narrower than this (points), screens with columns (the menu, Learn) become one column.
 pub const ONE_COLUMN_BELOW: f32 = 700.0;
+/// Shorter than this (points), they become one column too (a phone held sideways).
+pub const ONE_COLUMN_SHORTER: f32 = 560.0;
 /// A portrait screen keeps at least this much height (points) under the board for the bar.
 const PORTRAIT_MIN_BELOW: f32 = 220.0;
 

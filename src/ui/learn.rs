@@ -30,7 +30,7 @@ use crate::{
 use super::{
     UiSystems, colours,
     hud::variant_title,
-    layout::{self, GameRegions, ONE_COLUMN_BELOW},
+    layout::{self, GameRegions, ONE_COLUMN_BELOW, ONE_COLUMN_SHORTER},
     panel_frame,
     shown::UiDrawing,
 };
@@ -126,8 +126,9 @@ fn learn_screen(
         0.0,
         egui::Color32::from_rgb(28, 23, 19),
     );
-    // One scrolling column on a narrow screen (a phone), else the lists beside the details.
-    let narrow = screen.width() < ONE_COLUMN_BELOW;
+    // One scrolling column on a narrow or short screen (a phone), else the lists beside the
+    // details.
+    let narrow = screen.width() < ONE_COLUMN_BELOW || screen.height() < ONE_COLUMN_SHORTER;
     let size = if narrow {
         screen.size() - egui::vec2(16.0, 16.0)
     } else {

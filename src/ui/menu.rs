@@ -17,7 +17,7 @@ use crate::{
 
 use super::{
     UiSystems, UiWindows, colours,
-    layout::{self, ONE_COLUMN_BELOW},
+    layout::{self, ONE_COLUMN_BELOW, ONE_COLUMN_SHORTER},
     panel_frame,
     preview::Previews,
     shown::UiDrawing,
@@ -145,8 +145,9 @@ fn main_menu(
             .filter(|e| entries.iter().any(|c| c.path == e.path));
         draft.selected = named.or(entries.first()).map(|e| e.path.clone());
     }
-    // One scrolling column on a narrow screen (a phone), else the list beside the details.
-    let narrow = screen.width() < ONE_COLUMN_BELOW;
+    // One scrolling column on a narrow or short screen (a phone), else the list beside the
+    // details.
+    let narrow = screen.width() < ONE_COLUMN_BELOW || screen.height() < ONE_COLUMN_SHORTER;
     let size = if narrow {
         screen.size() - egui::vec2(16.0, 16.0)
     } else {

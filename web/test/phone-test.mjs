@@ -199,11 +199,17 @@ async function checkScreen(context, origin, size, screen, report) {
       const windowShown = !screen.open || layout?.areas.some(([order]) => order === "middle");
       return layout && layout.areas.length > 0 && (!inGame || (layout.board && (await attr(page, "cells")))) && windowShown;
     });
-    // A few frames for the layout to settle (the online strip's size is the next frame's plan).
-    await sleep(1500);
+    // Settled: the same layout a second apart (the UI's zoom follows the page's pixels in the
+    // first frames, the menu fills in as the games load), with the screen's buttons drawn.
+    const layout = await waitFor(`${label}: a settled layout`, waitSeconds, async () => {
+      const before = await attr(page, "layout");
+      await sleep(1000);
+      const now = await attr(page, "layout");
+      const parsed = JSON.parse(now);
+      return now === before && parsed.buttons.length >= 4 ? parsed : null;
+    });
     const png = await page.screenshot();
     await writeFile(join(out, `${size.name}-${screen.name}.png`), png);
-    const layout = await layoutOf(page);
     const problems = checkLayout(label, layout, size.viewport, inGame);
     report.push({ size: size.name, screen: screen.name, shape: layout.shape, board: layout.board, areas: layout.areas.length, buttons: layout.buttons.length, problems });
     console.log(`${label}: ${layout.shape}, ${layout.areas.length} areas, ${layout.buttons.length} buttons, board ${JSON.stringify(layout.board)}: ${problems ? `${problems} problem(s)` : "ok"}`);
