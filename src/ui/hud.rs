@@ -127,7 +127,10 @@ fn side_panel(
                 ui.set_max_height(region.height() - 20.0);
                 ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
                 let bottom = region.bottom() - 10.0;
-                if regions.shape == Shape::Wide {
+                // The full column on a wide window, unless its controls are touch-sized and the
+                // window is short (a tablet held sideways): then the compact bar, which scrolls.
+                let roomy = region.height() >= 700.0 || ui.spacing().interact_size.y < layout::TAP;
+                if regions.shape == Shape::Wide && roomy {
                     header(ui, lang, game, &state.players);
                     ui.separator();
                     status(ui, lang, game, &state, &mut actions);
