@@ -2,6 +2,7 @@
 # Renders screenshots of the game without a person: Xvfb + software Vulkan (lavapipe).
 #   apt-get install -y xvfb mesa-vulkan-drivers libgl1-mesa-dri
 # Usage: scripts/screenshots.sh [out-dir [shot…]]   (default: target/screenshots, every shot)
+#        SIZE=390x844 scripts/screenshots.sh …      (the window's size; default 1280x800)
 # Shots: ugolki-hg-3x3 ugolki-hg-3x3-top halma-16 halma-16-top focus gipf-standard
 #        gipf-standard-top, and the UI in English and Russian: menu-en menu-ru game-en game-ru
 #        game-over-en game-over-ru, and Learn: learn-en learn-ru learn-puzzles-en
@@ -25,6 +26,9 @@ export BEVY_ASSET_ROOT=$PWD
 export WGPU_BACKEND=vulkan
 
 wanted=("${@:2}")
+size=${SIZE:-1280x800}
+# The X screen holds the window whichever way it is turned.
+screen=$(awk -F x '{ m = ($1 > $2 ? $1 : $2) + 64; print m "x" m }' <<<"$size")
 shot() { # name, then game options
     local name=$1
     shift
@@ -32,8 +36,8 @@ shot() { # name, then game options
         return
     fi
     echo "== $name: $*"
-    xvfb-run -a -s "-screen 0 1280x800x24" \
-        "$bin" --screenshot "$out/$name.png" --white human --black human "$@"
+    xvfb-run -a -s "-screen 0 ${screen}x24" \
+        "$bin" --screenshot "$out/$name.png" --window-size "$size" --white human --black human "$@"
     test -s "$out/$name.png"
 }
 

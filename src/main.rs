@@ -36,7 +36,8 @@ fn main() -> AppExit {
     if let Some(dir) = &asset_dir {
         asset_plugin.file_path = dir.to_string_lossy().into_owned();
     }
-    let window = Window {
+    #[allow(unused_mut)]
+    let mut window = Window {
         title: "Boardcraft".into(),
         resolution: WindowResolution::new(1280, 800),
         // In the browser: draw into the page's canvas and follow its size.
@@ -44,6 +45,10 @@ fn main() -> AppExit {
         fit_canvas_to_parent: true,
         ..default()
     };
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some((width, height)) = cli.native.window_size {
+        window.resolution = WindowResolution::new(width, height);
+    }
     app.add_plugins((
         DefaultPlugins.set(asset_plugin).set(WindowPlugin {
             primary_window: Some(window),

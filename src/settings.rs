@@ -1,5 +1,5 @@
 //! The player's preferences: one resource, read by the systems it concerns (animation speed,
-//! sound volume, camera view, UI language, coach). The UI edits it; `persistence` stores it
+//! sound volume, camera view, UI language, coach, UI scale). The UI edits it; `persistence` stores it
 //! between runs (a file natively, browser storage on the web).
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -59,6 +59,8 @@ pub struct Settings {
     pub language: Language,
     /// After each human move, show the AI's verdict on it and the best alternative.
     pub coach: bool,
+    /// The size of the whole UI (text, buttons, panels) as a factor: 1.0 is normal.
+    pub ui_scale: f32,
 }
 
 impl Default for Settings {
@@ -69,6 +71,7 @@ impl Default for Settings {
             view: View::Perspective,
             language: Language::English,
             coach: false,
+            ui_scale: 1.0,
         }
     }
 }

@@ -211,6 +211,10 @@ pub struct NativeOptions {
     /// in a row are identical).
     #[arg(long, default_value_t = 16)]
     pub screenshot_frames: u32,
+    /// The window's size in logical pixels, e.g. `390x844` to see the phone layout (default:
+    /// 1280x800).
+    #[arg(long, value_name = "WxH", value_parser = parse_window_size)]
+    pub window_size: Option<(u32, u32)>,
     /// Run headless (no window) for this many frames of computer-vs-computer play with
     /// animations, then print the CPU time per frame.
     #[arg(long)]
@@ -219,6 +223,22 @@ pub struct NativeOptions {
     /// makes its play reproducible). The browser always uses one.
     #[arg(long, default_value_t = boardcraft_ai::default_threads())]
     pub threads: usize,
+}
+
+/// `WxH` for `--window-size`, each side 200 to 8000.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn parse_window_size(text: &str) -> Result<(u32, u32), String> {
+    let (w, h) = text
+        .split_once(['x', '×'])
+        .ok_or_else(|| format!("`{text}` is not a size such as 390x844"))?;
+    let side = |s: &str| {
+        s.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (200..=8000).contains(n))
+            .ok_or_else(|| format!("`{text}`: each side must be a number from 200 to 8000"))
+    };
+    Ok((side(w)?, side(h)?))
 }
 
 /// `en`/`ru` (or a locale such as `ru-RU`) for `--lang`; anything else is an error, not a

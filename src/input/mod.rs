@@ -163,32 +163,38 @@ pub struct LastMove(pub Vec<CellId>);
 pub mod camera_controls;
 pub mod drag;
 pub mod touch;
+pub mod touch_camera;
 
 pub fn plugin(app: &mut App) {
-    app.add_plugins((camera_controls::plugin, selection_plugin, touch::plugin))
-        .init_resource::<LastMove>()
-        .insert_resource(MeshPickingSettings {
-            require_markers: false,
-            // Spot and dot pick targets are invisible discs.
-            ray_cast_visibility: RayCastVisibility::Any,
-        })
-        .add_plugins(MeshPickingPlugin)
-        .add_systems(
-            Update,
-            (
-                keyboard_clear,
-                // Scrolling a panel (the move list) is not choosing a lift.
-                wheel_lift.run_if(not(bevy_egui::input::egui_wants_any_pointer_input)),
-            )
-                .before(refresh_paths)
-                .in_set(GameSystems::Input),
+    app.add_plugins((
+        camera_controls::plugin,
+        selection_plugin,
+        touch::plugin,
+        touch_camera::plugin,
+    ))
+    .init_resource::<LastMove>()
+    .insert_resource(MeshPickingSettings {
+        require_markers: false,
+        // Spot and dot pick targets are invisible discs.
+        ray_cast_visibility: RayCastVisibility::Any,
+    })
+    .add_plugins(MeshPickingPlugin)
+    .add_systems(
+        Update,
+        (
+            keyboard_clear,
+            // Scrolling a panel (the move list) is not choosing a lift.
+            wheel_lift.run_if(not(bevy_egui::input::egui_wants_any_pointer_input)),
         )
-        .add_systems(
-            Update,
-            (remember_last_move, highlight_cells)
-                .chain()
-                .in_set(GameSystems::Sync),
-        );
+            .before(refresh_paths)
+            .in_set(GameSystems::Input),
+    )
+    .add_systems(
+        Update,
+        (remember_last_move, highlight_cells)
+            .chain()
+            .in_set(GameSystems::Sync),
+    );
 }
 
 /// Clicks, taps and drags on the board become move requests: everything of the input that

@@ -24,8 +24,9 @@ use crate::{
     settings::{Language, Settings},
     ui::{
         UiSystems, colours,
-        hud::{LeftPanelWidth, variant_title},
-        i18n::side,
+        hud::variant_title,
+        i18n::{Key, side, tr},
+        layout::{self, GameRegions, OnlineExtent, Shape},
         panel_frame,
     },
 };
@@ -118,7 +119,7 @@ fn invite_block(ui: &mut egui::Ui, lang: Language, online: &Online) {
     );
     ui.label(say(lang, Say::WaitingText));
     if let Some(code) = &online.invite {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label(
                 egui::RichText::new(sayf(lang, Say::Code, &[("code", code)]))
                     .monospace()
@@ -171,145 +172,149 @@ fn online_window(
         window.server = online.server.clone();
     }
     let mut open = true;
-    egui::Window::new(say(lang, Say::Title))
-        .id(egui::Id::new("online_window"))
-        .open(&mut open)
-        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
-        .collapsible(false)
-        .resizable(false)
-        .default_width(460.0)
-        .show(ctx, |ui| {
-            ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
-            ui.horizontal(|ui| {
-                ui.label(say(lang, Say::Server));
-                ui.add(egui::TextEdit::singleline(&mut window.server).desired_width(300.0));
-            });
-            ui.separator();
-            match online.stage {
-                Stage::Creating => {
-                    ui.spinner();
-                    ui.label(say(lang, Say::Creating));
-                    return;
-                }
-                Stage::Joining => {
-                    ui.spinner();
-                    ui.label(say(lang, Say::Joining));
-                    return;
-                }
-                _ => {}
+    layout::dialog(ctx, say(lang, Say::Title), "online_window", 460.0, None).show(ctx, |ui| {
+        ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
+        // A field's width: as asked, or what is left of the line.
+        let field = |ui: &egui::Ui, wanted: f32| wanted.min(ui.available_width() - 8.0).max(80.0);
+        ui.horizontal_wrapped(|ui| {
+            ui.label(say(lang, Say::Server));
+            let width = field(ui, 300.0);
+            ui.add(egui::TextEdit::singleline(&mut window.server).desired_width(width));
+        });
+        ui.separator();
+        match online.stage {
+            Stage::Creating => {
+                ui.spinner();
+                ui.label(say(lang, Say::Creating));
+                return;
             }
-            ui.label(egui::RichText::new(say(lang, Say::CreateHeading)).strong());
-            let mut seen = std::collections::HashSet::new();
-            let variants: Vec<(String, String)> = library
-                .ready()
-                .filter(|(_, v)| seen.insert(v.name.clone()))
-                .map(|(_, v)| (v.name.clone(), variant_title(lang, v)))
-                .collect();
-            if window.variant.is_none() {
-                window.variant = library
-                    .playing
+            Stage::Joining => {
+                ui.spinner();
+                ui.label(say(lang, Say::Joining));
+                return;
+            }
+            _ => {}
+        }
+        ui.label(egui::RichText::new(say(lang, Say::CreateHeading)).strong());
+        let mut seen = std::collections::HashSet::new();
+        let variants: Vec<(String, String)> = library
+            .ready()
+            .filter(|(_, v)| seen.insert(v.name.clone()))
+            .map(|(_, v)| (v.name.clone(), variant_title(lang, v)))
+            .collect();
+        if window.variant.is_none() {
+            window.variant = library
+                .playing
+                .as_ref()
+                .and_then(|p| library.entries.iter().find(|e| &e.path == p))
+                .and_then(|e| e.variant())
+                .map(|v| v.name.clone())
+                .or_else(|| variants.first().map(|(n, _)| n.clone()));
+        }
+        egui::Grid::new("online_create")
+            .num_columns(2)
+            .spacing(egui::vec2(12.0, 6.0))
+            .show(ui, |ui| {
+                ui.label(say(lang, Say::Game));
+                let shown = window
+                    .variant
                     .as_ref()
-                    .and_then(|p| library.entries.iter().find(|e| &e.path == p))
-                    .and_then(|e| e.variant())
-                    .map(|v| v.name.clone())
-                    .or_else(|| variants.first().map(|(n, _)| n.clone()));
-            }
-            egui::Grid::new("online_create")
-                .num_columns(2)
-                .spacing(egui::vec2(12.0, 6.0))
-                .show(ui, |ui| {
-                    ui.label(say(lang, Say::Game));
-                    let shown = window
-                        .variant
-                        .as_ref()
-                        .and_then(|n| variants.iter().find(|(v, _)| v == n))
-                        .map(|(_, t)| t.clone())
-                        .unwrap_or_default();
-                    egui::ComboBox::from_id_salt("online_variant")
-                        .selected_text(shown)
-                        .width(260.0)
-                        .show_ui(ui, |ui| {
-                            for (name, title) in &variants {
-                                ui.selectable_value(&mut window.variant, Some(name.clone()), title);
-                            }
-                        });
-                    ui.end_row();
-                    ui.label(say(lang, Say::YourSide));
-                    let current = window.side.unwrap_or(ColorChoice::Random);
-                    egui::ComboBox::from_id_salt("online_side")
-                        .selected_text(side_choice(lang, current))
-                        .width(260.0)
-                        .show_ui(ui, |ui| {
-                            for choice in
-                                [ColorChoice::White, ColorChoice::Black, ColorChoice::Random]
-                            {
-                                ui.selectable_value(
-                                    &mut window.side,
-                                    Some(choice),
-                                    side_choice(lang, choice),
-                                );
-                            }
-                        });
-                    ui.end_row();
-                    ui.label(say(lang, Say::Clock));
-                    let clock = window.clock.min(CLOCKS.len() - 1);
-                    egui::ComboBox::from_id_salt("online_clock")
-                        .selected_text(clock_choice(lang, CLOCKS[clock]))
-                        .width(260.0)
-                        .show_ui(ui, |ui| {
-                            for (i, c) in CLOCKS.iter().enumerate() {
-                                ui.selectable_value(&mut window.clock, i, clock_choice(lang, *c));
-                            }
-                        });
-                    ui.end_row();
-                });
+                    .and_then(|n| variants.iter().find(|(v, _)| v == n))
+                    .map(|(_, t)| t.clone())
+                    .unwrap_or_default();
+                egui::ComboBox::from_id_salt("online_variant")
+                    .selected_text(shown)
+                    .width(260.0_f32.min(ui.available_width() - 8.0))
+                    .show_ui(ui, |ui| {
+                        for (name, title) in &variants {
+                            ui.selectable_value(&mut window.variant, Some(name.clone()), title);
+                        }
+                    });
+                ui.end_row();
+                ui.label(say(lang, Say::YourSide));
+                let current = window.side.unwrap_or(ColorChoice::Random);
+                egui::ComboBox::from_id_salt("online_side")
+                    .selected_text(side_choice(lang, current))
+                    .width(260.0_f32.min(ui.available_width() - 8.0))
+                    .show_ui(ui, |ui| {
+                        for choice in [ColorChoice::White, ColorChoice::Black, ColorChoice::Random]
+                        {
+                            ui.selectable_value(
+                                &mut window.side,
+                                Some(choice),
+                                side_choice(lang, choice),
+                            );
+                        }
+                    });
+                ui.end_row();
+                ui.label(say(lang, Say::Clock));
+                let clock = window.clock.min(CLOCKS.len() - 1);
+                egui::ComboBox::from_id_salt("online_clock")
+                    .selected_text(clock_choice(lang, CLOCKS[clock]))
+                    .width(260.0_f32.min(ui.available_width() - 8.0))
+                    .show_ui(ui, |ui| {
+                        for (i, c) in CLOCKS.iter().enumerate() {
+                            ui.selectable_value(&mut window.clock, i, clock_choice(lang, *c));
+                        }
+                    });
+                ui.end_row();
+            });
+        if ui
+            .add_enabled(
+                window.variant.is_some(),
+                egui::Button::new(say(lang, Say::Create)),
+            )
+            .clicked()
+            && let Some(variant) = window.variant.clone()
+        {
+            commands.write(OnlineCommand::SetServer(window.server.clone()));
+            commands.write(OnlineCommand::Create {
+                variant,
+                color: window.side.unwrap_or(ColorChoice::Random),
+                time_control: CLOCKS[window.clock.min(CLOCKS.len() - 1)]
+                    .map(|(m, s)| TimeControl::minutes(m, s)),
+            });
+        }
+        ui.separator();
+        ui.label(egui::RichText::new(say(lang, Say::JoinHeading)).strong());
+        ui.horizontal_wrapped(|ui| {
+            ui.label(say(lang, Say::InviteField));
+            let width = field(ui, 200.0);
+            ui.add(egui::TextEdit::singleline(&mut window.invite).desired_width(width));
             if ui
                 .add_enabled(
-                    window.variant.is_some(),
-                    egui::Button::new(say(lang, Say::Create)),
+                    !window.invite.trim().is_empty(),
+                    egui::Button::new(say(lang, Say::Join)),
                 )
                 .clicked()
-                && let Some(variant) = window.variant.clone()
             {
                 commands.write(OnlineCommand::SetServer(window.server.clone()));
-                commands.write(OnlineCommand::Create {
-                    variant,
-                    color: window.side.unwrap_or(ColorChoice::Random),
-                    time_control: CLOCKS[window.clock.min(CLOCKS.len() - 1)]
-                        .map(|(m, s)| TimeControl::minutes(m, s)),
+                commands.write(OnlineCommand::Join {
+                    invite: window.invite.clone(),
                 });
             }
-            ui.separator();
-            ui.label(egui::RichText::new(say(lang, Say::JoinHeading)).strong());
-            ui.horizontal(|ui| {
-                ui.label(say(lang, Say::InviteField));
-                ui.add(egui::TextEdit::singleline(&mut window.invite).desired_width(200.0));
-                if ui
-                    .add_enabled(
-                        !window.invite.trim().is_empty(),
-                        egui::Button::new(say(lang, Say::Join)),
-                    )
-                    .clicked()
-                {
-                    commands.write(OnlineCommand::SetServer(window.server.clone()));
-                    commands.write(OnlineCommand::Join {
-                        invite: window.invite.clone(),
-                    });
-                }
-            });
-            if let Some(notice) = &online.notice
-                && super::wall_now() - notice.at < 30.0
-            {
-                ui.colored_label(colours::BAD, notice_text(lang, notice.kind, &notice.detail));
-            }
-            if let Some(game) = &watchable
-                && ui.button(say(lang, Say::WatchInstead)).clicked()
-            {
-                commands.write(OnlineCommand::SetServer(window.server.clone()));
-                commands.write(OnlineCommand::Watch { game: game.clone() });
-                window.open = false;
-            }
         });
+        if let Some(notice) = &online.notice
+            && super::wall_now() - notice.at < 30.0
+        {
+            ui.colored_label(colours::BAD, notice_text(lang, notice.kind, &notice.detail));
+        }
+        if let Some(game) = &watchable
+            && ui.button(say(lang, Say::WatchInstead)).clicked()
+        {
+            commands.write(OnlineCommand::SetServer(window.server.clone()));
+            commands.write(OnlineCommand::Watch { game: game.clone() });
+            window.open = false;
+        }
+        ui.separator();
+        let tap = layout::button_height(ui, 0.0);
+        if ui
+            .add(egui::Button::new(tr(lang, Key::Close)).min_size(egui::vec2(tap, tap)))
+            .clicked()
+        {
+            open = false;
+        }
+    });
     if !open {
         window.open = false;
     }
@@ -323,28 +328,37 @@ fn online_panel(
     settings: Res<Settings>,
     mut commands: MessageWriter<OnlineCommand>,
     mut next_state: ResMut<NextState<AppState>>,
-    mut left: ResMut<LeftPanelWidth>,
+    regions: Res<GameRegions>,
+    mut extent: ResMut<OnlineExtent>,
 ) -> Result {
     let shown = game.is_some_and(|g| online.stage == Stage::InGame && online.shows(&g));
     if !shown {
-        if left.0 != 0.0 {
-            left.0 = 0.0;
-        }
+        extent.set_if_neq(OnlineExtent(0.0));
         return Ok(());
     }
     let lang = settings.language;
     let now = super::wall_now();
     let ctx = contexts.ctx_mut()?;
     let screen = ctx.content_rect();
-    // A column of its own at the window's left, like the game's panel at the right: the board
-    // is drawn between them (`ui::hud::fit_viewport`), so no square is ever under it.
+    // On a wide window a column of its own at the left, like the game's panel at the right;
+    // otherwise a strip above the game's panel (under the board in portrait, beside it in short
+    // landscape). The layout plans the board's region around it (`ui::layout`), so no square is
+    // ever under it; its size this frame is the plan of the next.
+    let wide = regions.shape == Shape::Wide;
+    let (at, width) = match regions.online {
+        Some(r) => (r.min, r.width()),
+        None if wide => (screen.left_top(), ONLINE_PANEL_WIDTH),
+        None => (regions.panel.min, regions.panel.width()),
+    };
     let panel = egui::Area::new(egui::Id::new("online_panel"))
         .order(egui::Order::Background)
-        .fixed_pos(screen.left_top())
+        .fixed_pos(at)
         .show(ctx, |ui| {
             panel_frame().corner_radius(0.0).show(ui, |ui| {
-                ui.set_width(ONLINE_PANEL_WIDTH - 24.0);
-                ui.set_min_height(screen.height() - 20.0);
+                ui.set_width(if wide { ONLINE_PANEL_WIDTH } else { width } - 24.0);
+                if wide {
+                    ui.set_min_height(screen.height() - 20.0);
+                }
                 ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
                 let id = online.game.as_deref().unwrap_or("");
                 ui.label(egui::RichText::new(sayf(lang, Say::GameId, &[("game", &id)])).small());
@@ -360,7 +374,7 @@ fn online_panel(
                 };
                 // Both sides: presence and clock.
                 for s in Side::BOTH {
-                    ui.horizontal(|ui| {
+                    ui.horizontal_wrapped(|ui| {
                         let name = side(lang, color_of(s));
                         let (key, colour) = match online.presence(s) {
                             Some(Presence::Present) => (Say::Present, colours::GOOD),
@@ -408,16 +422,14 @@ fn online_panel(
                         .small(),
                     );
                 }
-                if ui.small_button(say(lang, Say::Leave)).clicked() {
+                if ui.button(say(lang, Say::Leave)).clicked() {
                     commands.write(OnlineCommand::Leave);
                     next_state.set(AppState::Menu);
                 }
             });
         });
-    let width = panel.response.rect.width();
-    if left.0 != width {
-        left.0 = width;
-    }
+    let size = panel.response.rect.size();
+    extent.set_if_neq(OnlineExtent(if wide { size.x } else { size.y }));
     Ok(())
 }
 
@@ -444,7 +456,7 @@ fn offers(
         if online.offer_from_opponent(kind).is_some() {
             ui.separator();
             ui.label(egui::RichText::new(say(lang, key)).color(colours::ACCENT));
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 if ui.button(say(lang, Say::Accept)).clicked() {
                     commands.write(OnlineCommand::Accept(kind));
                 }
@@ -461,9 +473,9 @@ fn offers(
     ];
     for (kind, key) in own {
         if online.own_offer(kind).is_some() {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.label(say(lang, key));
-                if ui.small_button(say(lang, Say::Withdraw)).clicked() {
+                if ui.button(say(lang, Say::Withdraw)).clicked() {
                     commands.write(OnlineCommand::Decline(kind));
                 }
             });

@@ -1,4 +1,6 @@
-//! Coordinates around the board, drawn by egui so they stay crisp in every view.
+//! Coordinates around the board, drawn by egui so they stay crisp in every view. Only inside
+//! the board's region, and never over one another: on a board too small for every label, a
+//! label that would overlap one already drawn is left out (every other one shows).
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -27,29 +29,56 @@ fn coordinates(
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
+    let zoom = ctx.zoom_factor();
+    // The board's region on the screen (logical pixels): labels outside it are not drawn.
+    let Some(view) = camera.logical_viewport_rect() else {
+        return Ok(());
+    };
     let painter = ctx.layer_painter(egui::LayerId::background());
+    let size = 15.0;
+    let font = egui::FontId::proportional(size);
+    // Where labels were drawn (points) with their half widths: a label that would overlap
+    // one is left out, so on a small board every other label shows rather than a smudge.
+    let mut drawn: Vec<(egui::Pos2, f32)> = Vec::new();
     for (text, pos) in &board.layout.labels {
         let world = board.layout.world(*pos, 0.02);
-        if let Ok(screen) = camera.world_to_viewport(at, world) {
-            // A dark halo keeps the label readable on light squares and on the wood.
-            let font = egui::FontId::proportional(15.0);
-            for (dx, dy) in [(-1.0, 0.0), (1.0, 0.0), (0.0, -1.0), (0.0, 1.0)] {
-                painter.text(
-                    egui::pos2(screen.x + dx, screen.y + dy),
-                    egui::Align2::CENTER_CENTER,
-                    text,
-                    font.clone(),
-                    egui::Color32::from_rgba_unmultiplied(30, 20, 12, 200),
-                );
-            }
+        let Ok(local) = camera.world_to_viewport(at, world) else {
+            continue;
+        };
+        let logical = local + view.min;
+        let half = 0.3 * size * text.chars().count() as f32 + 2.0;
+        if logical.x - half < view.min.x
+            || logical.x + half > view.max.x
+            || logical.y - size < view.min.y
+            || logical.y + size > view.max.y
+        {
+            continue;
+        }
+        let screen = egui::pos2(logical.x / zoom, logical.y / zoom);
+        let overlaps = drawn.iter().any(|(p, h)| {
+            (p.x - screen.x).abs() < (h + half) / zoom + 3.0 && (p.y - screen.y).abs() < size + 2.0
+        });
+        if overlaps {
+            continue;
+        }
+        drawn.push((screen, half));
+        // A dark halo keeps the label readable on light squares and on the wood.
+        for (dx, dy) in [(-1.0, 0.0), (1.0, 0.0), (0.0, -1.0), (0.0, 1.0)] {
             painter.text(
-                egui::pos2(screen.x, screen.y),
+                egui::pos2(screen.x + dx, screen.y + dy),
                 egui::Align2::CENTER_CENTER,
                 text,
-                font,
-                egui::Color32::from_rgb(240, 228, 204),
+                font.clone(),
+                egui::Color32::from_rgba_unmultiplied(30, 20, 12, 200),
             );
         }
+        painter.text(
+            screen,
+            egui::Align2::CENTER_CENTER,
+            text,
+            font.clone(),
+            egui::Color32::from_rgb(240, 228, 204),
+        );
     }
     Ok(())
 }

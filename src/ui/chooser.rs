@@ -28,6 +28,7 @@ fn move_chooser(
     game: Option<Res<Match>>,
     settings: Res<Settings>,
     mut requests: MessageWriter<MoveRequested>,
+    regions: Res<super::layout::GameRegions>,
 ) -> Result {
     let Some(game) = game else {
         return Ok(());
@@ -39,25 +40,31 @@ fn move_chooser(
     let ctx = contexts.ctx_mut()?;
     let mut chosen = None;
     let mut cancel = false;
-    egui::Window::new(tr(lang, Key::ChooseMoveTitle))
-        .id(egui::Id::new("move_chooser"))
-        .anchor(egui::Align2::CENTER_TOP, egui::vec2(-150.0, 60.0))
-        .collapsible(false)
-        .resizable(false)
-        .show(ctx, |ui| {
-            ui.label(tr(lang, Key::ChooseMoveHint));
-            for (i, path) in selection.choices.iter().enumerate() {
-                if ui
-                    .button(egui::RichText::new(&path.notation).monospace())
-                    .clicked()
-                {
-                    chosen = Some(i);
-                }
+    // At the top of the board, so the board stays in sight.
+    let board = regions.board;
+    super::layout::dialog(
+        ctx,
+        tr(lang, Key::ChooseMoveTitle),
+        "move_chooser",
+        320.0,
+        None,
+    )
+    .pivot(egui::Align2::CENTER_TOP)
+    .fixed_pos(egui::pos2(board.center().x, board.top() + 8.0))
+    .show(ctx, |ui| {
+        ui.label(tr(lang, Key::ChooseMoveHint));
+        for (i, path) in selection.choices.iter().enumerate() {
+            if ui
+                .button(egui::RichText::new(&path.notation).monospace())
+                .clicked()
+            {
+                chosen = Some(i);
             }
-            if ui.button(tr(lang, Key::Cancel)).clicked() {
-                cancel = true;
-            }
-        });
+        }
+        if ui.button(tr(lang, Key::Cancel)).clicked() {
+            cancel = true;
+        }
+    });
     if let Some(i) = chosen {
         let mv = selection.choices[i].mv.clone();
         requests.write(MoveRequested {

@@ -29,18 +29,20 @@ fn errors(
     if *state.get() == AppState::Failed
         && let Some(why) = &start_error.0
     {
-        egui::Window::new(tr(lang, Key::CannotStartTitle))
-            .id(egui::Id::new("cannot_start"))
-            .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
-            .collapsible(false)
-            .resizable(false)
-            .show(ctx, |ui| {
-                ui.label(egui::RichText::new(why).monospace());
-                ui.label(tr(lang, Key::CannotStartHint));
-                if ui.button(tr(lang, Key::Menu)).clicked() {
-                    next_state.set(AppState::Menu);
-                }
-            });
+        super::layout::dialog(
+            ctx,
+            tr(lang, Key::CannotStartTitle),
+            "cannot_start",
+            520.0,
+            None,
+        )
+        .show(ctx, |ui| {
+            ui.label(egui::RichText::new(why).monospace());
+            ui.label(tr(lang, Key::CannotStartHint));
+            if ui.button(tr(lang, Key::Menu)).clicked() {
+                next_state.set(AppState::Menu);
+            }
+        });
     }
     let broken: Vec<_> = library.broken().collect();
     let warned: Vec<_> = library.warned().collect();
@@ -48,6 +50,7 @@ fn errors(
         egui::Window::new(tr(lang, Key::VariantFilesTitle))
             .id(egui::Id::new("variant_files"))
             .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(10.0, -10.0))
+            .max_width(ctx.content_rect().width() - 20.0)
             .default_open(start_error.0.is_none())
             .resizable(true)
             .show(ctx, |ui| {

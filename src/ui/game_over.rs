@@ -11,7 +11,11 @@ use crate::{
     ui::i18n::{Key, tr},
 };
 
-use super::{UiSystems, UiWindows, colours, hud::PANEL_WIDTH, words};
+use super::{
+    UiSystems, UiWindows, colours,
+    layout::{self, GameRegions},
+    words,
+};
 
 pub fn plugin(app: &mut App) {
     app.add_systems(
@@ -34,6 +38,7 @@ fn game_over_dialog(
     mut review_commands: MessageWriter<ReviewCommand>,
     mut next_state: ResMut<NextState<AppState>>,
     online: Option<Res<crate::online::Online>>,
+    regions: Res<GameRegions>,
 ) -> Result {
     let Some(game) = game else {
         return Ok(());
@@ -48,44 +53,41 @@ fn game_over_dialog(
     let lang = settings.language;
     let text = words::end_text(lang, end, &game.variant, game.position.side_to_move());
     let ctx = contexts.ctx_mut()?;
-    egui::Window::new(tr(lang, Key::GameOverTitle))
-        .id(egui::Id::new("game_over"))
-        .anchor(
-            egui::Align2::CENTER_CENTER,
-            egui::vec2(-PANEL_WIDTH / 2.0, 0.0),
-        )
-        .collapsible(false)
-        .resizable(false)
-        .default_width(440.0)
-        .show(ctx, |ui| {
-            ui.set_max_width(440.0);
-            ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
-            ui.label(
-                egui::RichText::new(&text.headline)
-                    .size(24.0)
-                    .strong()
-                    .color(colours::ACCENT),
-            );
-            ui.label(egui::RichText::new(&text.reason).size(16.0));
-            ui.add_space(8.0);
-            ui.horizontal_wrapped(|ui| {
-                // Online, the rematch is the server's (colours swapped, both accept): the
-                // online panel offers it.
-                let online_game = online.as_ref().is_some_and(|o| o.shows(&game));
-                if !online_game && ui.button(tr(lang, Key::Rematch)).clicked() {
-                    start.write(StartGame::new(game.variant.clone(), String::new()));
-                }
-                if ui.button(tr(lang, Key::ReviewGame)).clicked() {
-                    review_commands.write(ReviewCommand::First);
-                    windows.game_over_closed = Some(key);
-                }
-                if ui.button(tr(lang, Key::NewGame)).clicked() {
-                    next_state.set(AppState::Menu);
-                }
-                if ui.button(tr(lang, Key::Close)).clicked() {
-                    windows.game_over_closed = Some(key);
-                }
-            });
+    layout::dialog(
+        ctx,
+        tr(lang, Key::GameOverTitle),
+        "game_over",
+        440.0,
+        Some(regions.board),
+    )
+    .show(ctx, |ui| {
+        ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
+        ui.label(
+            egui::RichText::new(&text.headline)
+                .size(24.0)
+                .strong()
+                .color(colours::ACCENT),
+        );
+        ui.label(egui::RichText::new(&text.reason).size(16.0));
+        ui.add_space(8.0);
+        ui.horizontal_wrapped(|ui| {
+            // Online, the rematch is the server's (colours swapped, both accept): the
+            // online panel offers it.
+            let online_game = online.as_ref().is_some_and(|o| o.shows(&game));
+            if !online_game && ui.button(tr(lang, Key::Rematch)).clicked() {
+                start.write(StartGame::new(game.variant.clone(), String::new()));
+            }
+            if ui.button(tr(lang, Key::ReviewGame)).clicked() {
+                review_commands.write(ReviewCommand::First);
+                windows.game_over_closed = Some(key);
+            }
+            if ui.button(tr(lang, Key::NewGame)).clicked() {
+                next_state.set(AppState::Menu);
+            }
+            if ui.button(tr(lang, Key::Close)).clicked() {
+                windows.game_over_closed = Some(key);
+            }
         });
+    });
     Ok(())
 }

@@ -1,12 +1,15 @@
-//! The game's side panel, on the right of the window: the game and its players, whose turn it
-//! is (or who is thinking, or how it ended), the game's buttons, the coach and the move list.
-//! The board is drawn beside it, not under it: the camera's viewport leaves the panel out.
-use bevy::{camera::Viewport, ecs::system::SystemParam, prelude::*, window::PrimaryWindow};
+//! The game's panel: the game and its players, whose turn it is (or who is thinking, or how it
+//! ended), the game's buttons, the coach and the move list. Where it goes is the layout's
+//! ([`super::layout::GameRegions`]): at the right of a wide window with everything in one
+//! column; under the board in portrait and beside it in short landscape as a compact bar (the
+//! status line and the main buttons) over two tabs, the move list and the rest of the game's
+//! actions. The board is drawn beside it, never under it: the camera's viewport is the board's
+//! region.
+use bevy::{ecs::system::SystemParam, prelude::*};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use boardcraft_rules::{Color, Position};
 
 use crate::{
-    GameSystems,
     game::coach::Coach,
     game::computer::AiThinking,
     game::config::Players,
@@ -18,47 +21,37 @@ use crate::{
     settings::{Language, Settings, View},
     ui::i18n::{Key, side, side_lower, tr, trf, variant_text},
     view::animation::SkipAnimation,
-    view::camera::{OrbitCamera, ToggleTopDown},
+    view::camera::ToggleTopDown,
 };
 
 use super::{
-    UiSystems, UiWindows, coach, colours, move_list, panel_frame, shown::UiDrawing, words,
+    UiSystems, UiWindows, coach, colours,
+    layout::{self, GameRegions, Shape},
+    move_list, panel_frame,
+    shown::UiDrawing,
+    words,
 };
 
-/// The panel's width in logical pixels.
-pub const PANEL_WIDTH: f32 = 310.0;
-
-/// How much of the window's right side the panel takes (logical pixels; 0 when hidden).
-#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
-pub struct PanelWidth(pub f32);
-
-/// How much of the window's left side a panel takes (the online game's panel; logical pixels,
-/// 0 when there is none). The board is drawn between the two panels, never under one.
-#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
-pub struct LeftPanelWidth(pub f32);
+/// What the compact panel (portrait, short landscape) shows under its bar.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Sheet {
+    #[default]
+    Moves,
+    Game,
+}
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<PanelWidth>()
-        .init_resource::<LeftPanelWidth>()
-        .add_systems(
-            EguiPrimaryContextPass,
-            (
-                // An exercise has its own panel (`ui::learn`).
-                side_panel.run_if(
-                    in_state(AppState::InGame).and_then(not(crate::learn::session::in_exercise)),
-                ),
-                confirm_resign.run_if(in_state(AppState::InGame)),
-            )
-                .in_set(UiSystems::Panels),
+    app.add_systems(
+        EguiPrimaryContextPass,
+        (
+            // An exercise has its own panel (`ui::learn`).
+            side_panel.run_if(
+                in_state(AppState::InGame).and_then(not(crate::learn::session::in_exercise)),
+            ),
+            confirm_resign.run_if(in_state(AppState::InGame)),
         )
-        .add_systems(
-            OnExit(AppState::InGame),
-            |mut w: ResMut<PanelWidth>, mut left: ResMut<LeftPanelWidth>| {
-                w.0 = 0.0;
-                left.0 = 0.0;
-            },
-        )
-        .add_systems(Update, fit_viewport.in_set(GameSystems::Sync));
+            .in_set(UiSystems::Panels),
+    );
 }
 
 /// What the panel shows.
@@ -113,8 +106,9 @@ fn side_panel(
     mut contexts: EguiContexts,
     state: PanelState,
     mut actions: PanelActions,
-    mut width: ResMut<PanelWidth>,
+    regions: Res<GameRegions>,
     mut list: Local<move_list::ListState>,
+    mut sheet: Local<Sheet>,
     mut drawing: ResMut<UiDrawing>,
 ) -> Result {
     let Some(game) = state.game.as_deref() else {
@@ -122,43 +116,224 @@ fn side_panel(
     };
     let lang = state.settings.language;
     let ctx = contexts.ctx_mut()?;
-    let screen = ctx.content_rect();
+    let region = regions.panel;
     let panel = egui::Area::new(egui::Id::new("side_panel"))
         .order(egui::Order::Background)
-        .fixed_pos(egui::pos2(screen.right() - PANEL_WIDTH, screen.top()))
+        .fixed_pos(region.min)
         .show(ctx, |ui| {
             panel_frame().corner_radius(0.0).show(ui, |ui| {
-                let inner = PANEL_WIDTH - 24.0;
-                ui.set_width(inner);
-                ui.set_min_height(screen.height() - 20.0);
+                ui.set_width(region.width() - 24.0);
+                ui.set_min_height(region.height() - 20.0);
+                ui.set_max_height(region.height() - 20.0);
                 ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
-                header(ui, lang, game, &state.players);
-                ui.separator();
-                status(ui, lang, game, &state, &mut actions);
-                ui.separator();
-                buttons(ui, lang, game, &state, &mut actions);
-                super::copy_position::show(ui, lang, game, &state.copied, &mut actions.copy);
-                if state.settings.coach {
+                let bottom = region.bottom() - 10.0;
+                // The full column on a wide window, unless its controls are touch-sized and the
+                // window is short (a tablet held sideways): then the compact bar, which scrolls.
+                let roomy = region.height() >= 700.0 || ui.spacing().interact_size.y < layout::TAP;
+                if regions.shape == Shape::Wide && roomy {
+                    header(ui, lang, game, &state.players);
                     ui.separator();
-                    coach::show(ui, lang, game, &state.coach, &state.players);
+                    status(ui, lang, game, &state, &mut actions);
+                    ui.separator();
+                    buttons(ui, lang, game, &state, &mut actions);
+                    super::copy_position::show(ui, lang, game, &state.copied, &mut actions.copy);
+                    if state.settings.coach {
+                        ui.separator();
+                        coach::show(ui, lang, game, &state.coach, &state.players);
+                    }
+                    ui.separator();
+                    move_list::show(
+                        ui,
+                        lang,
+                        game,
+                        &state.review,
+                        &mut actions.review,
+                        &mut list,
+                        &mut drawing.0.moves,
+                    );
+                } else {
+                    // All of it scrolls when the panel is too short for it (a small phone):
+                    // the list keeps room for a few moves.
+                    egui::ScrollArea::vertical()
+                        .id_salt("compact_panel")
+                        .max_height(region.height() - 20.0)
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            status(ui, lang, game, &state, &mut actions);
+                            main_buttons(ui, lang, game, &state, &mut actions);
+                            tabs(ui, lang, &mut sheet);
+                            let rest = (bottom - ui.cursor().top()).max(160.0);
+                            match *sheet {
+                                Sheet::Moves => {
+                                    ui.allocate_ui(egui::vec2(ui.available_width(), rest), |ui| {
+                                        ui.set_max_height(rest);
+                                        move_list::show(
+                                            ui,
+                                            lang,
+                                            game,
+                                            &state.review,
+                                            &mut actions.review,
+                                            &mut list,
+                                            &mut drawing.0.moves,
+                                        );
+                                    });
+                                }
+                                Sheet::Game => {
+                                    header(ui, lang, game, &state.players);
+                                    ui.separator();
+                                    more_buttons(ui, lang, game, &state, &mut actions);
+                                    super::copy_position::show(
+                                        ui,
+                                        lang,
+                                        game,
+                                        &state.copied,
+                                        &mut actions.copy,
+                                    );
+                                    if state.settings.coach {
+                                        ui.separator();
+                                        coach::show(ui, lang, game, &state.coach, &state.players);
+                                    }
+                                }
+                            }
+                        });
                 }
-                ui.separator();
-                move_list::show(
-                    ui,
-                    lang,
-                    game,
-                    &state.review,
-                    &mut actions.review,
-                    &mut list,
-                    &mut drawing.0.moves,
-                );
             });
         });
     drawing.main_rect(panel.response.rect);
-    if width.0 != PANEL_WIDTH {
-        width.0 = PANEL_WIDTH;
-    }
     Ok(())
+}
+
+/// The compact panel's tabs: the move list, or the rest of the game's actions.
+fn tabs(ui: &mut egui::Ui, lang: Language, sheet: &mut Sheet) {
+    let half = (ui.available_width() - ui.spacing().item_spacing.x) / 2.0;
+    let height = layout::button_height(ui, 26.0);
+    ui.horizontal(|ui| {
+        for (tab, key) in [(Sheet::Moves, Key::MovesTitle), (Sheet::Game, Key::GameTab)] {
+            let label = egui::RichText::new(tr(lang, key)).strong();
+            let button =
+                egui::Button::selectable(*sheet == tab, label).min_size(egui::vec2(half, height));
+            if ui.add(button).clicked() {
+                *sheet = tab;
+            }
+        }
+    });
+}
+
+/// The compact bar's buttons: undo, redo and the view.
+fn main_buttons(
+    ui: &mut egui::Ui,
+    lang: Language,
+    game: &Match,
+    state: &PanelState,
+    actions: &mut PanelActions,
+) {
+    let players = &*state.players;
+    // The short names of the views (the settings' words), so the three fit in one row.
+    let view_key = match state.settings.view {
+        View::Perspective => Key::ViewTopDown,
+        View::TopDown => Key::ViewPerspective,
+    };
+    let labels = [tr(lang, Key::Undo), tr(lang, Key::Redo), tr(lang, view_key)];
+    let columns = layout::columns_for(ui, &labels, 3);
+    let gap = ui.spacing().item_spacing.x;
+    let width = (ui.available_width() - gap * (columns - 1) as f32) / columns as f32;
+    let size = egui::vec2(width, layout::button_height(ui, 26.0));
+    egui::Grid::new("main_buttons")
+        .num_columns(columns)
+        .spacing(ui.spacing().item_spacing)
+        .show(ui, |ui| {
+            let mut n = 0;
+            let mut next = |ui: &mut egui::Ui| {
+                n += 1;
+                if n % columns == 0 {
+                    ui.end_row();
+                }
+            };
+            let can_undo = game.undo_plies(players) > 0 || game.resigned.is_some();
+            if ui
+                .add_enabled(can_undo, egui::Button::new(labels[0]).min_size(size))
+                .clicked()
+            {
+                actions.undo.write(UndoRequested);
+            }
+            next(ui);
+            let can_redo = game.redo_plies(players) > 0 && game.resigned.is_none();
+            if ui
+                .add_enabled(can_redo, egui::Button::new(labels[1]).min_size(size))
+                .clicked()
+            {
+                actions.redo.write(RedoRequested);
+            }
+            next(ui);
+            if ui
+                .add(egui::Button::new(labels[2]).min_size(size))
+                .clicked()
+            {
+                actions.toggle_view.write(ToggleTopDown);
+            }
+            next(ui);
+        });
+}
+
+/// The compact panel's other actions: a new game, resign, save and load, settings, skip the
+/// animation, the menu.
+fn more_buttons(
+    ui: &mut egui::Ui,
+    lang: Language,
+    game: &Match,
+    state: &PanelState,
+    actions: &mut PanelActions,
+) {
+    let players = &*state.players;
+    let keys = [
+        Key::NewGame,
+        Key::Resign,
+        Key::Save,
+        Key::Load,
+        Key::Settings,
+        Key::Skip,
+        Key::Menu,
+    ];
+    let labels: Vec<&str> = keys.iter().map(|k| tr(lang, *k)).collect();
+    let columns = layout::columns_for(ui, &labels, 3);
+    let gap = ui.spacing().item_spacing.x;
+    let width = (ui.available_width() - gap * (columns - 1) as f32) / columns as f32;
+    let size = egui::vec2(width, layout::button_height(ui, 26.0));
+    let animating = state
+        .phase
+        .as_ref()
+        .is_some_and(|p| *p.get() == TurnPhase::Animating);
+    let can_resign = game.end().is_none() && resigning_side(game, players).is_some();
+    egui::Grid::new("more_buttons")
+        .num_columns(columns)
+        .spacing(ui.spacing().item_spacing)
+        .show(ui, |ui| {
+            for (i, key) in keys.into_iter().enumerate() {
+                let enabled = match key {
+                    Key::Resign => can_resign,
+                    Key::Skip => animating,
+                    _ => true,
+                };
+                if ui
+                    .add_enabled(enabled, egui::Button::new(labels[i]).min_size(size))
+                    .clicked()
+                {
+                    match key {
+                        Key::NewGame | Key::Menu => actions.next_state.set(AppState::Menu),
+                        Key::Resign => actions.windows.confirm_resign = true,
+                        Key::Save | Key::Load => actions.windows.saves = true,
+                        Key::Settings => actions.windows.settings = !actions.windows.settings,
+                        Key::Skip => {
+                            actions.skip.write(SkipAnimation);
+                        }
+                        _ => {}
+                    }
+                }
+                if (i + 1) % columns == 0 {
+                    ui.end_row();
+                }
+            }
+        });
 }
 
 fn header(ui: &mut egui::Ui, lang: Language, game: &Match, players: &Players) {
@@ -243,7 +418,7 @@ fn status(
             ],
         )));
     }
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label(trf(
             lang,
             Key::MoveNumber,
@@ -270,7 +445,7 @@ fn buttons(
 ) {
     let players = &*state.players;
     let half = (ui.available_width() - ui.spacing().item_spacing.x) / 2.0;
-    let size = egui::vec2(half, 26.0);
+    let size = egui::vec2(half, layout::button_height(ui, 26.0));
     let button = |text: &str| egui::Button::new(text).min_size(size);
     egui::Grid::new("game_buttons")
         .num_columns(2)
@@ -365,6 +540,7 @@ fn confirm_resign(
     players: Res<Players>,
     settings: Res<Settings>,
     mut resign: MessageWriter<ResignRequested>,
+    regions: Res<GameRegions>,
 ) -> Result {
     if !windows.confirm_resign {
         return Ok(());
@@ -379,110 +555,33 @@ fn confirm_resign(
     };
     let lang = settings.language;
     let ctx = contexts.ctx_mut()?;
-    egui::Window::new(tr(lang, Key::Resign))
-        .id(egui::Id::new("confirm_resign"))
-        .anchor(
-            egui::Align2::CENTER_CENTER,
-            egui::vec2(-PANEL_WIDTH / 2.0, 0.0),
-        )
-        .collapsible(false)
-        .resizable(false)
-        .show(ctx, |ui| {
-            ui.label(trf(
-                lang,
-                Key::ResignQuestion,
-                &[
-                    ("Side", &side(lang, side_resigning)),
-                    ("side", &side_lower(lang, side_resigning)),
-                ],
-            ));
-            ui.horizontal(|ui| {
-                if ui.button(tr(lang, Key::Resign)).clicked() {
-                    resign.write(ResignRequested {
-                        side: side_resigning,
-                    });
-                    windows.confirm_resign = false;
-                }
-                if ui.button(tr(lang, Key::Cancel)).clicked() {
-                    windows.confirm_resign = false;
-                }
-            });
-        });
-    Ok(())
-}
-
-/// Keeps the board out from under the panels: the camera draws (and picks) only in the part of
-/// the window between them.
-fn fit_viewport(
-    width: Res<PanelWidth>,
-    left: Res<LeftPanelWidth>,
-    windows: Query<&Window, With<PrimaryWindow>>,
-    mut cameras: Query<&mut Camera, With<OrbitCamera>>,
-) {
-    let Ok(window) = windows.single() else {
-        return;
-    };
-    let size = window.physical_size();
-    let physical = |w: f32| (w * window.scale_factor()).round() as u32;
-    let (right, left) = (physical(width.0), physical(left.0));
-    let wanted = (right + left > 0 && right + left + 64 < size.x).then(|| Viewport {
-        physical_position: UVec2::new(left, 0),
-        physical_size: UVec2::new(size.x - right - left, size.y.max(1)),
-        ..default()
-    });
-    for mut camera in &mut cameras {
-        let current = camera
-            .viewport
-            .as_ref()
-            .map(|v| (v.physical_position, v.physical_size));
-        let next = wanted
-            .as_ref()
-            .map(|v| (v.physical_position, v.physical_size));
-        if current != next {
-            camera.viewport = wanted.clone();
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use bevy::{ecs::system::RunSystemOnce, window::WindowResolution};
-
-    use super::*;
-
-    fn viewport(right: f32, left: f32) -> Option<(UVec2, UVec2)> {
-        let mut world = World::new();
-        world.spawn((
-            Window {
-                resolution: WindowResolution::new(1280, 800).with_scale_factor_override(1.0),
-                ..default()
-            },
-            PrimaryWindow,
+    layout::dialog(
+        ctx,
+        tr(lang, Key::Resign),
+        "confirm_resign",
+        320.0,
+        Some(regions.board),
+    )
+    .show(ctx, |ui| {
+        ui.label(trf(
+            lang,
+            Key::ResignQuestion,
+            &[
+                ("Side", &side(lang, side_resigning)),
+                ("side", &side_lower(lang, side_resigning)),
+            ],
         ));
-        let camera = world
-            .spawn((Camera::default(), OrbitCamera::default()))
-            .id();
-        world.insert_resource(PanelWidth(right));
-        world.insert_resource(LeftPanelWidth(left));
-        world.run_system_once(fit_viewport).unwrap();
-        let camera = world.get::<Camera>(camera).unwrap();
-        camera
-            .viewport
-            .as_ref()
-            .map(|v| (v.physical_position, v.physical_size))
-    }
-
-    #[test]
-    fn the_board_is_drawn_between_the_panels() {
-        assert_eq!(
-            viewport(PANEL_WIDTH, 0.0),
-            Some((UVec2::ZERO, UVec2::new(1280 - 310, 800)))
-        );
-        // The online panel at the left: the board starts right of it.
-        assert_eq!(
-            viewport(PANEL_WIDTH, 240.0),
-            Some((UVec2::new(240, 0), UVec2::new(1280 - 310 - 240, 800)))
-        );
-        assert_eq!(viewport(0.0, 0.0), None);
-    }
+        ui.horizontal_wrapped(|ui| {
+            if ui.button(tr(lang, Key::Resign)).clicked() {
+                resign.write(ResignRequested {
+                    side: side_resigning,
+                });
+                windows.confirm_resign = false;
+            }
+            if ui.button(tr(lang, Key::Cancel)).clicked() {
+                windows.confirm_resign = false;
+            }
+        });
+    });
+    Ok(())
 }

@@ -29,7 +29,8 @@ use crate::{
 
 use super::{
     UiSystems, colours,
-    hud::{PANEL_WIDTH, PanelWidth, variant_title},
+    hud::variant_title,
+    layout::{self, GameRegions, ONE_COLUMN_BELOW, ONE_COLUMN_SHORTER},
     panel_frame,
     shown::UiDrawing,
 };
@@ -125,11 +126,62 @@ fn learn_screen(
         0.0,
         egui::Color32::from_rgb(28, 23, 19),
     );
-    let size = egui::vec2(
-        (screen.width() - 40.0).clamp(320.0, 1080.0),
-        (screen.height() - 40.0).clamp(320.0, 720.0),
-    );
+    // One scrolling column on a narrow or short screen (a phone), else the lists beside the
+    // details.
+    let narrow = screen.width() < ONE_COLUMN_BELOW || screen.height() < ONE_COLUMN_SHORTER;
+    let size = if narrow {
+        screen.size() - egui::vec2(16.0, 16.0)
+    } else {
+        egui::vec2(
+            (screen.width() - 40.0).clamp(320.0, 1080.0),
+            (screen.height() - 40.0).clamp(320.0, 720.0),
+        )
+    };
     let mut chosen: Option<ExerciseId> = None;
+    let loading = !library.settled() && library.files.is_empty();
+    let broken = library.broken();
+    let mut body = |ui: &mut egui::Ui, draft: &mut LearnDraft| {
+        if loading {
+            ui.label(learn_tr(lang, LearnKey::Loading));
+            return;
+        }
+        chosen = match draft.tab {
+            LearnTab::Courses => {
+                courses(ui, narrow, lang, &library, &progress, draft, &mut previews)
+            }
+            LearnTab::Puzzles => {
+                puzzles(ui, narrow, lang, &library, &progress, draft, &mut previews)
+            }
+        };
+    };
+    let footer = |ui: &mut egui::Ui, next_state: &mut NextState<AppState>| {
+        if !broken.is_empty() {
+            ui.separator();
+            ui.colored_label(colours::BAD, learn_tr(lang, LearnKey::BrokenFiles));
+            egui::ScrollArea::vertical()
+                .id_salt("learn_broken")
+                .max_height(100.0)
+                .vscroll(!narrow)
+                .show(ui, |ui| {
+                    for (path, why) in &broken {
+                        ui.colored_label(
+                            colours::BAD,
+                            trf(lang, Key::FileBroken, &[("file", path)]),
+                        );
+                        ui.label(egui::RichText::new(why).monospace().size(12.0));
+                    }
+                });
+        }
+        ui.separator();
+        ui.horizontal_wrapped(|ui| {
+            if ui.button(learn_tr(lang, LearnKey::BackToMenu)).clicked() {
+                next_state.set(AppState::Menu);
+            }
+            if let Some(problem) = &status.problem {
+                ui.colored_label(colours::WARN, problem);
+            }
+        });
+    };
     egui::Area::new(egui::Id::new("learn_screen"))
         .order(egui::Order::Background)
         .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
@@ -138,77 +190,42 @@ fn learn_screen(
                 ui.set_width(size.x - 24.0);
                 ui.set_height(size.y - 20.0);
                 ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     super::wordmark(ui, learn_tr(lang, LearnKey::Title));
                     ui.add_space(24.0);
+                    let height = layout::button_height(ui, 0.0);
                     for (tab, key) in [
                         (LearnTab::Courses, LearnKey::Courses),
                         (LearnTab::Puzzles, LearnKey::Puzzles),
                     ] {
                         let label = egui::RichText::new(learn_tr(lang, key)).size(17.0);
-                        if ui.selectable_label(draft.tab == tab, label).clicked() {
+                        let button = egui::Button::selectable(draft.tab == tab, label)
+                            .min_size(egui::vec2(height, height));
+                        if ui.add(button).clicked() {
                             draft.tab = tab;
                         }
                     }
                 });
                 ui.separator();
-                let broken = library.broken();
-                let bottom_bar = 44.0 + if broken.is_empty() { 0.0 } else { 120.0 };
-                let body_height = (ui.available_height() - bottom_bar).max(100.0);
-                if !library.settled() && library.files.is_empty() {
-                    ui.label(learn_tr(lang, LearnKey::Loading));
-                } else {
-                    ui.allocate_ui(egui::vec2(ui.available_width(), body_height), |ui| {
-                        ui.set_height(body_height);
-                        match draft.tab {
-                            LearnTab::Courses => {
-                                chosen = courses(
-                                    ui,
-                                    lang,
-                                    &library,
-                                    &progress,
-                                    &mut draft,
-                                    &mut previews,
-                                )
-                            }
-                            LearnTab::Puzzles => {
-                                chosen = puzzles(
-                                    ui,
-                                    lang,
-                                    &library,
-                                    &progress,
-                                    &mut draft,
-                                    &mut previews,
-                                )
-                            }
-                        }
-                    });
-                }
-                if !broken.is_empty() {
-                    ui.separator();
-                    ui.colored_label(colours::BAD, learn_tr(lang, LearnKey::BrokenFiles));
+                if narrow {
                     egui::ScrollArea::vertical()
-                        .id_salt("learn_broken")
-                        .max_height(100.0)
+                        .id_salt("learn_column")
+                        .auto_shrink([false, false])
                         .show(ui, |ui| {
-                            for (path, why) in &broken {
-                                ui.colored_label(
-                                    colours::BAD,
-                                    trf(lang, Key::FileBroken, &[("file", path)]),
-                                );
-                                ui.label(egui::RichText::new(why).monospace().size(12.0));
-                            }
+                            body(ui, &mut *draft);
+                            footer(ui, &mut *next_state);
                         });
+                    return;
                 }
-                ui.separator();
-                ui.horizontal(|ui| {
-                    if ui.button(learn_tr(lang, LearnKey::BackToMenu)).clicked() {
-                        next_state.set(AppState::Menu);
-                    }
-                    if let Some(problem) = &status.problem {
-                        ui.colored_label(colours::WARN, problem);
-                    }
+                let bottom_bar = layout::button_height(ui, 26.0)
+                    + 18.0
+                    + if broken.is_empty() { 0.0 } else { 120.0 };
+                let body_height = (ui.available_height() - bottom_bar).max(100.0);
+                ui.allocate_ui(egui::vec2(ui.available_width(), body_height), |ui| {
+                    ui.set_height(body_height);
+                    body(ui, &mut *draft);
                 });
+                footer(ui, &mut *next_state);
             });
         });
     if let Some(id) = chosen {
@@ -239,6 +256,7 @@ fn solved_mark(ui: &mut egui::Ui, solved: bool) {
 /// The courses on the left, the chosen course's steps on the right. Returns a step to start.
 fn courses(
     ui: &mut egui::Ui,
+    narrow: bool,
     lang: Language,
     library: &LearnLibrary,
     progress: &LearnProgress,
@@ -259,14 +277,19 @@ fn courses(
     }
     let mut chosen = None;
     let height = ui.available_height();
-    ui.horizontal_top(|ui| {
-        let list_width = (ui.available_width() * 0.38).clamp(220.0, 380.0);
+    layout::row_or_column(ui, narrow, |ui| {
+        let list_width = if narrow {
+            ui.available_width()
+        } else {
+            (ui.available_width() * 0.38).clamp(220.0, 380.0)
+        };
         ui.vertical(|ui| {
             ui.set_width(list_width);
             egui::ScrollArea::vertical()
                 .id_salt("learn_courses")
+                .vscroll(!narrow)
                 .max_height(height)
-                .auto_shrink([false, false])
+                .auto_shrink([false, narrow])
                 .show(ui, |ui| {
                     for (file, course) in &list {
                         let selected = draft.course.as_deref() == Some(course.id.as_str());
@@ -282,7 +305,11 @@ fn courses(
                         };
                         let button = egui::Button::selectable(selected, title)
                             .right_text(egui::RichText::new(tag).small().weak())
-                            .min_size(egui::vec2(ui.available_width(), 30.0));
+                            .wrap()
+                            .min_size(egui::vec2(
+                                ui.available_width(),
+                                layout::button_height(ui, 30.0),
+                            ));
                         if ui.add(button).clicked() {
                             draft.course = Some(course.id.clone());
                         }
@@ -312,7 +339,7 @@ fn courses(
                 .steps
                 .iter()
                 .find(|s| !progress.is_solved(&s.id.key()));
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 let key = match (done, first_open) {
                     (_, None) => LearnKey::CourseDone,
                     (0, _) => LearnKey::StartCourse,
@@ -321,7 +348,7 @@ fn courses(
                 let target = first_open.or(course.steps.first());
                 let button =
                     egui::Button::new(egui::RichText::new(learn_tr(lang, key)).size(17.0).strong())
-                        .min_size(egui::vec2(200.0, 32.0));
+                        .min_size(egui::vec2(200.0_f32.min(ui.available_width()), 32.0));
                 if ui.add_enabled(target.is_some(), button).clicked() {
                     chosen = target.map(|s| s.id.clone());
                 }
@@ -335,14 +362,19 @@ fn courses(
             // The steps on the left; the board of the step under the pointer (else the next
             // one to do) on the right.
             let mut shown = first_open.or(course.steps.first());
-            ui.horizontal_top(|ui| {
-                let steps_width = (ui.available_width() * 0.5).max(200.0);
+            layout::row_or_column(ui, narrow, |ui| {
+                let steps_width = if narrow {
+                    ui.available_width()
+                } else {
+                    (ui.available_width() * 0.5).max(200.0)
+                };
                 ui.vertical(|ui| {
                     ui.set_width(steps_width);
                     ui.label(egui::RichText::new(learn_tr(lang, LearnKey::Steps)).strong());
                     egui::ScrollArea::vertical()
                         .id_salt("learn_steps")
-                        .auto_shrink([false, false])
+                        .vscroll(!narrow)
+                        .auto_shrink([false, narrow])
                         .show(ui, |ui| {
                             for (i, step) in course.steps.iter().enumerate() {
                                 ui.horizontal(|ui| {
@@ -352,7 +384,20 @@ fn courses(
                                         learn_trf(lang, LearnKey::StepNumber, &[("n", &(i + 1))]),
                                         text(lang, &step.title)
                                     );
-                                    let link = ui.link(label);
+                                    let link = ui.add(
+                                        egui::Button::new(
+                                            egui::RichText::new(label)
+                                                .color(ui.visuals().hyperlink_color),
+                                        )
+                                        .frame(false)
+                                        .wrap()
+                                        .min_size(
+                                            egui::vec2(
+                                                ui.available_width(),
+                                                layout::button_height(ui, 0.0),
+                                            ),
+                                        ),
+                                    );
                                     if link.hovered() {
                                         shown = Some(step);
                                     }
@@ -386,6 +431,7 @@ fn courses(
 /// The puzzles: families, a difficulty filter, the list, and the chosen puzzle's board.
 fn puzzles(
     ui: &mut egui::Ui,
+    narrow: bool,
     lang: Language,
     library: &LearnLibrary,
     progress: &LearnProgress,
@@ -412,7 +458,8 @@ fn puzzles(
     }
     let family = draft.family.clone().unwrap_or_default();
     let mut chosen = None;
-    ui.horizontal(|ui| {
+    let tap = layout::button_height(ui, 0.0);
+    ui.horizontal_wrapped(|ui| {
         for f in &families {
             let of_family: Vec<_> = all.iter().filter(|p| p.family() == *f).collect();
             let done = of_family
@@ -420,26 +467,27 @@ fn puzzles(
                 .filter(|p| progress.is_solved(&p.id.key()))
                 .count();
             let label = format!("{} ({done}/{})", family_name(lang, f), of_family.len());
-            if ui.selectable_label(family == *f, label).clicked() {
+            let button =
+                egui::Button::selectable(family == *f, label).min_size(egui::vec2(tap, tap));
+            if ui.add(button).clicked() {
                 draft.family = Some((*f).to_owned());
             }
         }
     });
-    ui.horizontal(|ui| {
-        if ui
-            .selectable_label(
-                draft.difficulty.is_none(),
-                learn_tr(lang, LearnKey::AllDifficulties),
-            )
-            .clicked()
-        {
+    ui.horizontal_wrapped(|ui| {
+        let all = egui::Button::selectable(
+            draft.difficulty.is_none(),
+            learn_tr(lang, LearnKey::AllDifficulties),
+        )
+        .min_size(egui::vec2(tap, tap));
+        if ui.add(all).clicked() {
             draft.difficulty = None;
         }
         for d in Difficulty::ALL {
-            if ui
-                .selectable_label(draft.difficulty == Some(d), difficulty_name(lang, d))
-                .clicked()
-            {
+            let button =
+                egui::Button::selectable(draft.difficulty == Some(d), difficulty_name(lang, d))
+                    .min_size(egui::vec2(tap, tap));
+            if ui.add(button).clicked() {
                 draft.difficulty = Some(d);
             }
         }
@@ -463,8 +511,12 @@ fn puzzles(
         draft.puzzle = shown.first().map(|p| p.id.clone());
     }
     let height = ui.available_height();
-    ui.horizontal_top(|ui| {
-        let list_width = (ui.available_width() * 0.42).clamp(240.0, 440.0);
+    layout::row_or_column(ui, narrow, |ui| {
+        let list_width = if narrow {
+            ui.available_width()
+        } else {
+            (ui.available_width() * 0.42).clamp(240.0, 440.0)
+        };
         ui.vertical(|ui| {
             ui.set_width(list_width);
             ui.label(learn_trf(
@@ -477,8 +529,9 @@ fn puzzles(
             }
             egui::ScrollArea::vertical()
                 .id_salt("learn_puzzles")
+                .vscroll(!narrow)
                 .max_height(height - 24.0)
-                .auto_shrink([false, false])
+                .auto_shrink([false, narrow])
                 .show(ui, |ui| {
                     for (n, p) in shown.iter().enumerate() {
                         let selected = draft.puzzle.as_ref() == Some(&p.id);
@@ -497,7 +550,11 @@ fn puzzles(
                             );
                             let button = egui::Button::selectable(selected, title)
                                 .right_text(egui::RichText::new(about).small().weak())
-                                .min_size(egui::vec2(ui.available_width(), 26.0));
+                                .wrap()
+                                .min_size(egui::vec2(
+                                    ui.available_width(),
+                                    layout::button_height(ui, 26.0),
+                                ));
                             let response = ui.add(button);
                             if response.clicked() {
                                 draft.puzzle = Some(p.id.clone());
@@ -542,9 +599,10 @@ fn puzzles(
                 .small()
                 .color(if solved { colours::GOOD } else { colours::TEXT }),
             );
-            let board_side = (ui.available_height() - 60.0)
+            let board_side = (ui.available_height() - 28.0 - layout::button_height(ui, 32.0))
                 .min(ui.available_width())
-                .clamp(120.0, 420.0);
+                .clamp(120.0, 420.0)
+                .min(ui.available_width());
             let (rect, _) = ui.allocate_exact_size(
                 egui::vec2(ui.available_width(), board_side),
                 egui::Sense::hover(),
@@ -559,7 +617,7 @@ fn puzzles(
                     .size(17.0)
                     .strong(),
             )
-            .min_size(egui::vec2(200.0, 32.0));
+            .min_size(egui::vec2(200.0_f32.min(ui.available_width()), 32.0));
             if ui.add(button).clicked() {
                 chosen = Some(p.id.clone());
             }
@@ -599,7 +657,7 @@ fn exercise_panel(
     library: Res<LearnLibrary>,
     game: Option<Res<Match>>,
     settings: Res<Settings>,
-    mut width: ResMut<PanelWidth>,
+    regions: Res<GameRegions>,
     mut start: MessageWriter<StartExercise>,
     mut show: MessageWriter<ShowSolution>,
     mut leave: MessageWriter<LeaveExercise>,
@@ -614,148 +672,157 @@ fn exercise_panel(
     let lang = settings.language;
     let exercise = &active.exercise;
     let ctx = contexts.ctx_mut()?;
-    let screen = ctx.content_rect();
+    let region = regions.panel;
     let panel = egui::Area::new(egui::Id::new("exercise_panel"))
         .order(egui::Order::Background)
-        .fixed_pos(egui::pos2(screen.right() - PANEL_WIDTH, screen.top()))
+        .fixed_pos(region.min)
         .show(ctx, |ui| {
             panel_frame().corner_radius(0.0).show(ui, |ui| {
-                ui.set_width(PANEL_WIDTH - 24.0);
-                ui.set_min_height(screen.height() - 20.0);
+                ui.set_width(region.width() - 24.0);
+                ui.set_min_height(region.height() - 20.0);
+                ui.set_max_height(region.height() - 20.0);
                 ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
-                // Where the exercise is: the course and step, or the puzzle's family and
-                // difficulty.
-                let place = match &active.id {
-                    ExerciseId::Step { lesson, step } => {
-                        let course = library.course(lesson);
-                        let total = course.map_or(0, |c| c.steps.len());
-                        let title = course.map_or("", |c| text(lang, &c.title));
-                        format!(
-                            "{title} · {}",
-                            learn_trf(
-                                lang,
-                                LearnKey::StepOf,
-                                &[("n", &(step + 1)), ("total", &total)]
-                            )
-                        )
-                    }
-                    ExerciseId::Puzzle(_) => format!(
-                        "{} · {}",
-                        variant_title(lang, &exercise.variant),
-                        exercise.difficulty.map_or("", |d| difficulty_name(lang, d))
-                    ),
-                };
-                ui.label(egui::RichText::new(place).small());
-                ui.heading(text(lang, &exercise.title));
-                ui.separator();
-                if let Some(t) = &exercise.text {
-                    ui.label(text(lang, t));
-                    ui.add_space(4.0);
-                }
-                ui.label(egui::RichText::new(goal_text(lang, exercise.goal)).strong());
-                let player = active.player;
-                ui.label(learn_trf(
-                    lang,
-                    LearnKey::YourSide,
-                    &[
-                        ("Side", &side(lang, player)),
-                        ("side", &side_lower(lang, player)),
-                    ],
-                ));
-                if active.solved_before && active.progress != Progress::Solved {
-                    ui.label(
-                        egui::RichText::new(learn_tr(lang, LearnKey::SolvedBefore))
-                            .small()
-                            .color(colours::GOOD),
-                    );
-                }
-                ui.separator();
-                feedback(ui, lang, active, game.as_deref());
-                if hint_open.as_ref() == Some(&active.id) {
-                    ui.add_space(4.0);
-                    let hint = exercise
-                        .hint
-                        .as_ref()
-                        .map_or(learn_tr(lang, LearnKey::NoHint), |h| text(lang, h));
-                    ui.label(egui::RichText::new(hint).italics().color(colours::ACCENT));
-                }
-                ui.separator();
-                let half = (ui.available_width() - ui.spacing().item_spacing.x) / 2.0;
-                let size = egui::vec2(half, 26.0);
-                let button = |t: &str| egui::Button::new(t.to_owned()).min_size(size);
-                let demonstrating = matches!(active.progress, Progress::Showing { .. });
-                egui::Grid::new("exercise_buttons")
-                    .num_columns(2)
-                    .spacing(ui.spacing().item_spacing)
+                // Everything in one column, scrolling when it is taller than the panel.
+                egui::ScrollArea::vertical()
+                    .id_salt("exercise_scroll")
+                    .auto_shrink([false, false])
+                    .max_height(region.height() - 20.0)
                     .show(ui, |ui| {
-                        if ui.add(button(learn_tr(lang, LearnKey::Hint))).clicked() {
-                            *hint_open = Some(active.id.clone());
+                        // Where the exercise is: the course and step, or the puzzle's family and
+                        // difficulty.
+                        let place = match &active.id {
+                            ExerciseId::Step { lesson, step } => {
+                                let course = library.course(lesson);
+                                let total = course.map_or(0, |c| c.steps.len());
+                                let title = course.map_or("", |c| text(lang, &c.title));
+                                format!(
+                                    "{title} · {}",
+                                    learn_trf(
+                                        lang,
+                                        LearnKey::StepOf,
+                                        &[("n", &(step + 1)), ("total", &total)]
+                                    )
+                                )
+                            }
+                            ExerciseId::Puzzle(_) => format!(
+                                "{} · {}",
+                                variant_title(lang, &exercise.variant),
+                                exercise.difficulty.map_or("", |d| difficulty_name(lang, d))
+                            ),
+                        };
+                        ui.label(egui::RichText::new(place).small());
+                        ui.heading(text(lang, &exercise.title));
+                        ui.separator();
+                        if let Some(t) = &exercise.text {
+                            ui.label(text(lang, t));
+                            ui.add_space(4.0);
+                        }
+                        ui.label(egui::RichText::new(goal_text(lang, exercise.goal)).strong());
+                        let player = active.player;
+                        ui.label(learn_trf(
+                            lang,
+                            LearnKey::YourSide,
+                            &[
+                                ("Side", &side(lang, player)),
+                                ("side", &side_lower(lang, player)),
+                            ],
+                        ));
+                        if active.solved_before && active.progress != Progress::Solved {
+                            ui.label(
+                                egui::RichText::new(learn_tr(lang, LearnKey::SolvedBefore))
+                                    .small()
+                                    .color(colours::GOOD),
+                            );
+                        }
+                        ui.separator();
+                        feedback(ui, lang, active, game.as_deref());
+                        if hint_open.as_ref() == Some(&active.id) {
+                            ui.add_space(4.0);
+                            let hint = exercise
+                                .hint
+                                .as_ref()
+                                .map_or(learn_tr(lang, LearnKey::NoHint), |h| text(lang, h));
+                            ui.label(egui::RichText::new(hint).italics().color(colours::ACCENT));
+                        }
+                        ui.separator();
+                        let half = (ui.available_width() - ui.spacing().item_spacing.x) / 2.0;
+                        let size = egui::vec2(half, layout::button_height(ui, 26.0));
+                        let button = |t: &str| egui::Button::new(t.to_owned()).min_size(size);
+                        let demonstrating = matches!(active.progress, Progress::Showing { .. });
+                        egui::Grid::new("exercise_buttons")
+                            .num_columns(2)
+                            .spacing(ui.spacing().item_spacing)
+                            .show(ui, |ui| {
+                                if ui.add(button(learn_tr(lang, LearnKey::Hint))).clicked() {
+                                    *hint_open = Some(active.id.clone());
+                                }
+                                if ui
+                                    .add_enabled(
+                                        !demonstrating && !exercise.solutions.is_empty(),
+                                        button(learn_tr(lang, LearnKey::ShowSolution)),
+                                    )
+                                    .clicked()
+                                {
+                                    show.write(ShowSolution);
+                                }
+                                ui.end_row();
+                                if ui.add(button(learn_tr(lang, LearnKey::Retry))).clicked() {
+                                    start.write(StartExercise(active.id.clone()));
+                                }
+                                let next = library.next_for_player(&active.id, &progress);
+                                let next_key = match active.id {
+                                    ExerciseId::Step { .. } => LearnKey::NextStep,
+                                    ExerciseId::Puzzle(_) => LearnKey::NextPuzzle,
+                                };
+                                if ui
+                                    .add_enabled(next.is_some(), button(learn_tr(lang, next_key)))
+                                    .clicked()
+                                    && let Some(next) = next
+                                {
+                                    start.write(StartExercise(next));
+                                }
+                                ui.end_row();
+                            });
+                        if let Some(game) = game.as_deref() {
+                            super::copy_position::show(ui, lang, game, &copied, &mut copy);
                         }
                         if ui
-                            .add_enabled(
-                                !demonstrating && !exercise.solutions.is_empty(),
-                                button(learn_tr(lang, LearnKey::ShowSolution)),
+                            .add(
+                                egui::Button::new(learn_tr(lang, LearnKey::BackToLearn)).min_size(
+                                    egui::vec2(
+                                        ui.available_width(),
+                                        layout::button_height(ui, 26.0),
+                                    ),
+                                ),
                             )
                             .clicked()
                         {
-                            show.write(ShowSolution);
+                            leave.write(LeaveExercise);
                         }
-                        ui.end_row();
-                        if ui.add(button(learn_tr(lang, LearnKey::Retry))).clicked() {
-                            start.write(StartExercise(active.id.clone()));
+                        // The moves played so far (a lesson's or puzzle's line, the computer's
+                        // answers included), to read back or step through as in a game.
+                        if let Some(game) = game.as_deref() {
+                            ui.separator();
+                            let ExerciseMoves {
+                                review,
+                                commands,
+                                list,
+                                drawing,
+                            } = &mut moves;
+                            super::move_list::show(
+                                ui,
+                                lang,
+                                game,
+                                review,
+                                commands,
+                                list,
+                                &mut drawing.0.moves,
+                            );
                         }
-                        let next = library.next_for_player(&active.id, &progress);
-                        let next_key = match active.id {
-                            ExerciseId::Step { .. } => LearnKey::NextStep,
-                            ExerciseId::Puzzle(_) => LearnKey::NextPuzzle,
-                        };
-                        if ui
-                            .add_enabled(next.is_some(), button(learn_tr(lang, next_key)))
-                            .clicked()
-                            && let Some(next) = next
-                        {
-                            start.write(StartExercise(next));
-                        }
-                        ui.end_row();
                     });
-                if let Some(game) = game.as_deref() {
-                    super::copy_position::show(ui, lang, game, &copied, &mut copy);
-                }
-                if ui
-                    .add(
-                        egui::Button::new(learn_tr(lang, LearnKey::BackToLearn))
-                            .min_size(egui::vec2(ui.available_width(), 26.0)),
-                    )
-                    .clicked()
-                {
-                    leave.write(LeaveExercise);
-                }
-                // The moves played so far (a lesson's or puzzle's line, the computer's
-                // answers included), to read back or step through as in a game.
-                if let Some(game) = game.as_deref() {
-                    ui.separator();
-                    let ExerciseMoves {
-                        review,
-                        commands,
-                        list,
-                        drawing,
-                    } = &mut moves;
-                    super::move_list::show(
-                        ui,
-                        lang,
-                        game,
-                        review,
-                        commands,
-                        list,
-                        &mut drawing.0.moves,
-                    );
-                }
             });
         });
     moves.drawing.main_rect(panel.response.rect);
-    if width.0 != PANEL_WIDTH {
-        width.0 = PANEL_WIDTH;
-    }
     Ok(())
 }
 

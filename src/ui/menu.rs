@@ -15,7 +15,13 @@ use crate::{
     view::animation::SkipAnimation,
 };
 
-use super::{UiSystems, UiWindows, colours, panel_frame, preview::Previews, shown::UiDrawing};
+use super::{
+    UiSystems, UiWindows, colours,
+    layout::{self, ONE_COLUMN_BELOW, ONE_COLUMN_SHORTER},
+    panel_frame,
+    preview::Previews,
+    shown::UiDrawing,
+};
 
 /// The choices being made in the menu.
 #[derive(Resource, Debug, Clone, PartialEq, Eq)]
@@ -115,6 +121,7 @@ fn main_menu(
     mut next_state: ResMut<NextState<AppState>>,
     mut next_phase: ResMut<NextState<TurnPhase>>,
     mut drawing: ResMut<UiDrawing>,
+    mut to_top: Local<bool>,
     #[cfg(not(target_arch = "wasm32"))] mut exit: MessageWriter<AppExit>,
 ) -> Result {
     let lang = settings.language;
@@ -138,11 +145,50 @@ fn main_menu(
             .filter(|e| entries.iter().any(|c| c.path == e.path));
         draft.selected = named.or(entries.first()).map(|e| e.path.clone());
     }
-    let size = egui::vec2(
-        (screen.width() - 40.0).clamp(320.0, 1080.0),
-        (screen.height() - 40.0).clamp(320.0, 720.0),
-    );
+    // One scrolling column on a narrow or short screen (a phone), else the list beside the
+    // details.
+    let narrow = screen.width() < ONE_COLUMN_BELOW || screen.height() < ONE_COLUMN_SHORTER;
+    let size = if narrow {
+        screen.size() - egui::vec2(16.0, 16.0)
+    } else {
+        egui::vec2(
+            (screen.width() - 40.0).clamp(320.0, 1080.0),
+            (screen.height() - 40.0).clamp(320.0, 720.0),
+        )
+    };
     let mut chosen_start = false;
+    let mut buttons = |ui: &mut egui::Ui| {
+        ui.horizontal_wrapped(|ui| {
+            if let Some(game) = game.as_deref()
+                && ui.button(tr(lang, Key::MenuContinue)).clicked()
+            {
+                next_state.set(AppState::InGame);
+                next_phase.set(game.resting_phase());
+            }
+            if ui
+                .button(crate::online::text::say(
+                    lang,
+                    crate::online::text::Say::PlayOnline,
+                ))
+                .clicked()
+            {
+                online_window.open = true;
+            }
+            if ui.button(learn_tr(lang, LearnKey::MenuLearn)).clicked() {
+                next_state.set(AppState::Learn);
+            }
+            if ui.button(tr(lang, Key::MenuLoad)).clicked() {
+                windows.saves = true;
+            }
+            if ui.button(tr(lang, Key::MenuSettings)).clicked() {
+                windows.settings = true;
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            if ui.button(tr(lang, Key::MenuQuit)).clicked() {
+                exit.write(AppExit::Success);
+            }
+        });
+    };
     let menu = egui::Area::new(egui::Id::new("main_menu"))
         .order(egui::Order::Background)
         .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
@@ -151,7 +197,7 @@ fn main_menu(
                 ui.set_width(size.x - 24.0);
                 ui.set_height(size.y - 20.0);
                 ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     super::wordmark(ui, tr(lang, Key::MenuNewGame));
                 });
                 ui.separator();
@@ -162,7 +208,36 @@ fn main_menu(
                 if entries.is_empty() {
                     ui.colored_label(colours::BAD, tr(lang, Key::MenuNoVariants));
                 }
-                let bottom_bar = 44.0;
+                let selected = entries
+                    .iter()
+                    .find(|e| Some(&e.path) == draft.selected.as_ref());
+                if narrow {
+                    // The other screens first, then the chosen game with Start, then the list
+                    // to choose another (choosing one scrolls back up to its Start).
+                    let mut scroll = egui::ScrollArea::vertical()
+                        .id_salt("menu_column")
+                        .auto_shrink([false, false]);
+                    if std::mem::take(&mut *to_top) {
+                        scroll = scroll.vertical_scroll_offset(0.0);
+                    }
+                    scroll.show(ui, |ui| {
+                        buttons(ui);
+                        ui.separator();
+                        if let Some(entry) = selected {
+                            chosen_start =
+                                details(ui, true, lang, entry, &mut draft, &mut previews);
+                        }
+                        ui.separator();
+                        ui.label(egui::RichText::new(tr(lang, Key::MenuChooseGame)).strong());
+                        for entry in &entries {
+                            if variant_row(ui, lang, entry, &mut draft, &mut previews) {
+                                *to_top = true;
+                            }
+                        }
+                    });
+                    return;
+                }
+                let bottom_bar = layout::button_height(ui, 26.0) + 18.0;
                 let body_height = (ui.available_height() - bottom_bar).max(100.0);
                 ui.horizontal_top(|ui| {
                     ui.set_height(body_height);
@@ -182,46 +257,14 @@ fn main_menu(
                     });
                     ui.separator();
                     ui.vertical(|ui| {
-                        let Some(entry) = entries
-                            .iter()
-                            .find(|e| Some(&e.path) == draft.selected.as_ref())
-                        else {
-                            return;
-                        };
-                        chosen_start = details(ui, lang, entry, &mut draft, &mut previews);
+                        if let Some(entry) = selected {
+                            chosen_start =
+                                details(ui, false, lang, entry, &mut draft, &mut previews);
+                        }
                     });
                 });
                 ui.separator();
-                ui.horizontal(|ui| {
-                    if let Some(game) = game.as_deref()
-                        && ui.button(tr(lang, Key::MenuContinue)).clicked()
-                    {
-                        next_state.set(AppState::InGame);
-                        next_phase.set(game.resting_phase());
-                    }
-                    if ui
-                        .button(crate::online::text::say(
-                            lang,
-                            crate::online::text::Say::PlayOnline,
-                        ))
-                        .clicked()
-                    {
-                        online_window.open = true;
-                    }
-                    if ui.button(learn_tr(lang, LearnKey::MenuLearn)).clicked() {
-                        next_state.set(AppState::Learn);
-                    }
-                    if ui.button(tr(lang, Key::MenuLoad)).clicked() {
-                        windows.saves = true;
-                    }
-                    if ui.button(tr(lang, Key::MenuSettings)).clicked() {
-                        windows.settings = true;
-                    }
-                    #[cfg(not(target_arch = "wasm32"))]
-                    if ui.button(tr(lang, Key::MenuQuit)).clicked() {
-                        exit.write(AppExit::Success);
-                    }
-                });
+                buttons(ui);
             });
         });
     drawing.main_rect(menu.response.rect);
@@ -237,16 +280,17 @@ fn main_menu(
     Ok(())
 }
 
-/// One line of the variant list: a small board, the title, a "mod" tag.
+/// One line of the variant list: a small board, the title, a "mod" tag. Returns true when it
+/// was chosen.
 fn variant_row(
     ui: &mut egui::Ui,
     lang: Language,
     entry: &Entry,
     draft: &mut MenuDraft,
     previews: &mut Previews,
-) {
+) -> bool {
     let Some(variant) = entry.variant() else {
-        return;
+        return false;
     };
     let selected = draft.selected.as_ref() == Some(&entry.path);
     let (title, _) = describe(lang, variant);
@@ -266,18 +310,23 @@ fn variant_row(
         let label = ui.add(
             egui::Button::selectable(selected, text)
                 .right_text(egui::RichText::new(tag).small().weak())
+                .wrap()
                 .min_size(egui::vec2(ui.available_width(), 44.0)),
         );
         if thumb.clicked() || label.clicked() {
             draft.selected = Some(entry.path.clone());
+            return true;
         }
-    });
+        false
+    })
+    .inner
 }
 
 /// The chosen variant: its board, description, who moves first, the players and Start.
 /// Returns true when Start was clicked.
 fn details(
     ui: &mut egui::Ui,
+    narrow: bool,
     lang: Language,
     entry: &Entry,
     draft: &mut MenuDraft,
@@ -301,9 +350,15 @@ fn details(
         ))
         .small(),
     );
-    let board_side = (ui.available_height() - 150.0)
-        .min(ui.available_width())
-        .clamp(120.0, 420.0);
+    let board_side = if narrow {
+        (ui.available_width() * 0.7).clamp(100.0, 300.0)
+    } else {
+        // Room under the board for the players and Start.
+        let reserve = 100.0 + 3.0 * layout::button_height(ui, 26.0);
+        (ui.available_height() - reserve)
+            .min(ui.available_width())
+            .clamp(120.0, 420.0)
+    };
     let (rect, _) = ui.allocate_exact_size(
         egui::vec2(ui.available_width(), board_side),
         egui::Sense::hover(),
@@ -324,7 +379,7 @@ fn details(
                 };
                 egui::ComboBox::from_id_salt(("menu_player", c.index()))
                     .selected_text(player(lang, *current))
-                    .width(220.0)
+                    .width(220.0_f32.min(ui.available_width() - 8.0))
                     .show_ui(ui, |ui| {
                         for kind in PLAYER_CHOICES {
                             ui.selectable_value(current, kind, player(lang, kind));
@@ -340,7 +395,10 @@ fn details(
                 .size(18.0)
                 .strong(),
         )
-        .min_size(egui::vec2(200.0, 36.0)),
+        .min_size(egui::vec2(
+            200.0_f32.min(ui.available_width()),
+            layout::button_height(ui, 36.0),
+        )),
     )
     .clicked()
 }

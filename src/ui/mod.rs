@@ -5,6 +5,8 @@
 //! - [`game_over`], [`settings`], [`saves`] (save/load), [`chooser`] (GIPF move choices),
 //!   [`errors`] (broken variant files, a game that cannot start): windows;
 //! - [`board_labels`]: coordinates around the board; [`preview`]: boards drawn in egui;
+//! - [`layout`]: the window's shape (wide, portrait, short landscape) and where the game
+//!   screen's parts go for it; [`audit`]: what the UI drew, measured for the browser test;
 //! - [`shortcuts`]: the keyboard; [`words`]: the texts composed from the translation tables.
 //!
 //! UI systems run in `EguiPrimaryContextPass` and only read state and write messages (or the
@@ -17,15 +19,14 @@ use bevy::{
     prelude::*,
     render::render_resource::BlendState,
 };
-use bevy_egui::{
-    EguiContexts, EguiGlobalSettings, EguiPlugin, EguiPrimaryContextPass, PrimaryEguiContext, egui,
-};
+use bevy_egui::{EguiGlobalSettings, EguiPlugin, EguiPrimaryContextPass, PrimaryEguiContext, egui};
 
 use crate::{
     game::match_state::AppState,
     settings::{Language, Settings},
 };
 
+pub mod audit;
 pub mod board_labels;
 pub mod chooser;
 pub mod coach;
@@ -36,6 +37,7 @@ pub mod frame_sync;
 pub mod game_over;
 pub mod hud;
 pub mod i18n;
+pub mod layout;
 pub mod learn;
 pub mod menu;
 pub mod move_list;
@@ -83,13 +85,10 @@ pub fn plugin(app: &mut App) {
             (UiSystems::Background, UiSystems::Panels, UiSystems::Windows).chain(),
         )
         .add_systems(
-            EguiPrimaryContextPass,
-            style.run_if(run_once).before(UiSystems::Background),
-        )
-        .add_systems(
             Update,
             close_windows_on_state_change.run_if(state_changed::<AppState>),
         )
+        .add_plugins((layout::plugin, audit::plugin))
         .add_plugins((
             board_labels::plugin,
             hud::plugin,
@@ -122,39 +121,6 @@ fn spawn_ui_camera(mut commands: Commands) {
             ..default()
         },
     ));
-}
-
-/// A calm dark theme with slightly larger text than egui's default (the window is mostly a
-/// board; the panel should read at a glance).
-fn style(mut contexts: EguiContexts) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    ctx.set_visuals(egui::Visuals::dark());
-    ctx.all_styles_mut(|style| {
-        use egui::{FontFamily, FontId, TextStyle};
-        style.text_styles = [
-            (
-                TextStyle::Heading,
-                FontId::new(20.0, FontFamily::Proportional),
-            ),
-            (TextStyle::Body, FontId::new(14.5, FontFamily::Proportional)),
-            (
-                TextStyle::Monospace,
-                FontId::new(14.0, FontFamily::Monospace),
-            ),
-            (
-                TextStyle::Button,
-                FontId::new(14.5, FontFamily::Proportional),
-            ),
-            (
-                TextStyle::Small,
-                FontId::new(12.0, FontFamily::Proportional),
-            ),
-        ]
-        .into();
-        style.spacing.item_spacing = egui::vec2(8.0, 6.0);
-        style.spacing.button_padding = egui::vec2(8.0, 4.0);
-    });
-    Ok(())
 }
 
 fn close_windows_on_state_change(mut windows: ResMut<UiWindows>) {

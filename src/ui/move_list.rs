@@ -48,7 +48,7 @@ pub fn show(
             ];
             for (label, tip, command, enabled) in nav {
                 let button = egui::Button::new(egui::RichText::new(label).strong())
-                    .min_size(egui::vec2(28.0, 22.0));
+                    .min_size(egui::vec2(super::layout::button_height(ui, 28.0), 22.0));
                 if ui
                     .add_enabled(enabled, button)
                     .on_hover_text(tr(lang, tip))
@@ -105,7 +105,10 @@ pub fn show(
                             let after = row * 2 + i + 1;
                             let text = egui::RichText::new(&played.notation).monospace();
                             drawn.push(played.notation.clone());
-                            let cell = ui.add(egui::Button::selectable(shown == after, text));
+                            let cell =
+                                ui.add(egui::Button::selectable(shown == after, text).min_size(
+                                    egui::vec2(super::layout::button_height(ui, 0.0), 0.0),
+                                ));
                             if cell.clicked() {
                                 commands.write(if after == len {
                                     ReviewCommand::Live

@@ -15,7 +15,11 @@ use crate::{
     ui::i18n::{Key, Noun, count, tr, trf},
 };
 
-use super::{UiSystems, UiWindows, colours, hud::PanelWidth, words};
+use super::{
+    UiSystems, UiWindows, colours,
+    layout::{self, BoardArea, GameRegions},
+    words,
+};
 
 /// Things the player should know that came from storage (a damaged file recovered from its
 /// backup, settings that could not be read or stored …), shown in a small window until closed.
@@ -151,7 +155,8 @@ fn notices_window(
         .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(10.0, -10.0))
         .collapsible(false)
         .resizable(false)
-        .default_width(420.0)
+        .default_width(420.0_f32.min(ctx.content_rect().width() - 20.0))
+        .max_width(ctx.content_rect().width() - 20.0)
         .show(ctx, |ui| {
             for text in notices.0.iter().rev().take(6) {
                 ui.colored_label(colours::WARN, text);
@@ -183,7 +188,8 @@ fn saves_window(
     status: Res<StorageStatus>,
     game: Option<Res<Match>>,
     settings: Res<Settings>,
-    panel: Res<PanelWidth>,
+    regions: Res<GameRegions>,
+    board: Res<BoardArea>,
     mut save: MessageWriter<SaveRequested>,
     mut load: MessageWriter<LoadRequested>,
     mut delete: MessageWriter<DeleteRequested>,
@@ -197,130 +203,118 @@ fn saves_window(
     {
         ui_state.name = suggested_name(game, &slots);
     }
-    let mut open = true;
     let ctx = contexts.ctx_mut()?;
-    egui::Window::new(tr(lang, Key::SavesTitle))
-        .id(egui::Id::new("saves"))
-        .open(&mut open)
-        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(-panel.0 / 2.0, 0.0))
-        .collapsible(false)
-        .resizable(false)
-        .default_width(440.0)
-        .show(ctx, |ui| {
-            let state = &mut *ui_state;
-            if game.is_some() {
-                ui.horizontal(|ui| {
-                    ui.label(tr(lang, Key::SaveAs));
-                    ui.add(egui::TextEdit::singleline(&mut state.name).desired_width(220.0));
-                    let name = state.name.trim().to_owned();
-                    if ui
-                        .add_enabled(!name.is_empty(), egui::Button::new(tr(lang, Key::Save)))
-                        .clicked()
-                    {
-                        save.write(SaveRequested { slot: name.clone() });
-                        state.pending = Some((PersistenceAction::Save, name));
-                        state.status = None;
-                    }
-                });
-                let name = state.name.trim();
-                if slots.0.iter().any(|s| s.slot == name) {
-                    ui.colored_label(
-                        colours::WARN,
-                        egui::RichText::new(tr(lang, Key::SaveReplaces)).small(),
-                    );
+    let over = board.0.map(|_| regions.board);
+    layout::dialog(ctx, tr(lang, Key::SavesTitle), "saves", 440.0, over).show(ctx, |ui| {
+        let state = &mut *ui_state;
+        if game.is_some() {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(tr(lang, Key::SaveAs));
+                let width = 220.0_f32.min(ui.available_width() - 8.0);
+                ui.add(egui::TextEdit::singleline(&mut state.name).desired_width(width));
+                let name = state.name.trim().to_owned();
+                if ui
+                    .add_enabled(!name.is_empty(), egui::Button::new(tr(lang, Key::Save)))
+                    .clicked()
+                {
+                    save.write(SaveRequested { slot: name.clone() });
+                    state.pending = Some((PersistenceAction::Save, name));
+                    state.status = None;
                 }
-            } else {
-                ui.weak(tr(lang, Key::NoGameToSave));
-            }
-            ui.separator();
-            ui.label(egui::RichText::new(tr(lang, Key::SavedGames)).strong());
-            if slots.0.is_empty() {
-                ui.weak(tr(lang, Key::NoSaves));
-            }
-            egui::ScrollArea::vertical()
-                .max_height(300.0)
-                .show(ui, |ui| {
-                    for info in &slots.0 {
-                        ui.horizontal(|ui| {
-                            ui.vertical(|ui| {
-                                ui.label(egui::RichText::new(&info.slot).strong());
-                                let moves = count(lang, info.plies.div_ceil(2) as u64, Noun::Move);
-                                let result = words::slot_result_text(lang, &info.result);
-                                ui.label(
-                                    egui::RichText::new(trf(
-                                        lang,
-                                        Key::SlotLine,
-                                        &[
-                                            ("title", &info.variant_title),
-                                            ("plies", &moves),
-                                            ("result", &result),
-                                        ],
-                                    ))
-                                    .small(),
-                                );
-                            });
-                            ui.with_layout(
-                                egui::Layout::right_to_left(egui::Align::Center),
-                                |ui| {
-                                    if ui.button(tr(lang, Key::Delete)).clicked() {
-                                        state.confirm_delete = Some(info.slot.clone());
-                                    }
-                                    if ui.button(tr(lang, Key::Load)).clicked() {
-                                        load.write(LoadRequested {
-                                            slot: info.slot.clone(),
-                                        });
-                                        state.pending =
-                                            Some((PersistenceAction::Load, info.slot.clone()));
-                                        state.status = None;
-                                    }
-                                },
-                            );
-                        });
-                        if state.confirm_delete.as_deref() == Some(info.slot.as_str()) {
-                            ui.horizontal(|ui| {
-                                ui.colored_label(
-                                    colours::WARN,
-                                    trf(lang, Key::DeleteQuestion, &[("slot", &info.slot)]),
-                                );
-                                if ui.button(tr(lang, Key::Delete)).clicked() {
-                                    delete.write(DeleteRequested {
-                                        slot: info.slot.clone(),
-                                    });
-                                    state.pending =
-                                        Some((PersistenceAction::Delete, info.slot.clone()));
-                                    state.status = None;
-                                    state.confirm_delete = None;
-                                }
-                                if ui.button(tr(lang, Key::Cancel)).clicked() {
-                                    state.confirm_delete = None;
-                                }
-                            });
-                        }
-                        ui.separator();
-                    }
-                });
-            if !status.location.is_empty() {
-                ui.label(
-                    egui::RichText::new(trf(
-                        lang,
-                        Key::StorageLocation,
-                        &[("location", &status.location)],
-                    ))
-                    .small()
-                    .weak(),
+            });
+            let name = state.name.trim();
+            if slots.0.iter().any(|s| s.slot == name) {
+                ui.colored_label(
+                    colours::WARN,
+                    egui::RichText::new(tr(lang, Key::SaveReplaces)).small(),
                 );
             }
-            if state.pending.is_some() {
-                ui.weak(tr(lang, Key::Working));
-            } else if let Some((ok, text)) = &state.status {
-                ui.colored_label(if *ok { colours::GOOD } else { colours::BAD }, text);
-            }
-            if ui.button(tr(lang, Key::Close)).clicked() {
-                windows.saves = false;
-            }
-        });
-    if !open {
-        windows.saves = false;
-    }
+        } else {
+            ui.weak(tr(lang, Key::NoGameToSave));
+        }
+        ui.separator();
+        ui.label(egui::RichText::new(tr(lang, Key::SavedGames)).strong());
+        if slots.0.is_empty() {
+            ui.weak(tr(lang, Key::NoSaves));
+        }
+        // The window scrolls as a whole on a small screen; a list of its own elsewhere.
+        egui::ScrollArea::vertical()
+            .max_height(300.0)
+            .vscroll(ui.ctx().content_rect().height() > 600.0)
+            .show(ui, |ui| {
+                for info in &slots.0 {
+                    // The slot's name and line, its buttons under them.
+                    ui.vertical(|ui| {
+                        ui.label(egui::RichText::new(&info.slot).strong());
+                        let moves = count(lang, info.plies.div_ceil(2) as u64, Noun::Move);
+                        let result = words::slot_result_text(lang, &info.result);
+                        ui.label(
+                            egui::RichText::new(trf(
+                                lang,
+                                Key::SlotLine,
+                                &[
+                                    ("title", &info.variant_title),
+                                    ("plies", &moves),
+                                    ("result", &result),
+                                ],
+                            ))
+                            .small(),
+                        );
+                        ui.horizontal(|ui| {
+                            if ui.button(tr(lang, Key::Load)).clicked() {
+                                load.write(LoadRequested {
+                                    slot: info.slot.clone(),
+                                });
+                                state.pending = Some((PersistenceAction::Load, info.slot.clone()));
+                                state.status = None;
+                            }
+                            if ui.button(tr(lang, Key::Delete)).clicked() {
+                                state.confirm_delete = Some(info.slot.clone());
+                            }
+                        });
+                    });
+                    if state.confirm_delete.as_deref() == Some(info.slot.as_str()) {
+                        ui.horizontal_wrapped(|ui| {
+                            ui.colored_label(
+                                colours::WARN,
+                                trf(lang, Key::DeleteQuestion, &[("slot", &info.slot)]),
+                            );
+                            if ui.button(tr(lang, Key::Delete)).clicked() {
+                                delete.write(DeleteRequested {
+                                    slot: info.slot.clone(),
+                                });
+                                state.pending =
+                                    Some((PersistenceAction::Delete, info.slot.clone()));
+                                state.status = None;
+                                state.confirm_delete = None;
+                            }
+                            if ui.button(tr(lang, Key::Cancel)).clicked() {
+                                state.confirm_delete = None;
+                            }
+                        });
+                    }
+                    ui.separator();
+                }
+            });
+        if !status.location.is_empty() {
+            ui.label(
+                egui::RichText::new(trf(
+                    lang,
+                    Key::StorageLocation,
+                    &[("location", &status.location)],
+                ))
+                .small()
+                .weak(),
+            );
+        }
+        if state.pending.is_some() {
+            ui.weak(tr(lang, Key::Working));
+        } else if let Some((ok, text)) = &state.status {
+            ui.colored_label(if *ok { colours::GOOD } else { colours::BAD }, text);
+        }
+        if ui.button(tr(lang, Key::Close)).clicked() {
+            windows.saves = false;
+        }
+    });
     Ok(())
 }

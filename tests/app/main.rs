@@ -10,6 +10,7 @@ mod focus;
 mod gipf;
 mod i18n;
 mod input;
+mod layout;
 mod learn;
 mod menu;
 mod online;

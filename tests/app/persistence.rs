@@ -593,6 +593,7 @@ fn settings_persist_between_runs() {
         effects_volume: 0.25,
         language: Language::Russian,
         coach: true,
+        ui_scale: 1.3,
         ..Settings::default()
     };
     *app.world_mut().resource_mut::<Settings>() = changed.clone();

@@ -10,26 +10,178 @@
 //! `data-cells`, a JSON object `{"f3": [x, y], …}` in CSS pixels (for taps and clicks), and the
 //! Learn exercise on the board: `data-learn`, `<key> <progress>` (e.g. `puzzle:focus-28
 //! trying`, then `solved`), empty when none.
+//!
+//! And how the screen is laid out ([`UiAudit`], CSS pixels): `data-layout`, a JSON object
+//! `{"shape": "portrait", "touch": true, "board": [x, y, w, h] or null, "areas": [[order, x, y,
+//! w, h], …], "buttons": [[x, y, w, h], …], "clipped": ["why: text", …], "smallestText": 14}`
+//! (the board's rectangle is the camera's viewport while a game is on; the areas are egui's
+//! panels, `background`, and windows, `middle`); and `data-camera`, `<zoom> <distance>` of the
+//! 3D camera (distance from the board's centre, in cells).
+//!
+//! The browser test opens windows through `window.boardcraftUi.open(name)` (`settings`,
+//! `saves`, `online`), as the menu's buttons do.
 use bevy::prelude::*;
 
 use crate::{
+    game::match_state::AppState,
     game::status::GameStatus,
     learn::session::{LearnSession, Progress},
     ui::shown::UiShown,
+    ui::{
+        audit::UiAudit,
+        layout::{CssPixels, Layout},
+    },
     view::{board::Board, camera::OrbitCamera},
 };
 
+thread_local! {
+    /// Windows the page asked to open, for the next frame.
+    static OPEN: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn install_ui_hook() {
+    use wasm_bindgen::{JsValue, closure::Closure};
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let hook = js_sys::Object::new();
+    let open = Closure::<dyn Fn(String) -> bool>::new(|name: String| {
+        let known = matches!(name.as_str(), "settings" | "saves" | "online");
+        if known {
+            OPEN.with(|o| o.borrow_mut().push(name));
+        }
+        known
+    });
+    let _ = js_sys::Reflect::set(&hook, &JsValue::from_str("open"), open.as_ref());
+    open.forget();
+    let _ = js_sys::Reflect::set(&window, &JsValue::from_str("boardcraftUi"), &hook);
+}
+
+fn open_asked_windows(
+    mut windows: ResMut<crate::ui::UiWindows>,
+    mut online: ResMut<crate::online::ui::OnlineWindow>,
+) {
+    for name in OPEN.with(|o| std::mem::take(&mut *o.borrow_mut())) {
+        match name.as_str() {
+            "settings" => windows.settings = true,
+            "saves" => windows.saves = true,
+            "online" => online.open = true,
+            _ => {}
+        }
+    }
+}
+
 pub fn plugin(app: &mut App) {
-    app.add_systems(
-        Last,
-        (
-            publish_status,
-            mark_first_frame,
-            publish_ui,
-            publish_cells,
-            publish_learn,
-        ),
+    app.add_systems(Startup, install_ui_hook)
+        .add_systems(Update, open_asked_windows);
+    app.init_resource::<UiAudit>()
+        .add_systems(
+            Last,
+            (
+                publish_status,
+                mark_first_frame,
+                publish_ui,
+                publish_cells,
+                publish_learn,
+                publish_layout,
+                publish_camera,
+            ),
+        )
+        .add_systems(First, measure_css_pixels);
+}
+
+/// CSS pixels per logical pixel of the window: the canvas's width on the page over the
+/// window's logical width.
+fn measure_css_pixels(
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    mut css: ResMut<CssPixels>,
+) {
+    let Ok(window) = windows.single() else {
+        return;
+    };
+    let Some(canvas) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("bevy"))
+    else {
+        return;
+    };
+    let on_page = canvas.get_bounding_client_rect().width() as f32;
+    let logical = window.resolution.width();
+    if on_page < 1.0 || logical < 1.0 {
+        return;
+    }
+    let ratio = on_page / logical;
+    if (ratio - css.0).abs() > 0.01 {
+        info!("a logical pixel of the window is {ratio:.3} CSS pixels of the page");
+        css.0 = ratio;
+    }
+}
+
+fn rect_json(r: Rect) -> String {
+    format!(
+        "[{:.1},{:.1},{:.1},{:.1}]",
+        r.min.x,
+        r.min.y,
+        r.width(),
+        r.height()
+    )
+}
+
+/// The layout: the shape, the board's rectangle, egui's areas and buttons, clipped texts.
+fn publish_layout(
+    css: Res<CssPixels>,
+    audit: Res<UiAudit>,
+    layout: Res<Layout>,
+    state: Res<State<AppState>>,
+    cameras: Query<&Camera, With<OrbitCamera>>,
+    mut published: Local<String>,
+) {
+    let board = cameras
+        .single()
+        .ok()
+        .filter(|_| *state.get() == AppState::InGame)
+        .and_then(|c| c.logical_viewport_rect())
+        .map_or_else(
+            || "null".to_owned(),
+            |r| rect_json(Rect::from_corners(r.min * css.0, r.max * css.0)),
+        );
+    let areas: Vec<String> = audit
+        .areas
+        .iter()
+        .map(|(order, r)| {
+            let r = rect_json(*r);
+            format!("[\"{order}\",{}", &r[1..])
+        })
+        .collect();
+    let buttons: Vec<String> = audit.buttons.iter().map(|r| rect_json(*r)).collect();
+    let clipped: Vec<String> = audit.clipped.iter().map(|t| format!("{t:?}")).collect();
+    let shape = layout.shape.name();
+    let text = format!(
+        "{{\"shape\":\"{shape}\",\"touch\":{},\"board\":{board},\"areas\":[{}],\"buttons\":[{}],\"clipped\":[{}],\"smallestText\":{}}}",
+        layout.touch,
+        areas.join(","),
+        buttons.join(","),
+        clipped.join(","),
+        audit
+            .smallest_text
+            .map_or_else(|| "null".to_owned(), |s| format!("{s:.1}")),
     );
+    if *published != text {
+        set("layout", &text);
+        *published = text;
+    }
+}
+
+/// The 3D camera's zoom and distance from the board's centre.
+fn publish_camera(cameras: Query<(&OrbitCamera, &GlobalTransform)>, mut published: Local<String>) {
+    let Ok((cam, transform)) = cameras.single() else {
+        return;
+    };
+    let text = format!("{:.3} {:.2}", cam.zoom, transform.translation().length());
+    if *published != text {
+        set("camera", &text);
+        *published = text;
+    }
 }
 
 fn set(name: &str, value: &str) {
@@ -40,12 +192,20 @@ fn set(name: &str, value: &str) {
     }
 }
 
-fn publish_ui(shown: Res<UiShown>) {
+fn publish_ui(shown: Res<UiShown>, settings: Res<crate::settings::Settings>) {
     if !shown.is_changed() {
         return;
     }
+    // egui's points are the UI scale in CSS pixels (`ui::layout::CssPixels`).
+    let s = settings.ui_scale.clamp(0.75, 2.0);
     let rect = shown.rect.map_or_else(String::new, |r| {
-        format!("{} {} {} {}", r.min.x, r.min.y, r.width(), r.height())
+        format!(
+            "{} {} {} {}",
+            r.min.x * s,
+            r.min.y * s,
+            r.width() * s,
+            r.height() * s
+        )
     });
     set("ui-rect", &rect);
     set("move-list", &shown.moves.join(" "));
@@ -53,6 +213,7 @@ fn publish_ui(shown: Res<UiShown>) {
 
 /// The cells' screen positions, whenever the camera, the window or the board changed.
 fn publish_cells(
+    css: Res<CssPixels>,
     board: Option<Res<Board>>,
     cameras: Query<(Ref<Camera>, Ref<GlobalTransform>), With<OrbitCamera>>,
     mut published: Local<String>,
@@ -60,7 +221,7 @@ fn publish_cells(
     let (Some(board), Ok((camera, transform))) = (board, cameras.single()) else {
         return;
     };
-    if !(board.is_changed() || camera.is_changed() || transform.is_changed()) {
+    if !(board.is_changed() || camera.is_changed() || transform.is_changed() || css.is_changed()) {
         return;
     }
     let offset = camera.logical_viewport_rect().map_or(Vec2::ZERO, |r| r.min);
@@ -73,7 +234,7 @@ fn publish_cells(
             let world = board
                 .layout
                 .slot_world(crate::view::model::CellId(i as u16), 0);
-            let at = camera.world_to_viewport(&transform, world).ok()? + offset;
+            let at = (camera.world_to_viewport(&transform, world).ok()? + offset) * css.0;
             Some(format!("\"{}\":[{:.1},{:.1}]", cell.name, at.x, at.y))
         })
         .collect();

@@ -50,6 +50,7 @@ pub fn text(key: Key) -> &'static str {
         Key::ReviewAfter => "Reviewing: after {move} ({ply} of {total})",
         Key::BackToGame => "Back to the game",
         Key::MovesTitle => "Moves",
+        Key::GameTab => "Game",
         Key::NoMovesYet => "No moves yet.",
         Key::StartPosition => "Start",
         Key::FirstPositionTip => "The start position (Home)",
@@ -119,6 +120,7 @@ pub fn text(key: Key) -> &'static str {
         Key::ViewTopDown => "Top-down",
         Key::Language => "Language",
         Key::Coach => "Coach",
+        Key::UiScale => "Text and button size",
         Key::CoachHint => {
             "After each of your moves the computer rates it and shows what it would have played. In 9qum Ugolki it also warns before the 40-move deadline."
         }

@@ -84,6 +84,7 @@ keys! {
     ReviewAfter,
     BackToGame,
     MovesTitle,
+    GameTab,
     NoMovesYet,
     StartPosition,
     FirstPositionTip,
@@ -146,6 +147,7 @@ keys! {
     Language,
     Coach,
     CoachHint,
+    UiScale,
     // Save and load.
     SavesTitle,
     SaveAs,

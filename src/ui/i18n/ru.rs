@@ -54,6 +54,7 @@ pub fn text(key: Key) -> &'static str {
         Key::ReviewAfter => "Просмотр: после хода {move} ({ply} из {total})",
         Key::BackToGame => "К текущей позиции",
         Key::MovesTitle => "Ходы",
+        Key::GameTab => "Партия",
         Key::NoMovesYet => "Ходов пока нет.",
         Key::StartPosition => "Начало",
         Key::FirstPositionTip => "Начальная позиция (Home)",
@@ -131,6 +132,7 @@ pub fn text(key: Key) -> &'static str {
         Key::ViewTopDown => "Сверху",
         Key::Language => "Язык",
         Key::Coach => "Тренер",
+        Key::UiScale => "Размер текста и кнопок",
         Key::CoachHint => {
             "После каждого вашего хода компьютер оценивает его и показывает, как сыграл бы сам. В уголках по правилам 9qum тренер также предупреждает о сроке правила 40 ходов."
         }

@@ -1,0 +1,348 @@
+// The phone and tablet test: serves the built page on 127.0.0.1 and opens every screen in
+// headless Chromium at phone and tablet sizes, touch screens as phones are (isMobile, touch,
+// device scale 2), and checks on each what the page publishes about its layout
+// (`data-layout`, see src/platform/web/page.rs):
+//
+//   1. every egui area (panels and windows) lies inside the viewport;
+//   2. in a game, the board's rectangle (the camera's viewport) lies inside the viewport and no
+//      panel overlaps it; in portrait its shorter side is at least 90 % of the viewport's width;
+//   3. no text of the UI is clipped: wider than its room, cut short, off the screen or wrapped
+//      inside a word (the game measures every text egui drew);
+//   4. on touch-sized layouts every button is at least 44×44 CSS pixels and no text is smaller
+//      than 14 CSS pixels.
+//
+// Sizes: 360×640 and 390×844 (phones upright), 844×390 (a phone sideways), 768×1024 (a tablet
+// upright), 1024×600 (a small tablet sideways). Screens: the menu, a game of each family (Race,
+// Focus, GIPF) in the 3D and the top-down view, Learn, a puzzle, Play online, Settings.
+//
+// Then, at 390×844: a whole game of Ugolki 3×3 played by touch taps alone (both sides at this
+// screen), to its end; and a pinch on the board changes the 3D camera's distance.
+//
+// Usage: node phone-test.mjs --dist <built page> --out <folder> [--chromium /usr/bin/chromium]
+//        [--sizes 390x844,844x390] [--screens menu,race-3d] [--no-game] [--lang ru]
+//        [--timeout <s>]
+// Output: <size>-<screen>.png for every screen checked, touch-game.png, report.json.
+// Exit status: 0 if every check passed, 1 otherwise (the reasons are printed).
+import { writeFile, mkdir, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+import { builtGame, serveStatic } from "./serve.mjs";
+
+const args = parseArgs(process.argv.slice(2));
+const dist = resolve(args.dist ?? "dist");
+const out = resolve(args.out ?? "phone-test-output");
+const executablePath = args.chromium ?? "/usr/bin/chromium";
+const waitSeconds = Number(args.timeout ?? 300);
+const onlySizes = args.sizes ? new Set(args.sizes.split(",")) : null;
+const onlyScreens = args.screens ? new Set(args.screens.split(",")) : null;
+const playGame = !("no-game" in args);
+// `--lang ru`: every screen in that language.
+const lang = args.lang;
+
+const phone = { isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+const SIZES = [
+  { name: "360x640", viewport: { width: 360, height: 640 }, ...phone },
+  { name: "390x844", viewport: { width: 390, height: 844 }, ...phone },
+  { name: "844x390", viewport: { width: 844, height: 390 }, ...phone },
+  { name: "768x1024", viewport: { width: 768, height: 1024 }, ...phone },
+  { name: "1024x600", viewport: { width: 1024, height: 600 }, isMobile: false, hasTouch: true, deviceScaleFactor: 1 },
+];
+
+const human = { white: "human", black: "human" };
+// Each screen: the page's URL options, the app state it shows, and a window to open.
+const SCREENS = [
+  { name: "menu", options: {}, state: "menu" },
+  { name: "race-3d", options: { variant: "ugolki-9qum", after: "b3:d3 h6-h5", white: "human", black: "novice" }, state: "in-game" },
+  { name: "race-2d", options: { variant: "halma-16", ...human, "top-down": "" }, state: "in-game" },
+  { name: "focus-3d", options: { variant: "focus", ...human, after: "d4-d5 e5-e4" }, state: "in-game" },
+  { name: "focus-2d", options: { variant: "focus", ...human, "top-down": "" }, state: "in-game" },
+  { name: "gipf-3d", options: { variant: "gipf-standard", ...human, after: "e1-e2 e9-e8" }, state: "in-game" },
+  { name: "gipf-2d", options: { variant: "gipf-standard", ...human, "top-down": "" }, state: "in-game" },
+  { name: "learn", options: { learn: "" }, state: "learn" },
+  { name: "puzzle", options: { learn: "puzzle:focus-4" }, state: "in-game" },
+  { name: "online", options: {}, state: "menu", open: "online" },
+  { name: "settings", options: { variant: "ugolki-hg-3x3", ...human }, state: "in-game", open: "settings" },
+];
+
+// A whole game of Ugolki 3×3 (boardcraft-cli think --level strong for both sides; White wins).
+const UGOLKI_GAME =
+  "g3:e3 b6-b5 f1-e1 b8:b6:d6 f3-f4 a6-a5 h1:f1:f3:d3 a8:a6:a4 g2:e2:e4 b7:d7:d5 g1-f1 a7-b7 " +
+  "h2:h4 b7:d7 h3:h5 c7:c5:e5 f1:f3:f5 c8-d8 h4:h6 c6:e6 f2-e2 d6:d4:d2:f2 f4:d4:d6 a5:a3 " +
+  "h5:h7 b5-c5 e2-d2 a4:a2 h6:h8 a3:a1 d2:d4 f2-f1 e1-e2 a1-b1 e4:c4:c6 e6:e4 e2-d2 e5:g5 " +
+  "d4-c4 d5-d4 d6:b6 d8:d6 d3:d5 g5-g4 e3:e5 d4:f4:h4 d5:b5:b7 d7:d5 c6-c7 h4-h3 c7:a7 " +
+  "d6:d4:f4:h4:h2 c4:c6:a6:a8 a2-a1 h8-g8 a1:c1 h7-h8 c5-c4 h8:f8 c4-d4 g8:e8 h2-h1 f8:d8 " +
+  "d4:f4:h4:h2 d2-d3 d5-d4 d3:d5 b1:d1 d5-d6 g4-g3 f5:d5:d7 c1:e1:g1 e5-e6 d4:f4 e6:c6:a6 " +
+  "d1-e1 e8:c8 e4:g4 d8:b8 g4:g2 d7-c7 f4-f3 d6-c6";
+
+const failures = [];
+const fail = (why) => {
+  failures.push(why);
+  console.error(`FAIL: ${why}`);
+};
+
+function parseArgs(argv) {
+  const parsed = {};
+  for (let i = 0; i < argv.length; i++) {
+    if (!argv[i].startsWith("--")) throw new Error(`unexpected argument ${argv[i]}`);
+    const next = argv[i + 1];
+    if (next === undefined || next.startsWith("--")) {
+      parsed[argv[i].slice(2)] = true;
+    } else {
+      parsed[argv[i].slice(2)] = next;
+      i++;
+    }
+  }
+  return parsed;
+}
+
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+async function waitFor(what, seconds, check) {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${seconds} s`);
+    await sleep(250);
+  }
+}
+
+/** Opens a page of the context with the options; collects console errors as failures. */
+async function open(context, origin, options, label) {
+  const page = await context.newPage();
+  page.on("console", (message) => {
+    const text = message.text();
+    const level = /^(?:%c)?(ERROR|WARN|INFO|DEBUG|TRACE)\b/.exec(text)?.[1];
+    if (message.type() === "error" || level === "ERROR" || /panicked at/.test(text)) {
+      fail(`${label}: console: ${text}`);
+    }
+  });
+  page.on("pageerror", (error) => fail(`${label}: uncaught exception: ${error.message}`));
+  const query = new URLSearchParams(lang ? { ...options, lang } : options).toString();
+  await page.goto(query ? `${origin}/?${query}` : `${origin}/`);
+  return page;
+}
+
+const attr = (page, name) => page.evaluate((n) => document.body.getAttribute(`data-${n}`), name);
+const layoutOf = async (page) => JSON.parse((await attr(page, "layout")) || "null");
+
+/** The overlap of two [x, y, w, h] rectangles (area, CSS px²). */
+function overlap([ax, ay, aw, ah], [bx, by, bw, bh]) {
+  const w = Math.min(ax + aw, bx + bw) - Math.max(ax, bx);
+  const h = Math.min(ay + ah, by + bh) - Math.max(ay, by);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+const inside = ([x, y, w, h], vp, slack = 1) =>
+  x >= -slack && y >= -slack && x + w <= vp.width + slack && y + h <= vp.height + slack;
+
+/** Checks 1–4 for a layout; returns the number of problems found. */
+function checkLayout(label, layout, vp, inGame) {
+  const before = failures.length;
+  const fmt = (r) => `[${r.map((v) => Math.round(v)).join(", ")}]`;
+  for (const [order, ...rect] of layout.areas) {
+    if (!inside(rect, vp)) fail(`${label}: a ${order} area ${fmt(rect)} is outside the ${vp.width}×${vp.height} viewport`);
+  }
+  if (inGame) {
+    const board = layout.board;
+    if (!board) {
+      fail(`${label}: the page does not say where the board is`);
+    } else {
+      if (!inside(board, vp)) fail(`${label}: the board ${fmt(board)} is outside the viewport`);
+      for (const [order, ...rect] of layout.areas) {
+        // Panels are egui's background areas; windows (middle) are dialogs above the game.
+        if (order === "background" && overlap(board, rect) > 1) {
+          fail(`${label}: a panel ${fmt(rect)} overlaps the board ${fmt(board)}`);
+        }
+      }
+      if (vp.height > vp.width && Math.min(board[2], board[3]) < 0.9 * vp.width) {
+        fail(`${label}: the board ${fmt(board)} is smaller than 90 % of the width ${vp.width}`);
+      }
+    }
+  }
+  for (const text of layout.clipped) fail(`${label}: clipped text: ${text}`);
+  if (layout.touch) {
+    const small = layout.buttons.filter(([, , w, h]) => w < 43.5 || h < 43.5);
+    if (small.length > 0) {
+      fail(`${label}: ${small.length} of ${layout.buttons.length} buttons are smaller than 44×44: ${small.slice(0, 6).map(fmt).join(" ")}`);
+    }
+    if (layout.smallestText !== null && layout.smallestText < 13.95) {
+      fail(`${label}: text of ${layout.smallestText} px (less than 14)`);
+    }
+  }
+  return failures.length - before;
+}
+
+/** Opens one screen at one size, checks it and saves its picture. */
+async function checkScreen(context, origin, size, screen, report) {
+  const label = `${size.name} ${screen.name}`;
+  console.log(`== ${label}`);
+  const page = await open(context, origin, screen.options, label);
+  try {
+    // A puzzle passes through Learn on its way to the board: wait for the screen asked for.
+    let state = null;
+    await waitFor(`${label}: the ${screen.state} screen`, waitSeconds, async () => {
+      state = await attr(page, "app-state");
+      return state === screen.state || state === "failed";
+    }).catch((e) => {
+      throw new Error(`${e.message} (the page shows "${state}")`);
+    });
+    if (state !== screen.state) throw new Error(`opened "${state}", not "${screen.state}"`);
+    if (screen.open) {
+      const opened = await page.evaluate((name) => window.boardcraftUi?.open(name), screen.open);
+      if (!opened) throw new Error(`the page cannot open the ${screen.open} window`);
+    }
+    const inGame = state === "in-game";
+    // Laid out: the areas are there, and in a game the board (its cells are on the screen).
+    await waitFor(`${label}: the layout`, waitSeconds, async () => {
+      const layout = await layoutOf(page);
+      const windowShown = !screen.open || layout?.areas.some(([order]) => order === "middle");
+      return layout && layout.areas.length > 0 && (!inGame || (layout.board && (await attr(page, "cells")))) && windowShown;
+    });
+    // Settled: the same layout a second apart (the UI's zoom follows the page's pixels in the
+    // first frames, the menu fills in as the games load), with the screen's buttons drawn.
+    const layout = await waitFor(`${label}: a settled layout`, waitSeconds, async () => {
+      const before = await attr(page, "layout");
+      await sleep(1000);
+      const now = await attr(page, "layout");
+      const parsed = JSON.parse(now);
+      return now === before && parsed.buttons.length >= 4 ? parsed : null;
+    });
+    const png = await page.screenshot();
+    await writeFile(join(out, `${size.name}-${screen.name}.png`), png);
+    const problems = checkLayout(label, layout, size.viewport, inGame);
+    report.push({ size: size.name, screen: screen.name, shape: layout.shape, board: layout.board, areas: layout.areas.length, buttons: layout.buttons.length, problems });
+    console.log(`${label}: ${layout.shape}, ${layout.areas.length} areas, ${layout.buttons.length} buttons, board ${JSON.stringify(layout.board)}: ${problems ? `${problems} problem(s)` : "ok"}`);
+  } catch (e) {
+    fail(`${label}: ${e.message}`);
+  } finally {
+    await page.close();
+  }
+}
+
+/** The cells' screen positions (CSS px). */
+async function cells(page) {
+  const text = await attr(page, "cells");
+  return text ? JSON.parse(text) : {};
+}
+
+/** A whole game of Ugolki 3×3 by taps at 390×844, then a pinch. */
+async function touchGame(browser, origin, report) {
+  const size = SIZES.find((s) => s.name === "390x844");
+  const context = await browser.newContext(size);
+  const page = await open(context, origin, { variant: "ugolki-hg-3x3", ...human }, "touch game");
+  try {
+    await waitFor("the game", waitSeconds, async () => (await attr(page, "app-state")) === "in-game");
+    const moves = UGOLKI_GAME.split(" ");
+    for (const [i, move] of moves.entries()) {
+      await waitFor(`ready for move ${i + 1}`, 60, async () =>
+        (await attr(page, "phase")) === "ready" && Number(await attr(page, "ply")) === i,
+      );
+      const where = await cells(page);
+      for (const square of move.split(/[-:]/)) {
+        if (!where[square]) throw new Error(`${square} is not on the screen (move ${i + 1}, ${move})`);
+        const [x, y] = where[square];
+        await page.touchscreen.tap(x, y);
+        await sleep(250);
+      }
+      await waitFor(`${move} played by taps`, 30, async () => Number(await attr(page, "ply")) > i).catch(async (e) => {
+        throw new Error(`${e.message} (the game's moves: ${await attr(page, "line")})`);
+      });
+      const last = (await attr(page, "line")).split(" ").at(-1);
+      if (last !== move) throw new Error(`the taps of ${move} played ${last}`);
+    }
+    await waitFor("the game over", 60, async () => (await attr(page, "phase")) === "game-over");
+    const outcome = await attr(page, "outcome");
+    console.log(`touch game: ${moves.length} moves tapped; ${outcome}`);
+    await sleep(1000);
+    await writeFile(join(out, "touch-game.png"), await page.screenshot());
+    report.touchGame = { moves: moves.length, outcome };
+
+    // A pinch on the board: two fingers moving apart zoom in (the camera comes closer).
+    const layout = await layoutOf(page);
+    const [bx, by, bw, bh] = layout.board;
+    const [cx, cy] = [bx + bw / 2, by + bh / 2];
+    const before = (await attr(page, "camera")).split(" ").map(Number);
+    const cdp = await context.newCDPSession(page);
+    const touch = (type, spread) =>
+      cdp.send("Input.dispatchTouchEvent", {
+        type,
+        touchPoints:
+          type === "touchEnd"
+            ? []
+            : [
+                { x: cx - spread, y: cy, id: 1 },
+                { x: cx + spread, y: cy, id: 2 },
+              ],
+      });
+    await touch("touchStart", 30);
+    for (let step = 1; step <= 12; step++) {
+      await touch("touchMove", 30 + step * 10);
+      await sleep(60);
+    }
+    await touch("touchEnd", 0);
+    const after = await waitFor("the camera to move", 10, async () => {
+      const now = (await attr(page, "camera")).split(" ").map(Number);
+      return now[1] !== before[1] ? now : null;
+    }).catch(() => null);
+    if (!after) {
+      fail(`a pinch did not change the camera (zoom, distance: ${before})`);
+    } else if (!(after[1] < before[1])) {
+      fail(`fingers moving apart moved the camera away: distance ${before[1]} → ${after[1]}`);
+    } else {
+      console.log(`pinch: camera distance ${before[1]} → ${after[1]} (zoom ${before[0]} → ${after[0]})`);
+    }
+    report.pinch = { before, after };
+  } catch (e) {
+    fail(`touch game: ${e.message}`);
+    await writeFile(join(out, "touch-game-failed.png"), await page.screenshot()).catch(() => {});
+  } finally {
+    await context.close();
+  }
+}
+
+async function main() {
+  await builtGame(dist); // throws when dist holds no built game
+  await mkdir(out, { recursive: true });
+  const { server, origin } = await serveStatic(dist);
+  const browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--use-angle=swiftshader",
+      "--enable-unsafe-swiftshader",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-quic",
+      "--no-first-run",
+    ],
+  });
+  const report = { screens: [], failures };
+  try {
+    for (const size of SIZES.filter((s) => !onlySizes || onlySizes.has(s.name))) {
+      // One context per size: the page's files come from its cache after the first screen.
+      const context = await browser.newContext(size);
+      for (const screen of SCREENS.filter((s) => !onlyScreens || onlyScreens.has(s.name))) {
+        await checkScreen(context, origin, size, screen, report.screens);
+      }
+      await context.close();
+    }
+    if (playGame) await touchGame(browser, origin, report);
+  } finally {
+    await writeFile(join(out, "report.json"), JSON.stringify(report, null, 2) + "\n");
+    await browser.close();
+    server.close();
+  }
+}
+
+main()
+  .catch((e) => fail(e.message))
+  .finally(() => {
+    if (failures.length > 0) {
+      console.error(`phone test FAILED (${failures.length} problem(s)); output in ${out}`);
+      process.exit(1);
+    }
+    console.log(`phone test passed; output in ${out}`);
+  });
