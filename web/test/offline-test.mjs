@@ -25,9 +25,9 @@ import { appendFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
 import { PNG } from "pngjs";
 import { builtGame, serveStatic } from "./serve.mjs";
+import { launchChromium, parseArgs, sleep, waitFor } from "./harness.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const args = parseArgs(process.argv.slice(2));
@@ -45,28 +45,6 @@ const check = (ok, why) => {
   if (!ok) fail(why);
   return ok;
 };
-
-function parseArgs(argv) {
-  const parsed = {};
-  for (let i = 0; i < argv.length; i++) {
-    if (!argv[i].startsWith("--")) throw new Error(`unexpected argument ${argv[i]}`);
-    parsed[argv[i].slice(2)] = argv[i + 1];
-    i++;
-  }
-  return parsed;
-}
-
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-
-async function waitFor(what, seconds, probe) {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${seconds} s`);
-    await sleep(250);
-  }
-}
 
 const attr = (page, name) => page.evaluate((n) => document.body.getAttribute(`data-${n}`), name);
 
@@ -171,20 +149,7 @@ async function main() {
   await mkdir(out, { recursive: true });
   const first = await builtGame(root);
   const { server, origin, served } = await serveStatic(root);
-  const browser = await chromium.launch({
-    executablePath,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--use-angle=swiftshader",
-      "--enable-unsafe-swiftshader",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      "--no-first-run",
-    ],
-  });
+  const browser = await launchChromium(executablePath);
   const log = [];
   const report = { builds: [first.build], failures };
   try {

@@ -25,8 +25,8 @@
 // Exit status: 0 if every check passed, 1 otherwise (the reasons are printed).
 import { writeFile, mkdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { chromium } from "playwright-core";
 import { builtGame, serveStatic } from "./serve.mjs";
+import { launchChromium, parseArgs, sleep, waitFor } from "./harness.mjs";
 
 const args = parseArgs(process.argv.slice(2));
 const dist = resolve(args.dist ?? "dist");
@@ -79,33 +79,6 @@ const fail = (why) => {
   failures.push(why);
   console.error(`FAIL: ${why}`);
 };
-
-function parseArgs(argv) {
-  const parsed = {};
-  for (let i = 0; i < argv.length; i++) {
-    if (!argv[i].startsWith("--")) throw new Error(`unexpected argument ${argv[i]}`);
-    const next = argv[i + 1];
-    if (next === undefined || next.startsWith("--")) {
-      parsed[argv[i].slice(2)] = true;
-    } else {
-      parsed[argv[i].slice(2)] = next;
-      i++;
-    }
-  }
-  return parsed;
-}
-
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-
-async function waitFor(what, seconds, check) {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${seconds} s`);
-    await sleep(250);
-  }
-}
 
 /** Opens a page of the context with the options; collects console errors as failures. */
 async function open(context, origin, options, label) {
@@ -305,20 +278,7 @@ async function main() {
   await builtGame(dist); // throws when dist holds no built game
   await mkdir(out, { recursive: true });
   const { server, origin } = await serveStatic(dist);
-  const browser = await chromium.launch({
-    executablePath,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--use-angle=swiftshader",
-      "--enable-unsafe-swiftshader",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      "--no-first-run",
-    ],
-  });
+  const browser = await launchChromium(executablePath);
   const report = { screens: [], failures };
   try {
     for (const size of SIZES.filter((s) => !onlySizes || onlySizes.has(s.name))) {

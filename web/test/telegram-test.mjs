@@ -19,8 +19,8 @@
 // Exit status: 0 if every check passed, 1 otherwise (the reasons are printed).
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { chromium } from "playwright-core";
 import { builtGame, serveStatic } from "./serve.mjs";
+import { launchChromium, parseArgs, sleep, waitFor } from "./harness.mjs";
 
 const args = parseArgs(process.argv.slice(2));
 const dist = resolve(args.dist ?? "dist");
@@ -37,28 +37,6 @@ const check = (ok, why) => {
   if (!ok) fail(why);
   return ok;
 };
-
-function parseArgs(argv) {
-  const parsed = {};
-  for (let i = 0; i < argv.length; i++) {
-    if (!argv[i].startsWith("--")) throw new Error(`unexpected argument ${argv[i]}`);
-    parsed[argv[i].slice(2)] = argv[i + 1];
-    i++;
-  }
-  return parsed;
-}
-
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-
-async function waitFor(what, seconds, probe) {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${seconds} s`);
-    await sleep(250);
-  }
-}
 
 /**
  * A stand-in for telegram-web-app.js's `Telegram.WebApp` (the parts the page uses), recording
@@ -124,20 +102,7 @@ async function main() {
   await builtGame(dist);
   await mkdir(out, { recursive: true });
   const { server, origin } = await serveStatic(dist);
-  const browser = await chromium.launch({
-    executablePath,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--use-angle=swiftshader",
-      "--enable-unsafe-swiftshader",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      "--no-first-run",
-    ],
-  });
+  const browser = await launchChromium(executablePath);
   const log = [];
   const open = async (telegram, query) => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
