@@ -50,9 +50,9 @@
 // Exit status: 0 if every check passed, 1 otherwise (the reasons are printed).
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { chromium } from "playwright-core";
 import { PNG } from "pngjs";
 import { builtGame, serveStatic } from "./serve.mjs";
+import { launchChromium } from "./harness.mjs";
 
 const args = parseArgs(process.argv.slice(2));
 const dist = resolve(args.dist ?? "dist");
@@ -681,22 +681,7 @@ async function main() {
   if (shipped === 0) throw new Error("the built manifest lists no variants");
   const { server, origin, served } = await serveStatic(dist);
 
-  const browser = await chromium.launch({
-    executablePath,
-    headless: true,
-    // playwright-core starts Chromium with a fresh temporary profile (--user-data-dir) of
-    // its own. The machine has no network: nothing may phone home.
-    args: [
-      "--no-sandbox",
-      "--use-angle=swiftshader",
-      "--enable-unsafe-swiftshader",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      "--no-first-run",
-    ],
-  });
+  const browser = await launchChromium(executablePath);
   const log = [];
   const report = { scenarios: [], failures };
   try {

@@ -1,5 +1,5 @@
-// What the browser tests written for issue 22 share (offline-test, telegram-test, phone-test):
-// their command line, waiting for the page, and Chromium started the way this machine needs.
+// What the browser tests share: the command line, waiting for the page (the newer tests), and
+// Chromium started the way this machine needs (all of them).
 import { chromium } from "playwright-core";
 
 /** `--name value` pairs (and bare `--flag`s, as `true`) into an object. */
@@ -35,7 +35,7 @@ export async function waitFor(what, seconds, probe) {
  * Headless Chromium with a software GPU, and nothing that phones home: the machine has no
  * network (playwright-core gives it a fresh temporary profile of its own).
  */
-export function launchChromium(executablePath) {
+export function launchChromium(executablePath, extraArgs = []) {
   return chromium.launch({
     executablePath,
     headless: true,
@@ -48,6 +48,7 @@ export function launchChromium(executablePath) {
       "--disable-sync",
       "--disable-quic",
       "--no-first-run",
+      ...extraArgs,
     ],
   });
 }

@@ -28,8 +28,8 @@ import { createServer } from "node:net";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { chromium } from "playwright-core";
 import { builtGame } from "./serve.mjs";
+import { launchChromium } from "./harness.mjs";
 
 const args = parseArgs(process.argv.slice(2));
 const dist = resolve(args.dist ?? "dist");
@@ -179,24 +179,12 @@ async function main() {
   const log = [];
   const report = { variant: VARIANT, plies: PLIES, failures };
   const server = await startServer(log);
-  const browser = await chromium.launch({
-    executablePath,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--use-angle=swiftshader",
-      "--enable-unsafe-swiftshader",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      "--no-first-run",
-      // Two players' pages run side by side: neither may be throttled as a background page.
-      "--disable-background-timer-throttling",
-      "--disable-renderer-backgrounding",
-      "--disable-backgrounding-occluded-windows",
-    ],
-  });
+  const browser = await launchChromium(executablePath, [
+    // Two players' pages run side by side: neither may be throttled as a background page.
+    "--disable-background-timer-throttling",
+    "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
+  ]);
   const started = Date.now();
   try {
     const a = await newPlayer(browser, "a", log);

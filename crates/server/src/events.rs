@@ -80,29 +80,13 @@ impl EventBus {
         channels: &[String],
         tx: broadcast::Sender<BusMessage>,
     ) -> Result<(Client, oneshot::Receiver<()>), StoreError> {
-        let (client, mut connection) = tokio_postgres::connect(url, NoTls)
-            .await
-            .map_err(|e| StoreError::Backend(format!("cannot connect to PostgreSQL: {e}")))?;
-        let (closed_tx, closed) = oneshot::channel();
-        tokio::spawn(async move {
-            loop {
-                match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
-                    Some(Ok(AsyncMessage::Notification(n))) => {
-                        let _ = tx.send(BusMessage::Event {
-                            channel: n.channel().to_owned(),
-                            payload: n.payload().to_owned(),
-                        });
-                    }
-                    Some(Ok(_)) => {}
-                    Some(Err(e)) => {
-                        warn!("the PostgreSQL event connection failed: {e}");
-                        break;
-                    }
-                    None => break,
-                }
-            }
-            let _ = closed_tx.send(());
-        });
+        let (client, closed) = dedicated_connection(url, "event", move |n| {
+            let _ = tx.send(BusMessage::Event {
+                channel: n.channel().to_owned(),
+                payload: n.payload().to_owned(),
+            });
+        })
+        .await?;
         for c in channels {
             client
                 .batch_execute(&format!("LISTEN {c}"))
@@ -173,4 +157,33 @@ impl EventBus {
             .map_err(backend)?
             .get(0))
     }
+}
+
+/// Opens a PostgreSQL connection of its own, outside any pool: session state such as `LISTEN`
+/// and advisory locks lives on it. Notifications go to `on_notification`; the receiver resolves
+/// when the connection drops (the session's locks and subscriptions are gone then).
+pub(crate) async fn dedicated_connection(
+    url: &str,
+    purpose: &'static str,
+    mut on_notification: impl FnMut(tokio_postgres::Notification) + Send + 'static,
+) -> Result<(Client, oneshot::Receiver<()>), StoreError> {
+    let (client, mut connection) = tokio_postgres::connect(url, NoTls)
+        .await
+        .map_err(|e| StoreError::Backend(format!("cannot connect to PostgreSQL: {e}")))?;
+    let (closed_tx, closed) = oneshot::channel();
+    tokio::spawn(async move {
+        loop {
+            match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+                Some(Ok(AsyncMessage::Notification(n))) => on_notification(n),
+                Some(Ok(_)) => {}
+                Some(Err(e)) => {
+                    warn!("the PostgreSQL {purpose} connection failed: {e}");
+                    break;
+                }
+                None => break,
+            }
+        }
+        let _ = closed_tx.send(());
+    });
+    Ok((client, closed))
 }

@@ -22,8 +22,8 @@ use std::{
 };
 
 use tokio::sync::{broadcast, oneshot};
-use tokio_postgres::{Client, NoTls};
-use tracing::{error, info, warn};
+use tokio_postgres::Client;
+use tracing::{info, warn};
 
 use super::StoreError;
 use crate::events::{BusMessage, EventBus};
@@ -86,24 +86,8 @@ impl Ownership {
 
     /// Opens the dedicated lock connection; `closed` resolves when it drops.
     async fn open(url: &str) -> Result<(Client, oneshot::Receiver<()>), StoreError> {
-        let (client, mut connection) = tokio_postgres::connect(url, NoTls)
-            .await
-            .map_err(|e| StoreError::Backend(format!("cannot connect to PostgreSQL: {e}")))?;
-        let (closed_tx, closed_rx) = oneshot::channel::<()>();
-        tokio::spawn(async move {
-            loop {
-                match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
-                    Some(Ok(_)) => {}
-                    Some(Err(e)) => {
-                        error!("the PostgreSQL lock connection failed: {e}");
-                        break;
-                    }
-                    None => break,
-                }
-            }
-            let _ = closed_tx.send(());
-        });
-        Ok((client, closed_rx))
+        // Notifications never arrive here: this connection only takes and releases locks.
+        crate::events::dedicated_connection(url, "lock", |_| {}).await
     }
 
     /// Turns the bus's events into what the node's games must do.
