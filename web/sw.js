@@ -63,18 +63,21 @@ self.addEventListener("message", (event) => {
   if (event.data === "build") event.source?.postMessage({ build: BUILD.build });
 });
 
+// Read-only: `caches.open` would create this build's cache again after a newer worker's
+// activation deleted it (this worker still answers the navigation that brings the new build).
+const cachedPage = () => caches.match(PAGE, { cacheName: CACHE });
+
 async function page(request) {
-  const cache = await caches.open(CACHE);
   try {
     const network = fetch(request);
     const timeout = new Promise((_, reject) =>
       setTimeout(() => reject(new Error("the network is too slow")), NAVIGATION_TIMEOUT_MS),
     );
     const response = await Promise.race([network, timeout]);
-    if (response.ok || !(await cache.match(PAGE))) return response;
+    if (response.ok || !(await cachedPage())) return response;
     throw new Error(`HTTP ${response.status}`);
   } catch {
-    const cached = await cache.match(PAGE);
+    const cached = await cachedPage();
     if (cached) return cached;
     return new Response("Boardcraft is offline and was not kept for offline use.", {
       status: 503,

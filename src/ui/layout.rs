@@ -359,8 +359,8 @@ pub fn fit_viewport(
 /// A window (settings, saves, game over…) laid out for the shape: centred over `over` (the
 /// board while a game is on, else the screen), `width` points wide where that fits, else the
 /// screen's width less a margin; no close cross: each
-/// window has its own Close button, a tap wide. On a screen under 720 points tall, a window
-/// scrolls.
+/// window has its own Close button, a tap wide. On a screen under 720 points tall, or when it
+/// did not fit last frame, a window scrolls.
 pub fn dialog<'a>(
     ctx: &egui::Context,
     title: impl Into<egui::WidgetText>,
@@ -377,6 +377,12 @@ pub fn dialog<'a>(
         (screen.width() - 40.0).max(200.0)
     };
     let centre = if fits { over.center() } else { screen.center() };
+    let max_height = (screen.height() - 60.0).max(120.0);
+    // A window that reached its height limit last frame did not fit (the Russian settings on a
+    // 390×844 phone): it scrolls from now on, whatever the screen's height.
+    let overflowed = ctx
+        .memory(|m| m.area_rect(egui::Id::new(id)))
+        .is_some_and(|r| r.height() >= max_height - 1.0);
     egui::Window::new(title)
         .id(egui::Id::new(id))
         .pivot(egui::Align2::CENTER_CENTER)
@@ -385,10 +391,10 @@ pub fn dialog<'a>(
         .resizable(false)
         .default_width(width)
         .max_width(width)
-        .max_height((screen.height() - 60.0).max(120.0))
+        .max_height(max_height)
         // Scrolling only where a window may not fit (a scrolling window keeps a height of its
         // own, emptier than its content on a tall screen).
-        .vscroll(screen.height() < 720.0)
+        .vscroll(screen.height() < 720.0 || overflowed)
 }
 
 /// The number of equal columns (at most `max`) in which buttons with these labels fit the

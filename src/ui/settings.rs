@@ -111,11 +111,6 @@ fn settings_window(
                 });
                 ui.end_row();
 
-                ui.label(tr(lang, Key::Coach));
-                next(ui);
-                ui.checkbox(&mut edited.coach, "");
-                ui.end_row();
-
                 ui.label(tr(lang, Key::UiScale));
                 next(ui);
                 ui.horizontal_wrapped(|ui| {
@@ -128,7 +123,13 @@ fn settings_window(
                     }
                 });
                 ui.end_row();
+
+                ui.label(tr(lang, Key::Coach));
+                next(ui);
+                ui.checkbox(&mut edited.coach, "");
+                ui.end_row();
             });
+        // The coach's hint right under its row, the last one.
         ui.label(egui::RichText::new(tr(lang, Key::CoachHint)).small());
         ui.add_space(4.0);
         let tap = layout::button_height(ui, 0.0);

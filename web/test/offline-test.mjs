@@ -74,6 +74,11 @@ const workerState = (page) =>
         setTimeout(() => done(null), 3000);
       });
     }
+    // While the worker activates it deletes other builds' caches; opening one of them now to
+    // list it would create it again (empty), so the caches are read only once it is active.
+    if (controller && controller.state !== "activated") {
+      return { controlled: true, build: null, caches: {} };
+    }
     const caches_ = {};
     for (const name of await caches.keys()) {
       const cache = await caches.open(name);
