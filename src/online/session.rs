@@ -732,7 +732,7 @@ fn handle_message(
                 online.status = Some(ServerStatus::Finished);
             }
         }
-        ServerMessage::GameOver { result, clocks } => {
+        ServerMessage::GameOver { result, clocks, .. } => {
             if let Some(clocks) = clocks {
                 online.clocks = Some(clocks);
                 online.clocks_at = now;

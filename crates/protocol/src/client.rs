@@ -10,7 +10,7 @@ pub enum ClientMessage {
     /// The first message on a connection: which game, as whom. Without a token (or with
     /// `null`) the connection is a spectator.
     Hello {
-        /// Must be [`crate::PROTOCOL_VERSION`].
+        /// [`crate::PROTOCOL_VERSION`] (2), or 1 for a client of the invite games only.
         protocol: u32,
         game: String,
         #[serde(default)]
@@ -76,6 +76,16 @@ pub struct ParseError {
 /// Reads one text frame as a client message. `max_bytes` is the frame size limit. Never
 /// panics, whatever the input (fuzzed: `fuzz/fuzz_targets/protocol_message.rs`).
 pub fn parse_client_message(text: &str, max_bytes: usize) -> Result<ClientMessage, ParseError> {
+    parse_tagged(text, max_bytes, CLIENT_TYPES)
+}
+
+/// Reads one text frame as a message of a `type`-tagged enum whose type names are `known`
+/// (the game's and the lobby's client messages).
+pub(crate) fn parse_tagged<T: serde::de::DeserializeOwned>(
+    text: &str,
+    max_bytes: usize,
+    known: &[&str],
+) -> Result<T, ParseError> {
     if text.len() > max_bytes {
         return Err(ParseError {
             code: ErrorCode::FrameTooLarge,
@@ -95,13 +105,13 @@ pub fn parse_client_message(text: &str, max_bytes: usize) -> Result<ClientMessag
             message: "a message is a JSON object with a string field `type`".into(),
         });
     };
-    if !CLIENT_TYPES.contains(&kind) {
+    if !known.contains(&kind) {
         let shown: String = kind.chars().take(40).collect();
         return Err(ParseError {
             code: ErrorCode::UnknownMessage,
             message: format!(
                 "unknown message type `{shown}`; known: {}",
-                CLIENT_TYPES.join(", ")
+                known.join(", ")
             ),
         });
     }

@@ -97,6 +97,18 @@ pub enum ErrorCode {
     AlreadyClaimed,
     /// Telegram `initData` whose signature or date does not check (HTTP 401).
     TelegramInvalid,
+    // --- the lobby (protocol 2)
+    /// No such seek (accepted or cancelled meanwhile).
+    SeekNotFound,
+    /// No such challenge (answered, cancelled or expired meanwhile).
+    ChallengeNotFound,
+    /// No account has that name.
+    PlayerNotFound,
+    /// The server offers no such quick-pairing pool.
+    PoolNotFound,
+    /// Not allowed for this account: one's own seek, challenging oneself, a bot in a pool of
+    /// people, a rated untimed game, more seeks than the limit.
+    NotAllowed,
     // --- the server
     /// The server has as many connections as it takes: try again in a few seconds (HTTP 503).
     ServerBusy,
@@ -151,6 +163,11 @@ impl ErrorCode {
             NameTaken => "name_taken",
             AlreadyClaimed => "already_claimed",
             TelegramInvalid => "telegram_invalid",
+            SeekNotFound => "seek_not_found",
+            ChallengeNotFound => "challenge_not_found",
+            PlayerNotFound => "player_not_found",
+            PoolNotFound => "pool_not_found",
+            NotAllowed => "not_allowed",
             ServerBusy => "server_busy",
             GameMoved => "game_moved",
             Internal => "internal",
@@ -161,14 +178,15 @@ impl ErrorCode {
     pub fn http_status(self) -> u16 {
         use ErrorCode::*;
         match self {
-            GameNotFound | InviteNotFound | VariantNotFound | NotFound => 404,
+            GameNotFound | InviteNotFound | VariantNotFound | NotFound | SeekNotFound
+            | ChallengeNotFound | PlayerNotFound | PoolNotFound => 404,
             MethodNotAllowed => 405,
             RequestTimeout => 408,
             BodyTooLarge => 413,
             ServerBusy | GameMoved => 503,
             BadToken | NotSignedIn | WrongPassword | TelegramInvalid => 401,
             NameTaken | AlreadyClaimed => 409,
-            OriginNotAllowed | ReadOnly => 403,
+            OriginNotAllowed | ReadOnly | NotAllowed => 403,
             SeatTaken | AlreadyJoined | GameOver | NotStarted => 409,
             RateLimited | TooManyConnections | TooManyGames => 429,
             FrameTooLarge => 413,

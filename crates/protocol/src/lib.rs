@@ -21,19 +21,30 @@ mod client;
 mod common;
 mod error;
 pub mod http;
+mod lobby;
 mod server;
 mod snapshot;
 
 pub use client::{ClientMessage, ParseError, parse_client_message};
 pub use common::{Clocks, ColorChoice, OfferKind, Side, TimeControl};
 pub use error::ErrorCode;
+pub use lobby::{
+    Challenge, ChallengeEnd, GamePlayers, GameTerms, LOBBY_PATH, LobbyClientMessage, LobbyCounts,
+    LobbyServerMessage, PROVISIONAL_DEVIATION, PlayerInfo, PoolInfo, PoolKey, Rating, RatingChange,
+    RatingChanges, RatingShort, Seek, parse_lobby_client_message, parse_lobby_server_message,
+};
 pub use server::{ServerMessage, SnapshotReason};
 pub use snapshot::{
     EndCause, GameResult, GameSnapshot, GameStatus, PendingOffer, Presence, SeatState, Seats,
 };
 
-/// The protocol version this crate speaks: the `protocol` field of the hello.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// The protocol version this crate speaks: the `protocol` field of the hello. Version 2 added
+/// accounts, the lobby ([`LOBBY_PATH`]), ratings and the archive; every version-2 field of a
+/// version-1 message is optional, so the game websocket accepts version 1 hellos too.
+pub const PROTOCOL_VERSION: u32 = 2;
+
+/// The oldest version a server still accepts on the game websocket (invite games).
+pub const MIN_PROTOCOL_VERSION: u32 = 1;
 
 /// The websocket's path on the server.
 pub const WS_PATH: &str = "/ws";

@@ -1,7 +1,9 @@
 //! Server → client messages.
 use serde::{Deserialize, Serialize};
 
-use crate::{Clocks, ErrorCode, GameResult, GameSnapshot, OfferKind, Presence, Side};
+use crate::{
+    Clocks, ErrorCode, GameResult, GameSnapshot, OfferKind, Presence, RatingChanges, Side,
+};
 
 /// A message from the server. JSON: `{"type": "<name>", …fields}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,6 +55,9 @@ pub enum ServerMessage {
         result: GameResult,
         #[serde(default)]
         clocks: Option<Clocks>,
+        /// Protocol 2: both players' rating changes, when the game was rated.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ratings: Option<RatingChanges>,
     },
     /// A player's connection state changed.
     Presence { side: Side, presence: Presence },
@@ -152,6 +157,8 @@ mod tests {
             spectators: 2,
             rematch: None,
             rematch_of: None,
+            players: None,
+            ratings: None,
         }
     }
 
@@ -189,6 +196,7 @@ mod tests {
             ServerMessage::GameOver {
                 result,
                 clocks: None,
+                ratings: None,
             },
             ServerMessage::Presence {
                 side: Side::Black,

@@ -2,7 +2,7 @@
 //! and by `GET /api/games/{id}`.
 use serde::{Deserialize, Serialize};
 
-use crate::{Clocks, OfferKind, Side, TimeControl};
+use crate::{Clocks, GamePlayers, OfferKind, RatingChanges, Side, TimeControl};
 
 /// Everything a client needs to show a game from scratch. The moves are the record; a client
 /// replays them with the rules to get the position, and compares its hash with `hash`.
@@ -50,6 +50,12 @@ pub struct GameSnapshot {
     /// The game this one is a rematch of.
     #[serde(default)]
     pub rematch_of: Option<String>,
+    /// Protocol 2: the accounts playing a game made in the lobby (`None` for invite games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<GamePlayers>,
+    /// Protocol 2: how a finished rated game changed both ratings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratings: Option<RatingChanges>,
 }
 
 /// Where a game is in its life.
@@ -90,6 +96,9 @@ pub enum EndCause {
     /// A player left and the opponent claimed the game after the grace period (the winner is
     /// the claimer).
     Abandoned,
+    /// Protocol 2, lobby games only: the game ended (by resignation, time, agreement or a
+    /// claim) before each side had made two moves; no winner, not rated.
+    Aborted,
 }
 
 /// Both seats.

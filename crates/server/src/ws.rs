@@ -11,7 +11,8 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use boardcraft_protocol::{
-    ClientMessage, ErrorCode, PROTOCOL_VERSION, ServerMessage, parse_client_message,
+    ClientMessage, ErrorCode, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION, ServerMessage,
+    parse_client_message,
 };
 use tokio::{
     sync::mpsc,
@@ -273,11 +274,13 @@ async fn connection(
             token,
             client,
         }) => {
-            if protocol != PROTOCOL_VERSION {
+            if !(MIN_PROTOCOL_VERSION..=PROTOCOL_VERSION).contains(&protocol) {
                 return fail(
                     &mut socket,
                     ErrorCode::UnsupportedProtocol,
-                    format!("this server speaks protocol {PROTOCOL_VERSION}, not {protocol}"),
+                    format!(
+                        "this server speaks protocols {MIN_PROTOCOL_VERSION} to {PROTOCOL_VERSION}, not {protocol}"
+                    ),
                     close_code::PROTOCOL,
                 )
                 .await;

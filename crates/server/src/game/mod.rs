@@ -295,6 +295,8 @@ impl Game {
             spectators: self.spectators(),
             rematch: self.rematch.clone(),
             rematch_of: self.record.rematch_of.clone(),
+            players: None,
+            ratings: None,
         }
     }
 
@@ -318,6 +320,8 @@ impl Game {
                 EndCause::Timeout => save = save.with_decision(Decided::Timeout(loser())),
                 EndCause::Abandoned => save = save.with_decision(Decided::Abandoned(loser())),
                 EndCause::DrawAgreed => save = save.with_decision(Decided::DrawAgreed),
+                // An aborted game is saved as the unfinished game it was.
+                EndCause::Aborted => {}
             }
         }
         let secs = (now_ms() / 1000).max(0) as u64;
@@ -843,7 +847,11 @@ impl Game {
             }
         }
         let clocks = self.clocks(now);
-        self.broadcast(&ServerMessage::GameOver { result, clocks });
+        self.broadcast(&ServerMessage::GameOver {
+            result,
+            clocks,
+            ratings: None,
+        });
         Ok(())
     }
 

@@ -90,7 +90,7 @@ async fn clocks_run_with_increment_and_a_flag_fall_ends_the_game() {
             .recv_until(|m| matches!(m, ServerMessage::GameOver { .. }))
             .await
         {
-            ServerMessage::GameOver { result, clocks } => {
+            ServerMessage::GameOver { result, clocks, .. } => {
                 assert_eq!(result.winner, Some(Side::White));
                 assert_eq!(result.cause, EndCause::Timeout);
                 assert_eq!(clocks.unwrap().black_ms, 0);
