@@ -25,6 +25,7 @@ pub mod game;
 pub mod http_errors;
 pub mod log_escape;
 pub mod open_files;
+pub mod ratings;
 pub mod secrets;
 pub mod settings;
 pub mod storage;
