@@ -32,9 +32,9 @@ use std::{
 
 use axum::extract::ws::Utf8Bytes;
 use boardcraft_protocol::{
-    Challenge, ChallengeEnd, ColorChoice, ErrorCode, GamePlayers, GameTerms, LobbyClientMessage,
-    LobbyCounts, LobbyServerMessage, PROTOCOL_VERSION, PlayerInfo, PoolInfo, PoolKey, Rating, Seek,
-    Side, TimeControl, WS_PATH,
+    Challenge, ChallengeEnd, ColorChoice, ErrorCode, GameTerms, LobbyClientMessage, LobbyCounts,
+    LobbyServerMessage, PROTOCOL_VERSION, PlayerInfo, PoolInfo, PoolKey, Rating, Seek, Side,
+    TimeControl, WS_PATH,
 };
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Notify, mpsc};
@@ -43,7 +43,7 @@ use tracing::{debug, info, warn};
 use crate::{
     Settings,
     events::{BusMessage, EventBus, MAX_PAYLOAD},
-    game::{ConnId, Games, rules},
+    game::{ConnId, Games, paired, rules},
     secrets,
     storage::{
         Account, Storage, StoreError,
@@ -214,6 +214,10 @@ fn now_ms() -> i64 {
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0)
 }
+
+/// `welcome.playing`: the account's unfinished games made within this (an abandoned game
+/// nobody claimed is not listed for ever).
+const PLAYING_WITHIN_MS: i64 = 24 * 3600 * 1000;
 
 /// A refusal to a lobby request.
 type Refusal = LobbyServerMessage;
@@ -631,26 +635,46 @@ impl Lobby {
             .cloned()
     }
 
-    // ----- ratings and games (the ratings work provides them)
+    // ----- ratings and games
 
     /// The account's rating in `variant` (a new player's when it has none).
-    async fn rating(&self, _account: &str, _variant: &str) -> Rating {
-        Rating {
-            variant: _variant.to_owned(),
-            rating: 1500.0,
-            deviation: 350.0,
-            volatility: 0.06,
-            games: 0,
+    async fn rating(&self, account: &str, variant: &str) -> Rating {
+        match paired::rating_in(self.store.as_ref(), account, variant).await {
+            Ok(r) => r,
+            Err(e) => {
+                warn!("reading a rating: {e}");
+                let g = crate::storage::Glicko::default();
+                Rating {
+                    variant: variant.to_owned(),
+                    rating: g.rating,
+                    deviation: g.deviation,
+                    volatility: g.volatility,
+                    games: 0,
+                }
+            }
         }
     }
 
-    async fn ratings_of(&self, _account: &str) -> Vec<Rating> {
-        Vec::new()
+    async fn ratings_of(&self, account: &str) -> Vec<Rating> {
+        self.store
+            .ratings(account.to_owned())
+            .await
+            .unwrap_or_else(|e| {
+                warn!("reading ratings: {e}");
+                Vec::new()
+            })
     }
 
     /// The account's games being played.
-    async fn playing(&self, _account: &str) -> Vec<String> {
-        Vec::new()
+    async fn playing(&self, account: &str) -> Vec<String> {
+        let since = now_ms() - PLAYING_WITHIN_MS;
+        self.db()
+            .playing(account.to_owned(), since)
+            .await
+            .unwrap_or_else(|e| {
+                warn!("reading a player's games: {e}");
+                Vec::new()
+            })
     }
 
     async fn player(&self, account: &Account, variant: &str) -> PlayerInfo {
@@ -662,7 +686,8 @@ impl Lobby {
         }
     }
 
-    /// Makes the game of a pairing (both seats taken) and sends each player its `paired`.
+    /// Makes the game of a pairing (both seats taken, `game::paired`) and sends each player
+    /// its `paired` with its own seat token. The game is committed before anyone hears of it.
     async fn pair(
         &self,
         variant: &str,
@@ -671,27 +696,23 @@ impl Lobby {
         white: &Account,
         black: &Account,
     ) -> Result<String, StoreError> {
-        let id = secrets::game_id();
-        let tokens = [secrets::seat_token(), secrets::seat_token()];
-        let players = GamePlayers {
-            white: self.player(white, variant).await,
-            black: self.player(black, variant).await,
-            rated,
-        };
-        self.store
-            .create_game(crate::storage::GameRecord {
-                id: id.clone(),
+        let seats = paired::create_paired_game(
+            &self.games,
+            paired::PairedGame {
                 variant: variant.to_owned(),
-                variant_file: None,
                 time_control,
-                tokens: tokens.clone(),
-                creator: Side::White,
-                invite: None,
-                joined: true,
-                created_ms: now_ms(),
-                rematch_of: None,
-            })
-            .await?;
+                rated,
+                white: white.id.clone(),
+                black: black.id.clone(),
+            },
+        )
+        .await
+        .map_err(|(code, why)| StoreError::Backend(format!("{code}: {why}")))?;
+        let paired::PairedSeats {
+            game: id,
+            tokens,
+            players,
+        } = seats;
         info!(game = %id, variant, white = %white.id, black = %black.id, rated, "paired");
         for (side, account) in [(Side::White, white), (Side::Black, black)] {
             self.publish_to(

@@ -103,6 +103,12 @@ pub trait LobbyStore: Send + Sync {
     /// Removes the challenges `account` made.
     fn take_challenges_from(&self, account: String) -> StoreFuture<'_, Vec<ChallengeRow>>;
 
+    /// The account's unfinished games (made in the lobby) created after `since_ms`, newest
+    /// first.
+    fn playing(&self, account: String, since_ms: i64) -> StoreFuture<'_, Vec<String>>;
+    /// The account that holds a seat of a lobby game (`None`: an invite game, or no game).
+    fn seat_account(&self, game: String, white: bool) -> StoreFuture<'_, Option<String>>;
+
     /// Whether this node is the pairing leader now (takes the lead if nobody has it). One
     /// database file, one server: always.
     fn lead(&self) -> StoreFuture<'_, bool>;
@@ -146,6 +152,19 @@ fn challenge_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ChallengeRow> {
         created_ms: r.get(3)?,
         body: r.get(4)?,
     })
+}
+
+/// An account's unfinished lobby games (`$1` the account, `$2` made after).
+const PLAYING: &str = "SELECT id FROM games
+     WHERE (white_account = $1 OR black_account = $1) AND result IS NULL AND created_ms > $2
+     ORDER BY created_ms DESC LIMIT 50";
+
+fn seat_sql(white: bool) -> &'static str {
+    if white {
+        "SELECT white_account FROM games WHERE id = $1"
+    } else {
+        "SELECT black_account FROM games WHERE id = $1"
+    }
 }
 
 const SEEK_COLUMNS: &str = "id, account, created_ms, body";
@@ -475,6 +494,21 @@ impl LobbyStore for SqliteStore {
                 params![account],
                 challenge_row,
             )
+        }))
+    }
+
+    fn playing(&self, account: String, since_ms: i64) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(
+            self.with(move |c| sqlite_rows(c, PLAYING, params![account, since_ms], |r| r.get(0))),
+        )
+    }
+
+    fn seat_account(&self, game: String, white: bool) -> StoreFuture<'_, Option<String>> {
+        Box::pin(self.with(move |c| {
+            c.query_row(seat_sql(white), params![game], |r| r.get(0))
+                .optional()
+                .map(Option::flatten)
+                .map_err(backend)
         }))
     }
 
@@ -901,6 +935,30 @@ impl LobbyStore for PostgresStore {
                 .iter()
                 .map(pg_challenge)
                 .collect())
+        })
+    }
+
+    fn playing(&self, account: String, since_ms: i64) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query(PLAYING, &[&account, &since_ms])
+                .await
+                .map_err(pg)?
+                .iter()
+                .map(|r| r.get(0))
+                .collect())
+        })
+    }
+
+    fn seat_account(&self, game: String, white: bool) -> StoreFuture<'_, Option<String>> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query_opt(seat_sql(white), &[&game])
+                .await
+                .map_err(pg)?
+                .and_then(|r| r.get(0)))
         })
     }
 
