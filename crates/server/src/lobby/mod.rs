@@ -160,7 +160,14 @@ enum Target {
     Accounts(Vec<String>),
 }
 
-/// What goes over the bus.
+/// What goes over the bus: the lobby's scope (other lobbies on the same database ignore it)
+/// and the event.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Envelope {
+    s: String,
+    w: Wire,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "k")]
 enum Wire {
@@ -199,6 +206,9 @@ struct View {
 
 pub struct Lobby {
     node: String,
+    /// See `LobbyStore::scope`, and its hash (the leader lock's second key).
+    scope: String,
+    scope_key: i32,
     store: Arc<dyn Storage>,
     games: Arc<Games>,
     settings: Arc<Settings>,
@@ -244,9 +254,16 @@ impl Lobby {
             .ok_or_else(|| StoreError::Backend("this store has no lobby tables".into()))?;
         let bus = db.bus();
         let node = secrets::invite();
+        let scope = db.scope().await?;
+        // FNV-1a: the same key on every node, whatever its build.
+        let scope_key = scope.bytes().fold(0x811c_9dc5u32, |h, b| {
+            (h ^ b as u32).wrapping_mul(0x0100_0193)
+        }) as i32;
         db.node_beat(node.clone(), now_ms(), 0).await?;
         let lobby = Arc::new(Lobby {
             node,
+            scope,
+            scope_key,
             store: store.clone(),
             games,
             settings,
@@ -284,8 +301,11 @@ impl Lobby {
             self.deliver(&to, msg);
             return;
         };
-        let wire = Wire::Send { to, msg };
-        let text = serde_json::to_string(&wire).expect("lobby events serialise");
+        let envelope = Envelope {
+            s: self.scope.clone(),
+            w: Wire::Send { to, msg },
+        };
+        let text = serde_json::to_string(&envelope).expect("lobby events serialise");
         if text.len() > MAX_PAYLOAD {
             warn!(
                 bytes = text.len(),
@@ -297,7 +317,7 @@ impl Lobby {
                 Err(e) => warn!("publishing a lobby event: {e} (delivered here only)"),
             }
         }
-        let Wire::Send { to, msg } = wire else {
+        let Wire::Send { to, msg } = envelope.w else {
             unreachable!()
         };
         self.deliver(&to, msg);
@@ -313,7 +333,11 @@ impl Lobby {
         match &self.bus {
             None => self.wave.notify_one(),
             Some(bus) => {
-                let text = serde_json::to_string(&Wire::Wave).expect("serialises");
+                let text = serde_json::to_string(&Envelope {
+                    s: self.scope.clone(),
+                    w: Wire::Wave,
+                })
+                .expect("serialises");
                 if bus.publish(CHANNEL, &text).await.is_err() {
                     self.wave.notify_one();
                 }
@@ -381,9 +405,13 @@ impl Lobby {
             let Some(lobby) = lobby.upgrade() else { return };
             match message {
                 BusMessage::Event { channel, payload } if channel == CHANNEL => {
-                    match serde_json::from_str::<Wire>(&payload) {
-                        Ok(Wire::Send { to, msg }) => lobby.deliver(&to, msg),
-                        Ok(Wire::Wave) => lobby.wave.notify_one(),
+                    match serde_json::from_str::<Envelope>(&payload) {
+                        Ok(e) if e.s != lobby.scope => {}
+                        Ok(Envelope {
+                            w: Wire::Send { to, msg },
+                            ..
+                        }) => lobby.deliver(&to, msg),
+                        Ok(Envelope { w: Wire::Wave, .. }) => lobby.wave.notify_one(),
                         Err(e) => warn!("a lobby event that does not read: {e}"),
                     }
                 }
@@ -1118,7 +1146,7 @@ impl Lobby {
                     warn!("lobby heartbeat: {e}");
                 }
             }
-            match me.db().lead().await {
+            match me.db().lead(me.scope_key).await {
                 Ok(true) => {
                     if !leader.leading {
                         info!(node = %me.node, "this node leads the lobby's pairing now");

@@ -10,8 +10,9 @@ use rusqlite::{OptionalExtension, params};
 use super::{StoreError, StoreFuture, postgres::PostgresStore, sqlite::SqliteStore};
 use crate::events::EventBus;
 
-/// The pairing leader's lock (PostgreSQL, two-key form: apart from the games' locks).
-pub const LEADER_LOCK: (i32, i32) = (1651470706, 100);
+/// The pairing leader's lock (PostgreSQL, two-key form: apart from the games' locks); the
+/// second key is the lobby's scope's (`LobbyStore::scope`).
+pub const LEADER_LOCK: i32 = 1651470707;
 
 /// An open seek: its owner, and the protocol's `Seek` as JSON.
 #[derive(Clone, Debug, PartialEq)]
@@ -109,9 +110,14 @@ pub trait LobbyStore: Send + Sync {
     /// The account that holds a seat of a lobby game (`None`: an invite game, or no game).
     fn seat_account(&self, game: String, white: bool) -> StoreFuture<'_, Option<String>>;
 
-    /// Whether this node is the pairing leader now (takes the lead if nobody has it). One
-    /// database file, one server: always.
-    fn lead(&self) -> StoreFuture<'_, bool>;
+    /// Whether this node is the pairing leader of the lobby `scope_key` now (takes the lead
+    /// if nobody has it). One database file, one server: always.
+    fn lead(&self, scope_key: i32) -> StoreFuture<'_, bool>;
+    /// What makes this lobby apart from others on the same server: PostgreSQL's NOTIFY
+    /// channels and advisory locks are per database, not per schema, so lobbies in two
+    /// schemas of one database (tests, staging beside production) must tell their events and
+    /// their leader's lock apart. The database and schema's names; `""` for SQLite.
+    fn scope(&self) -> StoreFuture<'_, String>;
     /// The event bus between nodes (PostgreSQL); `None`: one node, events are local.
     fn bus(&self) -> Option<Arc<EventBus>>;
 }
@@ -512,8 +518,12 @@ impl LobbyStore for SqliteStore {
         }))
     }
 
-    fn lead(&self) -> StoreFuture<'_, bool> {
+    fn lead(&self, _scope_key: i32) -> StoreFuture<'_, bool> {
         Box::pin(async { Ok(true) })
+    }
+
+    fn scope(&self) -> StoreFuture<'_, String> {
+        Box::pin(async { Ok(String::new()) })
     }
 
     fn bus(&self) -> Option<Arc<EventBus>> {
@@ -962,8 +972,19 @@ impl LobbyStore for PostgresStore {
         })
     }
 
-    fn lead(&self) -> StoreFuture<'_, bool> {
-        Box::pin(async move { self.ownership().hold(LEADER_LOCK).await })
+    fn lead(&self, scope_key: i32) -> StoreFuture<'_, bool> {
+        Box::pin(async move { self.ownership().hold((LEADER_LOCK, scope_key)).await })
+    }
+
+    fn scope(&self) -> StoreFuture<'_, String> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query_one("SELECT current_database() || '.' || current_schema()", &[])
+                .await
+                .map_err(pg)?
+                .get(0))
+        })
     }
 
     fn bus(&self) -> Option<Arc<EventBus>> {
