@@ -1211,6 +1211,14 @@ impl Lobby {
         let settings = self.pool_settings().clone();
         let now = now_ms();
         self.forget_dead_nodes(now - self.alive_ms()).await?;
+        let (left, gone) = db.sweep_absent(now).await?;
+        for account in left {
+            self.publish_to(&[&account], LobbyServerMessage::PoolLeft)
+                .await;
+        }
+        for c in gone {
+            self.challenge_removed(&c, ChallengeEnd::Expired).await;
+        }
         for id in db
             .expire_seeks(now - settings.seek_grace.as_millis() as i64)
             .await?
