@@ -185,6 +185,12 @@ pub fn router(state: Arc<AppState>) -> Router {
         )
         .route("/api/session/telegram", post(accounts::telegram))
         .route("/api/me", get(accounts::me))
+        .route("/api/players/{name}", get(crate::players::profile))
+        .route("/api/players/{name}/games", get(crate::players::games))
+        .route(
+            "/api/leaderboard/{variant}",
+            get(crate::players::leaderboard),
+        )
         .route(WS_PATH, get(crate::ws::upgrade))
         .layer(DefaultBodyLimit::max(state.settings.max_body_bytes()));
     app = match &state.settings.web_dir {
