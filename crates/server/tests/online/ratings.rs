@@ -449,6 +449,15 @@ async fn aborted(db: Db) {
     let snapshot: GameSnapshot = server.get(&format!("/api/games/{}", table.game)).await;
     assert_eq!(snapshot.ratings, None);
     assert_eq!(snapshot.result.unwrap().cause, EndCause::Aborted);
+    let (status, save) = http(
+        server.addr,
+        "GET",
+        &format!("/api/games/{}/save.ron", table.game),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(save.contains("decided: Some(Aborted)"), "{save}");
     table.close().await;
     second.close().await;
     server.stop();
