@@ -6,7 +6,9 @@
 //! - [`ws`]: one task per websocket (hello, limits, keep-alive);
 //! - [`game`]: one task per game, which owns the game, checks every request with the rules
 //!   and stores every change before anyone hears of it;
-//! - [`storage`]: SQLite (default) or PostgreSQL behind one trait.
+//! - [`storage`]: SQLite (default) or PostgreSQL behind one trait;
+//! - [`game::paired`]: games between two accounts (the lobby's), [`ratings`]: Glicko-2 at the
+//!   end of rated ones, [`players`]: profiles, archives and leaderboards over HTTP.
 //!
 //! The protocol is `boardcraft-protocol` (docs/protocol.md); running it on more than one
 //! machine is docs/online.md.
