@@ -143,11 +143,22 @@ impl Rated {
     }
 
     async fn pair(&self, white: &SignedIn, black: &SignedIn, rated: bool) -> PairedSeats {
+        self.pair_timed(white, black, rated, TimeControl::minutes(5, 3))
+            .await
+    }
+
+    async fn pair_timed(
+        &self,
+        white: &SignedIn,
+        black: &SignedIn,
+        rated: bool,
+        time_control: TimeControl,
+    ) -> PairedSeats {
         create_paired_game(
             &self.games,
             PairedGame {
                 variant: VARIANT.into(),
-                time_control: Some(TimeControl::minutes(5, 3)),
+                time_control: Some(time_control),
                 rated,
                 white: white.account.id.clone(),
                 black: black.account.id.clone(),
@@ -513,6 +524,102 @@ async fn abandoned(db: Db) {
     db.finish().await;
 }
 
+/// A flag fall is rated: the one whose time ran out loses.
+async fn timeout(db: Db) {
+    let server = Rated::start(&db.url());
+    let (a, b) = (server.guest().await, server.guest().await);
+    let seats = server
+        .pair_timed(
+            &a,
+            &b,
+            true,
+            TimeControl {
+                initial_ms: 1500,
+                increment_ms: 0,
+            },
+        )
+        .await;
+    let mut table = Table::sit(&server, &seats).await;
+    table.play(4).await;
+    // White is to move and does not.
+    let (result, changes) = table.over().await;
+    assert_eq!(result.cause, EndCause::Timeout);
+    assert_eq!(result.winner, Some(Side::Black));
+    let (w, l) = glicko2(
+        &Glicko2Rating::new(),
+        &Glicko2Rating::new(),
+        &Outcomes::LOSS,
+        &Glicko2Config::new(),
+    );
+    assert_same(&server.rating(&a).await, w, 1);
+    assert_same(&server.rating(&b).await, l, 1);
+    assert!(changes.expect("rated").white.delta() < 0);
+    table.close().await;
+    server.stop();
+    db.finish().await;
+}
+
+/// Two games of one player ending at the same moment are rated one after the other: the
+/// player's rating is both games applied in turn (in one order or the other), never one of
+/// them lost.
+async fn simultaneous_ends(db: Db) {
+    let server = Rated::start(&db.url());
+    let (a, b, c) = (
+        server.guest().await,
+        server.guest().await,
+        server.guest().await,
+    );
+    let one = server.pair(&a, &b, true).await;
+    let two = server.pair(&c, &a, true).await;
+    let mut first = Table::sit(&server, &one).await;
+    let mut second = Table::sit(&server, &two).await;
+    first.play(4).await;
+    second.play(4).await;
+    // a wins the first (b resigns) and loses the second (a, black, resigns there): both sent
+    // before either answer is read.
+    first.black.send(&ClientMessage::Resign).await;
+    second.black.send(&ClientMessage::Resign).await;
+    let (r1, _) = first.over().await;
+    let (r2, _) = second.over().await;
+    assert_eq!(r1.winner, Some(Side::White));
+    assert_eq!(r2.winner, Some(Side::White));
+    let fresh = Glicko2Rating::new();
+    let config = Glicko2Config::new();
+    // Order 1: a–b first, then c–a.
+    let (a1, _) = glicko2(&fresh, &fresh, &Outcomes::WIN, &config);
+    let (_, a12) = glicko2(&fresh, &a1, &Outcomes::WIN, &config);
+    // Order 2: c–a first, then a–b.
+    let (_, a2) = glicko2(&fresh, &fresh, &Outcomes::WIN, &config);
+    let (a21, _) = glicko2(&a2, &fresh, &Outcomes::WIN, &config);
+    let stored = server.rating(&a).await.expect("rated");
+    assert_eq!(stored.games, 2);
+    let close = |g: Glicko2Rating| {
+        (stored.rating - g.rating).abs() < 1e-9 && (stored.deviation - g.deviation).abs() < 1e-9
+    };
+    assert!(
+        close(a12) || close(a21),
+        "a's rating {stored:?} is neither order of the two games ({a12:?}, {a21:?})"
+    );
+    // Whichever came second saw a's rating after the first.
+    let c_rating = server.rating(&c).await.unwrap();
+    let b_rating = server.rating(&b).await.unwrap();
+    if close(a12) {
+        let (_, b_after) = glicko2(&fresh, &fresh, &Outcomes::WIN, &config);
+        let (c_after, _) = glicko2(&fresh, &a1, &Outcomes::WIN, &config);
+        assert_same(&Some(b_rating), b_after, 1);
+        assert_same(&Some(c_rating), c_after, 1);
+    } else {
+        let (_, b_after) = glicko2(&a2, &fresh, &Outcomes::WIN, &config);
+        let (c_after, _) = glicko2(&fresh, &fresh, &Outcomes::WIN, &config);
+        assert_same(&Some(b_rating), b_after, 1);
+        assert_same(&Some(c_rating), c_after, 1);
+    }
+    first.close().await;
+    second.close().await;
+    server.stop();
+    db.finish().await;
+}
+
 async fn archive_profile_leaderboard(db: Db) {
     let server = Rated::start(&db.url());
     let (a, b, c, d) = (
@@ -860,6 +967,12 @@ both!(
     ratings_postgres_archive_profile_leaderboard
 );
 both!(restart, ratings_sqlite_restart, ratings_postgres_restart);
+both!(timeout, ratings_sqlite_timeout, ratings_postgres_timeout);
+both!(
+    simultaneous_ends,
+    ratings_sqlite_simultaneous_ends,
+    ratings_postgres_simultaneous_ends
+);
 both!(
     old_database,
     ratings_sqlite_old_database,
