@@ -13,6 +13,7 @@ use std::{future::Future, pin::Pin};
 
 use boardcraft_protocol::{GameResult, Side, TimeControl};
 
+pub mod lobby;
 pub mod migrations;
 pub mod ownership;
 pub mod postgres;
@@ -168,6 +169,10 @@ pub trait Storage: Send + Sync + 'static {
     }
     /// Handover requests and lost locks, for a store shared by several nodes.
     fn cluster_events(&self) -> Option<tokio::sync::broadcast::Receiver<ClusterEvent>> {
+        None
+    }
+    /// The lobby's tables (storage/lobby.rs).
+    fn lobby(&self) -> Option<&dyn lobby::LobbyStore> {
         None
     }
 }

@@ -115,6 +115,11 @@ impl PostgresStore {
         self.ownership.epoch(game).unwrap_or(0)
     }
 
+    /// A pooled connection (the lobby's queries, storage/lobby.rs).
+    pub(super) fn client(&self) -> &Client {
+        &self.conn().client
+    }
+
     fn conn(&self) -> &Conn {
         let i = self.next.fetch_add(1, Ordering::Relaxed) % self.conns.len();
         &self.conns[i]
@@ -178,6 +183,10 @@ impl PostgresStore {
 }
 
 impl Storage for PostgresStore {
+    fn lobby(&self) -> Option<&dyn super::lobby::LobbyStore> {
+        Some(self)
+    }
+
     fn kind(&self) -> &'static str {
         "postgres"
     }

@@ -85,7 +85,7 @@ impl SqliteStore {
     }
 
     /// Runs `f` on the writer's connection (inside its batch's transaction).
-    async fn with<T: Send + 'static>(
+    pub(super) async fn with<T: Send + 'static>(
         &self,
         f: impl Fn(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
@@ -363,6 +363,10 @@ fn load(conn: &Connection, id: &str) -> Result<Option<StoredGame>, StoreError> {
 }
 
 impl Storage for SqliteStore {
+    fn lobby(&self) -> Option<&dyn super::lobby::LobbyStore> {
+        Some(self)
+    }
+
     fn kind(&self) -> &'static str {
         "sqlite"
     }
