@@ -22,8 +22,7 @@ use std::{
 use boardcraft_ai::{AnySearch, Level};
 use boardcraft_protocol::{
     ClientMessage, ColorChoice, ErrorCode, GameResult, GameSnapshot, GameStatus, GameTerms,
-    LobbyClientMessage, LobbyServerMessage, Presence, RatingChanges, ServerMessage,
-    Side,
+    LobbyClientMessage, LobbyServerMessage, Presence, RatingChanges, ServerMessage, Side,
     http::{AccountInfo, Credentials, SignedIn},
 };
 use boardcraft_rules::Position;
@@ -142,12 +141,12 @@ impl Bot {
         let bot = self.clone();
         tokio::spawn(async move {
             let end = play_game(&bot, &game, &stored).await;
+            bot.games.lock().unwrap().remove(&game);
+            bot.save();
             println!(
                 "game {game} end: {} as {} vs {}: {end}",
                 stored.variant, stored.color, stored.opponent
             );
-            bot.games.lock().unwrap().remove(&game);
-            bot.save();
             bot.running.lock().unwrap().remove(&game);
             let _ = bot.ended.send(game);
         });
@@ -665,12 +664,7 @@ async fn play_game(bot: &Bot, game: &str, stored: &StoredGame) -> String {
             Session::Over(result, ratings) => {
                 let rating = ratings.map_or(String::new(), |r| {
                     let c = r.get(stored.color);
-                    format!(
-                        ", rating {} -> {} ({:+})",
-                        c.before,
-                        c.after,
-                        c.delta()
-                    )
+                    format!(", rating {} -> {} ({:+})", c.before, c.after, c.delta())
                 });
                 return format!("{}{rating}", result.text);
             }
@@ -703,11 +697,7 @@ fn clock_of(snapshot_clocks: Option<boardcraft_protocol::Clocks>, side: Side) ->
     })
 }
 
-async fn connect_game(
-    bot: &Bot,
-    game: &str,
-    token: &str,
-) -> Result<(Ws, GameSnapshot), Session> {
+async fn connect_game(bot: &Bot, game: &str, token: &str) -> Result<(Ws, GameSnapshot), Session> {
     let work = async {
         let (mut ws, _) = tokio_tungstenite::connect_async(bot.server.ws())
             .await
