@@ -6,9 +6,11 @@ use clap::{Args as ClapArgs, Subcommand};
 
 mod bot;
 mod load;
+mod lobby_load;
 mod mirror;
 mod net;
 mod play;
+mod rating_check;
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -26,6 +28,10 @@ enum Command {
     /// The computer as a lobby player: signs in as a bot account, accepts challenges, keeps a
     /// seek open per variant and plays any number of games at once.
     Bot(bot::Args),
+    /// The lobby's load benchmark: N guest clients pairing through pools and seeks and playing
+    /// short games; pairing latency, move round trip, server CPU and memory, and a check of
+    /// every rated game's Glicko-2 change against the stored results.
+    LobbyLoad(lobby_load::Args),
 }
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
@@ -33,5 +39,6 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         Command::Play(a) => play::run(a),
         Command::Load(a) => load::run(a),
         Command::Bot(a) => bot::run(a),
+        Command::LobbyLoad(a) => lobby_load::run(a),
     }
 }
