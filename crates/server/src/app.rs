@@ -357,6 +357,7 @@ async fn create_game(
         joined: false,
         created_ms: now_ms(),
         rematch_of: None,
+        players: None,
     };
     state
         .games

@@ -27,6 +27,7 @@ pub mod http_errors;
 pub mod lobby;
 pub mod log_escape;
 pub mod open_files;
+pub mod ratings;
 pub mod secrets;
 pub mod settings;
 pub mod storage;

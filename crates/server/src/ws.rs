@@ -356,6 +356,18 @@ async fn connection(
         return;
     };
     debug!(conn, game = %game, side = ?side, "joined");
+    // A seat holder of a lobby game counts as a player online (the lobby's counts).
+    let seat_account = match (side, state.games.store.lobby()) {
+        (Some(side), Some(db)) => db
+            .seat_account(game.clone(), side == boardcraft_protocol::Side::White)
+            .await
+            .ok()
+            .flatten(),
+        _ => None,
+    };
+    if let Some(account) = &seat_account {
+        state.lobby.game_presence(account, true);
+    }
 
     // --- the session
     let mut limit = RateLimit::new(&settings);
@@ -447,5 +459,8 @@ async fn connection(
         }
     };
     debug!(conn, game = %game, "connection ended: {reason}");
+    if let Some(account) = &seat_account {
+        state.lobby.game_presence(account, false);
+    }
     let _ = task.send(Command::Disconnect { conn }).await;
 }

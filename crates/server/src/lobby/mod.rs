@@ -32,9 +32,9 @@ use std::{
 
 use axum::extract::ws::Utf8Bytes;
 use boardcraft_protocol::{
-    Challenge, ChallengeEnd, ColorChoice, ErrorCode, GamePlayers, GameTerms, LobbyClientMessage,
-    LobbyCounts, LobbyServerMessage, PROTOCOL_VERSION, PlayerInfo, PoolInfo, PoolKey, Rating, Seek,
-    Side, TimeControl, WS_PATH,
+    Challenge, ChallengeEnd, ColorChoice, ErrorCode, GameTerms, LobbyClientMessage, LobbyCounts,
+    LobbyServerMessage, PROTOCOL_VERSION, PlayerInfo, PoolInfo, PoolKey, Rating, Seek, Side,
+    TimeControl, WS_PATH,
 };
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Notify, mpsc};
@@ -43,7 +43,7 @@ use tracing::{debug, info, warn};
 use crate::{
     Settings,
     events::{BusMessage, EventBus, MAX_PAYLOAD},
-    game::{ConnId, Games, rules},
+    game::{ConnId, Games, paired, rules},
     secrets,
     storage::{
         Account, Storage, StoreError,
@@ -160,7 +160,14 @@ enum Target {
     Accounts(Vec<String>),
 }
 
-/// What goes over the bus.
+/// What goes over the bus: the lobby's scope (other lobbies on the same database ignore it)
+/// and the event.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Envelope {
+    s: String,
+    w: Wire,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "k")]
 enum Wire {
@@ -199,6 +206,9 @@ struct View {
 
 pub struct Lobby {
     node: String,
+    /// See `LobbyStore::scope`, and its hash (the leader lock's second key).
+    scope: String,
+    scope_key: i32,
     store: Arc<dyn Storage>,
     games: Arc<Games>,
     settings: Arc<Settings>,
@@ -214,6 +224,10 @@ fn now_ms() -> i64 {
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0)
 }
+
+/// `welcome.playing`: the account's unfinished games made within this (an abandoned game
+/// nobody claimed is not listed for ever).
+const PLAYING_WITHIN_MS: i64 = 24 * 3600 * 1000;
 
 /// A refusal to a lobby request.
 type Refusal = LobbyServerMessage;
@@ -240,9 +254,16 @@ impl Lobby {
             .ok_or_else(|| StoreError::Backend("this store has no lobby tables".into()))?;
         let bus = db.bus();
         let node = secrets::invite();
+        let scope = db.scope().await?;
+        // FNV-1a: the same key on every node, whatever its build.
+        let scope_key = scope.bytes().fold(0x811c_9dc5u32, |h, b| {
+            (h ^ b as u32).wrapping_mul(0x0100_0193)
+        }) as i32;
         db.node_beat(node.clone(), now_ms(), 0).await?;
         let lobby = Arc::new(Lobby {
             node,
+            scope,
+            scope_key,
             store: store.clone(),
             games,
             settings,
@@ -280,8 +301,11 @@ impl Lobby {
             self.deliver(&to, msg);
             return;
         };
-        let wire = Wire::Send { to, msg };
-        let text = serde_json::to_string(&wire).expect("lobby events serialise");
+        let envelope = Envelope {
+            s: self.scope.clone(),
+            w: Wire::Send { to, msg },
+        };
+        let text = serde_json::to_string(&envelope).expect("lobby events serialise");
         if text.len() > MAX_PAYLOAD {
             warn!(
                 bytes = text.len(),
@@ -293,7 +317,7 @@ impl Lobby {
                 Err(e) => warn!("publishing a lobby event: {e} (delivered here only)"),
             }
         }
-        let Wire::Send { to, msg } = wire else {
+        let Wire::Send { to, msg } = envelope.w else {
             unreachable!()
         };
         self.deliver(&to, msg);
@@ -309,7 +333,11 @@ impl Lobby {
         match &self.bus {
             None => self.wave.notify_one(),
             Some(bus) => {
-                let text = serde_json::to_string(&Wire::Wave).expect("serialises");
+                let text = serde_json::to_string(&Envelope {
+                    s: self.scope.clone(),
+                    w: Wire::Wave,
+                })
+                .expect("serialises");
                 if bus.publish(CHANNEL, &text).await.is_err() {
                     self.wave.notify_one();
                 }
@@ -377,9 +405,13 @@ impl Lobby {
             let Some(lobby) = lobby.upgrade() else { return };
             match message {
                 BusMessage::Event { channel, payload } if channel == CHANNEL => {
-                    match serde_json::from_str::<Wire>(&payload) {
-                        Ok(Wire::Send { to, msg }) => lobby.deliver(&to, msg),
-                        Ok(Wire::Wave) => lobby.wave.notify_one(),
+                    match serde_json::from_str::<Envelope>(&payload) {
+                        Ok(e) if e.s != lobby.scope => {}
+                        Ok(Envelope {
+                            w: Wire::Send { to, msg },
+                            ..
+                        }) => lobby.deliver(&to, msg),
+                        Ok(Envelope { w: Wire::Wave, .. }) => lobby.wave.notify_one(),
                         Err(e) => warn!("a lobby event that does not read: {e}"),
                     }
                 }
@@ -631,26 +663,46 @@ impl Lobby {
             .cloned()
     }
 
-    // ----- ratings and games (the ratings work provides them)
+    // ----- ratings and games
 
     /// The account's rating in `variant` (a new player's when it has none).
-    async fn rating(&self, _account: &str, _variant: &str) -> Rating {
-        Rating {
-            variant: _variant.to_owned(),
-            rating: 1500.0,
-            deviation: 350.0,
-            volatility: 0.06,
-            games: 0,
+    async fn rating(&self, account: &str, variant: &str) -> Rating {
+        match paired::rating_in(self.store.as_ref(), account, variant).await {
+            Ok(r) => r,
+            Err(e) => {
+                warn!("reading a rating: {e}");
+                let g = crate::storage::Glicko::default();
+                Rating {
+                    variant: variant.to_owned(),
+                    rating: g.rating,
+                    deviation: g.deviation,
+                    volatility: g.volatility,
+                    games: 0,
+                }
+            }
         }
     }
 
-    async fn ratings_of(&self, _account: &str) -> Vec<Rating> {
-        Vec::new()
+    async fn ratings_of(&self, account: &str) -> Vec<Rating> {
+        self.store
+            .ratings(account.to_owned())
+            .await
+            .unwrap_or_else(|e| {
+                warn!("reading ratings: {e}");
+                Vec::new()
+            })
     }
 
     /// The account's games being played.
-    async fn playing(&self, _account: &str) -> Vec<String> {
-        Vec::new()
+    async fn playing(&self, account: &str) -> Vec<String> {
+        let since = now_ms() - PLAYING_WITHIN_MS;
+        self.db()
+            .playing(account.to_owned(), since)
+            .await
+            .unwrap_or_else(|e| {
+                warn!("reading a player's games: {e}");
+                Vec::new()
+            })
     }
 
     async fn player(&self, account: &Account, variant: &str) -> PlayerInfo {
@@ -662,7 +714,8 @@ impl Lobby {
         }
     }
 
-    /// Makes the game of a pairing (both seats taken) and sends each player its `paired`.
+    /// Makes the game of a pairing (both seats taken, `game::paired`) and sends each player
+    /// its `paired` with its own seat token. The game is committed before anyone hears of it.
     async fn pair(
         &self,
         variant: &str,
@@ -671,27 +724,23 @@ impl Lobby {
         white: &Account,
         black: &Account,
     ) -> Result<String, StoreError> {
-        let id = secrets::game_id();
-        let tokens = [secrets::seat_token(), secrets::seat_token()];
-        let players = GamePlayers {
-            white: self.player(white, variant).await,
-            black: self.player(black, variant).await,
-            rated,
-        };
-        self.store
-            .create_game(crate::storage::GameRecord {
-                id: id.clone(),
+        let seats = paired::create_paired_game(
+            &self.games,
+            paired::PairedGame {
                 variant: variant.to_owned(),
-                variant_file: None,
                 time_control,
-                tokens: tokens.clone(),
-                creator: Side::White,
-                invite: None,
-                joined: true,
-                created_ms: now_ms(),
-                rematch_of: None,
-            })
-            .await?;
+                rated,
+                white: white.id.clone(),
+                black: black.id.clone(),
+            },
+        )
+        .await
+        .map_err(|(code, why)| StoreError::Backend(format!("{code}: {why}")))?;
+        let paired::PairedSeats {
+            game: id,
+            tokens,
+            players,
+        } = seats;
         info!(game = %id, variant, white = %white.id, black = %black.id, rated, "paired");
         for (side, account) in [(Side::White, white), (Side::Black, black)] {
             self.publish_to(
@@ -1097,7 +1146,7 @@ impl Lobby {
                     warn!("lobby heartbeat: {e}");
                 }
             }
-            match me.db().lead().await {
+            match me.db().lead(me.scope_key).await {
                 Ok(true) => {
                     if !leader.leading {
                         info!(node = %me.node, "this node leads the lobby's pairing now");

@@ -10,8 +10,9 @@ use rusqlite::{OptionalExtension, params};
 use super::{StoreError, StoreFuture, postgres::PostgresStore, sqlite::SqliteStore};
 use crate::events::EventBus;
 
-/// The pairing leader's lock (PostgreSQL, two-key form: apart from the games' locks).
-pub const LEADER_LOCK: (i32, i32) = (1651470706, 100);
+/// The pairing leader's lock (PostgreSQL, two-key form: apart from the games' locks); the
+/// second key is the lobby's scope's (`LobbyStore::scope`).
+pub const LEADER_LOCK: i32 = 1651470707;
 
 /// An open seek: its owner, and the protocol's `Seek` as JSON.
 #[derive(Clone, Debug, PartialEq)]
@@ -103,9 +104,20 @@ pub trait LobbyStore: Send + Sync {
     /// Removes the challenges `account` made.
     fn take_challenges_from(&self, account: String) -> StoreFuture<'_, Vec<ChallengeRow>>;
 
-    /// Whether this node is the pairing leader now (takes the lead if nobody has it). One
-    /// database file, one server: always.
-    fn lead(&self) -> StoreFuture<'_, bool>;
+    /// The account's unfinished games (made in the lobby) created after `since_ms`, newest
+    /// first.
+    fn playing(&self, account: String, since_ms: i64) -> StoreFuture<'_, Vec<String>>;
+    /// The account that holds a seat of a lobby game (`None`: an invite game, or no game).
+    fn seat_account(&self, game: String, white: bool) -> StoreFuture<'_, Option<String>>;
+
+    /// Whether this node is the pairing leader of the lobby `scope_key` now (takes the lead
+    /// if nobody has it). One database file, one server: always.
+    fn lead(&self, scope_key: i32) -> StoreFuture<'_, bool>;
+    /// What makes this lobby apart from others on the same server: PostgreSQL's NOTIFY
+    /// channels and advisory locks are per database, not per schema, so lobbies in two
+    /// schemas of one database (tests, staging beside production) must tell their events and
+    /// their leader's lock apart. The database and schema's names; `""` for SQLite.
+    fn scope(&self) -> StoreFuture<'_, String>;
     /// The event bus between nodes (PostgreSQL); `None`: one node, events are local.
     fn bus(&self) -> Option<Arc<EventBus>>;
 }
@@ -146,6 +158,19 @@ fn challenge_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ChallengeRow> {
         created_ms: r.get(3)?,
         body: r.get(4)?,
     })
+}
+
+/// An account's unfinished lobby games (`$1` the account, `$2` made after).
+const PLAYING: &str = "SELECT id FROM games
+     WHERE (white_account = $1 OR black_account = $1) AND result IS NULL AND created_ms > $2
+     ORDER BY created_ms DESC LIMIT 50";
+
+fn seat_sql(white: bool) -> &'static str {
+    if white {
+        "SELECT white_account FROM games WHERE id = $1"
+    } else {
+        "SELECT black_account FROM games WHERE id = $1"
+    }
 }
 
 const SEEK_COLUMNS: &str = "id, account, created_ms, body";
@@ -478,8 +503,27 @@ impl LobbyStore for SqliteStore {
         }))
     }
 
-    fn lead(&self) -> StoreFuture<'_, bool> {
+    fn playing(&self, account: String, since_ms: i64) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(
+            self.with(move |c| sqlite_rows(c, PLAYING, params![account, since_ms], |r| r.get(0))),
+        )
+    }
+
+    fn seat_account(&self, game: String, white: bool) -> StoreFuture<'_, Option<String>> {
+        Box::pin(self.with(move |c| {
+            c.query_row(seat_sql(white), params![game], |r| r.get(0))
+                .optional()
+                .map(Option::flatten)
+                .map_err(backend)
+        }))
+    }
+
+    fn lead(&self, _scope_key: i32) -> StoreFuture<'_, bool> {
         Box::pin(async { Ok(true) })
+    }
+
+    fn scope(&self) -> StoreFuture<'_, String> {
+        Box::pin(async { Ok(String::new()) })
     }
 
     fn bus(&self) -> Option<Arc<EventBus>> {
@@ -904,8 +948,43 @@ impl LobbyStore for PostgresStore {
         })
     }
 
-    fn lead(&self) -> StoreFuture<'_, bool> {
-        Box::pin(async move { self.ownership().hold(LEADER_LOCK).await })
+    fn playing(&self, account: String, since_ms: i64) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query(PLAYING, &[&account, &since_ms])
+                .await
+                .map_err(pg)?
+                .iter()
+                .map(|r| r.get(0))
+                .collect())
+        })
+    }
+
+    fn seat_account(&self, game: String, white: bool) -> StoreFuture<'_, Option<String>> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query_opt(seat_sql(white), &[&game])
+                .await
+                .map_err(pg)?
+                .and_then(|r| r.get(0)))
+        })
+    }
+
+    fn lead(&self, scope_key: i32) -> StoreFuture<'_, bool> {
+        Box::pin(async move { self.ownership().hold((LEADER_LOCK, scope_key)).await })
+    }
+
+    fn scope(&self) -> StoreFuture<'_, String> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query_one("SELECT current_database() || '.' || current_schema()", &[])
+                .await
+                .map_err(pg)?
+                .get(0))
+        })
     }
 
     fn bus(&self) -> Option<Arc<EventBus>> {

@@ -70,6 +70,38 @@ const SESSIONS: &str = "CREATE TABLE sessions (
 
 const SESSIONS_BY_ACCOUNT: &str = "CREATE INDEX sessions_account ON sessions (account)";
 
+/// The ratings per account and variant (Glicko-2; a row once the account played a rated game in
+/// the variant).
+const RATINGS: &str = "CREATE TABLE ratings (
+        account TEXT NOT NULL REFERENCES accounts (id),
+        variant TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL,
+        updated_ms BIGINT NOT NULL,
+        PRIMARY KEY (account, variant)
+    )";
+
+const RATINGS_BY_VARIANT: &str = "CREATE INDEX ratings_variant ON ratings (variant, rating)";
+
+/// Games between accounts (the lobby's): both accounts, rated or not, the players as they were
+/// at the start (JSON `GamePlayers`), the rating changes (JSON, full precision), when it ended
+/// and how (`white`, `black`, `draw` or `aborted`: what the archive and the tallies read).
+const ACCOUNT_GAME_COLUMNS: &[&str] = &[
+    "ALTER TABLE games ADD COLUMN white_account TEXT",
+    "ALTER TABLE games ADD COLUMN black_account TEXT",
+    "ALTER TABLE games ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE",
+    "ALTER TABLE games ADD COLUMN players TEXT",
+    "ALTER TABLE games ADD COLUMN rating_changes TEXT",
+    "ALTER TABLE games ADD COLUMN ended_ms BIGINT",
+    "ALTER TABLE games ADD COLUMN outcome TEXT",
+    "CREATE INDEX games_white_account ON games (white_account, ended_ms)",
+    "CREATE INDEX games_black_account ON games (black_account, ended_ms)",
+    RATINGS,
+    RATINGS_BY_VARIANT,
+];
+
 /// The lobby (crates/server/src/lobby): nodes and their heartbeat, who is connected on which
 /// node, open seeks, quick-pairing pool entries and challenges. Seeks and challenges keep the
 /// protocol's JSON of themselves in `body` (what the lobby shows), with the columns queries
@@ -138,6 +170,12 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "accounts and sessions",
         sqlite: &[ACCOUNTS, SESSIONS, SESSIONS_BY_ACCOUNT],
         postgres: &[ACCOUNTS, SESSIONS, SESSIONS_BY_ACCOUNT],
+    },
+    Migration {
+        version: 4,
+        name: "account games and ratings",
+        sqlite: ACCOUNT_GAME_COLUMNS,
+        postgres: ACCOUNT_GAME_COLUMNS,
     },
     Migration {
         version: 100,

@@ -9,6 +9,7 @@ mod fuzz_seeds;
 mod games;
 mod hostile;
 mod limits;
+mod lobby;
 mod offers;
 mod postgres;
 mod resilience;
