@@ -433,8 +433,6 @@ struct Seeks {
     open: HashMap<String, String>,
     /// Variants with a `seek` sent and not yet answered by `seek_added`.
     asked: HashMap<String, Instant>,
-    /// Seek ids withdrawn (cancel sent).
-    cancelled: HashSet<String>,
     /// Not before (after a refusal).
     retry_at: HashMap<String, Instant>,
 }
@@ -513,7 +511,6 @@ async fn lobby(
                         }
                     }
                     LobbyServerMessage::SeekRemoved { id } => {
-                        own.cancelled.remove(&id);
                         own.open.retain(|_, s| *s != id);
                     }
                     LobbyServerMessage::Challenge { challenge } if challenge.to.name == *me => {
@@ -530,10 +527,8 @@ async fn lobby(
                                 .rating
                                 .map_or("unrated".to_owned(), |r| r.to_string()),
                         );
-                        // A paired seek is gone: its `seek_removed` may come later.
-                        if let Some(id) = own.open.remove(&variant) {
-                            own.cancelled.insert(id);
-                        }
+                        // An accepted seek's `seek_removed` comes too (before this): the seek
+                        // is opened again then. A challenge's game leaves the seeks as they are.
                         let stored = StoredGame { token, color, variant, opponent };
                         bot.games.lock().unwrap().insert(game.clone(), stored.clone());
                         bot.save();
@@ -563,7 +558,6 @@ async fn lobby(
 }
 
 async fn cancel_seek(ws: &mut Ws, own: &mut Seeks, id: &str) -> Result<(), String> {
-    own.cancelled.insert(id.to_owned());
     own.open.retain(|_, s| s != id);
     net::lobby_send(ws, &LobbyClientMessage::CancelSeek { id: id.to_owned() }).await
 }

@@ -279,6 +279,10 @@ struct Totals {
     moves: AtomicU64,
     errors: AtomicU64,
     seek_lost_races: AtomicU64,
+    /// Pairings that arrived as the run ended (played, resigned at once).
+    late_pairings: AtomicU64,
+    /// Games a client left unfinished (past the drain and 30 s more).
+    abandoned: AtomicU64,
 }
 
 struct Shared {
@@ -536,7 +540,11 @@ async fn drive(
         _ => println!("server: CPU and memory unknown (a remote server: pass --server-pid)"),
     }
     let errors = t.errors.load(Ordering::Relaxed);
-    println!("client errors: {errors}");
+    println!(
+        "client errors: {errors}; {} pairings as the run ended (played, resigned at once); {} games left unfinished",
+        t.late_pairings.load(Ordering::Relaxed),
+        t.abandoned.load(Ordering::Relaxed)
+    );
     Ok(true)
 }
 
@@ -694,11 +702,8 @@ async fn client(shared: &Arc<Shared>, role: Role, seed: u64) -> Result<(), Strin
                     .map_err(|e| e.to_string())?;
             }
         }
-        // Wait for the pairing (an accepter: or its refusal).
-        let patience = match role {
-            Role::Accepter => Duration::from_secs(10),
-            _ => shared.deadline.saturating_duration_since(Instant::now()),
-        };
+        // Wait for the pairing (an accepter: or its refusal, which the server always sends).
+        let patience = shared.deadline.saturating_duration_since(Instant::now());
         let event = loop {
             match timeout(patience, events.recv()).await {
                 Err(_) => break None,
@@ -719,6 +724,19 @@ async fn client(shared: &Arc<Shared>, role: Role, seed: u64) -> Result<(), Strin
             }
         };
         let Some(LobbyEvent::Paired { game, color, token }) = event else {
+            if Instant::now() >= shared.deadline {
+                // A pairing made as the run ended is still played (else its opponent waits).
+                if let Ok(Some(LobbyEvent::Paired { game, color, token })) =
+                    timeout(Duration::from_secs(3), events.recv()).await
+                {
+                    shared.games.lock().unwrap().insert(game.clone());
+                    if let Err(e) = play(shared, &game, &token, color, &mut rng, 0).await {
+                        shared.error(&format!("game {game}: {e}"));
+                    }
+                    shared.totals.games_ended.fetch_add(1, Ordering::Relaxed);
+                    shared.totals.late_pairings.fetch_add(1, Ordering::Relaxed);
+                }
+            }
             continue;
         };
         let waited = us(asked.elapsed());
@@ -852,11 +870,14 @@ async fn play(
                     net::send(&mut ws, &ClientMessage::Ping { n: 0 }).await?;
                 }
                 _ = sleep(Duration::from_secs(1)), if resign_now => {
-                    // Past the drain: whoever is connected resigns (at most once a second).
-                    if mirror.side_to_move() == side {
-                        shared.totals.resigned.fetch_add(1, Ordering::Relaxed);
-                        net::send(&mut ws, &ClientMessage::Resign).await?;
+                    // Past the drain: resign (a player may resign on either turn); past 30 s
+                    // more, leave the game.
+                    if Instant::now() > shared.resign_at + Duration::from_secs(30) {
+                        shared.totals.abandoned.fetch_add(1, Ordering::Relaxed);
+                        return Err("the game did not end after resigning".into());
                     }
+                    shared.totals.resigned.fetch_add(1, Ordering::Relaxed);
+                    net::send(&mut ws, &ClientMessage::Resign).await?;
                 }
             }
         }
