@@ -98,9 +98,13 @@ struct Bot {
 
 impl Bot {
     fn start(server: &Server, token_file: &Path, extra: &[&str]) -> Bot {
+        Bot::start_at(server.addr, token_file, extra)
+    }
+
+    fn start_at(addr: SocketAddr, token_file: &Path, extra: &[&str]) -> Bot {
         let mut child = Command::new(env!("CARGO_BIN_EXE_boardcraft-cli"))
             .args(["online", "bot", "--server"])
-            .arg(format!("http://{}", server.addr))
+            .arg(format!("http://{addr}"))
             .args(["--level", "novice", "--variants", VARIANT, "--token-file"])
             .arg(token_file)
             .args(extra)
@@ -155,12 +159,21 @@ impl Drop for Bot {
 /// Makes a bot account the way docs/cli.md tells the operator: the first run makes a guest
 /// and stops (not a bot yet), the operator marks it, the second run names it and plays.
 async fn bot_account(server: &Server, name: &str) -> PathBuf {
-    let token_file = server.dir.path().join("bot.token");
-    let password_file = server.dir.path().join("bot.password");
+    bot_account_at(server.addr, server.dir.path(), &server.store, name).await
+}
+
+async fn bot_account_at(
+    addr: SocketAddr,
+    dir: &Path,
+    store: &Arc<dyn storage::Storage>,
+    name: &str,
+) -> PathBuf {
+    let token_file = dir.join("bot.token");
+    let password_file = dir.join("bot.password");
     std::fs::write(&password_file, "correct horse battery\n").unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_boardcraft-cli"))
         .args(["online", "bot", "--server"])
-        .arg(format!("http://{}", server.addr))
+        .arg(format!("http://{addr}"))
         .args(["--name", name, "--password-file"])
         .arg(&password_file)
         .arg("--token-file")
@@ -177,7 +190,7 @@ async fn bot_account(server: &Server, name: &str) -> PathBuf {
         .to_owned();
     assert!(guest_name.starts_with("Guest-"), "{guest_name}");
     assert!(
-        server.store.set_bot(guest_name, true).await.unwrap(),
+        store.set_bot(guest_name, true).await.unwrap(),
         "the guest exists"
     );
     token_file
@@ -224,7 +237,12 @@ async fn lobby_recv(ws: &mut Ws) -> LobbyServerMessage {
 
 /// Waits for a lobby message `pick` accepts (others are skipped).
 async fn lobby_until<T>(ws: &mut Ws, mut pick: impl FnMut(LobbyServerMessage) -> Option<T>) -> T {
+    let deadline = std::time::Instant::now() + WAIT;
     loop {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the lobby message never came"
+        );
         if let Some(t) = pick(lobby_recv(ws).await) {
             return t;
         }
@@ -325,7 +343,11 @@ async fn play(
             .await;
             sent_for = Some(ply);
         }
-        match game_recv(&mut ws).await {
+        let m = game_recv(&mut ws).await;
+        if std::env::var_os("BOT_TEST_DEBUG").is_some() {
+            eprintln!("[person] {m:?}");
+        }
+        match m {
             ServerMessage::Moved {
                 ply: p, notation, ..
             } if p == ply => {
@@ -438,17 +460,36 @@ async fn the_bots_seek_is_in_the_lobby_and_opens_again_after_a_game() {
         },
     )
     .await;
-    let p = lobby_until(&mut ws, paired).await;
-    // The bot opens a new seek at once (it has room for more games).
-    let again = lobby_until(&mut ws, |m| match m {
-        LobbyServerMessage::SeekAdded { seek } if is_bots(&seek) => Some(seek),
-        _ => None,
-    })
-    .await;
+    // The pairing, and the bot's new seek (it has room for more games), in either order.
+    let mut p = None;
+    let mut again = None;
+    let deadline = std::time::Instant::now() + WAIT;
+    while p.is_none() || again.is_none() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no pairing or no new seek"
+        );
+        match lobby_recv(&mut ws).await {
+            LobbyServerMessage::SeekAdded { seek } if is_bots(&seek) => again = Some(seek),
+            m => {
+                if let Some(x) = paired(m) {
+                    p = Some(x);
+                }
+            }
+        }
+    }
+    let (p, again) = (p.unwrap(), again.unwrap());
     assert_ne!(again.id, seek.id);
-    let (_, result) = play(server.addr, &p, 11, None).await;
+    let (plies, result) = play(server.addr, &p, 11, None).await;
     assert!(result.is_some());
     bot.wait_for_line(&format!("game {} end:", p.game)).await;
+    // A rated game (a seek with a clock): the end line has the bot's rating change.
+    let out = bot.output();
+    let end = out
+        .lines()
+        .find(|l| l.starts_with(&format!("game {} end:", p.game)))
+        .unwrap();
+    assert!(plies < 4 || end.contains(", rating 1500? -> "), "{end}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -458,8 +499,7 @@ async fn a_restarted_bot_resumes_its_game() {
     let mut bot = Bot::start(&server, &token_file, &["--no-seeks"]);
     bot.wait_for_line("in the lobby as").await;
     let person = guest(server.addr).await;
-    let (mut ws, welcome) = lobby(server.addr, &person.token).await;
-    let _ = welcome;
+    let (mut ws, _) = lobby(server.addr, &person.token).await;
     let bot_name = {
         let (status, body) = http(
             server.addr,
@@ -500,4 +540,114 @@ async fn a_restarted_bot_resumes_its_game() {
     assert!(result.is_some(), "the game ended");
     assert!(more > plies, "{more} plies after {plies}");
     bot.wait_for_line(&format!("game {} end:", p.game)).await;
+}
+
+/// A server in its own runtime on its own thread: stopped at once (every task dropped, as a
+/// crash would) and started again on the same address and database.
+struct Killable {
+    stop: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Killable {
+    fn start(db: &str, addr: SocketAddr) -> (Killable, SocketAddr) {
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let db = db.to_owned();
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.spawn(async move {
+                let store = storage::open(&db).await.expect("the database opens");
+                let listener = TcpListener::bind(addr).await.expect("the address is free");
+                addr_tx.send(listener.local_addr().unwrap()).unwrap();
+                let settings = Settings {
+                    max_connections_per_ip: 0,
+                    max_new_guests_per_ip_per_hour: 0,
+                    messages_per_second: 1000,
+                    message_burst: 2000,
+                    ..Settings::default()
+                };
+                serve(listener, store, settings, std::future::pending()).await
+            });
+            let _ = stopped.recv();
+            rt.shutdown_background();
+        });
+        let addr = addr_rx.recv_timeout(WAIT).expect("the server starts");
+        (
+            Killable {
+                stop: Some(stop),
+                thread: Some(thread),
+            },
+            addr,
+        )
+    }
+
+    fn kill(&mut self) {
+        self.stop.take();
+        if let Some(t) = self.thread.take() {
+            t.join().unwrap();
+        }
+    }
+}
+
+impl Drop for Killable {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_comes_back_after_the_server_went_away() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("server.sqlite3").display().to_string();
+    let (mut server, addr) = Killable::start(&db, "127.0.0.1:0".parse().unwrap());
+    // The operator's command opens the database beside the running server.
+    let store = storage::open(&db).await.unwrap();
+    let token_file = bot_account_at(addr, dir.path(), &store, "BackBot").await;
+    let bot = Bot::start_at(addr, &token_file, &["--no-seeks"]);
+    bot.wait_for_line("in the lobby as").await;
+    let person = guest(addr).await;
+    let (mut ws, _) = lobby(addr, &person.token).await;
+    let bot_name = {
+        let token = std::fs::read_to_string(&token_file).unwrap();
+        let (_, body) = http(addr, "GET", "/api/me", None, Some(token.trim())).await;
+        serde_json::from_str::<boardcraft_protocol::http::AccountInfo>(&body)
+            .unwrap()
+            .name
+    };
+    lobby_send(
+        &mut ws,
+        LobbyClientMessage::Challenge {
+            to: bot_name,
+            terms: terms(),
+        },
+    )
+    .await;
+    let p = lobby_until(&mut ws, paired).await;
+    let (plies, _) = play(addr, &p, 9, Some(4)).await;
+    drop(ws);
+    // The server goes away for two seconds and comes back on the same address and database.
+    server.kill();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (_server, again) = Killable::start(&db, addr);
+    assert_eq!(again, addr);
+    // The bot's lobby connection comes back …
+    let lobbies = bot.output().matches("in the lobby as").count();
+    let deadline = std::time::Instant::now() + WAIT;
+    while bot.output().matches("in the lobby as").count() == lobbies {
+        assert!(std::time::Instant::now() < deadline, "{}", bot.output());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // … and so does its game: it plays on to the end.
+    let (more, result) = play(addr, &p, 13, None).await;
+    assert!(
+        result.is_some() && more > plies,
+        "{more} plies after {plies}"
+    );
+    bot.wait_for_line(&format!("game {} end:", p.game)).await;
+    assert!(bot.output().contains("reconnecting"), "{}", bot.output());
 }

@@ -507,10 +507,15 @@ async fn lobby(
                         if own.open.contains_key(&seek.variant) || config.seek.is_none() {
                             cancel_seek(&mut ws, &mut own, &seek.id).await?;
                         } else {
+                            eprintln!("bot: seek {} open ({} {})", seek.id, seek.variant,
+                                seek.time_control.map_or("untimed".to_owned(), |t| t.to_string()));
                             own.open.insert(seek.variant.clone(), seek.id.clone());
                         }
                     }
                     LobbyServerMessage::SeekRemoved { id } => {
+                        if own.open.values().any(|s| *s == id) {
+                            eprintln!("bot: seek {id} gone (accepted or expired)");
+                        }
                         own.open.retain(|_, s| *s != id);
                     }
                     LobbyServerMessage::Challenge { challenge } if challenge.to.name == *me => {

@@ -192,12 +192,10 @@ fn server_bin(args: &Args) -> Result<PathBuf, String> {
 fn start_server(args: &Args, pool: &str) -> Result<(Started, ServerUrl), String> {
     let bin = server_bin(args)?;
     let dir = tempfile_dir::Dir::new("boardcraft-lobby-load").map_err(|e| e.to_string())?;
-    let database = args.database.clone().unwrap_or_else(|| {
-        dir.0
-            .join("server.sqlite3")
-            .display()
-            .to_string()
-    });
+    let database = args
+        .database
+        .clone()
+        .unwrap_or_else(|| dir.0.join("server.sqlite3").display().to_string());
     let log = dir.0.join("server.log");
     let log_file = std::fs::File::create(&log).map_err(|e| e.to_string())?;
     let child = std::process::Command::new(&bin)
@@ -364,9 +362,7 @@ async fn main(args: Args) -> Result<ExitCode, String> {
     let pid = started.as_ref().map(|s| s.child.id()).or(args.server_pid);
     let result = drive(&args, server, time_control, pid).await;
     let norm_after = print_normaliser("after");
-    println!(
-        "normaliser: {norm_before:.2} / {norm_after:.2} M leaves/s (before / after the load)"
-    );
+    println!("normaliser: {norm_before:.2} / {norm_after:.2} M leaves/s (before / after the load)");
     let database = started
         .as_ref()
         .map(|s| s.database.clone())
@@ -441,8 +437,8 @@ async fn drive(
             Role::Pool
         };
         let shared = shared.clone();
-        let delay = Duration::from_secs(args.ramp_secs)
-            .mul_f64(i as f64 / args.clients.max(1) as f64);
+        let delay =
+            Duration::from_secs(args.ramp_secs).mul_f64(i as f64 / args.clients.max(1) as f64);
         let seed = args.seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
         tasks.push(tokio::spawn(async move {
             sleep(delay).await;
@@ -498,7 +494,7 @@ async fn drive(
     let games = shared.games.lock().unwrap().len();
     println!(
         "games: {games} paired ({} pool pairings, {} seek pairings, counted per client), {} ended \
-         ({} by a resignation), {} moves ({:.0}/s)",
+         ({} resignations sent), {} moves ({:.0}/s)",
         t.pool_paired.load(Ordering::Relaxed),
         t.seek_paired.load(Ordering::Relaxed),
         t.games_ended.load(Ordering::Relaxed) / 2,
@@ -778,17 +774,18 @@ async fn play(
 ) -> Result<(), String> {
     let mut reconnects = 0;
     'connect: loop {
-        let (mut ws, welcome) = match net::connect(&shared.server, game, Some(token), "lobby-load").await {
-            Ok(x) => x,
-            Err(e) => {
-                reconnects += 1;
-                if reconnects > 5 {
-                    return Err(e);
+        let (mut ws, welcome) =
+            match net::connect(&shared.server, game, Some(token), "lobby-load").await {
+                Ok(x) => x,
+                Err(e) => {
+                    reconnects += 1;
+                    if reconnects > 5 {
+                        return Err(e);
+                    }
+                    sleep(Duration::from_millis(500)).await;
+                    continue;
                 }
-                sleep(Duration::from_millis(500)).await;
-                continue;
-            }
-        };
+            };
         let ServerMessage::Welcome { game: snapshot, .. } = welcome else {
             unreachable!("connect returns a welcome")
         };

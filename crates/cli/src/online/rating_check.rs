@@ -64,8 +64,9 @@ const RATINGS: &str = "SELECT account, variant, rating, deviation, volatility, g
 
 fn read_sqlite(path: &str) -> Result<(Vec<GameRow>, Vec<RatingRow>), String> {
     let path = path.strip_prefix("sqlite://").unwrap_or(path);
-    let db = rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(|e| format!("cannot open {path}: {e}"))?;
+    let db =
+        rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .map_err(|e| format!("cannot open {path}: {e}"))?;
     let e = |e: rusqlite::Error| format!("reading {path}: {e}");
     let mut games = Vec::new();
     let mut q = db.prepare(GAMES).map_err(e)?;
@@ -141,10 +142,20 @@ async fn read_postgres(url: &str) -> Result<(Vec<GameRow>, Vec<RatingRow>), Stri
     Ok((games, ratings))
 }
 
+/// The largest difference the check accepts in any of the three numbers. The server and this
+/// check run the same crate on the same numbers (read exactly: serde_json's float_roundtrip),
+/// so the differences are expected to be 0; the largest one seen is reported.
+const TOLERANCE: f64 = 1e-9;
+
+fn diff(a: Glicko, b: Glicko) -> f64 {
+    (a.rating - b.rating)
+        .abs()
+        .max((a.deviation - b.deviation).abs())
+        .max((a.volatility - b.volatility).abs())
+}
+
 fn close(a: Glicko, b: Glicko) -> bool {
-    (a.rating - b.rating).abs() < 1e-9
-        && (a.deviation - b.deviation).abs() < 1e-9
-        && (a.volatility - b.volatility).abs() < 1e-12
+    diff(a, b) <= TOLERANCE
 }
 
 fn rate(white: Glicko, black: Glicko, outcome: &str) -> Option<(Glicko, Glicko)> {
@@ -184,6 +195,8 @@ pub async fn check(url: &str) -> Result<bool, String> {
     let mut unexpected = 0u64;
     let mut aborted = 0u64;
     let mut casual = 0u64;
+    // The largest difference between a stored after-rating and its recomputation.
+    let mut largest = 0f64;
     // (account, variant) → the player's (ended_ms, before, after) in rated games.
     let mut chains: HashMap<(String, String), Vec<(i64, Glicko, Glicko)>> = HashMap::new();
     for g in &games {
@@ -215,7 +228,13 @@ pub async fn check(url: &str) -> Result<bool, String> {
             (false, None) => {}
             (true, Some(c)) => {
                 rated += 1;
-                match rate(c.white.before, c.black.before, &g.outcome) {
+                let recomputed = rate(c.white.before, c.black.before, &g.outcome);
+                if let Some((w, b)) = recomputed {
+                    largest = largest
+                        .max(diff(w, c.white.after))
+                        .max(diff(b, c.black.after));
+                }
+                match recomputed {
                     Some((w, b)) if close(w, c.white.after) && close(b, c.black.after) => {}
                     other => {
                         mismatches += 1;
@@ -247,7 +266,10 @@ pub async fn check(url: &str) -> Result<bool, String> {
         let total = list.len() as i64;
         let mut current = START;
         while !list.is_empty() {
-            match list.iter().position(|(_, before, _)| close(*before, current)) {
+            match list
+                .iter()
+                .position(|(_, before, _)| close(*before, current))
+            {
                 Some(i) => current = list.remove(i).2,
                 None => {
                     chain_breaks += list.len() as u64;
@@ -286,7 +308,8 @@ pub async fn check(url: &str) -> Result<bool, String> {
     }
     println!(
         "ratings check: {} finished account games ({rated} rated, {aborted} aborted, {casual} casual); \
-         Glicko-2 recomputed with skillratings: {mismatches} mismatches; {missing} rated games without \
+         Glicko-2 recomputed with skillratings: {mismatches} mismatches (largest difference \
+         {largest:e}); {missing} rated games without \
          changes, {unexpected} unrated games with changes; {} players' chains: {chain_breaks} breaks; \
          ratings rows: {row_mismatches} mismatches",
         games.len(),
