@@ -4,10 +4,13 @@ use std::process::ExitCode;
 
 use clap::{Args as ClapArgs, Subcommand};
 
+mod bot;
 mod load;
+mod lobby_load;
 mod mirror;
 mod net;
 mod play;
+mod rating_check;
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -22,11 +25,20 @@ enum Command {
     /// A load benchmark: N concurrent games of bots playing random moves through a server,
     /// then a check of every stored game against what its clients saw.
     Load(load::Args),
+    /// The computer as a lobby player: signs in as a bot account, accepts challenges, keeps a
+    /// seek open per variant and plays any number of games at once.
+    Bot(bot::Args),
+    /// The lobby's load benchmark: N guest clients pairing through pools and seeks and playing
+    /// short games; pairing latency, move round trip, server CPU and memory, and a check of
+    /// every rated game's Glicko-2 change against the stored results.
+    LobbyLoad(lobby_load::Args),
 }
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
     match args.command {
         Command::Play(a) => play::run(a),
         Command::Load(a) => load::run(a),
+        Command::Bot(a) => bot::run(a),
+        Command::LobbyLoad(a) => lobby_load::run(a),
     }
 }
