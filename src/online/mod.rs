@@ -21,6 +21,7 @@ use bevy::prelude::*;
 
 pub mod http;
 pub mod link;
+pub mod lobby;
 #[cfg(target_arch = "wasm32")]
 mod page;
 pub mod seats;
@@ -34,6 +35,7 @@ use crate::GameSystems;
 
 /// The session's logic (headless-safe: what the tests run).
 pub fn plugin(app: &mut App) {
+    app.add_plugins(lobby::plugin);
     app.init_resource::<Online>()
         .add_message::<OnlineCommand>()
         .insert_non_send(session::Network::default())
