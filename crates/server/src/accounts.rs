@@ -278,7 +278,7 @@ impl AccountLimits {
 
 // ----- requests
 
-fn info_of(a: &Account) -> AccountInfo {
+pub(crate) fn info_of(a: &Account) -> AccountInfo {
     AccountInfo {
         id: a.id.clone(),
         name: a.name.clone(),
@@ -302,13 +302,13 @@ fn now_ms() -> i64 {
 
 /// How a request presented its session.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Presented {
+pub(crate) enum Presented {
     Bearer,
     Cookie,
 }
 
 /// The session token a request carries: `Authorization: Bearer`, else the cookie.
-fn presented_token(headers: &HeaderMap) -> Option<(String, Presented)> {
+pub(crate) fn presented_token(headers: &HeaderMap) -> Option<(String, Presented)> {
     if let Some(value) = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())

@@ -45,11 +45,18 @@ pub struct AppState {
     created: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
     /// Sign-in and guest limits (counted on this node).
     pub accounts: crate::accounts::AccountLimits,
+    /// The lobby (this node's share of it).
+    pub lobby: Arc<crate::lobby::Lobby>,
 }
 
 impl AppState {
-    pub fn new(games: Arc<Games>, settings: Arc<Settings>) -> Arc<AppState> {
+    pub fn new(
+        games: Arc<Games>,
+        settings: Arc<Settings>,
+        lobby: Arc<crate::lobby::Lobby>,
+    ) -> Arc<AppState> {
         Arc::new(AppState {
+            lobby,
             games,
             connections: AtomicU64::new(0),
             next_conn: AtomicU64::new(1),
@@ -186,6 +193,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/session/telegram", post(accounts::telegram))
         .route("/api/me", get(accounts::me))
         .route(WS_PATH, get(crate::ws::upgrade))
+        .route(
+            boardcraft_protocol::LOBBY_PATH,
+            get(crate::lobby::ws::upgrade),
+        )
         .layer(DefaultBodyLimit::max(state.settings.max_body_bytes()));
     app = match &state.settings.web_dir {
         // The browser game, with the .br/.gz files build-web.sh writes beside each file sent
@@ -346,6 +357,7 @@ async fn create_game(
         joined: false,
         created_ms: now_ms(),
         rematch_of: None,
+        players: None,
     };
     state
         .games

@@ -115,6 +115,7 @@ async fn handle(games: Arc<Games>, msg: ClientMessage) {
             joined: true,
             created_ms: 0,
             rematch_of: None,
+            players: None,
         })
         .await
         .expect("stored");

@@ -4,6 +4,7 @@
 //! - [`app`]: HTTP (create a game, join by invite, public state, the RON save, health) and the
 //!   browser game's folder;
 //! - [`ws`]: one task per websocket (hello, limits, keep-alive);
+//! - [`lobby`]: the lobby websocket (seeks, quick-pairing pools, challenges, counts);
 //! - [`game`]: one task per game, which owns the game, checks every request with the rules
 //!   and stores every change before anyone hears of it;
 //! - [`storage`]: SQLite (default) or PostgreSQL behind one trait.
@@ -23,8 +24,10 @@ pub mod client_addr;
 pub mod events;
 pub mod game;
 pub mod http_errors;
+pub mod lobby;
 pub mod log_escape;
 pub mod open_files;
+pub mod ratings;
 pub mod secrets;
 pub mod settings;
 pub mod storage;
@@ -61,7 +64,10 @@ pub async fn serve(
         n => n,
     };
     let counts = accept::ConnectionCounts::new(max_connections, settings.max_connections_per_ip);
-    let state = app::AppState::new(games, settings.clone());
+    let lobby = lobby::Lobby::start(games.clone(), settings.clone())
+        .await
+        .map_err(|e| std::io::Error::other(format!("starting the lobby: {e}")))?;
+    let state = app::AppState::new(games, settings.clone(), lobby);
     let router = app::router(state);
     accept::run(listener, router, settings, counts, shutdown).await
 }

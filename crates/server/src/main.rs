@@ -77,6 +77,24 @@ struct Args {
     /// Guest accounts per client address per hour (0: no limit).
     #[arg(long, default_value_t = 60)]
     max_new_guests_per_ip: u32,
+    /// Let bot accounts wait in the quick-pairing pools (by default they are refused there
+    /// and play through seeks and challenges).
+    #[arg(long)]
+    allow_bots_in_pools: bool,
+    /// The quick-pairing pools, in the order the lobby shows them: `variant minutes+seconds`,
+    /// comma-separated (default: ugolki-9qum 3+2, 5+3, 10+5; grasshopper 3+2, 5+3; halma-16
+    /// 10+5; focus 5+3, 10+5; gipf-basic 10+5).
+    #[arg(long)]
+    pools: Option<String>,
+    /// Seconds a player's seeks stay after their last lobby connection closed.
+    #[arg(long, default_value_t = 20)]
+    seek_grace_secs: u64,
+    /// Open seeks per player.
+    #[arg(long, default_value_t = 3)]
+    max_seeks_per_player: u32,
+    /// Seconds an unanswered challenge stays.
+    #[arg(long, default_value_t = 300)]
+    challenge_ttl_secs: u64,
     /// Log filter (targets, e.g. `info` or `info,boardcraft_server=debug`; default: RUST_LOG,
     /// else `info`).
     #[arg(long)]
@@ -208,6 +226,14 @@ async fn run(mut args: Args) -> Result<(), String> {
         max_new_guests_per_ip_per_hour: args.max_new_guests_per_ip,
         ..Settings::default()
     };
+    settings.lobby.allow_bots_in_pools = args.allow_bots_in_pools;
+    settings.lobby.seek_grace = Duration::from_secs(args.seek_grace_secs);
+    settings.lobby.max_seeks_per_account = args.max_seeks_per_player;
+    settings.lobby.challenge_ttl = Duration::from_secs(args.challenge_ttl_secs.max(1));
+    if let Some(pools) = &args.pools {
+        settings.lobby.pools =
+            boardcraft_server::lobby::parse_pools(pools).map_err(|e| format!("--pools: {e}"))?;
+    }
     if let Some(path) = &args.telegram_bot_token_file {
         let token = std::fs::read_to_string(path)
             .map_err(|e| format!("--telegram-bot-token-file {}: {e}", path.display()))?;

@@ -69,6 +69,8 @@ pub struct Settings {
     /// Messages queued for a connection that does not read them; past this it is closed (the
     /// client reconnects and gets the whole game).
     pub outgoing_queue: usize,
+    /// The lobby: pools, seeks, challenges, pairing (`crate::lobby`).
+    pub lobby: crate::lobby::LobbySettings,
 }
 
 impl Default for Settings {
@@ -99,6 +101,7 @@ impl Default for Settings {
             sign_in_window: Duration::from_secs(15 * 60),
             max_new_guests_per_ip_per_hour: 60,
             telegram_bot_token: None,
+            lobby: crate::lobby::LobbySettings::default(),
         }
     }
 }

@@ -109,16 +109,16 @@ pub(crate) fn origin_allowed(settings: &Settings, headers: &HeaderMap) -> Result
 }
 
 /// Messages a connection may send: a token bucket.
-struct RateLimit {
+pub(crate) struct RateLimit {
     tokens: f64,
     per_second: f64,
     burst: f64,
     last: Instant,
-    dropped: u32,
+    pub(crate) dropped: u32,
 }
 
 impl RateLimit {
-    fn new(settings: &Settings) -> RateLimit {
+    pub(crate) fn new(settings: &Settings) -> RateLimit {
         RateLimit {
             tokens: settings.message_burst as f64,
             per_second: settings.messages_per_second as f64,
@@ -128,7 +128,7 @@ impl RateLimit {
         }
     }
 
-    fn allow(&mut self) -> bool {
+    pub(crate) fn allow(&mut self) -> bool {
         let now = Instant::now();
         let elapsed = now.duration_since(self.last).as_secs_f64();
         self.last = now;
@@ -143,7 +143,7 @@ impl RateLimit {
     }
 }
 
-fn error(code: ErrorCode, message: impl Into<String>, fatal: bool) -> Message {
+pub(crate) fn error(code: ErrorCode, message: impl Into<String>, fatal: bool) -> Message {
     Message::Text(Utf8Bytes::from(
         ServerMessage::Error {
             code,
@@ -157,7 +157,7 @@ fn error(code: ErrorCode, message: impl Into<String>, fatal: bool) -> Message {
 
 /// The closing handshake: our close frame, then (briefly) the client's, so that the client
 /// reads everything that was sent before the connection goes.
-async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
+pub(crate) async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
     let sent = socket
         .send(Message::Close(Some(CloseFrame {
             code,
@@ -178,7 +178,12 @@ async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
 }
 
 /// Sends a fatal error and closes.
-async fn fail(socket: &mut WebSocket, code: ErrorCode, message: String, close_with: u16) {
+pub(crate) async fn fail(
+    socket: &mut WebSocket,
+    code: ErrorCode,
+    message: String,
+    close_with: u16,
+) {
     info!(code = %code, "closing a websocket: {message}");
     let _ = socket.send(error(code, message, true)).await;
     close(socket, close_with, code.as_str()).await;
@@ -218,7 +223,7 @@ fn invalid_utf8(e: &axum::Error) -> bool {
 
 /// A receive error: an invalid-UTF-8 text frame gets the close the standard asks for (1007);
 /// anything else has broken the connection already.
-async fn receive_failed(socket: &mut WebSocket, e: &axum::Error) {
+pub(crate) async fn receive_failed(socket: &mut WebSocket, e: &axum::Error) {
     if invalid_utf8(e) {
         fail(
             socket,
@@ -351,6 +356,18 @@ async fn connection(
         return;
     };
     debug!(conn, game = %game, side = ?side, "joined");
+    // A seat holder of a lobby game counts as a player online (the lobby's counts).
+    let seat_account = match (side, state.games.store.lobby()) {
+        (Some(side), Some(db)) => db
+            .seat_account(game.clone(), side == boardcraft_protocol::Side::White)
+            .await
+            .ok()
+            .flatten(),
+        _ => None,
+    };
+    if let Some(account) = &seat_account {
+        state.lobby.game_presence(account, true);
+    }
 
     // --- the session
     let mut limit = RateLimit::new(&settings);
@@ -442,5 +459,8 @@ async fn connection(
         }
     };
     debug!(conn, game = %game, "connection ended: {reason}");
+    if let Some(account) = &seat_account {
+        state.lobby.game_presence(account, false);
+    }
     let _ = task.send(Command::Disconnect { conn }).await;
 }

@@ -6,10 +6,11 @@ use std::sync::{
     atomic::{AtomicBool, Ordering},
 };
 
-use boardcraft_protocol::GameResult;
+use boardcraft_protocol::{GameResult, Rating};
 
 use crate::storage::{
-    Account, GameRecord, Storage, StoreError, StoreFuture, StoredGame, StoredMove,
+    Account, AccountEnd, ArchivedGame, GameRecord, GlickoChanges, Ranked, Storage, StoreError,
+    StoreFuture, StoredGame, StoredMove, Tally,
 };
 
 pub(crate) struct Fenced {
@@ -61,6 +62,36 @@ impl Storage for Fenced {
 
     fn finish_game(&self, id: String, result: GameResult) -> StoreFuture<'_, ()> {
         Box::pin(async move { self.note(self.inner.finish_game(id, result).await) })
+    }
+
+    fn finish_account_game(
+        &self,
+        id: String,
+        result: GameResult,
+        end: AccountEnd,
+    ) -> StoreFuture<'_, Option<GlickoChanges>> {
+        Box::pin(async move { self.note(self.inner.finish_account_game(id, result, end).await) })
+    }
+
+    fn ratings(&self, account: String) -> StoreFuture<'_, Vec<Rating>> {
+        self.inner.ratings(account)
+    }
+
+    fn player_games(
+        &self,
+        account: String,
+        offset: u32,
+        limit: u32,
+    ) -> StoreFuture<'_, Vec<ArchivedGame>> {
+        self.inner.player_games(account, offset, limit)
+    }
+
+    fn tallies(&self, account: String) -> StoreFuture<'_, Vec<Tally>> {
+        self.inner.tallies(account)
+    }
+
+    fn leaderboard(&self, variant: String, limit: u32) -> StoreFuture<'_, Vec<Ranked>> {
+        self.inner.leaderboard(variant, limit)
     }
 
     fn game_ids(&self) -> StoreFuture<'_, Vec<String>> {

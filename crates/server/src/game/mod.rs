@@ -12,9 +12,9 @@ use std::{
 
 use axum::extract::ws::Utf8Bytes;
 use boardcraft_protocol::{
-    Clocks, ErrorCode, GameResult, GameSnapshot, GameStatus, OfferKind, PROTOCOL_VERSION,
-    PendingOffer, Presence, SeatState, Seats, ServerMessage, Side, SnapshotReason, hash_text,
-    http::SeatJoined,
+    Clocks, EndCause, ErrorCode, GameResult, GameSnapshot, GameStatus, OfferKind, PROTOCOL_VERSION,
+    PendingOffer, Presence, RatingChanges, SeatState, Seats, ServerMessage, Side, SnapshotReason,
+    hash_text, http::SeatJoined,
 };
 use boardcraft_rules::{AnyPosition, Position, Variant};
 use boardcraft_saves::{Decided, Player, SavedGame};
@@ -26,11 +26,12 @@ use tracing::{info, warn};
 
 use crate::{
     Settings, secrets,
-    storage::{GameRecord, Storage, StoreError, StoredGame, StoredMove},
+    storage::{AccountEnd, AccountSeats, GameRecord, Storage, StoreError, StoredGame, StoredMove},
 };
 
 mod clock;
 mod fence;
+pub mod paired;
 mod registry;
 pub mod rules;
 
@@ -111,6 +112,8 @@ pub struct Game {
     /// Who played each move.
     sides: Vec<Side>,
     result: Option<GameResult>,
+    /// How the game changed both ratings (a finished rated game).
+    ratings: Option<RatingChanges>,
     rematch: Option<String>,
     clock: Option<Clock>,
     conns: HashMap<ConnId, Connection>,
@@ -154,6 +157,7 @@ impl Game {
             moves,
             result,
             rematch,
+            ratings,
         } = stored;
         let broken = |why: String| LoadError::Broken {
             game: record.id.clone(),
@@ -199,6 +203,7 @@ impl Game {
             hashes,
             sides,
             result,
+            ratings,
             rematch,
             clock,
             conns: HashMap::new(),
@@ -212,11 +217,9 @@ impl Game {
         if game.result.is_none()
             && let Some(outcome) = game.position.outcome()
         {
-            let result = rules::rules_result(outcome);
-            game.store
-                .finish_game(game.record.id.clone(), result.clone())
-                .await?;
+            let (result, ratings) = game.store_end(rules::rules_result(outcome)).await?;
             game.result = Some(result);
+            game.ratings = ratings;
         }
         if let Some(clock) = &mut game.clock
             && game.result.is_none()
@@ -295,8 +298,8 @@ impl Game {
             spectators: self.spectators(),
             rematch: self.rematch.clone(),
             rematch_of: self.record.rematch_of.clone(),
-            players: None,
-            ratings: None,
+            players: self.record.players.as_ref().map(|p| p.players.clone()),
+            ratings: self.ratings,
         }
     }
 
@@ -827,11 +830,48 @@ impl Game {
         }
     }
 
+    /// A game between accounts that ends before each side made two moves is aborted: no
+    /// winner, not rated.
+    fn aborts(&self) -> bool {
+        self.record.players.is_some()
+            && Side::BOTH
+                .iter()
+                .any(|side| self.sides.iter().filter(|s| *s == side).count() < 2)
+    }
+
+    /// Stores the end (a game between accounts: aborted if too early, rated if rated, in one
+    /// transaction); the result as stored and the rating changes.
+    async fn store_end(
+        &self,
+        result: GameResult,
+    ) -> Result<(GameResult, Option<RatingChanges>), StoreError> {
+        let Some(seats) = &self.record.players else {
+            self.store
+                .finish_game(self.record.id.clone(), result.clone())
+                .await?;
+            return Ok((result, None));
+        };
+        let result = if self.aborts() {
+            rules::aborted()
+        } else {
+            result
+        };
+        let end = AccountEnd {
+            variant: self.record.variant.clone(),
+            accounts: seats.accounts.clone(),
+            rated: seats.rated() && result.cause != EndCause::Aborted,
+        };
+        let changes = self
+            .store
+            .finish_account_game(self.record.id.clone(), result.clone(), end)
+            .await?;
+        Ok((result, changes.map(|c| c.shown())))
+    }
+
     /// Stores the end of the game, then tells everyone.
     async fn end(&mut self, result: GameResult) -> Result<(), StoreError> {
-        self.store
-            .finish_game(self.record.id.clone(), result.clone())
-            .await?;
+        let (result, ratings) = self.store_end(result).await?;
+        self.ratings = ratings;
         let now = Instant::now();
         let to_move = self.side_to_move();
         let plies = self.moves.len();
@@ -850,7 +890,7 @@ impl Game {
         self.broadcast(&ServerMessage::GameOver {
             result,
             clocks,
-            ratings: None,
+            ratings,
         });
         Ok(())
     }
@@ -1055,6 +1095,22 @@ impl Game {
             ));
         }
         let id = secrets::game_id();
+        // A game between accounts: its rematch is too (colours swapped, ratings as they are
+        // now).
+        let players = match &self.record.players {
+            None => None,
+            Some(seats) => {
+                let accounts = [seats.accounts[1].clone(), seats.accounts[0].clone()];
+                let players = paired::players_of(
+                    self.store.as_ref(),
+                    &self.record.variant,
+                    &accounts,
+                    seats.rated(),
+                )
+                .await?;
+                Some(AccountSeats { accounts, players })
+            }
+        };
         let record = GameRecord {
             id: id.clone(),
             variant: self.record.variant.clone(),
@@ -1067,6 +1123,7 @@ impl Game {
             joined: true,
             created_ms: now_ms(),
             rematch_of: Some(self.record.id.clone()),
+            players,
         };
         self.store
             .create_game(record)

@@ -87,6 +87,15 @@ pub fn abandoned(winner: Side) -> GameResult {
     }
 }
 
+/// A game between accounts that ended before each side made two moves.
+pub fn aborted() -> GameResult {
+    GameResult {
+        winner: None,
+        cause: EndCause::Aborted,
+        text: "game aborted".into(),
+    }
+}
+
 /// The variant a game is played with: its posted file, or the shipped one by name.
 pub fn variant_of(name: &str, file: Option<&str>) -> Result<Variant, VariantError> {
     match file {

@@ -70,7 +70,86 @@ const SESSIONS: &str = "CREATE TABLE sessions (
 
 const SESSIONS_BY_ACCOUNT: &str = "CREATE INDEX sessions_account ON sessions (account)";
 
-/// Every migration, in order.
+/// The ratings per account and variant (Glicko-2; a row once the account played a rated game in
+/// the variant).
+const RATINGS: &str = "CREATE TABLE ratings (
+        account TEXT NOT NULL REFERENCES accounts (id),
+        variant TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL,
+        updated_ms BIGINT NOT NULL,
+        PRIMARY KEY (account, variant)
+    )";
+
+const RATINGS_BY_VARIANT: &str = "CREATE INDEX ratings_variant ON ratings (variant, rating)";
+
+/// Games between accounts (the lobby's): both accounts, rated or not, the players as they were
+/// at the start (JSON `GamePlayers`), the rating changes (JSON, full precision), when it ended
+/// and how (`white`, `black`, `draw` or `aborted`: what the archive and the tallies read).
+const ACCOUNT_GAME_COLUMNS: &[&str] = &[
+    "ALTER TABLE games ADD COLUMN white_account TEXT",
+    "ALTER TABLE games ADD COLUMN black_account TEXT",
+    "ALTER TABLE games ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE",
+    "ALTER TABLE games ADD COLUMN players TEXT",
+    "ALTER TABLE games ADD COLUMN rating_changes TEXT",
+    "ALTER TABLE games ADD COLUMN ended_ms BIGINT",
+    "ALTER TABLE games ADD COLUMN outcome TEXT",
+    "CREATE INDEX games_white_account ON games (white_account, ended_ms)",
+    "CREATE INDEX games_black_account ON games (black_account, ended_ms)",
+    RATINGS,
+    RATINGS_BY_VARIANT,
+];
+
+/// The lobby (crates/server/src/lobby): nodes and their heartbeat, who is connected on which
+/// node, open seeks, quick-pairing pool entries and challenges. Seeks and challenges keep the
+/// protocol's JSON of themselves in `body` (what the lobby shows), with the columns queries
+/// need beside it.
+const LOBBY: &[&str] = &[
+    "CREATE TABLE lobby_nodes (
+        node TEXT PRIMARY KEY,
+        seen_ms BIGINT NOT NULL,
+        games BIGINT NOT NULL DEFAULT 0
+    )",
+    "CREATE TABLE lobby_presence (
+        node TEXT NOT NULL,
+        account TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        PRIMARY KEY (node, account, kind)
+    )",
+    "CREATE INDEX lobby_presence_account ON lobby_presence (account)",
+    "CREATE TABLE lobby_seeks (
+        id TEXT PRIMARY KEY,
+        account TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        orphaned_ms BIGINT,
+        body TEXT NOT NULL
+    )",
+    "CREATE INDEX lobby_seeks_account ON lobby_seeks (account)",
+    "CREATE TABLE lobby_pool (
+        account TEXT PRIMARY KEY,
+        pool TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        joined_ms BIGINT NOT NULL
+    )",
+    "CREATE TABLE lobby_challenges (
+        id TEXT PRIMARY KEY,
+        from_account TEXT NOT NULL,
+        to_account TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        body TEXT NOT NULL
+    )",
+    "CREATE INDEX lobby_challenges_from ON lobby_challenges (from_account)",
+    "CREATE INDEX lobby_challenges_to ON lobby_challenges (to_account)",
+];
+
+/// Every migration, in order of version.
+///
+/// Version numbers: the lobby's migrations are numbered from 100 (100, 101 …) so that they
+/// never clash with the other branches' (ratings and games: 4, 5 …) while both were written
+/// at once. The runner applies every version not yet recorded, whatever the highest recorded
+/// one is, so a gap or a later, lower version is applied too.
 pub const MIGRATIONS: &[Migration] = &[
     Migration {
         version: 1,
@@ -92,6 +171,18 @@ pub const MIGRATIONS: &[Migration] = &[
         sqlite: &[ACCOUNTS, SESSIONS, SESSIONS_BY_ACCOUNT],
         postgres: &[ACCOUNTS, SESSIONS, SESSIONS_BY_ACCOUNT],
     },
+    Migration {
+        version: 4,
+        name: "account games and ratings",
+        sqlite: ACCOUNT_GAME_COLUMNS,
+        postgres: ACCOUNT_GAME_COLUMNS,
+    },
+    Migration {
+        version: 100,
+        name: "lobby: nodes, presence, seeks, pools, challenges",
+        sqlite: LOBBY,
+        postgres: LOBBY,
+    },
 ];
 
 const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -107,18 +198,24 @@ fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
-/// The pending migrations after `applied` (the highest version recorded), or an error if the
-/// database was migrated by a newer server (this one would not know its tables).
-fn pending(applied: i64) -> Result<&'static [Migration], StoreError> {
-    let latest = MIGRATIONS.last().map_or(0, |m| m.version);
-    if applied > latest {
+/// The migrations not yet `applied` (the versions recorded), in order, or an error if the
+/// database was migrated by a newer server (a version this one does not know: it would not
+/// know its tables).
+fn pending(applied: &[i64]) -> Result<Vec<&'static Migration>, StoreError> {
+    if let Some(unknown) = applied
+        .iter()
+        .find(|v| !MIGRATIONS.iter().any(|m| m.version == **v))
+    {
+        let latest = MIGRATIONS.iter().map(|m| m.version).max().unwrap_or(0);
         return Err(StoreError::Backend(format!(
-            "the database's schema is version {applied}, newer than this server's {latest}: \
-             run a newer boardcraft-server"
+            "the database's schema has version {unknown}, which this server (up to {latest}) \
+             does not know: run a newer boardcraft-server"
         )));
     }
-    let from = MIGRATIONS.partition_point(|m| m.version <= applied);
-    Ok(&MIGRATIONS[from..])
+    Ok(MIGRATIONS
+        .iter()
+        .filter(|m| !applied.contains(&m.version))
+        .collect())
 }
 
 /// Brings a SQLite database up to date, in one transaction.
@@ -128,15 +225,17 @@ pub fn migrate_sqlite(conn: &mut Connection) -> Result<Vec<i64>, StoreError> {
         .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
         .map_err(backend)?;
     tx.execute(CREATE_TABLE, []).map_err(backend)?;
-    let applied: i64 = tx
-        .query_row(
-            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
-            [],
-            |r| r.get(0),
-        )
-        .map_err(backend)?;
+    let applied: Vec<i64> = {
+        let mut stmt = tx
+            .prepare("SELECT version FROM schema_migrations")
+            .map_err(backend)?;
+        stmt.query_map([], |r| r.get(0))
+            .map_err(backend)?
+            .collect::<Result<_, _>>()
+            .map_err(backend)?
+    };
     let mut done = Vec::new();
-    for m in pending(applied)? {
+    for m in pending(&applied)? {
         for statement in m.sqlite {
             tx.execute(statement, []).map_err(backend)?;
         }
@@ -162,16 +261,15 @@ pub async fn migrate_postgres(client: &mut Client) -> Result<Vec<i64>, StoreErro
         .await
         .map_err(backend)?;
     tx.batch_execute(CREATE_TABLE).await.map_err(backend)?;
-    let applied: i64 = tx
-        .query_one(
-            "SELECT COALESCE(MAX(version), 0)::int8 FROM schema_migrations",
-            &[],
-        )
+    let applied: Vec<i64> = tx
+        .query("SELECT version::int8 FROM schema_migrations", &[])
         .await
         .map_err(backend)?
-        .get(0);
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
     let mut done = Vec::new();
-    for m in pending(applied)? {
+    for m in pending(&applied)? {
         for statement in m.postgres {
             tx.batch_execute(statement).await.map_err(backend)?;
         }
@@ -192,12 +290,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn versions_rise_by_one() {
-        for (i, m) in MIGRATIONS.iter().enumerate() {
-            assert_eq!(m.version, i as i64 + 1, "{}", m.name);
+    fn versions_rise_and_are_applied_once() {
+        for w in MIGRATIONS.windows(2) {
+            assert!(w[0].version < w[1].version, "{}", w[1].name);
         }
-        assert_eq!(pending(0).unwrap().len(), MIGRATIONS.len());
-        assert!(pending(MIGRATIONS.len() as i64).unwrap().is_empty());
-        assert!(pending(MIGRATIONS.len() as i64 + 1).is_err());
+        let all: Vec<i64> = MIGRATIONS.iter().map(|m| m.version).collect();
+        assert_eq!(pending(&[]).unwrap().len(), MIGRATIONS.len());
+        assert!(pending(&all).unwrap().is_empty());
+        // A database that has the lobby's version but not an earlier one added later.
+        let without_first: Vec<i64> = all[1..].to_vec();
+        assert_eq!(pending(&without_first).unwrap()[0].version, all[0]);
+        assert!(pending(&[all[0], 99_999]).is_err());
     }
 }

@@ -11,8 +11,11 @@
 //! game is what its stored moves replay to.
 use std::{future::Future, pin::Pin};
 
-use boardcraft_protocol::{GameResult, Side, TimeControl};
+use boardcraft_protocol::{
+    EndCause, GamePlayers, GameResult, Rating, RatingChanges, Side, TimeControl,
+};
 
+pub mod lobby;
 pub mod migrations;
 pub mod ownership;
 pub mod postgres;
@@ -56,6 +59,24 @@ pub struct GameRecord {
     /// Milliseconds since the Unix epoch.
     pub created_ms: i64,
     pub rematch_of: Option<String>,
+    /// A game between two accounts (made in the lobby); `None` for invite games.
+    pub players: Option<AccountSeats>,
+}
+
+/// The accounts that play a game made in the lobby.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountSeats {
+    /// Account ids, indexed by [`Side::index`].
+    pub accounts: [String; 2],
+    /// The players as they were when the game was made (names, ratings in the variant, flags)
+    /// and whether it is rated.
+    pub players: GamePlayers,
+}
+
+impl AccountSeats {
+    pub fn rated(&self) -> bool {
+        self.players.rated
+    }
 }
 
 /// One stored move.
@@ -77,6 +98,8 @@ pub struct StoredGame {
     pub result: Option<GameResult>,
     /// The rematch's id, once made.
     pub rematch: Option<String>,
+    /// How a finished rated game changed both ratings.
+    pub ratings: Option<RatingChanges>,
 }
 
 /// A player's account. A guest has neither a password nor a Telegram link: only the sessions
@@ -100,6 +123,104 @@ impl Account {
     }
 }
 
+/// A rating as kept: Glicko-2's three numbers.
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Glicko {
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+}
+
+impl Default for Glicko {
+    /// A new player's: 1500, 350, 0.06 (Glicko-2's).
+    fn default() -> Glicko {
+        Glicko {
+            rating: 1500.0,
+            deviation: 350.0,
+            volatility: 0.06,
+        }
+    }
+}
+
+/// One side's rating before and after a rated game, in full.
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GlickoChange {
+    pub before: Glicko,
+    pub after: Glicko,
+}
+
+/// Both sides' (the `rating_changes` column's JSON).
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GlickoChanges {
+    pub white: GlickoChange,
+    pub black: GlickoChange,
+}
+
+impl GlickoChanges {
+    /// As shown: rounded, provisional or not.
+    pub fn shown(&self) -> RatingChanges {
+        let short = |g: Glicko| {
+            Rating {
+                variant: String::new(),
+                rating: g.rating,
+                deviation: g.deviation,
+                volatility: g.volatility,
+                games: 0,
+            }
+            .short()
+        };
+        let change = |c: GlickoChange| boardcraft_protocol::RatingChange {
+            before: short(c.before),
+            after: short(c.after),
+        };
+        RatingChanges {
+            white: change(self.white),
+            black: change(self.black),
+        }
+    }
+}
+
+/// The end of a game between accounts: what [`Storage::finish_account_game`] needs besides the
+/// result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountEnd {
+    pub variant: String,
+    /// Account ids, indexed by [`Side::index`].
+    pub accounts: [String; 2],
+    /// Rate it (the result is not an abort).
+    pub rated: bool,
+}
+
+/// A finished game in a player's archive.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArchivedGame {
+    pub id: String,
+    pub variant: String,
+    pub time_control: Option<TimeControl>,
+    pub players: GamePlayers,
+    pub result: GameResult,
+    pub ratings: Option<GlickoChanges>,
+    pub plies: u32,
+    pub created_ms: i64,
+    pub ended_ms: i64,
+}
+
+/// A player's wins, draws and losses in one variant (aborted games are not counted).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Tally {
+    pub variant: String,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+/// A row of a leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ranked {
+    pub account: Account,
+    pub rating: Rating,
+}
+
 /// The case-insensitive key of a name: what uniqueness and look-ups use.
 pub fn name_key(name: &str) -> String {
     name.to_lowercase()
@@ -121,6 +242,27 @@ pub trait Storage: Send + Sync + 'static {
     /// Deletes the moves from `from_ply` on (an accepted takeback).
     fn truncate_moves(&self, id: String, from_ply: u32) -> StoreFuture<'_, ()>;
     fn finish_game(&self, id: String, result: GameResult) -> StoreFuture<'_, ()>;
+    /// Stores the end of a game between accounts; a rated one's new ratings (Glicko-2, from
+    /// the ratings as they are now) in the same transaction. Answers the rating changes.
+    fn finish_account_game(
+        &self,
+        id: String,
+        result: GameResult,
+        end: AccountEnd,
+    ) -> StoreFuture<'_, Option<GlickoChanges>>;
+    /// An account's ratings, one per variant it played rated games in.
+    fn ratings(&self, account: String) -> StoreFuture<'_, Vec<Rating>>;
+    /// An account's finished games, newest first: `limit` from `offset` on.
+    fn player_games(
+        &self,
+        account: String,
+        offset: u32,
+        limit: u32,
+    ) -> StoreFuture<'_, Vec<ArchivedGame>>;
+    /// An account's wins, draws and losses per variant.
+    fn tallies(&self, account: String) -> StoreFuture<'_, Vec<Tally>>;
+    /// The best non-provisional ratings of a variant, best first.
+    fn leaderboard(&self, variant: String, limit: u32) -> StoreFuture<'_, Vec<Ranked>>;
     /// The ids of every stored game, oldest first (for checks and tools).
     fn game_ids(&self) -> StoreFuture<'_, Vec<String>>;
     /// Stores a new account ([`StoreError::Conflict`] if its name, id or Telegram id exists).
@@ -170,6 +312,10 @@ pub trait Storage: Send + Sync + 'static {
     fn cluster_events(&self) -> Option<tokio::sync::broadcast::Receiver<ClusterEvent>> {
         None
     }
+    /// The lobby's tables (storage/lobby.rs).
+    fn lobby(&self) -> Option<&dyn lobby::LobbyStore> {
+        None
+    }
 }
 
 /// Opens the database a `--database` value names: `postgres://…` / `postgresql://…`, or
@@ -199,6 +345,132 @@ pub(crate) fn side_of(name: &str) -> Result<Side, StoreError> {
             "bad side `{other}` in the database"
         ))),
     }
+}
+
+/// An account's finished games (`?1`/`$1`: the account; the order and page are added).
+pub(crate) const ARCHIVE_SELECT: &str =
+    "SELECT id, variant, initial_ms, increment_ms, players, result,
+        rating_changes, (SELECT count(*) FROM moves m WHERE m.game = g.id), created_ms, ended_ms
+     FROM games g
+     WHERE (white_account = $1 OR black_account = $1) AND result IS NOT NULL";
+
+/// Wins, draws and losses per variant of the account `$1`.
+pub(crate) const TALLIES: &str = "SELECT variant,
+        SUM(CASE WHEN (white_account = $1 AND outcome = 'white')
+                   OR (black_account = $1 AND outcome = 'black') THEN 1 ELSE 0 END),
+        SUM(CASE WHEN outcome = 'draw' THEN 1 ELSE 0 END),
+        SUM(CASE WHEN (white_account = $1 AND outcome = 'black')
+                   OR (black_account = $1 AND outcome = 'white') THEN 1 ELSE 0 END)
+     FROM games
+     WHERE (white_account = $1 OR black_account = $1) AND outcome IS NOT NULL
+     GROUP BY variant ORDER BY variant";
+
+/// The best ratings of the variant `$1` whose deviation is at most `$2`, `$3` of them.
+pub(crate) const LEADERBOARD: &str = "SELECT a.id, a.name, a.password_hash, a.telegram_id, a.bot,
+        a.created_ms, r.rating, r.deviation, r.volatility, r.games
+     FROM ratings r JOIN accounts a ON a.id = r.account
+     WHERE r.variant = $1 AND r.deviation <= $2
+     ORDER BY r.rating DESC, a.name_key LIMIT $3";
+
+/// A rating after a game: inserted, or replacing the one there, one more game counted.
+pub(crate) const RATING_UPSERT_SQLITE: &str = "INSERT INTO ratings
+        (account, variant, rating, deviation, volatility, games, updated_ms)
+     VALUES ($1, $2, $3, $4, $5, 1, $6)
+     ON CONFLICT (account, variant) DO UPDATE SET rating = excluded.rating,
+        deviation = excluded.deviation, volatility = excluded.volatility,
+        games = ratings.games + 1, updated_ms = excluded.updated_ms";
+
+/// A row of [`ARCHIVE_SELECT`], as read.
+pub(crate) struct ArchiveRow {
+    pub id: String,
+    pub variant: String,
+    pub initial: Option<i64>,
+    pub increment: Option<i64>,
+    pub players: Option<String>,
+    pub result: Option<String>,
+    pub changes: Option<String>,
+    pub plies: i64,
+    pub created_ms: i64,
+    pub ended_ms: Option<i64>,
+}
+
+impl ArchiveRow {
+    pub(crate) fn into_game(self) -> Result<ArchivedGame, StoreError> {
+        let broken = |what: &str| StoreError::Backend(format!("game {}: no {what}", self.id));
+        Ok(ArchivedGame {
+            players: from_json(self.players.clone(), "players")?
+                .ok_or_else(|| broken("players"))?,
+            result: result_of(self.result.clone())?.ok_or_else(|| broken("result"))?,
+            ratings: from_json(self.changes.clone(), "rating changes")?,
+            time_control: time_control_of(self.initial, self.increment),
+            plies: self.plies as u32,
+            ended_ms: self.ended_ms.unwrap_or(self.created_ms),
+            created_ms: self.created_ms,
+            variant: self.variant,
+            id: self.id,
+        })
+    }
+}
+
+/// The `outcome` column: who won, a draw, or aborted.
+pub(crate) fn outcome_of(result: &GameResult) -> &'static str {
+    match (&result.cause, result.winner) {
+        (EndCause::Aborted, _) => "aborted",
+        (_, Some(side)) => side.name(),
+        (_, None) => "draw",
+    }
+}
+
+pub(crate) fn json_of<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("plain data always serialises")
+}
+
+pub(crate) fn from_json<T: serde::de::DeserializeOwned>(
+    text: Option<String>,
+    what: &str,
+) -> Result<Option<T>, StoreError> {
+    text.map(|t| {
+        serde_json::from_str(&t)
+            .map_err(|e| StoreError::Backend(format!("bad {what} in the database: {e}")))
+    })
+    .transpose()
+}
+
+/// Both records' account columns: (white, black, rated, players JSON).
+pub(crate) fn seat_columns(
+    players: &Option<AccountSeats>,
+) -> (Option<String>, Option<String>, bool, Option<String>) {
+    match players {
+        Some(p) => (
+            Some(p.accounts[0].clone()),
+            Some(p.accounts[1].clone()),
+            p.rated(),
+            Some(json_of(&p.players)),
+        ),
+        None => (None, None, false, None),
+    }
+}
+
+pub(crate) fn seats_of(
+    white: Option<String>,
+    black: Option<String>,
+    players: Option<String>,
+) -> Result<Option<AccountSeats>, StoreError> {
+    let players: Option<GamePlayers> = from_json(players, "players")?;
+    Ok(match (white, black, players) {
+        (Some(w), Some(b), Some(players)) => Some(AccountSeats {
+            accounts: [w, b],
+            players,
+        }),
+        _ => None,
+    })
+}
+
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
 }
 
 pub(crate) fn result_json(result: &GameResult) -> String {

@@ -71,7 +71,11 @@ impl Ownership {
     pub async fn connect(url: &str) -> Result<Arc<Ownership>, StoreError> {
         let (events, _) = broadcast::channel(1024);
         let (client, closed) = Self::open(url).await?;
-        let bus = EventBus::connect(url, &[HANDOVER_CHANNEL, GAMES_CHANNEL]).await?;
+        let bus = EventBus::connect(
+            url,
+            &[HANDOVER_CHANNEL, GAMES_CHANNEL, crate::lobby::CHANNEL],
+        )
+        .await?;
         let ownership = Arc::new(Ownership {
             url: url.to_owned(),
             client: tokio::sync::RwLock::new(client),
@@ -268,6 +272,26 @@ impl Ownership {
             .await
             .map_err(backend)?;
         Ok(())
+    }
+
+    /// Takes (or keeps) a named node-wide lock on the lock connection, in the two-key form
+    /// (apart from the games' one-key locks): `true` while this node holds it. Asking again
+    /// while held does not stack the lock. Lost with the lock connection, like the games'.
+    pub async fn hold(&self, key: (i32, i32)) -> Result<bool, StoreError> {
+        Ok(self
+            .client
+            .read()
+            .await
+            .query_one(
+                "SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'
+                         AND pid = pg_backend_pid() AND classid = $1::int4::oid
+                         AND objid = $2::int4::oid AND objsubid = 2 AND granted)
+                     THEN TRUE ELSE pg_try_advisory_lock($1, $2) END",
+                &[&key.0, &key.1],
+            )
+            .await
+            .map_err(backend)?
+            .get(0))
     }
 
     /// Asks whichever node holds the game to let it go.

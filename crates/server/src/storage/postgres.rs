@@ -6,13 +6,15 @@ use std::sync::{
     atomic::{AtomicUsize, Ordering},
 };
 
-use boardcraft_protocol::GameResult;
+use boardcraft_protocol::{EndCause, GameResult, Rating, Side};
 use tokio_postgres::{Client, NoTls, Statement, error::SqlState};
 
 use super::{
-    Account, GameRecord, Storage, StoreError, StoreFuture, StoredGame, StoredMove, name_key,
+    ARCHIVE_SELECT, Account, AccountEnd, ArchiveRow, ArchivedGame, GameRecord, Glicko,
+    GlickoChanges, LEADERBOARD, Ranked, Storage, StoreError, StoreFuture, StoredGame, StoredMove,
+    TALLIES, Tally, from_json, json_of, name_key, now_ms, outcome_of,
     ownership::{Acquired, ClusterEvent, Ownership},
-    result_json, result_of, side_name, side_of, time_control_of,
+    result_json, result_of, seat_columns, seats_of, side_name, side_of, time_control_of,
 };
 
 /// Connections opened to the database.
@@ -27,6 +29,9 @@ struct Conn {
 
 pub struct PostgresStore {
     conns: Vec<Conn>,
+    /// The connection rated ends run their transactions on (a transaction needs a connection
+    /// of its own: the others pipeline many games' statements).
+    rating: tokio::sync::Mutex<Client>,
     next: AtomicUsize,
     ownership: Arc<Ownership>,
 }
@@ -77,7 +82,8 @@ impl PostgresStore {
                 .prepare(
                     "SELECT variant, variant_file, initial_ms, increment_ms, white_token,
                             black_token, creator, invite, joined, created_ms, rematch_of, result,
-                            (SELECT r.id FROM games r WHERE r.rematch_of = g.id)
+                            (SELECT r.id FROM games r WHERE r.rematch_of = g.id),
+                            white_account, black_account, players, rating_changes
                      FROM games g WHERE g.id = $1",
                 )
                 .await
@@ -97,8 +103,17 @@ impl PostgresStore {
             });
         }
         let ownership = Ownership::connect(url).await?;
+        let (rating, connection) = tokio_postgres::connect(url, NoTls)
+            .await
+            .map_err(|e| StoreError::Backend(format!("cannot connect to PostgreSQL: {e}")))?;
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::error!("PostgreSQL connection failed: {e}");
+            }
+        });
         Ok(PostgresStore {
             conns,
+            rating: tokio::sync::Mutex::new(rating),
             next: AtomicUsize::new(0),
             ownership,
         })
@@ -113,6 +128,11 @@ impl PostgresStore {
     /// (never taken by any node: tools and tests that use the store directly).
     fn epoch(&self, game: &str) -> i64 {
         self.ownership.epoch(game).unwrap_or(0)
+    }
+
+    /// A pooled connection (the lobby's queries, storage/lobby.rs).
+    pub(super) fn client(&self) -> &Client {
+        &self.conn().client
     }
 
     fn conn(&self) -> &Conn {
@@ -169,15 +189,21 @@ impl PostgresStore {
                 joined: row.get(8),
                 created_ms: row.get(9),
                 rematch_of: row.get(10),
+                players: seats_of(row.get(13), row.get(14), row.get(15))?,
             },
             moves,
             result: result_of(row.get(11))?,
             rematch: row.get(12),
+            ratings: from_json::<GlickoChanges>(row.get(16), "rating changes")?.map(|c| c.shown()),
         }))
     }
 }
 
 impl Storage for PostgresStore {
+    fn lobby(&self) -> Option<&dyn super::lobby::LobbyStore> {
+        Some(self)
+    }
+
     fn kind(&self) -> &'static str {
         "postgres"
     }
@@ -186,12 +212,14 @@ impl Storage for PostgresStore {
         Box::pin(async move {
             let initial = g.time_control.map(|t| t.initial_ms as i64);
             let increment = g.time_control.map(|t| t.increment_ms as i64);
+            let (white, black, rated, players) = seat_columns(&g.players);
             self.conn_for(&g.id)
                 .client
                 .execute(
                     "INSERT INTO games (id, variant, variant_file, initial_ms, increment_ms,
-                        white_token, black_token, creator, invite, joined, created_ms, rematch_of)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                        white_token, black_token, creator, invite, joined, created_ms, rematch_of,
+                        white_account, black_account, rated, players)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
                     &[
                         &g.id,
                         &g.variant,
@@ -205,6 +233,10 @@ impl Storage for PostgresStore {
                         &g.joined,
                         &g.created_ms,
                         &g.rematch_of,
+                        &white,
+                        &black,
+                        &rated,
+                        &players,
                     ],
                 )
                 .await
@@ -315,8 +347,15 @@ impl Storage for PostgresStore {
                 .conn_for(&id)
                 .client
                 .execute(
-                    "UPDATE games SET result = $2 WHERE id = $1 AND owner_epoch = $3",
-                    &[&id, &result_json(&result), &epoch],
+                    "UPDATE games SET result = $2, ended_ms = $4, outcome = $5
+                     WHERE id = $1 AND owner_epoch = $3",
+                    &[
+                        &id,
+                        &result_json(&result),
+                        &epoch,
+                        &now_ms(),
+                        &outcome_of(&result),
+                    ],
                 )
                 .await
                 .map_err(backend)?;
@@ -324,6 +363,127 @@ impl Storage for PostgresStore {
                 return Err(StoreError::NotOwner(id));
             }
             Ok(())
+        })
+    }
+
+    fn finish_account_game(
+        &self,
+        id: String,
+        result: GameResult,
+        end: AccountEnd,
+    ) -> StoreFuture<'_, Option<GlickoChanges>> {
+        Box::pin(self.finish_account(id, result, end))
+    }
+
+    fn ratings(&self, account: String) -> StoreFuture<'_, Vec<Rating>> {
+        Box::pin(async move {
+            let rows = self
+                .conn()
+                .client
+                .query(
+                    "SELECT variant, rating, deviation, volatility, games FROM ratings
+                     WHERE account = $1 ORDER BY variant",
+                    &[&account],
+                )
+                .await
+                .map_err(backend)?;
+            Ok(rows
+                .iter()
+                .map(|r| Rating {
+                    variant: r.get(0),
+                    rating: r.get(1),
+                    deviation: r.get(2),
+                    volatility: r.get(3),
+                    games: r.get::<_, i32>(4) as u32,
+                })
+                .collect())
+        })
+    }
+
+    fn player_games(
+        &self,
+        account: String,
+        offset: u32,
+        limit: u32,
+    ) -> StoreFuture<'_, Vec<ArchivedGame>> {
+        Box::pin(async move {
+            let rows = self
+                .conn()
+                .client
+                .query(
+                    &format!("{ARCHIVE_SELECT} ORDER BY ended_ms DESC, id DESC LIMIT $2 OFFSET $3"),
+                    &[&account, &(limit as i64), &(offset as i64)],
+                )
+                .await
+                .map_err(backend)?;
+            rows.iter()
+                .map(|r| {
+                    ArchiveRow {
+                        id: r.get(0),
+                        variant: r.get(1),
+                        initial: r.get(2),
+                        increment: r.get(3),
+                        players: r.get(4),
+                        result: r.get(5),
+                        changes: r.get(6),
+                        plies: r.get(7),
+                        created_ms: r.get(8),
+                        ended_ms: r.get(9),
+                    }
+                    .into_game()
+                })
+                .collect()
+        })
+    }
+
+    fn tallies(&self, account: String) -> StoreFuture<'_, Vec<Tally>> {
+        Box::pin(async move {
+            let rows = self
+                .conn()
+                .client
+                .query(TALLIES, &[&account])
+                .await
+                .map_err(backend)?;
+            Ok(rows
+                .iter()
+                .map(|r| Tally {
+                    variant: r.get(0),
+                    wins: r.get::<_, i64>(1) as u32,
+                    draws: r.get::<_, i64>(2) as u32,
+                    losses: r.get::<_, i64>(3) as u32,
+                })
+                .collect())
+        })
+    }
+
+    fn leaderboard(&self, variant: String, limit: u32) -> StoreFuture<'_, Vec<Ranked>> {
+        Box::pin(async move {
+            let rows = self
+                .conn()
+                .client
+                .query(
+                    LEADERBOARD,
+                    &[
+                        &variant,
+                        &boardcraft_protocol::PROVISIONAL_DEVIATION,
+                        &(limit as i64),
+                    ],
+                )
+                .await
+                .map_err(backend)?;
+            Ok(rows
+                .iter()
+                .map(|r| Ranked {
+                    account: account_row(r),
+                    rating: Rating {
+                        variant: variant.clone(),
+                        rating: r.get(6),
+                        deviation: r.get(7),
+                        volatility: r.get(8),
+                        games: r.get::<_, i32>(9) as u32,
+                    },
+                })
+                .collect())
         })
     }
 
@@ -526,5 +686,119 @@ impl PostgresStore {
             .await
             .map(|n| n == 1)
             .map_err(|e| conflict_or_backend(e, what))
+    }
+}
+
+impl PostgresStore {
+    /// The end and (rated) both new ratings in one transaction on the rating connection: the
+    /// game's row first (fenced by the epoch, and only if not ended yet), then both ratings
+    /// rows locked in the accounts' order (so that two nodes rating games of the same players
+    /// wait for each other instead of deadlocking), computed, written.
+    async fn finish_account(
+        &self,
+        id: String,
+        result: GameResult,
+        end: AccountEnd,
+    ) -> Result<Option<GlickoChanges>, StoreError> {
+        let epoch = self.epoch(&id);
+        let now = now_ms();
+        let mut client = self.rating.lock().await;
+        let tx = client.transaction().await.map_err(backend)?;
+        let row = tx
+            .query_opt(
+                "SELECT result IS NULL, owner_epoch = $2 FROM games WHERE id = $1 FOR UPDATE",
+                &[&id, &epoch],
+            )
+            .await
+            .map_err(backend)?;
+        match row.map(|r| (r.get::<_, bool>(0), r.get::<_, bool>(1))) {
+            None => return Ok(None),
+            Some((_, false)) => return Err(StoreError::NotOwner(id)),
+            // Ended already: rated once only.
+            Some((false, true)) => return Ok(None),
+            Some((true, true)) => {}
+        }
+        let changes = if end.rated && result.cause != EndCause::Aborted {
+            let mut order = [&end.accounts[0], &end.accounts[1]];
+            order.sort();
+            let fresh = Glicko::default();
+            for account in order {
+                tx.execute(
+                    "INSERT INTO ratings (account, variant, rating, deviation, volatility, games,
+                        updated_ms)
+                     VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (account, variant) DO NOTHING",
+                    &[
+                        account,
+                        &end.variant,
+                        &fresh.rating,
+                        &fresh.deviation,
+                        &fresh.volatility,
+                        &now,
+                    ],
+                )
+                .await
+                .map_err(backend)?;
+            }
+            let mut before = [fresh; 2];
+            for account in order {
+                let r = tx
+                    .query_one(
+                        "SELECT rating, deviation, volatility FROM ratings
+                         WHERE account = $1 AND variant = $2 FOR UPDATE",
+                        &[account, &end.variant],
+                    )
+                    .await
+                    .map_err(backend)?;
+                let g = Glicko {
+                    rating: r.get(0),
+                    deviation: r.get(1),
+                    volatility: r.get(2),
+                };
+                for side in Side::BOTH {
+                    if &end.accounts[side.index()] == account {
+                        before[side.index()] = g;
+                    }
+                }
+            }
+            let changes = crate::ratings::rate(before[0], before[1], result.winner);
+            for (side, after) in [
+                (Side::White, changes.white.after),
+                (Side::Black, changes.black.after),
+            ] {
+                tx.execute(
+                    "UPDATE ratings SET rating = $3, deviation = $4, volatility = $5,
+                        games = games + 1, updated_ms = $6
+                     WHERE account = $1 AND variant = $2",
+                    &[
+                        &end.accounts[side.index()],
+                        &end.variant,
+                        &after.rating,
+                        &after.deviation,
+                        &after.volatility,
+                        &now,
+                    ],
+                )
+                .await
+                .map_err(backend)?;
+            }
+            Some(changes)
+        } else {
+            None
+        };
+        tx.execute(
+            "UPDATE games SET result = $2, ended_ms = $3, outcome = $4, rating_changes = $5
+             WHERE id = $1",
+            &[
+                &id,
+                &result_json(&result),
+                &now,
+                &outcome_of(&result),
+                &changes.as_ref().map(json_of),
+            ],
+        )
+        .await
+        .map_err(backend)?;
+        tx.commit().await.map_err(backend)?;
+        Ok(changes)
     }
 }

@@ -7,10 +7,12 @@ use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{
-    Account, GameRecord, Storage, StoreError, StoreFuture, StoredGame, StoredMove, name_key,
-    result_json, result_of, side_name, side_of, time_control_of,
+    Account, AccountEnd, ArchivedGame, GameRecord, Glicko, GlickoChanges, Ranked, Storage,
+    StoreError, StoreFuture, StoredGame, StoredMove, Tally, from_json, json_of, name_key, now_ms,
+    outcome_of, result_json, result_of, seat_columns, seats_of, side_name, side_of,
+    time_control_of,
 };
-use boardcraft_protocol::GameResult;
+use boardcraft_protocol::{GameResult, Rating, Side};
 
 /// Most requests committed together.
 const BATCH: usize = 512;
@@ -85,7 +87,7 @@ impl SqliteStore {
     }
 
     /// Runs `f` on the writer's connection (inside its batch's transaction).
-    async fn with<T: Send + 'static>(
+    pub(super) async fn with<T: Send + 'static>(
         &self,
         f: impl Fn(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
@@ -171,10 +173,12 @@ fn conflict_or_backend(e: rusqlite::Error, what: String) -> StoreError {
 fn run(conn: &Connection, op: &Op) -> Result<Answer, StoreError> {
     match op {
         Op::Create(g) => {
+            let (white, black, rated, players) = seat_columns(&g.players);
             conn.execute(
                 "INSERT INTO games (id, variant, variant_file, initial_ms, increment_ms,
-                    white_token, black_token, creator, invite, joined, created_ms, rematch_of)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                    white_token, black_token, creator, invite, joined, created_ms, rematch_of,
+                    white_account, black_account, rated, players)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
                 params![
                     g.id,
                     g.variant,
@@ -188,6 +192,10 @@ fn run(conn: &Connection, op: &Op) -> Result<Answer, StoreError> {
                     g.joined,
                     g.created_ms,
                     g.rematch_of,
+                    white,
+                    black,
+                    rated,
+                    players,
                 ],
             )
             .map_err(|e| conflict_or_backend(e, format!("game {}", g.id)))?;
@@ -235,8 +243,8 @@ fn run(conn: &Connection, op: &Op) -> Result<Answer, StoreError> {
             .map_err(backend),
         Op::Finish(id, result) => conn
             .execute(
-                "UPDATE games SET result = ?2 WHERE id = ?1",
-                params![id, result_json(result)],
+                "UPDATE games SET result = ?2, ended_ms = ?3, outcome = ?4 WHERE id = ?1",
+                params![id, result_json(result), now_ms(), outcome_of(result)],
             )
             .map(|_| Answer::Unit)
             .map_err(backend),
@@ -273,11 +281,13 @@ fn load(conn: &Connection, id: &str) -> Result<Option<StoredGame>, StoreError> {
         i64,
         Option<String>,
         Option<String>,
+        [Option<String>; 4],
     );
     let row: Option<Row> = conn
         .query_row(
             "SELECT variant, variant_file, initial_ms, increment_ms, white_token, black_token,
-                    creator, invite, joined, created_ms, rematch_of, result
+                    creator, invite, joined, created_ms, rematch_of, result,
+                    white_account, black_account, players, rating_changes
              FROM games WHERE id = ?1",
             params![id],
             |r| {
@@ -294,6 +304,7 @@ fn load(conn: &Connection, id: &str) -> Result<Option<StoredGame>, StoreError> {
                     r.get(9)?,
                     r.get(10)?,
                     r.get(11)?,
+                    [r.get(12)?, r.get(13)?, r.get(14)?, r.get(15)?],
                 ))
             },
         )
@@ -312,6 +323,7 @@ fn load(conn: &Connection, id: &str) -> Result<Option<StoredGame>, StoreError> {
         created_ms,
         rematch_of,
         result,
+        [white_account, black_account, players, changes],
     )) = row
     else {
         return Ok(None);
@@ -355,14 +367,20 @@ fn load(conn: &Connection, id: &str) -> Result<Option<StoredGame>, StoreError> {
             joined,
             created_ms,
             rematch_of,
+            players: seats_of(white_account, black_account, players)?,
         },
         moves,
         result: result_of(result)?,
         rematch,
+        ratings: from_json::<GlickoChanges>(changes, "rating changes")?.map(|c| c.shown()),
     }))
 }
 
 impl Storage for SqliteStore {
+    fn lobby(&self) -> Option<&dyn super::lobby::LobbyStore> {
+        Some(self)
+    }
+
     fn kind(&self) -> &'static str {
         "sqlite"
     }
@@ -408,6 +426,113 @@ impl Storage for SqliteStore {
 
     fn finish_game(&self, id: String, result: GameResult) -> StoreFuture<'_, ()> {
         Box::pin(async move { self.call(Op::Finish(id, result)).await.map(|_| ()) })
+    }
+
+    fn finish_account_game(
+        &self,
+        id: String,
+        result: GameResult,
+        end: AccountEnd,
+    ) -> StoreFuture<'_, Option<GlickoChanges>> {
+        Box::pin(self.with(move |c| finish_account_game(c, &id, &result, &end)))
+    }
+
+    fn ratings(&self, account: String) -> StoreFuture<'_, Vec<Rating>> {
+        Box::pin(self.with(move |c| {
+            let mut stmt = c
+                .prepare_cached(
+                    "SELECT variant, rating, deviation, volatility, games FROM ratings
+                     WHERE account = ?1 ORDER BY variant",
+                )
+                .map_err(backend)?;
+            stmt.query_map(params![account], |r| {
+                Ok(Rating {
+                    variant: r.get(0)?,
+                    rating: r.get(1)?,
+                    deviation: r.get(2)?,
+                    volatility: r.get(3)?,
+                    games: r.get(4)?,
+                })
+            })
+            .map_err(backend)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(backend)
+        }))
+    }
+
+    fn player_games(
+        &self,
+        account: String,
+        offset: u32,
+        limit: u32,
+    ) -> StoreFuture<'_, Vec<ArchivedGame>> {
+        Box::pin(self.with(move |c| {
+            let mut stmt = c
+                .prepare_cached(&format!(
+                    "{ARCHIVE_SELECT} ORDER BY ended_ms DESC, id DESC LIMIT ?2 OFFSET ?3"
+                ))
+                .map_err(backend)?;
+            let rows = stmt
+                .query_map(params![account, limit, offset], |r| {
+                    Ok(ArchiveRow {
+                        id: r.get(0)?,
+                        variant: r.get(1)?,
+                        initial: r.get(2)?,
+                        increment: r.get(3)?,
+                        players: r.get(4)?,
+                        result: r.get(5)?,
+                        changes: r.get(6)?,
+                        plies: r.get(7)?,
+                        created_ms: r.get(8)?,
+                        ended_ms: r.get(9)?,
+                    })
+                })
+                .map_err(backend)?
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(backend)?;
+            rows.into_iter().map(ArchiveRow::into_game).collect()
+        }))
+    }
+
+    fn tallies(&self, account: String) -> StoreFuture<'_, Vec<Tally>> {
+        Box::pin(self.with(move |c| {
+            let mut stmt = c.prepare_cached(TALLIES).map_err(backend)?;
+            stmt.query_map(params![account], |r| {
+                Ok(Tally {
+                    variant: r.get(0)?,
+                    wins: r.get(1)?,
+                    draws: r.get(2)?,
+                    losses: r.get(3)?,
+                })
+            })
+            .map_err(backend)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(backend)
+        }))
+    }
+
+    fn leaderboard(&self, variant: String, limit: u32) -> StoreFuture<'_, Vec<Ranked>> {
+        Box::pin(self.with(move |c| {
+            let mut stmt = c.prepare_cached(LEADERBOARD).map_err(backend)?;
+            stmt.query_map(
+                params![variant, boardcraft_protocol::PROVISIONAL_DEVIATION, limit],
+                |r| {
+                    Ok(Ranked {
+                        account: account_row(r)?,
+                        rating: Rating {
+                            variant: variant.clone(),
+                            rating: r.get(6)?,
+                            deviation: r.get(7)?,
+                            volatility: r.get(8)?,
+                            games: r.get(9)?,
+                        },
+                    })
+                },
+            )
+            .map_err(backend)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(backend)
+        }))
     }
 
     fn game_ids(&self) -> StoreFuture<'_, Vec<String>> {
@@ -565,4 +690,89 @@ impl SqliteStore {
             Ok(())
         }))
     }
+}
+
+use super::{ARCHIVE_SELECT, ArchiveRow, LEADERBOARD, TALLIES};
+
+/// The rating an account has in a variant now (a new player's if none).
+fn glicko_now(conn: &Connection, account: &str, variant: &str) -> Result<Glicko, StoreError> {
+    Ok(conn
+        .query_row(
+            "SELECT rating, deviation, volatility FROM ratings WHERE account = ?1 AND variant = ?2",
+            params![account, variant],
+            |r| {
+                Ok(Glicko {
+                    rating: r.get(0)?,
+                    deviation: r.get(1)?,
+                    volatility: r.get(2)?,
+                })
+            },
+        )
+        .optional()
+        .map_err(backend)?
+        .unwrap_or_default())
+}
+
+/// The end and (rated) both new ratings, in the writer's transaction: nothing else writes in
+/// between, so the ratings read are the ones replaced.
+fn finish_account_game(
+    conn: &Connection,
+    id: &str,
+    result: &GameResult,
+    end: &AccountEnd,
+) -> Result<Option<GlickoChanges>, StoreError> {
+    let open: Option<bool> = conn
+        .query_row(
+            "SELECT result IS NULL FROM games WHERE id = ?1",
+            params![id],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(backend)?;
+    if open != Some(true) {
+        // Gone, or ended already (rated once only).
+        return Ok(None);
+    }
+    let now = now_ms();
+    let changes = if end.rated && result.cause != boardcraft_protocol::EndCause::Aborted {
+        let before = [
+            glicko_now(conn, &end.accounts[0], &end.variant)?,
+            glicko_now(conn, &end.accounts[1], &end.variant)?,
+        ];
+        let changes = crate::ratings::rate(before[0], before[1], result.winner);
+        for side in Side::BOTH {
+            let after = match side {
+                Side::White => changes.white.after,
+                Side::Black => changes.black.after,
+            };
+            conn.execute(
+                super::RATING_UPSERT_SQLITE,
+                params![
+                    end.accounts[side.index()],
+                    end.variant,
+                    after.rating,
+                    after.deviation,
+                    after.volatility,
+                    now
+                ],
+            )
+            .map_err(backend)?;
+        }
+        Some(changes)
+    } else {
+        None
+    };
+    conn.execute(
+        "UPDATE games SET result = ?2, ended_ms = ?3, outcome = ?4, rating_changes = ?5
+         WHERE id = ?1",
+        params![
+            id,
+            result_json(result),
+            now,
+            outcome_of(result),
+            changes.as_ref().map(json_of)
+        ],
+    )
+    .map_err(backend)?;
+    Ok(changes)
 }

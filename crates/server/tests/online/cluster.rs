@@ -25,6 +25,7 @@ fn record(id: &str) -> GameRecord {
         joined: true,
         created_ms: 1,
         rematch_of: None,
+        players: None,
     }
 }
 

@@ -34,6 +34,7 @@ async fn a_ply_is_stored_once(url: &str) {
             joined: false,
             created_ms: 1,
             rematch_of: None,
+            players: None,
         })
         .await
         .unwrap();

@@ -1,0 +1,1305 @@
+//! The lobby (protocol 2, `/lobby`): seeks, quick-pairing pools, challenges, the counts of
+//! players and games, and the `paired` that sends two players to a new game.
+//!
+//! **The tables are the lobby** (storage/lobby.rs): seeks, pool entries and challenges are
+//! rows, taken atomically, so that any number of nodes on one PostgreSQL share one lobby and a
+//! restart loses nothing that was acknowledged (a `seek_added` seek is a committed row, a
+//! `paired` game a committed game).
+//!
+//! **Events**: every change is published as the lobby message it is and whom it is for
+//! (everyone, or an account on whatever node its connections are). With PostgreSQL they go
+//! over `NOTIFY boardcraft_lobby` (every node, this one included, delivers them to its
+//! connections); with SQLite (one node) they are delivered here at once. Each node keeps a
+//! view (seeks, challenges, pool counts, counts) made from those events, from which welcomes
+//! are made; a node whose listening connection was lost re-reads the tables and tells its
+//! clients the difference.
+//!
+//! **The pairing leader**: one node at a time (PostgreSQL: the holder of an advisory lock on
+//! its lock connection, asked again by every node each wave) runs the waves of every pool,
+//! expires old seeks and challenges, forgets dead nodes, and broadcasts the pool and player
+//! counts. A pair is taken from its pool atomically (both or neither), so even two leaders
+//! for a moment (a lock connection that dropped) could not pair a player twice.
+//!
+//! **Presence**: each node writes which accounts have a lobby connection on it (at once) and
+//! a game connection (each heartbeat), and beats every second. A node not heard from for
+//! `node_timeout` is dead: the leader forgets its rows, and its players leave the pools and
+//! their seeks' grace starts, as if they had closed their connections.
+use std::{
+    collections::{HashMap, HashSet},
+    sync::{Arc, Mutex, Weak},
+    time::Duration,
+};
+
+use axum::extract::ws::Utf8Bytes;
+use boardcraft_protocol::{
+    Challenge, ChallengeEnd, ColorChoice, ErrorCode, GameTerms, LobbyClientMessage, LobbyCounts,
+    LobbyServerMessage, PROTOCOL_VERSION, PlayerInfo, PoolInfo, PoolKey, Rating, Seek, Side,
+    TimeControl, WS_PATH,
+};
+use serde::{Deserialize, Serialize};
+use tokio::sync::{Notify, mpsc};
+use tracing::{debug, info, warn};
+
+use crate::{
+    Settings,
+    events::{BusMessage, EventBus, MAX_PAYLOAD},
+    game::{ConnId, Games, paired, rules},
+    secrets,
+    storage::{
+        Account, Storage, StoreError,
+        lobby::{self as store, ChallengeRow, LobbyStore, PoolEntry, SeekRow},
+    },
+};
+
+pub mod pairing;
+pub mod ws;
+
+/// The NOTIFY channel of the lobby's events.
+pub const CHANNEL: &str = "boardcraft_lobby";
+
+/// The lobby's settings (`boardcraft-server --help`).
+#[derive(Clone, Debug)]
+pub struct LobbySettings {
+    /// The quick-pairing pools, in the order the lobby shows them.
+    pub pools: Vec<PoolKey>,
+    /// Bot accounts may wait in the pools (by default they are refused: `not_allowed`).
+    pub allow_bots_in_pools: bool,
+    /// Open seeks per account.
+    pub max_seeks_per_account: u32,
+    /// Open challenges an account may have made.
+    pub max_challenges_per_account: u32,
+    /// A player whose last lobby connection closed keeps their seeks this long.
+    pub seek_grace: Duration,
+    /// A challenge not answered within this expires.
+    pub challenge_ttl: Duration,
+    /// Pairing waves run this often (and at once when a pool has two players).
+    pub wave_every: Duration,
+    /// The rating range of quick pairing (see `pairing`).
+    pub range: pairing::Range,
+    /// Pool and player counts are broadcast at most this often.
+    pub broadcast_every: Duration,
+    /// A node not heard from for this long is taken for dead.
+    pub node_timeout: Duration,
+}
+
+/// The default grid of quick-pairing buttons: the shipped variants people play most, at a
+/// few clocks (minutes + seconds of increment).
+pub const DEFAULT_POOLS: &[(&str, u64, u64)] = &[
+    ("ugolki-9qum", 3, 2),
+    ("ugolki-9qum", 5, 3),
+    ("ugolki-9qum", 10, 5),
+    ("grasshopper", 3, 2),
+    ("grasshopper", 5, 3),
+    ("halma-16", 10, 5),
+    ("focus", 5, 3),
+    ("focus", 10, 5),
+    ("gipf-basic", 10, 5),
+];
+
+impl Default for LobbySettings {
+    fn default() -> Self {
+        LobbySettings {
+            pools: DEFAULT_POOLS
+                .iter()
+                .map(|(v, m, s)| PoolKey {
+                    variant: (*v).into(),
+                    time_control: TimeControl::minutes(*m, *s),
+                })
+                .collect(),
+            allow_bots_in_pools: false,
+            max_seeks_per_account: 3,
+            max_challenges_per_account: 5,
+            seek_grace: Duration::from_secs(20),
+            challenge_ttl: Duration::from_secs(300),
+            wave_every: Duration::from_secs(1),
+            range: pairing::Range {
+                start: 100.0,
+                step: 50.0,
+                step_every: Duration::from_secs(5),
+                unlimited_after: Duration::from_secs(45),
+            },
+            broadcast_every: Duration::from_millis(500),
+            node_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Reads a pool list: `variant minutes+seconds`, comma-separated
+/// (`ugolki-9qum 3+2, focus 10+5`).
+pub fn parse_pools(text: &str) -> Result<Vec<PoolKey>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (variant, clock) = p
+                .split_once(' ')
+                .ok_or_else(|| format!("`{p}`: write `variant minutes+seconds`"))?;
+            let (m, s) = clock
+                .trim()
+                .split_once('+')
+                .ok_or_else(|| format!("`{p}`: the clock is `minutes+seconds`"))?;
+            let m: u64 = m.parse().map_err(|_| format!("`{p}`: bad minutes"))?;
+            let s: u64 = s.parse().map_err(|_| format!("`{p}`: bad seconds"))?;
+            rules::variant_of(variant, None).map_err(|e| format!("`{p}`: {e}"))?;
+            if m == 0 {
+                return Err(format!("`{p}`: a pool needs a clock of at least a minute"));
+            }
+            Ok(PoolKey {
+                variant: variant.to_owned(),
+                time_control: TimeControl::minutes(m, s),
+            })
+        })
+        .collect()
+}
+
+/// Whom an event is for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Target {
+    All,
+    Accounts(Vec<String>),
+}
+
+/// What goes over the bus.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "k")]
+enum Wire {
+    Send {
+        to: Target,
+        msg: LobbyServerMessage,
+    },
+    /// A pool has players to pair: the leader runs a wave now.
+    Wave,
+}
+
+/// A lobby connection on this node.
+struct Conn {
+    account: String,
+    /// `None` once dropped for not reading (its task then closes it).
+    outbox: Option<mpsc::Sender<Utf8Bytes>>,
+}
+
+#[derive(Default)]
+struct Local {
+    conns: HashMap<ConnId, Conn>,
+    /// Lobby connections per account.
+    lobby: HashMap<String, u32>,
+    /// Game connections per account (seat holders of account games).
+    games: HashMap<String, u32>,
+}
+
+/// What this node knows of the lobby, kept from the events (welcomes are made from it).
+#[derive(Default)]
+struct View {
+    seeks: Vec<Seek>,
+    challenges: Vec<Challenge>,
+    pools: Vec<PoolInfo>,
+    counts: LobbyCounts,
+}
+
+pub struct Lobby {
+    node: String,
+    store: Arc<dyn Storage>,
+    games: Arc<Games>,
+    settings: Arc<Settings>,
+    bus: Option<Arc<EventBus>>,
+    local: Mutex<Local>,
+    view: Mutex<View>,
+    wave: Notify,
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// `welcome.playing`: the account's unfinished games made within this (an abandoned game
+/// nobody claimed is not listed for ever).
+const PLAYING_WITHIN_MS: i64 = 24 * 3600 * 1000;
+
+/// A refusal to a lobby request.
+type Refusal = LobbyServerMessage;
+
+fn refuse(code: ErrorCode, message: impl Into<String>) -> Refusal {
+    LobbyServerMessage::error(code, message)
+}
+
+fn internal(e: StoreError) -> Refusal {
+    warn!("lobby: {e}");
+    refuse(ErrorCode::Internal, e.to_string())
+}
+
+impl Lobby {
+    /// Starts the node's lobby: reads the tables, follows the events, runs the heartbeat and
+    /// (while it leads) the pairing waves.
+    pub async fn start(
+        games: Arc<Games>,
+        settings: Arc<Settings>,
+    ) -> Result<Arc<Lobby>, StoreError> {
+        let store = games.store.clone();
+        let db = store
+            .lobby()
+            .ok_or_else(|| StoreError::Backend("this store has no lobby tables".into()))?;
+        let bus = db.bus();
+        let node = secrets::invite();
+        db.node_beat(node.clone(), now_ms(), 0).await?;
+        let lobby = Arc::new(Lobby {
+            node,
+            store: store.clone(),
+            games,
+            settings,
+            bus,
+            local: Mutex::new(Local::default()),
+            view: Mutex::new(View::default()),
+            wave: Notify::new(),
+        });
+        if lobby.bus.is_none() {
+            // One node on its own database: whatever another node left (this server before a
+            // restart) is dead now.
+            lobby.forget_dead_nodes(i64::MAX).await?;
+        }
+        lobby.reread().await?;
+        if let Some(bus) = &lobby.bus {
+            tokio::spawn(Self::follow(Arc::downgrade(&lobby), bus.subscribe()));
+        }
+        tokio::spawn(Self::heartbeat(Arc::downgrade(&lobby)));
+        info!(node = %lobby.node, "lobby started");
+        Ok(lobby)
+    }
+
+    fn db(&self) -> &dyn LobbyStore {
+        self.store.lobby().expect("checked at start")
+    }
+
+    fn pool_settings(&self) -> &LobbySettings {
+        &self.settings.lobby
+    }
+
+    // ----- events
+
+    async fn publish(&self, to: Target, msg: LobbyServerMessage) {
+        let Some(bus) = &self.bus else {
+            self.deliver(&to, msg);
+            return;
+        };
+        let wire = Wire::Send { to, msg };
+        let text = serde_json::to_string(&wire).expect("lobby events serialise");
+        if text.len() > MAX_PAYLOAD {
+            warn!(
+                bytes = text.len(),
+                "a lobby event too large for NOTIFY: delivered here only"
+            );
+        } else {
+            match bus.publish(CHANNEL, &text).await {
+                Ok(()) => return,
+                Err(e) => warn!("publishing a lobby event: {e} (delivered here only)"),
+            }
+        }
+        let Wire::Send { to, msg } = wire else {
+            unreachable!()
+        };
+        self.deliver(&to, msg);
+    }
+
+    async fn publish_to(&self, accounts: &[&str], msg: LobbyServerMessage) {
+        let to = Target::Accounts(accounts.iter().map(|a| (*a).to_owned()).collect());
+        self.publish(to, msg).await;
+    }
+
+    /// Asks the leader (wherever it is) for a wave now.
+    async fn ask_for_wave(&self) {
+        match &self.bus {
+            None => self.wave.notify_one(),
+            Some(bus) => {
+                let text = serde_json::to_string(&Wire::Wave).expect("serialises");
+                if bus.publish(CHANNEL, &text).await.is_err() {
+                    self.wave.notify_one();
+                }
+            }
+        }
+    }
+
+    /// Applies an event to the view and sends it to this node's connections it is for.
+    fn deliver(&self, to: &Target, msg: LobbyServerMessage) {
+        {
+            let mut view = self.view.lock().expect("not poisoned");
+            match &msg {
+                LobbyServerMessage::SeekAdded { seek } => {
+                    if !view.seeks.iter().any(|s| s.id == seek.id) {
+                        view.seeks.push(seek.clone());
+                    }
+                }
+                LobbyServerMessage::SeekRemoved { id } => view.seeks.retain(|s| s.id != *id),
+                LobbyServerMessage::Challenge { challenge } => {
+                    if !view.challenges.iter().any(|c| c.id == challenge.id) {
+                        view.challenges.push(challenge.clone());
+                    }
+                }
+                LobbyServerMessage::ChallengeRemoved { id, .. } => {
+                    view.challenges.retain(|c| c.id != *id)
+                }
+                LobbyServerMessage::Pools { pools } => view.pools = pools.clone(),
+                LobbyServerMessage::Counts { counts } => view.counts = *counts,
+                _ => {}
+            }
+        }
+        let text = Utf8Bytes::from(msg.to_json());
+        let mut local = self.local.lock().expect("not poisoned");
+        for conn in local.conns.values_mut() {
+            let wanted = match to {
+                Target::All => true,
+                Target::Accounts(a) => a.contains(&conn.account),
+            };
+            if !wanted {
+                continue;
+            }
+            if let Some(outbox) = &conn.outbox
+                && outbox.try_send(text.clone()).is_err()
+            {
+                // Not reading (or gone): its task closes it; the client reconnects and gets
+                // the whole lobby.
+                conn.outbox = None;
+            }
+        }
+    }
+
+    /// Follows the bus: events for this node's connections, waves for the leader, and a
+    /// re-read after the listening connection was lost.
+    async fn follow(lobby: Weak<Lobby>, mut rx: tokio::sync::broadcast::Receiver<BusMessage>) {
+        use tokio::sync::broadcast::error::RecvError;
+        loop {
+            let message = match rx.recv().await {
+                Ok(m) => m,
+                Err(RecvError::Lagged(n)) => {
+                    warn!("{n} lobby events missed: re-reading the lobby");
+                    BusMessage::Reconnected
+                }
+                Err(RecvError::Closed) => return,
+            };
+            let Some(lobby) = lobby.upgrade() else { return };
+            match message {
+                BusMessage::Event { channel, payload } if channel == CHANNEL => {
+                    match serde_json::from_str::<Wire>(&payload) {
+                        Ok(Wire::Send { to, msg }) => lobby.deliver(&to, msg),
+                        Ok(Wire::Wave) => lobby.wave.notify_one(),
+                        Err(e) => warn!("a lobby event that does not read: {e}"),
+                    }
+                }
+                BusMessage::Event { .. } => {}
+                BusMessage::Reconnected => {
+                    if let Err(e) = lobby.reread().await {
+                        warn!("re-reading the lobby: {e}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads the lobby from the tables and tells this node's connections what changed since
+    /// their view (events lost while the bus was away).
+    async fn reread(&self) -> Result<(), StoreError> {
+        let db = self.db();
+        let seeks: Vec<Seek> = db
+            .seeks()
+            .await?
+            .iter()
+            .filter_map(|r| serde_json::from_str(&r.body).ok())
+            .collect();
+        let challenges: Vec<Challenge> = db
+            .challenges()
+            .await?
+            .iter()
+            .filter_map(|r| serde_json::from_str(&r.body).ok())
+            .collect();
+        let pools = self.pool_counts(&db.pool_entries().await?);
+        let (players, games) = db.counts(now_ms() - self.alive_ms()).await?;
+        let counts = LobbyCounts { players, games };
+        let (old_seeks, old_challenges) = {
+            let view = self.view.lock().expect("not poisoned");
+            (view.seeks.clone(), view.challenges.clone())
+        };
+        for s in &old_seeks {
+            if !seeks.iter().any(|n| n.id == s.id) {
+                self.deliver(
+                    &Target::All,
+                    LobbyServerMessage::SeekRemoved { id: s.id.clone() },
+                );
+            }
+        }
+        for s in &seeks {
+            if !old_seeks.iter().any(|o| o.id == s.id) {
+                self.deliver(
+                    &Target::All,
+                    LobbyServerMessage::SeekAdded { seek: s.clone() },
+                );
+            }
+        }
+        for c in &old_challenges {
+            if !challenges.iter().any(|n| n.id == c.id) {
+                let to = self.accounts_of_challenge(c).await;
+                let why = ChallengeEnd::Expired;
+                self.deliver(
+                    &to,
+                    LobbyServerMessage::ChallengeRemoved {
+                        id: c.id.clone(),
+                        why,
+                    },
+                );
+            }
+        }
+        for c in &challenges {
+            if !old_challenges.iter().any(|o| o.id == c.id) {
+                let to = self.accounts_of_challenge(c).await;
+                self.deliver(
+                    &to,
+                    LobbyServerMessage::Challenge {
+                        challenge: c.clone(),
+                    },
+                );
+            }
+        }
+        self.deliver(&Target::All, LobbyServerMessage::Pools { pools });
+        self.deliver(&Target::All, LobbyServerMessage::Counts { counts });
+        Ok(())
+    }
+
+    /// The accounts a challenge is about (by name: the view keeps the protocol's shape).
+    async fn accounts_of_challenge(&self, c: &Challenge) -> Target {
+        let mut ids = Vec::new();
+        for name in [&c.from.name, &c.to.name] {
+            if let Ok(Some(a)) = self.store.account_by_name(name.clone()).await {
+                ids.push(a.id);
+            }
+        }
+        Target::Accounts(ids)
+    }
+
+    fn alive_ms(&self) -> i64 {
+        self.pool_settings().node_timeout.as_millis() as i64
+    }
+
+    fn pool_counts(&self, entries: &[PoolEntry]) -> Vec<PoolInfo> {
+        self.pool_settings()
+            .pools
+            .iter()
+            .map(|key| {
+                let id = key.id();
+                PoolInfo {
+                    pool: key.clone(),
+                    variant_title: variant_title(&key.variant),
+                    waiting: entries.iter().filter(|e| e.pool == id).count() as u32,
+                }
+            })
+            .collect()
+    }
+
+    // ----- connections
+
+    /// A lobby connection of `account` opened on this node; `outbox` gets its events.
+    pub async fn connect(
+        &self,
+        conn: ConnId,
+        account: &Account,
+        outbox: mpsc::Sender<Utf8Bytes>,
+    ) -> Result<(), StoreError> {
+        let first = {
+            let mut local = self.local.lock().expect("not poisoned");
+            local.conns.insert(
+                conn,
+                Conn {
+                    account: account.id.clone(),
+                    outbox: Some(outbox),
+                },
+            );
+            let n = local.lobby.entry(account.id.clone()).or_insert(0);
+            *n += 1;
+            *n == 1
+        };
+        if first {
+            self.db()
+                .set_presence(self.node.clone(), account.id.clone(), store::LOBBY, true)
+                .await?;
+        }
+        // Back within the grace: the seeks stay.
+        self.db().orphan_seeks(account.id.clone(), None).await?;
+        Ok(())
+    }
+
+    /// A lobby connection closed. The account's last one on every node: it leaves its pool
+    /// at once, its challenges expire, and its seeks' grace starts.
+    pub async fn disconnect(&self, conn: ConnId) {
+        let last = {
+            let mut local = self.local.lock().expect("not poisoned");
+            let Some(c) = local.conns.remove(&conn) else {
+                return;
+            };
+            let n = local.lobby.entry(c.account.clone()).or_insert(1);
+            *n -= 1;
+            if *n == 0 {
+                local.lobby.remove(&c.account);
+                Some(c.account)
+            } else {
+                None
+            }
+        };
+        let Some(account) = last else { return };
+        let db = self.db();
+        let result = async {
+            db.set_presence(self.node.clone(), account.clone(), store::LOBBY, false)
+                .await?;
+            let elsewhere = db
+                .in_lobby_elsewhere(
+                    self.node.clone(),
+                    account.clone(),
+                    now_ms() - self.alive_ms(),
+                )
+                .await?;
+            if !elsewhere {
+                self.left(&account).await?;
+            }
+            Ok::<_, StoreError>(())
+        }
+        .await;
+        if let Err(e) = result {
+            warn!(account = %account, "lobby: a player's leaving: {e}");
+        }
+    }
+
+    /// `account` has no lobby connection anywhere now.
+    async fn left(&self, account: &str) -> Result<(), StoreError> {
+        let db = self.db();
+        if db.leave_pool(account.to_owned()).await?.is_some() {
+            self.publish_to(&[account], LobbyServerMessage::PoolLeft)
+                .await;
+            self.ask_for_wave().await;
+        }
+        db.orphan_seeks(account.to_owned(), Some(now_ms())).await?;
+        for c in db.take_challenges_from(account.to_owned()).await? {
+            self.challenge_removed(&c, ChallengeEnd::Expired).await;
+        }
+        debug!(account = %account, "left the lobby");
+        Ok(())
+    }
+
+    /// A seat holder of an account game connected to it on this node (`false`: left), for
+    /// the count of players online.
+    pub fn game_presence(&self, account: &str, present: bool) {
+        let mut local = self.local.lock().expect("not poisoned");
+        let n = local.games.entry(account.to_owned()).or_insert(0);
+        if present {
+            *n += 1;
+        } else {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                local.games.remove(account);
+            }
+        }
+    }
+
+    /// The answer to a hello: the whole lobby as this account sees it.
+    pub async fn welcome(&self, account: &Account) -> Result<LobbyServerMessage, StoreError> {
+        let waiting_in = self
+            .db()
+            .pool_of(account.id.clone())
+            .await?
+            .and_then(|id| self.pool_by_id(&id));
+        let ratings = self.ratings_of(&account.id).await;
+        let playing = self.playing(&account.id).await;
+        let view = self.view.lock().expect("not poisoned");
+        Ok(LobbyServerMessage::Welcome {
+            protocol: PROTOCOL_VERSION,
+            server: crate::SERVER_NAME.into(),
+            account: crate::accounts::info_of(account),
+            ratings,
+            pools: view.pools.clone(),
+            waiting_in,
+            seeks: view.seeks.clone(),
+            challenges: view
+                .challenges
+                .iter()
+                .filter(|c| c.from.name == account.name || c.to.name == account.name)
+                .cloned()
+                .collect(),
+            playing,
+            counts: view.counts,
+        })
+    }
+
+    fn pool_by_id(&self, id: &str) -> Option<PoolKey> {
+        self.pool_settings()
+            .pools
+            .iter()
+            .find(|p| p.id() == id)
+            .cloned()
+    }
+
+    // ----- ratings and games
+
+    /// The account's rating in `variant` (a new player's when it has none).
+    async fn rating(&self, account: &str, variant: &str) -> Rating {
+        match paired::rating_in(self.store.as_ref(), account, variant).await {
+            Ok(r) => r,
+            Err(e) => {
+                warn!("reading a rating: {e}");
+                let g = crate::storage::Glicko::default();
+                Rating {
+                    variant: variant.to_owned(),
+                    rating: g.rating,
+                    deviation: g.deviation,
+                    volatility: g.volatility,
+                    games: 0,
+                }
+            }
+        }
+    }
+
+    async fn ratings_of(&self, account: &str) -> Vec<Rating> {
+        self.store
+            .ratings(account.to_owned())
+            .await
+            .unwrap_or_else(|e| {
+                warn!("reading ratings: {e}");
+                Vec::new()
+            })
+    }
+
+    /// The account's games being played.
+    async fn playing(&self, account: &str) -> Vec<String> {
+        let since = now_ms() - PLAYING_WITHIN_MS;
+        self.db()
+            .playing(account.to_owned(), since)
+            .await
+            .unwrap_or_else(|e| {
+                warn!("reading a player's games: {e}");
+                Vec::new()
+            })
+    }
+
+    async fn player(&self, account: &Account, variant: &str) -> PlayerInfo {
+        PlayerInfo {
+            name: account.name.clone(),
+            rating: Some(self.rating(&account.id, variant).await.short()),
+            bot: account.bot,
+            guest: account.is_guest(),
+        }
+    }
+
+    /// Makes the game of a pairing (both seats taken, `game::paired`) and sends each player
+    /// its `paired` with its own seat token. The game is committed before anyone hears of it.
+    async fn pair(
+        &self,
+        variant: &str,
+        time_control: Option<TimeControl>,
+        rated: bool,
+        white: &Account,
+        black: &Account,
+    ) -> Result<String, StoreError> {
+        let seats = paired::create_paired_game(
+            &self.games,
+            paired::PairedGame {
+                variant: variant.to_owned(),
+                time_control,
+                rated,
+                white: white.id.clone(),
+                black: black.id.clone(),
+            },
+        )
+        .await
+        .map_err(|(code, why)| StoreError::Backend(format!("{code}: {why}")))?;
+        let paired::PairedSeats {
+            game: id,
+            tokens,
+            players,
+        } = seats;
+        info!(game = %id, variant, white = %white.id, black = %black.id, rated, "paired");
+        for (side, account) in [(Side::White, white), (Side::Black, black)] {
+            self.publish_to(
+                &[&account.id],
+                LobbyServerMessage::Paired {
+                    game: id.clone(),
+                    color: side,
+                    token: tokens[side.index()].clone(),
+                    players: players.clone(),
+                    variant: variant.to_owned(),
+                    time_control,
+                    ws_path: WS_PATH.into(),
+                },
+            )
+            .await;
+        }
+        Ok(id)
+    }
+
+    /// Both players of a seek or challenge game stop waiting in their pools.
+    async fn out_of_pools(&self, accounts: [&str; 2]) -> Result<(), StoreError> {
+        for a in accounts {
+            if self.db().leave_pool(a.to_owned()).await?.is_some() {
+                self.publish_to(&[a], LobbyServerMessage::PoolLeft).await;
+            }
+        }
+        Ok(())
+    }
+
+    async fn challenge_removed(&self, c: &ChallengeRow, why: ChallengeEnd) {
+        self.publish_to(
+            &[&c.from, &c.to],
+            LobbyServerMessage::ChallengeRemoved {
+                id: c.id.clone(),
+                why,
+            },
+        )
+        .await;
+    }
+
+    // ----- requests
+
+    /// Handles a request of a signed-in connection; the direct answer, if any (refusals,
+    /// pong). Everything else arrives as events, on every connection it concerns.
+    pub async fn handle(
+        &self,
+        me: &Account,
+        msg: LobbyClientMessage,
+    ) -> Option<LobbyServerMessage> {
+        let result = match msg {
+            LobbyClientMessage::Hello { .. } => Err(refuse(
+                ErrorCode::AlreadyJoined,
+                "this connection said hello already",
+            )),
+            LobbyClientMessage::Ping { n } => return Some(LobbyServerMessage::Pong { n }),
+            LobbyClientMessage::Seek { terms } => self.seek(me, terms).await,
+            LobbyClientMessage::CancelSeek { id } => self.cancel_seek(me, id).await,
+            LobbyClientMessage::AcceptSeek { id } => self.accept_seek(me, id).await,
+            LobbyClientMessage::JoinPool { pool } => self.join_pool(me, pool).await,
+            LobbyClientMessage::LeavePool => self.leave_pool(me).await,
+            LobbyClientMessage::Challenge { to, terms } => self.challenge(me, to, terms).await,
+            LobbyClientMessage::AcceptChallenge { id } => self.answer_challenge(me, id, true).await,
+            LobbyClientMessage::DeclineChallenge { id } => {
+                self.answer_challenge(me, id, false).await
+            }
+            LobbyClientMessage::CancelChallenge { id } => self.cancel_challenge(me, id).await,
+        };
+        result.err()
+    }
+
+    /// Checks a seek's or challenge's terms; the variant's title.
+    fn check_terms(terms: &GameTerms) -> Result<String, Refusal> {
+        let variant = rules::variant_of(&terms.variant, None)
+            .map_err(|e| refuse(ErrorCode::VariantNotFound, e.to_string()))?;
+        if let Some(tc) = terms.time_control
+            && (tc.initial_ms == 0 || tc.initial_ms > 24 * 3_600_000 || tc.increment_ms > 3_600_000)
+        {
+            return Err(refuse(
+                ErrorCode::BadMessage,
+                "a time control needs 0 < initial_ms <= 24 h and increment_ms <= 1 h",
+            ));
+        }
+        if terms.rated && terms.time_control.is_none() {
+            return Err(refuse(
+                ErrorCode::NotAllowed,
+                "a rated game needs a time control",
+            ));
+        }
+        Ok(variant.title.clone())
+    }
+
+    async fn seek(&self, me: &Account, terms: GameTerms) -> Result<(), Refusal> {
+        let variant_title = Self::check_terms(&terms)?;
+        let seek = Seek {
+            id: secrets::game_id(),
+            variant: terms.variant.clone(),
+            variant_title,
+            time_control: terms.time_control,
+            rated: terms.rated,
+            color: terms.color,
+            by: self.player(me, &terms.variant).await,
+        };
+        let row = SeekRow {
+            id: seek.id.clone(),
+            account: me.id.clone(),
+            created_ms: now_ms(),
+            body: serde_json::to_string(&seek).expect("a seek serialises"),
+        };
+        let max = self.pool_settings().max_seeks_per_account;
+        if !self.db().add_seek(row, max).await.map_err(internal)? {
+            return Err(refuse(
+                ErrorCode::NotAllowed,
+                format!("at most {max} open seeks per player"),
+            ));
+        }
+        info!(seek = %seek.id, account = %me.id, variant = %seek.variant, "seek");
+        self.publish(Target::All, LobbyServerMessage::SeekAdded { seek })
+            .await;
+        Ok(())
+    }
+
+    async fn cancel_seek(&self, me: &Account, id: String) -> Result<(), Refusal> {
+        let taken = self
+            .db()
+            .take_seek(id.clone(), Some(me.id.clone()))
+            .await
+            .map_err(internal)?;
+        if taken.is_none() {
+            return Err(refuse(ErrorCode::SeekNotFound, "no such seek of yours"));
+        }
+        self.publish(Target::All, LobbyServerMessage::SeekRemoved { id })
+            .await;
+        Ok(())
+    }
+
+    async fn accept_seek(&self, me: &Account, id: String) -> Result<(), Refusal> {
+        let db = self.db();
+        let not_found = || refuse(ErrorCode::SeekNotFound, "the seek is gone");
+        let seek = db
+            .seek(id.clone())
+            .await
+            .map_err(internal)?
+            .ok_or_else(not_found)?;
+        if seek.account == me.id {
+            return Err(refuse(
+                ErrorCode::NotAllowed,
+                "that is your own seek (cancel it instead)",
+            ));
+        }
+        let seeker = self
+            .store
+            .account(seek.account.clone())
+            .await
+            .map_err(internal)?
+            .ok_or_else(not_found)?;
+        // Taken atomically: of two accepters, one gets it.
+        let row = db
+            .take_seek(id.clone(), None)
+            .await
+            .map_err(internal)?
+            .ok_or_else(not_found)?;
+        self.publish(
+            Target::All,
+            LobbyServerMessage::SeekRemoved { id: id.clone() },
+        )
+        .await;
+        let terms: Seek = serde_json::from_str(&row.body)
+            .map_err(|e| refuse(ErrorCode::Internal, format!("a stored seek: {e}")))?;
+        let (white, black) = match colors(terms.color) {
+            Side::White => (&seeker, me),
+            Side::Black => (me, &seeker),
+        };
+        self.out_of_pools([&seeker.id, &me.id])
+            .await
+            .map_err(internal)?;
+        self.pair(
+            &terms.variant,
+            terms.time_control,
+            terms.rated,
+            white,
+            black,
+        )
+        .await
+        .map_err(internal)?;
+        Ok(())
+    }
+
+    async fn join_pool(&self, me: &Account, pool: PoolKey) -> Result<(), Refusal> {
+        if !self.pool_settings().pools.contains(&pool) {
+            return Err(refuse(
+                ErrorCode::PoolNotFound,
+                format!("this server has no pool {}", pool.id()),
+            ));
+        }
+        if me.bot && !self.pool_settings().allow_bots_in_pools {
+            return Err(refuse(
+                ErrorCode::NotAllowed,
+                "bots do not play in the quick-pairing pools here: open a seek or answer challenges",
+            ));
+        }
+        let rating = self.rating(&me.id, &pool.variant).await;
+        self.db()
+            .join_pool(PoolEntry {
+                account: me.id.clone(),
+                pool: pool.id(),
+                rating: rating.rating,
+                joined_ms: now_ms(),
+            })
+            .await
+            .map_err(internal)?;
+        debug!(account = %me.id, pool = %pool.id(), "joined a pool");
+        self.publish_to(&[&me.id], LobbyServerMessage::PoolJoined { pool })
+            .await;
+        self.ask_for_wave().await;
+        Ok(())
+    }
+
+    async fn leave_pool(&self, me: &Account) -> Result<(), Refusal> {
+        self.db()
+            .leave_pool(me.id.clone())
+            .await
+            .map_err(internal)?;
+        self.publish_to(&[&me.id], LobbyServerMessage::PoolLeft)
+            .await;
+        self.ask_for_wave().await;
+        Ok(())
+    }
+
+    async fn challenge(&self, me: &Account, to: String, terms: GameTerms) -> Result<(), Refusal> {
+        let variant_title = Self::check_terms(&terms)?;
+        let target = self
+            .store
+            .account_by_name(to.clone())
+            .await
+            .map_err(internal)?
+            .ok_or_else(|| refuse(ErrorCode::PlayerNotFound, format!("nobody is named {to}")))?;
+        if target.id == me.id {
+            return Err(refuse(
+                ErrorCode::NotAllowed,
+                "you cannot challenge yourself",
+            ));
+        }
+        let max = self.pool_settings().max_challenges_per_account;
+        let open = self
+            .view
+            .lock()
+            .expect("not poisoned")
+            .challenges
+            .iter()
+            .filter(|c| c.from.name == me.name)
+            .count();
+        if open >= max as usize {
+            return Err(refuse(
+                ErrorCode::NotAllowed,
+                format!("at most {max} open challenges per player"),
+            ));
+        }
+        let challenge = Challenge {
+            id: secrets::game_id(),
+            from: self.player(me, &terms.variant).await,
+            to: self.player(&target, &terms.variant).await,
+            variant: terms.variant.clone(),
+            variant_title,
+            time_control: terms.time_control,
+            rated: terms.rated,
+            color: terms.color,
+        };
+        self.db()
+            .add_challenge(ChallengeRow {
+                id: challenge.id.clone(),
+                from: me.id.clone(),
+                to: target.id.clone(),
+                created_ms: now_ms(),
+                body: serde_json::to_string(&challenge).expect("a challenge serialises"),
+            })
+            .await
+            .map_err(internal)?;
+        info!(challenge = %challenge.id, from = %me.id, to = %target.id, "challenge");
+        self.publish_to(
+            &[&me.id, &target.id],
+            LobbyServerMessage::Challenge { challenge },
+        )
+        .await;
+        Ok(())
+    }
+
+    /// The challenge `id` made to `me`, taken from the table.
+    async fn take_challenge_where(
+        &self,
+        id: &str,
+        mine: impl Fn(&Challenge) -> bool,
+    ) -> Result<ChallengeRow, Refusal> {
+        let not_found = || refuse(ErrorCode::ChallengeNotFound, "no such challenge");
+        let known = self
+            .view
+            .lock()
+            .expect("not poisoned")
+            .challenges
+            .iter()
+            .find(|c| c.id == id)
+            .cloned();
+        let known = match known {
+            Some(c) => c,
+            None => {
+                // Not in the view yet (its event is on the way): read the table.
+                let row = self
+                    .db()
+                    .challenges()
+                    .await
+                    .map_err(internal)?
+                    .into_iter()
+                    .find(|c| c.id == id)
+                    .ok_or_else(not_found)?;
+                serde_json::from_str(&row.body).map_err(|_| not_found())?
+            }
+        };
+        if !mine(&known) {
+            return Err(not_found());
+        }
+        self.db()
+            .take_challenge(id.to_owned())
+            .await
+            .map_err(internal)?
+            .ok_or_else(not_found)
+    }
+
+    async fn answer_challenge(
+        &self,
+        me: &Account,
+        id: String,
+        accept: bool,
+    ) -> Result<(), Refusal> {
+        let row = self
+            .take_challenge_where(&id, |c| c.to.name == me.name)
+            .await?;
+        if row.to != me.id {
+            return Err(refuse(ErrorCode::ChallengeNotFound, "no such challenge"));
+        }
+        let why = if accept {
+            ChallengeEnd::Accepted
+        } else {
+            ChallengeEnd::Declined
+        };
+        self.challenge_removed(&row, why).await;
+        if !accept {
+            return Ok(());
+        }
+        let challenge: Challenge = serde_json::from_str(&row.body)
+            .map_err(|e| refuse(ErrorCode::Internal, format!("a stored challenge: {e}")))?;
+        let challenger = self
+            .store
+            .account(row.from.clone())
+            .await
+            .map_err(internal)?
+            .ok_or_else(|| refuse(ErrorCode::PlayerNotFound, "the challenger is gone"))?;
+        let (white, black) = match colors(challenge.color) {
+            Side::White => (&challenger, me),
+            Side::Black => (me, &challenger),
+        };
+        self.out_of_pools([&challenger.id, &me.id])
+            .await
+            .map_err(internal)?;
+        self.pair(
+            &challenge.variant,
+            challenge.time_control,
+            challenge.rated,
+            white,
+            black,
+        )
+        .await
+        .map_err(internal)?;
+        Ok(())
+    }
+
+    async fn cancel_challenge(&self, me: &Account, id: String) -> Result<(), Refusal> {
+        let row = self
+            .take_challenge_where(&id, |c| c.from.name == me.name)
+            .await?;
+        self.challenge_removed(&row, ChallengeEnd::Cancelled).await;
+        Ok(())
+    }
+
+    // ----- the heartbeat and the leader's rounds
+
+    async fn heartbeat(lobby: Weak<Lobby>) {
+        let mut leader = LeaderState::default();
+        let mut synced_games: HashSet<String> = HashSet::new();
+        let mut last_beat: Option<tokio::time::Instant> = None;
+        loop {
+            let Some(me) = lobby.upgrade() else { return };
+            let every = me.pool_settings().wave_every;
+            let woken = tokio::select! {
+                _ = tokio::time::sleep(every) => false,
+                _ = me.wave.notified() => true,
+            };
+            if woken {
+                // Let a burst of joins gather (and keep waves apart).
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            if last_beat.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
+                last_beat = Some(tokio::time::Instant::now());
+                if let Err(e) = me.beat(&mut synced_games).await {
+                    warn!("lobby heartbeat: {e}");
+                }
+            }
+            match me.db().lead().await {
+                Ok(true) => {
+                    if !leader.leading {
+                        info!(node = %me.node, "this node leads the lobby's pairing now");
+                        leader.leading = true;
+                    }
+                    if let Err(e) = me.lead_round(&mut leader).await {
+                        warn!("lobby round: {e}");
+                    }
+                }
+                Ok(false) => leader.leading = false,
+                Err(e) => {
+                    leader.leading = false;
+                    warn!("taking the lobby's lead: {e}");
+                }
+            }
+            drop(me);
+        }
+    }
+
+    /// This node is alive; its game players' presence brought up to date.
+    async fn beat(&self, synced: &mut HashSet<String>) -> Result<(), StoreError> {
+        let db = self.db();
+        db.node_beat(self.node.clone(), now_ms(), self.games.active() as i64)
+            .await?;
+        let now: HashSet<String> = self
+            .local
+            .lock()
+            .expect("not poisoned")
+            .games
+            .keys()
+            .cloned()
+            .collect();
+        for a in now.difference(synced) {
+            db.set_presence(self.node.clone(), a.clone(), store::GAME, true)
+                .await?;
+        }
+        for a in synced.difference(&now) {
+            db.set_presence(self.node.clone(), a.clone(), store::GAME, false)
+                .await?;
+        }
+        *synced = now;
+        Ok(())
+    }
+
+    async fn forget_dead_nodes(&self, before_ms: i64) -> Result<(), StoreError> {
+        let db = self.db();
+        for node in db.dead_nodes(before_ms).await? {
+            if node == self.node {
+                continue;
+            }
+            let gone = db.forget_node(node.clone()).await?;
+            info!(node = %node, players = gone.len(), "a lobby node is gone: its players left");
+            for account in gone {
+                self.left(&account).await?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn lead_round(&self, state: &mut LeaderState) -> Result<(), StoreError> {
+        let db = self.db();
+        let settings = self.pool_settings().clone();
+        let now = now_ms();
+        self.forget_dead_nodes(now - self.alive_ms()).await?;
+        for id in db
+            .expire_seeks(now - settings.seek_grace.as_millis() as i64)
+            .await?
+        {
+            debug!(seek = %id, "seek expired: its player did not come back");
+            self.publish(Target::All, LobbyServerMessage::SeekRemoved { id })
+                .await;
+        }
+        for c in db
+            .expire_challenges(now - settings.challenge_ttl.as_millis() as i64)
+            .await?
+        {
+            self.challenge_removed(&c, ChallengeEnd::Expired).await;
+        }
+        // The waves.
+        let mut entries = db.pool_entries().await?;
+        let mut paired: HashSet<String> = HashSet::new();
+        for key in &settings.pools {
+            let id = key.id();
+            let waiting: Vec<pairing::Waiting> = entries
+                .iter()
+                .filter(|e| e.pool == id)
+                .map(|e| pairing::Waiting {
+                    account: e.account.clone(),
+                    rating: e.rating,
+                    waited_ms: now - e.joined_ms,
+                })
+                .collect();
+            for (a, b) in pairing::pairs(&waiting, &settings.range) {
+                let (a, b) = (&waiting[a], &waiting[b]);
+                if !db
+                    .take_pair(id.clone(), a.account.clone(), b.account.clone())
+                    .await?
+                {
+                    continue;
+                }
+                paired.insert(a.account.clone());
+                paired.insert(b.account.clone());
+                if let Err(e) = self.pool_game(key, &a.account, &b.account).await {
+                    warn!(pool = %id, "making a pool game failed: {e}");
+                }
+            }
+        }
+        entries.retain(|e| !paired.contains(&e.account));
+        // The counts, when they changed (at most every `broadcast_every`).
+        let due = state
+            .last_broadcast
+            .is_none_or(|t| t.elapsed() >= settings.broadcast_every);
+        if due {
+            let pools = self.pool_counts(&entries);
+            let (players, games) = db.counts(now - self.alive_ms()).await?;
+            let counts = LobbyCounts { players, games };
+            let mut sent = false;
+            if state.pools.as_ref() != Some(&pools) {
+                state.pools = Some(pools.clone());
+                self.publish(Target::All, LobbyServerMessage::Pools { pools })
+                    .await;
+                sent = true;
+            }
+            if state.counts != Some(counts) {
+                state.counts = Some(counts);
+                self.publish(Target::All, LobbyServerMessage::Counts { counts })
+                    .await;
+                sent = true;
+            }
+            if sent {
+                state.last_broadcast = Some(tokio::time::Instant::now());
+            }
+        }
+        Ok(())
+    }
+
+    /// The game of two players a wave paired: rated, colours drawn.
+    async fn pool_game(&self, pool: &PoolKey, a: &str, b: &str) -> Result<(), StoreError> {
+        let missing = |id: &str| StoreError::Backend(format!("account {id} is gone"));
+        let a = self
+            .store
+            .account(a.to_owned())
+            .await?
+            .ok_or_else(|| missing(a))?;
+        let b = self
+            .store
+            .account(b.to_owned())
+            .await?
+            .ok_or_else(|| missing(b))?;
+        for x in [&a, &b] {
+            self.publish_to(&[&x.id], LobbyServerMessage::PoolLeft)
+                .await;
+        }
+        let (white, black) = if secrets::coin() { (&a, &b) } else { (&b, &a) };
+        self.pair(&pool.variant, Some(pool.time_control), true, white, black)
+            .await?;
+        Ok(())
+    }
+}
+
+/// What the leader remembers between rounds.
+#[derive(Default)]
+struct LeaderState {
+    leading: bool,
+    pools: Option<Vec<PoolInfo>>,
+    counts: Option<LobbyCounts>,
+    last_broadcast: Option<tokio::time::Instant>,
+}
+
+/// The seeker's / challenger's side.
+fn colors(choice: ColorChoice) -> Side {
+    match choice {
+        ColorChoice::White => Side::White,
+        ColorChoice::Black => Side::Black,
+        ColorChoice::Random if secrets::coin() => Side::White,
+        ColorChoice::Random => Side::Black,
+    }
+}
+
+fn variant_title(name: &str) -> String {
+    rules::variant_of(name, None)
+        .map(|v| v.title.clone())
+        .unwrap_or_else(|_| name.to_owned())
+}

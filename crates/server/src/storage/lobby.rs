@@ -1,0 +1,972 @@
+//! The lobby's tables (crates/server/src/lobby): the same trait on SQLite and PostgreSQL, so
+//! that several nodes on one PostgreSQL share one lobby. Everything that must not happen twice
+//! is one atomic statement (or one SQLite transaction): a seek or a challenge is taken with a
+//! `DELETE … RETURNING` (two accepters: one gets the row, the other nothing), a pair leaves a
+//! pool only if both its players are still in it.
+use std::sync::Arc;
+
+use rusqlite::{OptionalExtension, params};
+
+use super::{StoreError, StoreFuture, postgres::PostgresStore, sqlite::SqliteStore};
+use crate::events::EventBus;
+
+/// The pairing leader's lock (PostgreSQL, two-key form: apart from the games' locks).
+pub const LEADER_LOCK: (i32, i32) = (1651470706, 100);
+
+/// An open seek: its owner, and the protocol's `Seek` as JSON.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeekRow {
+    pub id: String,
+    pub account: String,
+    pub created_ms: i64,
+    pub body: String,
+}
+
+/// A player waiting in a quick-pairing pool (`pool`: `PoolKey::id`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoolEntry {
+    pub account: String,
+    pub pool: String,
+    pub rating: f64,
+    pub joined_ms: i64,
+}
+
+/// A challenge: who to whom, and the protocol's `Challenge` as JSON.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChallengeRow {
+    pub id: String,
+    pub from: String,
+    pub to: String,
+    pub created_ms: i64,
+    pub body: String,
+}
+
+/// Presence kinds.
+pub const LOBBY: &str = "lobby";
+pub const GAME: &str = "game";
+
+/// The lobby's share of the database. Every method returns once its change is committed.
+pub trait LobbyStore: Send + Sync {
+    /// This node is alive now and runs `games` games (its heartbeat).
+    fn node_beat(&self, node: String, now_ms: i64, games: i64) -> StoreFuture<'_, ()>;
+    /// Nodes not heard from since `before_ms`.
+    fn dead_nodes(&self, before_ms: i64) -> StoreFuture<'_, Vec<String>>;
+    /// Forgets a node and its connections; the accounts that were in the lobby on it and are
+    /// in the lobby on no node now.
+    fn forget_node(&self, node: String) -> StoreFuture<'_, Vec<String>>;
+    /// Marks `account` connected (or not) on `node` (`kind`: [`LOBBY`] or [`GAME`]).
+    fn set_presence(
+        &self,
+        node: String,
+        account: String,
+        kind: &'static str,
+        present: bool,
+    ) -> StoreFuture<'_, ()>;
+    /// Whether `account` has a lobby connection on a node other than `node` heard from after
+    /// `alive_after_ms`.
+    fn in_lobby_elsewhere(
+        &self,
+        node: String,
+        account: String,
+        alive_after_ms: i64,
+    ) -> StoreFuture<'_, bool>;
+    /// Players connected (lobby or game) and games running, on the nodes alive after
+    /// `alive_after_ms`.
+    fn counts(&self, alive_after_ms: i64) -> StoreFuture<'_, (u32, u32)>;
+
+    /// Stores a seek unless its owner has `max` open already (`false` then).
+    fn add_seek(&self, seek: SeekRow, max: u32) -> StoreFuture<'_, bool>;
+    fn seeks(&self) -> StoreFuture<'_, Vec<SeekRow>>;
+    fn seek(&self, id: String) -> StoreFuture<'_, Option<SeekRow>>;
+    /// Removes the seek and answers it (`None`: gone already, or not `owner`'s).
+    fn take_seek(&self, id: String, owner: Option<String>) -> StoreFuture<'_, Option<SeekRow>>;
+    /// Starts (`Some(now)`) or stops (`None`) the grace of `account`'s seeks (its last lobby
+    /// connection closed / it is back).
+    fn orphan_seeks(&self, account: String, since_ms: Option<i64>) -> StoreFuture<'_, ()>;
+    /// Removes the seeks orphaned before `before_ms`; their ids.
+    fn expire_seeks(&self, before_ms: i64) -> StoreFuture<'_, Vec<String>>;
+
+    /// Puts `account` in a pool (leaving any other).
+    fn join_pool(&self, entry: PoolEntry) -> StoreFuture<'_, ()>;
+    /// Takes `account` out of its pool; the pool it was in.
+    fn leave_pool(&self, account: String) -> StoreFuture<'_, Option<String>>;
+    fn pool_of(&self, account: String) -> StoreFuture<'_, Option<String>>;
+    fn pool_entries(&self) -> StoreFuture<'_, Vec<PoolEntry>>;
+    /// Takes both out of `pool` if both are still in it (`true`), else neither.
+    fn take_pair(&self, pool: String, a: String, b: String) -> StoreFuture<'_, bool>;
+
+    fn add_challenge(&self, challenge: ChallengeRow) -> StoreFuture<'_, ()>;
+    fn challenges(&self) -> StoreFuture<'_, Vec<ChallengeRow>>;
+    fn take_challenge(&self, id: String) -> StoreFuture<'_, Option<ChallengeRow>>;
+    /// Removes the challenges made before `before_ms`.
+    fn expire_challenges(&self, before_ms: i64) -> StoreFuture<'_, Vec<ChallengeRow>>;
+    /// Removes the challenges `account` made.
+    fn take_challenges_from(&self, account: String) -> StoreFuture<'_, Vec<ChallengeRow>>;
+
+    /// The account's unfinished games (made in the lobby) created after `since_ms`, newest
+    /// first.
+    fn playing(&self, account: String, since_ms: i64) -> StoreFuture<'_, Vec<String>>;
+    /// The account that holds a seat of a lobby game (`None`: an invite game, or no game).
+    fn seat_account(&self, game: String, white: bool) -> StoreFuture<'_, Option<String>>;
+
+    /// Whether this node is the pairing leader now (takes the lead if nobody has it). One
+    /// database file, one server: always.
+    fn lead(&self) -> StoreFuture<'_, bool>;
+    /// The event bus between nodes (PostgreSQL); `None`: one node, events are local.
+    fn bus(&self) -> Option<Arc<EventBus>>;
+}
+
+// ----- SQLite
+
+fn backend(e: rusqlite::Error) -> StoreError {
+    StoreError::Backend(e.to_string())
+}
+
+fn sqlite_rows<T>(
+    c: &rusqlite::Connection,
+    sql: &str,
+    p: impl rusqlite::Params,
+    f: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Vec<T>, StoreError> {
+    let mut stmt = c.prepare_cached(sql).map_err(backend)?;
+    stmt.query_map(p, f)
+        .map_err(backend)?
+        .collect::<Result<Vec<T>, _>>()
+        .map_err(backend)
+}
+
+fn seek_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SeekRow> {
+    Ok(SeekRow {
+        id: r.get(0)?,
+        account: r.get(1)?,
+        created_ms: r.get(2)?,
+        body: r.get(3)?,
+    })
+}
+
+fn challenge_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ChallengeRow> {
+    Ok(ChallengeRow {
+        id: r.get(0)?,
+        from: r.get(1)?,
+        to: r.get(2)?,
+        created_ms: r.get(3)?,
+        body: r.get(4)?,
+    })
+}
+
+/// An account's unfinished lobby games (`$1` the account, `$2` made after).
+const PLAYING: &str = "SELECT id FROM games
+     WHERE (white_account = $1 OR black_account = $1) AND result IS NULL AND created_ms > $2
+     ORDER BY created_ms DESC LIMIT 50";
+
+fn seat_sql(white: bool) -> &'static str {
+    if white {
+        "SELECT white_account FROM games WHERE id = $1"
+    } else {
+        "SELECT black_account FROM games WHERE id = $1"
+    }
+}
+
+const SEEK_COLUMNS: &str = "id, account, created_ms, body";
+const CHALLENGE_COLUMNS: &str = "id, from_account, to_account, created_ms, body";
+
+impl LobbyStore for SqliteStore {
+    fn node_beat(&self, node: String, now_ms: i64, games: i64) -> StoreFuture<'_, ()> {
+        Box::pin(self.with(move |c| {
+            c.execute(
+                "INSERT INTO lobby_nodes (node, seen_ms, games) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (node) DO UPDATE SET seen_ms = ?2, games = ?3",
+                params![node, now_ms, games],
+            )
+            .map_err(backend)?;
+            Ok(())
+        }))
+    }
+
+    fn dead_nodes(&self, before_ms: i64) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(self.with(move |c| {
+            sqlite_rows(
+                c,
+                "SELECT node FROM lobby_nodes WHERE seen_ms < ?1
+                 UNION SELECT DISTINCT node FROM lobby_presence
+                 WHERE node NOT IN (SELECT node FROM lobby_nodes)",
+                params![before_ms],
+                |r| r.get(0),
+            )
+        }))
+    }
+
+    fn forget_node(&self, node: String) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(self.with(move |c| {
+            let accounts: Vec<String> = sqlite_rows(
+                c,
+                "SELECT account FROM lobby_presence WHERE node = ?1 AND kind = 'lobby'",
+                params![node],
+                |r| r.get(0),
+            )?;
+            c.execute("DELETE FROM lobby_presence WHERE node = ?1", params![node])
+                .map_err(backend)?;
+            c.execute("DELETE FROM lobby_nodes WHERE node = ?1", params![node])
+                .map_err(backend)?;
+            let mut gone = Vec::new();
+            for a in accounts {
+                let still: Option<i64> = c
+                    .query_row(
+                        "SELECT 1 FROM lobby_presence WHERE account = ?1 AND kind = 'lobby' LIMIT 1",
+                        params![a],
+                        |r| r.get(0),
+                    )
+                    .optional()
+                    .map_err(backend)?;
+                if still.is_none() {
+                    gone.push(a);
+                }
+            }
+            Ok(gone)
+        }))
+    }
+
+    fn set_presence(
+        &self,
+        node: String,
+        account: String,
+        kind: &'static str,
+        present: bool,
+    ) -> StoreFuture<'_, ()> {
+        Box::pin(self.with(move |c| {
+            let sql = if present {
+                "INSERT OR IGNORE INTO lobby_presence (node, account, kind) VALUES (?1, ?2, ?3)"
+            } else {
+                "DELETE FROM lobby_presence WHERE node = ?1 AND account = ?2 AND kind = ?3"
+            };
+            c.execute(sql, params![node, account, kind])
+                .map_err(backend)?;
+            Ok(())
+        }))
+    }
+
+    fn in_lobby_elsewhere(
+        &self,
+        node: String,
+        account: String,
+        alive_after_ms: i64,
+    ) -> StoreFuture<'_, bool> {
+        Box::pin(self.with(move |c| {
+            c.query_row(
+                "SELECT EXISTS (SELECT 1 FROM lobby_presence p JOIN lobby_nodes n ON n.node = p.node
+                 WHERE p.account = ?1 AND p.kind = 'lobby' AND p.node <> ?2 AND n.seen_ms > ?3)",
+                params![account, node, alive_after_ms],
+                |r| r.get(0),
+            )
+            .map_err(backend)
+        }))
+    }
+
+    fn counts(&self, alive_after_ms: i64) -> StoreFuture<'_, (u32, u32)> {
+        Box::pin(self.with(move |c| {
+            c.query_row(
+                "SELECT (SELECT count(DISTINCT p.account) FROM lobby_presence p
+                         JOIN lobby_nodes n ON n.node = p.node WHERE n.seen_ms > ?1),
+                        (SELECT COALESCE(sum(games), 0) FROM lobby_nodes WHERE seen_ms > ?1)",
+                params![alive_after_ms],
+                |r| Ok((r.get::<_, i64>(0)? as u32, r.get::<_, i64>(1)? as u32)),
+            )
+            .map_err(backend)
+        }))
+    }
+
+    fn add_seek(&self, seek: SeekRow, max: u32) -> StoreFuture<'_, bool> {
+        Box::pin(self.with(move |c| {
+            let n: i64 = c
+                .query_row(
+                    "SELECT count(*) FROM lobby_seeks WHERE account = ?1",
+                    params![seek.account],
+                    |r| r.get(0),
+                )
+                .map_err(backend)?;
+            if n >= max as i64 {
+                return Ok(false);
+            }
+            c.execute(
+                "INSERT INTO lobby_seeks (id, account, created_ms, body) VALUES (?1, ?2, ?3, ?4)",
+                params![seek.id, seek.account, seek.created_ms, seek.body],
+            )
+            .map_err(backend)?;
+            Ok(true)
+        }))
+    }
+
+    fn seeks(&self) -> StoreFuture<'_, Vec<SeekRow>> {
+        Box::pin(self.with(|c| {
+            sqlite_rows(
+                c,
+                &format!("SELECT {SEEK_COLUMNS} FROM lobby_seeks ORDER BY created_ms, id"),
+                [],
+                seek_row,
+            )
+        }))
+    }
+
+    fn seek(&self, id: String) -> StoreFuture<'_, Option<SeekRow>> {
+        Box::pin(self.with(move |c| {
+            c.query_row(
+                &format!("SELECT {SEEK_COLUMNS} FROM lobby_seeks WHERE id = ?1"),
+                params![id],
+                seek_row,
+            )
+            .optional()
+            .map_err(backend)
+        }))
+    }
+
+    fn take_seek(&self, id: String, owner: Option<String>) -> StoreFuture<'_, Option<SeekRow>> {
+        Box::pin(self.with(move |c| {
+            c.query_row(
+                &format!(
+                    "DELETE FROM lobby_seeks WHERE id = ?1 AND (?2 IS NULL OR account = ?2)
+                     RETURNING {SEEK_COLUMNS}"
+                ),
+                params![id, owner],
+                seek_row,
+            )
+            .optional()
+            .map_err(backend)
+        }))
+    }
+
+    fn orphan_seeks(&self, account: String, since_ms: Option<i64>) -> StoreFuture<'_, ()> {
+        Box::pin(self.with(move |c| {
+            let sql = if since_ms.is_some() {
+                "UPDATE lobby_seeks SET orphaned_ms = ?2 WHERE account = ?1 AND orphaned_ms IS NULL"
+            } else {
+                "UPDATE lobby_seeks SET orphaned_ms = ?2 WHERE account = ?1"
+            };
+            c.execute(sql, params![account, since_ms])
+                .map_err(backend)?;
+            Ok(())
+        }))
+    }
+
+    fn expire_seeks(&self, before_ms: i64) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(self.with(move |c| {
+            sqlite_rows(
+                c,
+                "DELETE FROM lobby_seeks WHERE orphaned_ms IS NOT NULL AND orphaned_ms < ?1
+                 RETURNING id",
+                params![before_ms],
+                |r| r.get(0),
+            )
+        }))
+    }
+
+    fn join_pool(&self, e: PoolEntry) -> StoreFuture<'_, ()> {
+        Box::pin(self.with(move |c| {
+            c.execute(
+                "INSERT INTO lobby_pool (account, pool, rating, joined_ms) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (account) DO UPDATE SET pool = ?2, rating = ?3, joined_ms = ?4",
+                params![e.account, e.pool, e.rating, e.joined_ms],
+            )
+            .map_err(backend)?;
+            Ok(())
+        }))
+    }
+
+    fn leave_pool(&self, account: String) -> StoreFuture<'_, Option<String>> {
+        Box::pin(self.with(move |c| {
+            c.query_row(
+                "DELETE FROM lobby_pool WHERE account = ?1 RETURNING pool",
+                params![account],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(backend)
+        }))
+    }
+
+    fn pool_of(&self, account: String) -> StoreFuture<'_, Option<String>> {
+        Box::pin(self.with(move |c| {
+            c.query_row(
+                "SELECT pool FROM lobby_pool WHERE account = ?1",
+                params![account],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(backend)
+        }))
+    }
+
+    fn pool_entries(&self) -> StoreFuture<'_, Vec<PoolEntry>> {
+        Box::pin(self.with(|c| {
+            sqlite_rows(
+                c,
+                "SELECT account, pool, rating, joined_ms FROM lobby_pool",
+                [],
+                |r| {
+                    Ok(PoolEntry {
+                        account: r.get(0)?,
+                        pool: r.get(1)?,
+                        rating: r.get(2)?,
+                        joined_ms: r.get(3)?,
+                    })
+                },
+            )
+        }))
+    }
+
+    fn take_pair(&self, pool: String, a: String, b: String) -> StoreFuture<'_, bool> {
+        Box::pin(self.with(move |c| {
+            let n: i64 = c
+                .query_row(
+                    "SELECT count(*) FROM lobby_pool WHERE pool = ?1 AND account IN (?2, ?3)",
+                    params![pool, a, b],
+                    |r| r.get(0),
+                )
+                .map_err(backend)?;
+            if n != 2 || a == b {
+                return Ok(false);
+            }
+            c.execute(
+                "DELETE FROM lobby_pool WHERE account IN (?1, ?2)",
+                params![a, b],
+            )
+            .map_err(backend)?;
+            Ok(true)
+        }))
+    }
+
+    fn add_challenge(&self, ch: ChallengeRow) -> StoreFuture<'_, ()> {
+        Box::pin(self.with(move |c| {
+            c.execute(
+                "INSERT INTO lobby_challenges (id, from_account, to_account, created_ms, body)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![ch.id, ch.from, ch.to, ch.created_ms, ch.body],
+            )
+            .map_err(backend)?;
+            Ok(())
+        }))
+    }
+
+    fn challenges(&self) -> StoreFuture<'_, Vec<ChallengeRow>> {
+        Box::pin(self.with(|c| {
+            sqlite_rows(
+                c,
+                &format!("SELECT {CHALLENGE_COLUMNS} FROM lobby_challenges ORDER BY created_ms"),
+                [],
+                challenge_row,
+            )
+        }))
+    }
+
+    fn take_challenge(&self, id: String) -> StoreFuture<'_, Option<ChallengeRow>> {
+        Box::pin(self.with(move |c| {
+            c.query_row(
+                &format!(
+                    "DELETE FROM lobby_challenges WHERE id = ?1 RETURNING {CHALLENGE_COLUMNS}"
+                ),
+                params![id],
+                challenge_row,
+            )
+            .optional()
+            .map_err(backend)
+        }))
+    }
+
+    fn expire_challenges(&self, before_ms: i64) -> StoreFuture<'_, Vec<ChallengeRow>> {
+        Box::pin(self.with(move |c| {
+            sqlite_rows(
+                c,
+                &format!(
+                    "DELETE FROM lobby_challenges WHERE created_ms < ?1 RETURNING {CHALLENGE_COLUMNS}"
+                ),
+                params![before_ms],
+                challenge_row,
+            )
+        }))
+    }
+
+    fn take_challenges_from(&self, account: String) -> StoreFuture<'_, Vec<ChallengeRow>> {
+        Box::pin(self.with(move |c| {
+            sqlite_rows(
+                c,
+                &format!(
+                    "DELETE FROM lobby_challenges WHERE from_account = ?1 RETURNING {CHALLENGE_COLUMNS}"
+                ),
+                params![account],
+                challenge_row,
+            )
+        }))
+    }
+
+    fn playing(&self, account: String, since_ms: i64) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(
+            self.with(move |c| sqlite_rows(c, PLAYING, params![account, since_ms], |r| r.get(0))),
+        )
+    }
+
+    fn seat_account(&self, game: String, white: bool) -> StoreFuture<'_, Option<String>> {
+        Box::pin(self.with(move |c| {
+            c.query_row(seat_sql(white), params![game], |r| r.get(0))
+                .optional()
+                .map(Option::flatten)
+                .map_err(backend)
+        }))
+    }
+
+    fn lead(&self) -> StoreFuture<'_, bool> {
+        Box::pin(async { Ok(true) })
+    }
+
+    fn bus(&self) -> Option<Arc<EventBus>> {
+        None
+    }
+}
+
+// ----- PostgreSQL
+
+fn pg(e: tokio_postgres::Error) -> StoreError {
+    StoreError::Backend(e.to_string())
+}
+
+fn pg_seek(r: &tokio_postgres::Row) -> SeekRow {
+    SeekRow {
+        id: r.get(0),
+        account: r.get(1),
+        created_ms: r.get(2),
+        body: r.get(3),
+    }
+}
+
+fn pg_challenge(r: &tokio_postgres::Row) -> ChallengeRow {
+    ChallengeRow {
+        id: r.get(0),
+        from: r.get(1),
+        to: r.get(2),
+        created_ms: r.get(3),
+        body: r.get(4),
+    }
+}
+
+impl LobbyStore for PostgresStore {
+    fn node_beat(&self, node: String, now_ms: i64, games: i64) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            self.client()
+                .execute(
+                    "INSERT INTO lobby_nodes (node, seen_ms, games) VALUES ($1, $2, $3)
+                     ON CONFLICT (node) DO UPDATE SET seen_ms = $2, games = $3",
+                    &[&node, &now_ms, &games],
+                )
+                .await
+                .map_err(pg)?;
+            Ok(())
+        })
+    }
+
+    fn dead_nodes(&self, before_ms: i64) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query(
+                    "SELECT node FROM lobby_nodes WHERE seen_ms < $1
+                     UNION SELECT DISTINCT node FROM lobby_presence
+                     WHERE node NOT IN (SELECT node FROM lobby_nodes)",
+                    &[&before_ms],
+                )
+                .await
+                .map_err(pg)?
+                .iter()
+                .map(|r| r.get(0))
+                .collect())
+        })
+    }
+
+    fn forget_node(&self, node: String) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(async move {
+            let c = self.client();
+            let rows = c
+                .query(
+                    "WITH gone AS (DELETE FROM lobby_presence WHERE node = $1 RETURNING account, kind),
+                          n AS (DELETE FROM lobby_nodes WHERE node = $1)
+                     SELECT DISTINCT account FROM gone WHERE kind = 'lobby'",
+                    &[&node],
+                )
+                .await
+                .map_err(pg)?;
+            let mut left = Vec::new();
+            for r in rows {
+                let a: String = r.get(0);
+                let still = c
+                    .query_opt(
+                        "SELECT 1 FROM lobby_presence WHERE account = $1 AND kind = 'lobby' LIMIT 1",
+                        &[&a],
+                    )
+                    .await
+                    .map_err(pg)?;
+                if still.is_none() {
+                    left.push(a);
+                }
+            }
+            Ok(left)
+        })
+    }
+
+    fn set_presence(
+        &self,
+        node: String,
+        account: String,
+        kind: &'static str,
+        present: bool,
+    ) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            let sql = if present {
+                "INSERT INTO lobby_presence (node, account, kind) VALUES ($1, $2, $3)
+                 ON CONFLICT DO NOTHING"
+            } else {
+                "DELETE FROM lobby_presence WHERE node = $1 AND account = $2 AND kind = $3"
+            };
+            self.client()
+                .execute(sql, &[&node, &account, &kind])
+                .await
+                .map_err(pg)?;
+            Ok(())
+        })
+    }
+
+    fn in_lobby_elsewhere(
+        &self,
+        node: String,
+        account: String,
+        alive_after_ms: i64,
+    ) -> StoreFuture<'_, bool> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query_one(
+                    "SELECT EXISTS (SELECT 1 FROM lobby_presence p JOIN lobby_nodes n ON n.node = p.node
+                     WHERE p.account = $1 AND p.kind = 'lobby' AND p.node <> $2 AND n.seen_ms > $3)",
+                    &[&account, &node, &alive_after_ms],
+                )
+                .await
+                .map_err(pg)?
+                .get(0))
+        })
+    }
+
+    fn counts(&self, alive_after_ms: i64) -> StoreFuture<'_, (u32, u32)> {
+        Box::pin(async move {
+            let r = self
+                .client()
+                .query_one(
+                    "SELECT (SELECT count(DISTINCT p.account) FROM lobby_presence p
+                             JOIN lobby_nodes n ON n.node = p.node WHERE n.seen_ms > $1)::int8,
+                            (SELECT COALESCE(sum(games), 0) FROM lobby_nodes WHERE seen_ms > $1)::int8",
+                    &[&alive_after_ms],
+                )
+                .await
+                .map_err(pg)?;
+            Ok((r.get::<_, i64>(0) as u32, r.get::<_, i64>(1) as u32))
+        })
+    }
+
+    fn add_seek(&self, s: SeekRow, max: u32) -> StoreFuture<'_, bool> {
+        Box::pin(async move {
+            let n = self
+                .client()
+                .execute(
+                    "INSERT INTO lobby_seeks (id, account, created_ms, body)
+                     SELECT $1, $2, $3, $4
+                     WHERE (SELECT count(*) FROM lobby_seeks WHERE account = $2) < $5",
+                    &[&s.id, &s.account, &s.created_ms, &s.body, &(max as i64)],
+                )
+                .await
+                .map_err(pg)?;
+            Ok(n == 1)
+        })
+    }
+
+    fn seeks(&self) -> StoreFuture<'_, Vec<SeekRow>> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query(
+                    &format!("SELECT {SEEK_COLUMNS} FROM lobby_seeks ORDER BY created_ms, id"),
+                    &[],
+                )
+                .await
+                .map_err(pg)?
+                .iter()
+                .map(pg_seek)
+                .collect())
+        })
+    }
+
+    fn seek(&self, id: String) -> StoreFuture<'_, Option<SeekRow>> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query_opt(
+                    &format!("SELECT {SEEK_COLUMNS} FROM lobby_seeks WHERE id = $1"),
+                    &[&id],
+                )
+                .await
+                .map_err(pg)?
+                .as_ref()
+                .map(pg_seek))
+        })
+    }
+
+    fn take_seek(&self, id: String, owner: Option<String>) -> StoreFuture<'_, Option<SeekRow>> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query_opt(
+                    &format!(
+                        "DELETE FROM lobby_seeks WHERE id = $1 AND ($2::text IS NULL OR account = $2)
+                         RETURNING {SEEK_COLUMNS}"
+                    ),
+                    &[&id, &owner],
+                )
+                .await
+                .map_err(pg)?
+                .as_ref()
+                .map(pg_seek))
+        })
+    }
+
+    fn orphan_seeks(&self, account: String, since_ms: Option<i64>) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            let sql = if since_ms.is_some() {
+                "UPDATE lobby_seeks SET orphaned_ms = $2 WHERE account = $1 AND orphaned_ms IS NULL"
+            } else {
+                "UPDATE lobby_seeks SET orphaned_ms = $2 WHERE account = $1"
+            };
+            self.client()
+                .execute(sql, &[&account, &since_ms])
+                .await
+                .map_err(pg)?;
+            Ok(())
+        })
+    }
+
+    fn expire_seeks(&self, before_ms: i64) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query(
+                    "DELETE FROM lobby_seeks WHERE orphaned_ms IS NOT NULL AND orphaned_ms < $1
+                     RETURNING id",
+                    &[&before_ms],
+                )
+                .await
+                .map_err(pg)?
+                .iter()
+                .map(|r| r.get(0))
+                .collect())
+        })
+    }
+
+    fn join_pool(&self, e: PoolEntry) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            self.client()
+                .execute(
+                    "INSERT INTO lobby_pool (account, pool, rating, joined_ms) VALUES ($1, $2, $3, $4)
+                     ON CONFLICT (account) DO UPDATE SET pool = $2, rating = $3, joined_ms = $4",
+                    &[&e.account, &e.pool, &e.rating, &e.joined_ms],
+                )
+                .await
+                .map_err(pg)?;
+            Ok(())
+        })
+    }
+
+    fn leave_pool(&self, account: String) -> StoreFuture<'_, Option<String>> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query_opt(
+                    "DELETE FROM lobby_pool WHERE account = $1 RETURNING pool",
+                    &[&account],
+                )
+                .await
+                .map_err(pg)?
+                .map(|r| r.get(0)))
+        })
+    }
+
+    fn pool_of(&self, account: String) -> StoreFuture<'_, Option<String>> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query_opt(
+                    "SELECT pool FROM lobby_pool WHERE account = $1",
+                    &[&account],
+                )
+                .await
+                .map_err(pg)?
+                .map(|r| r.get(0)))
+        })
+    }
+
+    fn pool_entries(&self) -> StoreFuture<'_, Vec<PoolEntry>> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query(
+                    "SELECT account, pool, rating, joined_ms FROM lobby_pool",
+                    &[],
+                )
+                .await
+                .map_err(pg)?
+                .iter()
+                .map(|r| PoolEntry {
+                    account: r.get(0),
+                    pool: r.get(1),
+                    rating: r.get(2),
+                    joined_ms: r.get(3),
+                })
+                .collect())
+        })
+    }
+
+    fn take_pair(&self, pool: String, a: String, b: String) -> StoreFuture<'_, bool> {
+        Box::pin(async move {
+            if a == b {
+                return Ok(false);
+            }
+            // Both rows locked first: a pair whose player left meanwhile (or was paired by
+            // another wave) takes nobody.
+            let n: i64 = self
+                .client()
+                .query_one(
+                    "WITH pair AS (SELECT account FROM lobby_pool
+                                   WHERE pool = $1 AND account IN ($2, $3) FOR UPDATE),
+                          gone AS (DELETE FROM lobby_pool
+                                   WHERE account IN (SELECT account FROM pair)
+                                     AND (SELECT count(*) FROM pair) = 2
+                                   RETURNING account)
+                     SELECT count(*) FROM gone",
+                    &[&pool, &a, &b],
+                )
+                .await
+                .map_err(pg)?
+                .get(0);
+            Ok(n == 2)
+        })
+    }
+
+    fn add_challenge(&self, ch: ChallengeRow) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            self.client()
+                .execute(
+                    "INSERT INTO lobby_challenges (id, from_account, to_account, created_ms, body)
+                     VALUES ($1, $2, $3, $4, $5)",
+                    &[&ch.id, &ch.from, &ch.to, &ch.created_ms, &ch.body],
+                )
+                .await
+                .map_err(pg)?;
+            Ok(())
+        })
+    }
+
+    fn challenges(&self) -> StoreFuture<'_, Vec<ChallengeRow>> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query(
+                    &format!(
+                        "SELECT {CHALLENGE_COLUMNS} FROM lobby_challenges ORDER BY created_ms"
+                    ),
+                    &[],
+                )
+                .await
+                .map_err(pg)?
+                .iter()
+                .map(pg_challenge)
+                .collect())
+        })
+    }
+
+    fn take_challenge(&self, id: String) -> StoreFuture<'_, Option<ChallengeRow>> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query_opt(
+                    &format!(
+                        "DELETE FROM lobby_challenges WHERE id = $1 RETURNING {CHALLENGE_COLUMNS}"
+                    ),
+                    &[&id],
+                )
+                .await
+                .map_err(pg)?
+                .as_ref()
+                .map(pg_challenge))
+        })
+    }
+
+    fn expire_challenges(&self, before_ms: i64) -> StoreFuture<'_, Vec<ChallengeRow>> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query(
+                    &format!(
+                        "DELETE FROM lobby_challenges WHERE created_ms < $1 RETURNING {CHALLENGE_COLUMNS}"
+                    ),
+                    &[&before_ms],
+                )
+                .await
+                .map_err(pg)?
+                .iter()
+                .map(pg_challenge)
+                .collect())
+        })
+    }
+
+    fn take_challenges_from(&self, account: String) -> StoreFuture<'_, Vec<ChallengeRow>> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query(
+                    &format!(
+                        "DELETE FROM lobby_challenges WHERE from_account = $1 RETURNING {CHALLENGE_COLUMNS}"
+                    ),
+                    &[&account],
+                )
+                .await
+                .map_err(pg)?
+                .iter()
+                .map(pg_challenge)
+                .collect())
+        })
+    }
+
+    fn playing(&self, account: String, since_ms: i64) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query(PLAYING, &[&account, &since_ms])
+                .await
+                .map_err(pg)?
+                .iter()
+                .map(|r| r.get(0))
+                .collect())
+        })
+    }
+
+    fn seat_account(&self, game: String, white: bool) -> StoreFuture<'_, Option<String>> {
+        Box::pin(async move {
+            Ok(self
+                .client()
+                .query_opt(seat_sql(white), &[&game])
+                .await
+                .map_err(pg)?
+                .and_then(|r| r.get(0)))
+        })
+    }
+
+    fn lead(&self) -> StoreFuture<'_, bool> {
+        Box::pin(async move { self.ownership().hold(LEADER_LOCK).await })
+    }
+
+    fn bus(&self) -> Option<Arc<EventBus>> {
+        Some(self.ownership().bus().clone())
+    }
+}
