@@ -27,6 +27,7 @@ pub mod http_errors;
 pub mod lobby;
 pub mod log_escape;
 pub mod open_files;
+pub mod players;
 pub mod ratings;
 pub mod secrets;
 pub mod settings;
@@ -57,8 +58,18 @@ pub async fn serve(
     settings: Settings,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let settings = Arc::new(settings);
-    let games = game::Games::new(store, settings.clone());
+    let games = game::Games::new(store, Arc::new(settings));
+    serve_games(listener, games, shutdown).await
+}
+
+/// [`serve`] with the games made beforehand (`Games::new(store, settings)`), so that the
+/// caller keeps a handle on them (tests make paired games with it, as the lobby does).
+pub async fn serve_games(
+    listener: TcpListener,
+    games: Arc<game::Games>,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let settings = games.settings.clone();
     let max_connections = match settings.max_connections {
         0 => open_files::default_max_connections(),
         n => n,

@@ -11,6 +11,7 @@ mod hostile;
 mod limits;
 mod offers;
 mod postgres;
+mod ratings;
 mod resilience;
 mod support;
 mod web;
