@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Args as ClapArgs, Subcommand};
 
+mod bot;
 mod load;
 mod mirror;
 mod net;
@@ -22,11 +23,15 @@ enum Command {
     /// A load benchmark: N concurrent games of bots playing random moves through a server,
     /// then a check of every stored game against what its clients saw.
     Load(load::Args),
+    /// The computer as a lobby player: signs in as a bot account, accepts challenges, keeps a
+    /// seek open per variant and plays any number of games at once.
+    Bot(bot::Args),
 }
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
     match args.command {
         Command::Play(a) => play::run(a),
         Command::Load(a) => load::run(a),
+        Command::Bot(a) => bot::run(a),
     }
 }

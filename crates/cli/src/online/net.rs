@@ -4,7 +4,8 @@
 use std::time::Duration;
 
 use boardcraft_protocol::{
-    ClientMessage, GameSnapshot, PROTOCOL_VERSION, ServerMessage, http::ApiError,
+    ClientMessage, ErrorCode, GameSnapshot, LobbyClientMessage, LobbyServerMessage,
+    PROTOCOL_VERSION, ServerMessage, http::ApiError, parse_lobby_server_message,
     parse_server_message,
 };
 use futures_util::{SinkExt, StreamExt};
@@ -48,22 +49,28 @@ impl ServerUrl {
     pub fn ws(&self) -> String {
         format!("ws://{}{}", self.authority, boardcraft_protocol::WS_PATH)
     }
+
+    pub fn lobby(&self) -> String {
+        format!("ws://{}{}", self.authority, boardcraft_protocol::LOBBY_PATH)
+    }
 }
 
-/// One HTTP request; the status and body.
-pub async fn request(
+/// One HTTP request, signed in with a session token (`Authorization: Bearer`) when given.
+pub async fn request_as(
     server: &ServerUrl,
     method: &str,
     path: &str,
     body: Option<&str>,
+    token: Option<&str>,
 ) -> Result<(u16, String), String> {
     let work = async {
         let mut stream = TcpStream::connect(&server.authority)
             .await
             .map_err(|e| format!("cannot reach {}: {e}", server.authority))?;
         let body = body.unwrap_or("");
+        let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
         let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
             server.authority,
             body.len()
         );
@@ -124,14 +131,46 @@ pub async fn json<T: DeserializeOwned>(
     body: Option<&str>,
     expected: u16,
 ) -> Result<T, String> {
-    let (status, text) = request(server, method, path, body).await?;
+    json_as(server, method, path, body, None, expected)
+        .await
+        .map_err(|e| e.text)
+}
+
+/// A refused or failed HTTP request: the server's error code when it gave one.
+#[derive(Debug)]
+pub struct HttpError {
+    pub code: Option<ErrorCode>,
+    pub text: String,
+}
+
+/// A JSON request signed in with `token`, whose success is `expected`.
+pub async fn json_as<T: DeserializeOwned>(
+    server: &ServerUrl,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    token: Option<&str>,
+    expected: u16,
+) -> Result<T, HttpError> {
+    let (status, text) = request_as(server, method, path, body, token)
+        .await
+        .map_err(|text| HttpError { code: None, text })?;
     if status != expected {
         return Err(match serde_json::from_str::<ApiError>(&text) {
-            Ok(e) => format!("{method} {path}: {} ({})", e.message, e.code),
-            Err(_) => format!("{method} {path}: HTTP {status}: {text}"),
+            Ok(e) => HttpError {
+                code: Some(e.code),
+                text: format!("{method} {path}: {} ({})", e.message, e.code),
+            },
+            Err(_) => HttpError {
+                code: None,
+                text: format!("{method} {path}: HTTP {status}: {text}"),
+            },
         });
     }
-    serde_json::from_str(&text).map_err(|e| format!("{method} {path}: bad answer {text}: {e}"))
+    serde_json::from_str(&text).map_err(|e| HttpError {
+        code: None,
+        text: format!("{method} {path}: bad answer {text}: {e}"),
+    })
 }
 
 pub async fn snapshot(server: &ServerUrl, game: &str) -> Result<GameSnapshot, String> {
@@ -180,18 +219,73 @@ pub async fn send(ws: &mut Ws, msg: &ClientMessage) -> Result<(), String> {
         .map_err(|e| format!("websocket: {e}"))
 }
 
-/// The next protocol message; `None` when the connection closed.
-pub async fn recv(ws: &mut Ws) -> Result<Option<ServerMessage>, String> {
+/// The next text frame; `None` when the connection closed.
+async fn recv_text(ws: &mut Ws) -> Result<Option<String>, String> {
     loop {
         match ws.next().await {
             None | Some(Ok(Message::Close(_))) => return Ok(None),
             Some(Err(e)) => return Err(format!("websocket: {e}")),
-            Some(Ok(Message::Text(t))) => {
-                return parse_server_message(&t)
-                    .map(Some)
-                    .map_err(|e| format!("bad server message {t}: {e}"));
-            }
+            Some(Ok(Message::Text(t))) => return Ok(Some(t.to_string())),
             Some(Ok(_)) => continue,
         }
+    }
+}
+
+/// The next protocol message; `None` when the connection closed.
+pub async fn recv(ws: &mut Ws) -> Result<Option<ServerMessage>, String> {
+    match recv_text(ws).await? {
+        None => Ok(None),
+        Some(t) => parse_server_message(&t)
+            .map(Some)
+            .map_err(|e| format!("bad server message {t}: {e}")),
+    }
+}
+
+/// Opens the lobby websocket and says hello with the session token; returns it with the
+/// welcome.
+pub async fn lobby_connect(
+    server: &ServerUrl,
+    token: &str,
+    client: &str,
+) -> Result<(Ws, LobbyServerMessage), String> {
+    let work = async {
+        let (mut ws, _) = tokio_tungstenite::connect_async(server.lobby())
+            .await
+            .map_err(|e| format!("lobby websocket: {e}"))?;
+        lobby_send(
+            &mut ws,
+            &LobbyClientMessage::Hello {
+                protocol: PROTOCOL_VERSION,
+                token: Some(token.to_owned()),
+                client: Some(client.to_owned()),
+            },
+        )
+        .await?;
+        match lobby_recv(&mut ws).await? {
+            Some(m @ LobbyServerMessage::Welcome { .. }) => Ok((ws, m)),
+            Some(LobbyServerMessage::Error { code, message, .. }) => {
+                Err(format!("lobby refused: {message} ({code})"))
+            }
+            other => Err(format!("expected the lobby's welcome, got {other:?}")),
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(30), work)
+        .await
+        .map_err(|_| "no lobby welcome in 30 s".to_owned())?
+}
+
+pub async fn lobby_send(ws: &mut Ws, msg: &LobbyClientMessage) -> Result<(), String> {
+    ws.send(Message::Text(msg.to_json().into()))
+        .await
+        .map_err(|e| format!("lobby websocket: {e}"))
+}
+
+/// The next lobby message; `None` when the connection closed.
+pub async fn lobby_recv(ws: &mut Ws) -> Result<Option<LobbyServerMessage>, String> {
+    match recv_text(ws).await? {
+        None => Ok(None),
+        Some(t) => parse_lobby_server_message(&t)
+            .map(Some)
+            .map_err(|e| format!("bad lobby message {t}: {e}")),
     }
 }

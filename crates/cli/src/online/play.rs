@@ -40,7 +40,7 @@ pub struct Args {
     time: Option<String>,
 }
 
-fn time_control(text: &str) -> Result<TimeControl, String> {
+pub(super) fn time_control(text: &str) -> Result<TimeControl, String> {
     let (m, s) = text.split_once('+').unwrap_or((text, "0"));
     let minutes: f64 = m
         .trim()

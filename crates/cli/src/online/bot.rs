@@ -1,0 +1,942 @@
+//! `online bot`: the computer as a lobby player (protocol 2). It signs in as a bot account,
+//! keeps the lobby websocket open, accepts challenges in the variants it plays (declines the
+//! others), keeps one seek open per variant, and plays every game it is paired into on its own
+//! task over the game websocket, thinking on a blocking thread and within its clock.
+//!
+//! - **Sign-in**: the session token is kept in `--token-file` (a restart reuses it). Without a
+//!   valid one it signs in with `--name` and `--password-file`, else makes a guest account.
+//!   The account must be marked as a bot by the operator (`boardcraft-server account make-bot
+//!   NAME`); a guest bot account is then given `--name` and the password (a name ending in
+//!   "bot" is allowed for bots only, so the mark comes first).
+//! - **Restarts**: the seat token of every game in progress is kept in a small state file next
+//!   to the token (`<token-file>.games.json`); a restarted bot goes back to those games.
+//! - **Server gone**: the lobby and every game reconnect on their own with backoff.
+use std::{
+    collections::{BTreeMap, HashMap, HashSet},
+    path::{Path, PathBuf},
+    process::ExitCode,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use boardcraft_ai::{AnySearch, Level};
+use boardcraft_protocol::{
+    ClientMessage, ColorChoice, ErrorCode, GameResult, GameSnapshot, GameStatus, GameTerms,
+    LobbyClientMessage, LobbyServerMessage, Presence, RatingChanges, ServerMessage,
+    Side,
+    http::{AccountInfo, Credentials, SignedIn},
+};
+use boardcraft_rules::Position;
+use clap::Args as ClapArgs;
+use serde::{Deserialize, Serialize};
+use tokio::{
+    sync::mpsc,
+    time::{Instant, sleep},
+};
+
+use super::{
+    mirror::Mirror,
+    net::{self, ServerUrl, Ws},
+};
+
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// The server, e.g. http://127.0.0.1:8787.
+    #[arg(long)]
+    server: String,
+    /// The computer's level: novice, amateur, strong or master.
+    #[arg(long, default_value = "master")]
+    level: Level,
+    /// The variants it plays (comma-separated shipped names): it accepts challenges in these,
+    /// declines the others, and keeps a seek open in each.
+    #[arg(long, default_value = "ugolki-9qum")]
+    variants: String,
+    /// The bot account's name (signs in with it when the token file has no valid session;
+    /// given to a new account once the operator has marked it as a bot).
+    #[arg(long, requires = "password_file")]
+    name: Option<String>,
+    /// A file holding the account's password (a file, not a flag, so it is not in `ps`).
+    #[arg(long, requires = "name")]
+    password_file: Option<PathBuf>,
+    /// Where the session token is kept (created if missing); the games in progress are kept
+    /// beside it in `<token-file>.games.json`.
+    #[arg(long, default_value = "boardcraft-bot.token")]
+    token_file: PathBuf,
+    /// Games at once; past it challenges are declined and seeks withdrawn (0: no limit).
+    #[arg(long, default_value_t = 16)]
+    max_games: usize,
+    /// The seeks' clock, minutes+seconds (e.g. 5+3), or `none` for untimed (casual) seeks.
+    #[arg(long, default_value = "5+3")]
+    seek_clock: String,
+    /// Open no seeks (answer challenges only).
+    #[arg(long)]
+    no_seeks: bool,
+    /// Seeks are casual (default: rated, unless untimed).
+    #[arg(long)]
+    casual: bool,
+    /// Worker threads for the network (the thinking runs on blocking threads beside them).
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+}
+
+pub fn run(args: Args) -> Result<ExitCode, String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(args.threads.max(1))
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    runtime.block_on(main(args))
+}
+
+/// A game the bot plays, as kept in the state file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct StoredGame {
+    token: String,
+    color: Side,
+    variant: String,
+    #[serde(default)]
+    opponent: String,
+}
+
+#[derive(Default, Serialize, Deserialize)]
+struct StateFile {
+    games: BTreeMap<String, StoredGame>,
+}
+
+struct Bot {
+    server: ServerUrl,
+    level: Level,
+    client: String,
+    state_path: PathBuf,
+    /// Games in progress (what the state file holds).
+    games: Mutex<BTreeMap<String, StoredGame>>,
+    /// Games with a task playing them now.
+    running: Mutex<HashSet<String>>,
+    /// A game task that ended sends its game's id (the lobby loop re-opens a seek).
+    ended: mpsc::UnboundedSender<String>,
+}
+
+impl Bot {
+    fn save(&self) {
+        let state = StateFile {
+            games: self.games.lock().unwrap().clone(),
+        };
+        let text = serde_json::to_string_pretty(&state).expect("the state serialises");
+        if let Err(e) = write_private(&self.state_path, &text) {
+            eprintln!(
+                "bot: cannot write the state file {}: {e}",
+                self.state_path.display()
+            );
+        }
+    }
+
+    fn active(&self) -> usize {
+        self.games.lock().unwrap().len()
+    }
+
+    /// Starts the task that plays `game` (unless one plays it already).
+    fn start_game(self: &Arc<Self>, game: String, stored: StoredGame) {
+        if !self.running.lock().unwrap().insert(game.clone()) {
+            return;
+        }
+        let bot = self.clone();
+        tokio::spawn(async move {
+            let end = play_game(&bot, &game, &stored).await;
+            println!(
+                "game {game} end: {} as {} vs {}: {end}",
+                stored.variant, stored.color, stored.opponent
+            );
+            bot.games.lock().unwrap().remove(&game);
+            bot.save();
+            bot.running.lock().unwrap().remove(&game);
+            let _ = bot.ended.send(game);
+        });
+    }
+}
+
+/// Writes a file readable by its owner only, through a temporary file and a rename (a crash
+/// leaves the old or the new, never half of one).
+fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension("tmp");
+    {
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(&tmp)?;
+        std::io::Write::write_all(&mut file, text.as_bytes())?;
+        file.sync_all()?;
+    }
+    std::fs::rename(tmp, path)
+}
+
+fn state_path(token_file: &Path) -> PathBuf {
+    let mut name = token_file.as_os_str().to_owned();
+    name.push(".games.json");
+    PathBuf::from(name)
+}
+
+async fn main(args: Args) -> Result<ExitCode, String> {
+    let server = ServerUrl::parse(&args.server)?;
+    let variants: Vec<String> = args
+        .variants
+        .split(',')
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty())
+        .collect();
+    if variants.is_empty() {
+        return Err("--variants names no variant".into());
+    }
+    for v in &variants {
+        boardcraft_rules::shipped_variant(v).map_err(|e| e.to_string())?;
+    }
+    let seek_clock = match args.seek_clock.trim() {
+        "none" | "untimed" => None,
+        text => Some(super::play::time_control(text)?),
+    };
+    let password = match &args.password_file {
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| format!("--password-file {}: {e}", path.display()))?
+                .trim_end_matches(['\r', '\n'])
+                .to_owned(),
+        ),
+        None => None,
+    };
+    let credentials = args.name.clone().zip(password);
+    let (token, account) = match sign_in(&server, &args.token_file, credentials.as_ref()).await? {
+        SignIn::Ready(token, account) => (token, account),
+        SignIn::NotABot(account) => {
+            eprintln!(
+                "bot: the account {} is not marked as a bot. The server's operator marks it with\n  \
+                 boardcraft-server account make-bot {}\n(on the server's database, --data or \
+                 --database as the server's); then start the bot again.",
+                account.name, account.name
+            );
+            return Ok(ExitCode::from(2));
+        }
+    };
+    println!(
+        "bot: signed in as {} ({}); level {}, variants {}, {}",
+        account.name,
+        if account.guest { "guest bot" } else { "bot" },
+        args.level,
+        variants.join(", "),
+        if args.no_seeks {
+            "no seeks".to_owned()
+        } else {
+            format!(
+                "seeks {} {}",
+                seek_clock.map_or("untimed".to_owned(), |t| t.to_string()),
+                if args.casual || seek_clock.is_none() {
+                    "casual"
+                } else {
+                    "rated"
+                }
+            )
+        }
+    );
+    let state_path = state_path(&args.token_file);
+    let stored: StateFile = match std::fs::read_to_string(&state_path) {
+        Ok(text) => serde_json::from_str(&text).unwrap_or_else(|e| {
+            eprintln!(
+                "bot: the state file {} is unreadable ({e}); starting afresh",
+                state_path.display()
+            );
+            StateFile::default()
+        }),
+        Err(_) => StateFile::default(),
+    };
+    let (ended_tx, mut ended_rx) = mpsc::unbounded_channel();
+    let bot = Arc::new(Bot {
+        server: server.clone(),
+        level: args.level,
+        client: format!("boardcraft-cli {} bot", env!("CARGO_PKG_VERSION")),
+        state_path,
+        games: Mutex::new(stored.games.clone()),
+        running: Mutex::new(HashSet::new()),
+        ended: ended_tx,
+    });
+    // Back to the games in progress at once: each task reconnects on its own.
+    for (game, g) in stored.games {
+        println!(
+            "game {game} resume: {} as {} vs {}",
+            g.variant, g.color, g.opponent
+        );
+        bot.start_game(game, g);
+    }
+    let config = LobbyConfig {
+        variants,
+        seek: (!args.no_seeks).then(|| GameTerms {
+            variant: String::new(),
+            time_control: seek_clock,
+            rated: !args.casual && seek_clock.is_some(),
+            color: ColorChoice::Random,
+        }),
+        max_games: args.max_games,
+    };
+    let mut backoff = Duration::from_millis(500);
+    loop {
+        let started = Instant::now();
+        match lobby(&bot, &token, &config, &mut ended_rx).await {
+            Ok(()) => eprintln!("bot: the lobby connection closed; reconnecting"),
+            Err(e) => eprintln!("bot: {e}; reconnecting"),
+        }
+        if started.elapsed() > Duration::from_secs(30) {
+            backoff = Duration::from_millis(500);
+        }
+        sleep(backoff).await;
+        backoff = (backoff * 2).min(Duration::from_secs(30));
+    }
+}
+
+enum SignIn {
+    Ready(String, AccountInfo),
+    NotABot(AccountInfo),
+}
+
+/// Retries a request while the server cannot be reached (it may be starting or restarting).
+async fn patiently<T, F, Fut>(what: &str, mut step: F) -> Result<T, net::HttpError>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, net::HttpError>>,
+{
+    let mut backoff = Duration::from_millis(500);
+    loop {
+        match step().await {
+            Err(e) if e.code.is_none() || e.code == Some(ErrorCode::Internal) => {
+                eprintln!("bot: {what}: {}; trying again", e.text);
+                sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_secs(30));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// The session: the token file's, else a sign-in with the name and password, else a new
+/// guest account. A bot guest given a name is claimed with it.
+async fn sign_in(
+    server: &ServerUrl,
+    token_file: &Path,
+    credentials: Option<&(String, String)>,
+) -> Result<SignIn, String> {
+    let mut session = None;
+    if let Ok(text) = std::fs::read_to_string(token_file) {
+        let token = text.trim().to_owned();
+        if !token.is_empty() {
+            match patiently("GET /api/me", || {
+                net::json_as::<AccountInfo>(server, "GET", "/api/me", None, Some(&token), 200)
+            })
+            .await
+            {
+                Ok(account) => session = Some((token, account)),
+                Err(e) if e.code == Some(ErrorCode::NotSignedIn) => eprintln!(
+                    "bot: the session in {} is no longer valid",
+                    token_file.display()
+                ),
+                Err(e) => return Err(e.text),
+            }
+        }
+    }
+    if session.is_none()
+        && let Some((name, password)) = credentials
+    {
+        let body = serde_json::to_string(&Credentials {
+            name: name.clone(),
+            password: password.clone(),
+        })
+        .expect("credentials serialise");
+        match patiently("POST /api/session", || {
+            net::json_as::<SignedIn>(server, "POST", "/api/session", Some(&body), None, 200)
+        })
+        .await
+        {
+            Ok(s) => session = Some((s.token, s.account)),
+            Err(e) if e.code == Some(ErrorCode::WrongPassword) => eprintln!(
+                "bot: no account {name} with this password yet: making a guest account to become it"
+            ),
+            Err(e) => return Err(e.text),
+        }
+        if let Some((token, _)) = &session {
+            write_private(token_file, token)
+                .map_err(|e| format!("cannot write {}: {e}", token_file.display()))?;
+        }
+    }
+    let (token, mut account) = match session {
+        Some(s) => s,
+        None => {
+            let s: SignedIn = patiently("POST /api/accounts/guest", || {
+                net::json_as(server, "POST", "/api/accounts/guest", None, None, 201)
+            })
+            .await
+            .map_err(|e| e.text)?;
+            write_private(token_file, &s.token)
+                .map_err(|e| format!("cannot write {}: {e}", token_file.display()))?;
+            println!(
+                "bot: made the guest account {} (session kept in {})",
+                s.account.name,
+                token_file.display()
+            );
+            (s.token, s.account)
+        }
+    };
+    if !account.bot {
+        return Ok(SignIn::NotABot(account));
+    }
+    if let Some((name, password)) = credentials
+        && account.guest
+    {
+        let body = serde_json::to_string(&Credentials {
+            name: name.clone(),
+            password: password.clone(),
+        })
+        .expect("credentials serialise");
+        account = net::json_as(
+            server,
+            "POST",
+            "/api/accounts/claim",
+            Some(&body),
+            Some(&token),
+            200,
+        )
+        .await
+        .map_err(|e| format!("cannot name the bot account {name}: {}", e.text))?;
+        println!("bot: the account is now named {}", account.name);
+    } else if let Some((name, _)) = credentials
+        && !account.name.eq_ignore_ascii_case(name)
+    {
+        eprintln!(
+            "bot: note: the token file signs in as {}, not {name}",
+            account.name
+        );
+    }
+    Ok(SignIn::Ready(token, account))
+}
+
+struct LobbyConfig {
+    variants: Vec<String>,
+    /// The seeks' terms (the variant filled in per seek); `None`: no seeks.
+    seek: Option<GameTerms>,
+    max_games: usize,
+}
+
+impl LobbyConfig {
+    fn full(&self, bot: &Bot) -> bool {
+        self.max_games > 0 && bot.active() >= self.max_games
+    }
+}
+
+/// What the lobby loop knows about its own seeks.
+#[derive(Default)]
+struct Seeks {
+    /// variant → the open seek's id.
+    open: HashMap<String, String>,
+    /// Variants with a `seek` sent and not yet answered by `seek_added`.
+    asked: HashMap<String, Instant>,
+    /// Seek ids withdrawn (cancel sent).
+    cancelled: HashSet<String>,
+    /// Not before (after a refusal).
+    retry_at: HashMap<String, Instant>,
+}
+
+/// One lobby connection: until it closes or fails.
+async fn lobby(
+    bot: &Arc<Bot>,
+    token: &str,
+    config: &LobbyConfig,
+    ended: &mut mpsc::UnboundedReceiver<String>,
+) -> Result<(), String> {
+    let (mut ws, welcome) = net::lobby_connect(&bot.server, token, &bot.client).await?;
+    let LobbyServerMessage::Welcome {
+        account,
+        seeks,
+        challenges,
+        playing,
+        ..
+    } = welcome
+    else {
+        unreachable!("lobby_connect returns a welcome")
+    };
+    let me = &account.name;
+    eprintln!(
+        "bot: in the lobby as {me}: {} games in progress, {} seeks, {} challenges",
+        playing.len(),
+        seeks.len(),
+        challenges.len()
+    );
+    // Games the server says are on: play those we hold a seat token for.
+    {
+        let stored = bot.games.lock().unwrap().clone();
+        for game in &playing {
+            match stored.get(game) {
+                Some(g) => bot.start_game(game.clone(), g.clone()),
+                None => eprintln!("bot: game {game} is in progress but its seat token is lost"),
+            }
+        }
+    }
+    let mut own = Seeks::default();
+    for seek in &seeks {
+        if seek.by.name != *me {
+            continue;
+        }
+        let wanted = config.seek.as_ref().is_some_and(|t| {
+            config.variants.contains(&seek.variant)
+                && seek.time_control == t.time_control
+                && seek.rated == t.rated
+                && !own.open.contains_key(&seek.variant)
+        });
+        if wanted {
+            own.open.insert(seek.variant.clone(), seek.id.clone());
+        } else {
+            cancel_seek(&mut ws, &mut own, &seek.id).await?;
+        }
+    }
+    for c in &challenges {
+        if c.to.name == *me {
+            answer_challenge(&mut ws, bot, config, c).await?;
+        }
+    }
+    reconcile(&mut ws, bot, config, &mut own).await?;
+    let mut ping = tokio::time::interval(Duration::from_secs(10));
+    let mut tick = tokio::time::interval(Duration::from_secs(2));
+    loop {
+        tokio::select! {
+            msg = net::lobby_recv(&mut ws) => {
+                let Some(msg) = msg? else { return Ok(()) };
+                match msg {
+                    LobbyServerMessage::SeekAdded { seek } if seek.by.name == *me => {
+                        own.asked.remove(&seek.variant);
+                        if own.open.contains_key(&seek.variant) || config.seek.is_none() {
+                            cancel_seek(&mut ws, &mut own, &seek.id).await?;
+                        } else {
+                            own.open.insert(seek.variant.clone(), seek.id.clone());
+                        }
+                    }
+                    LobbyServerMessage::SeekRemoved { id } => {
+                        own.cancelled.remove(&id);
+                        own.open.retain(|_, s| *s != id);
+                    }
+                    LobbyServerMessage::Challenge { challenge } if challenge.to.name == *me => {
+                        answer_challenge(&mut ws, bot, config, &challenge).await?;
+                    }
+                    LobbyServerMessage::Paired { game, color, token, players, variant, time_control, .. } => {
+                        let opponent = players.get(color.other()).name.clone();
+                        println!(
+                            "game {game} start: {variant} {} {} as {color} vs {opponent} ({})",
+                            time_control.map_or("untimed".to_owned(), |t| t.to_string()),
+                            if players.rated { "rated" } else { "casual" },
+                            players
+                                .get(color.other())
+                                .rating
+                                .map_or("unrated".to_owned(), |r| r.to_string()),
+                        );
+                        // A paired seek is gone: its `seek_removed` may come later.
+                        if let Some(id) = own.open.remove(&variant) {
+                            own.cancelled.insert(id);
+                        }
+                        let stored = StoredGame { token, color, variant, opponent };
+                        bot.games.lock().unwrap().insert(game.clone(), stored.clone());
+                        bot.save();
+                        bot.start_game(game, stored);
+                    }
+                    LobbyServerMessage::Error { code, message, fatal } => {
+                        eprintln!("bot: lobby: {message} ({code})");
+                        if fatal {
+                            return Err(format!("the lobby closed the connection: {message}"));
+                        }
+                        // A refused seek: try again later.
+                        for (variant, _) in own.asked.drain() {
+                            own.retry_at.insert(variant, Instant::now() + Duration::from_secs(30));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Some(_) = ended.recv() => {}
+            _ = tick.tick() => {}
+            _ = ping.tick() => {
+                net::lobby_send(&mut ws, &LobbyClientMessage::Ping { n: 0 }).await?;
+            }
+        }
+        reconcile(&mut ws, bot, config, &mut own).await?;
+    }
+}
+
+async fn cancel_seek(ws: &mut Ws, own: &mut Seeks, id: &str) -> Result<(), String> {
+    own.cancelled.insert(id.to_owned());
+    own.open.retain(|_, s| s != id);
+    net::lobby_send(ws, &LobbyClientMessage::CancelSeek { id: id.to_owned() }).await
+}
+
+/// One seek open per variant while there is room for a game; none when full.
+async fn reconcile(
+    ws: &mut Ws,
+    bot: &Bot,
+    config: &LobbyConfig,
+    own: &mut Seeks,
+) -> Result<(), String> {
+    let Some(terms) = &config.seek else {
+        return Ok(());
+    };
+    if config.full(bot) {
+        let open: Vec<String> = own.open.values().cloned().collect();
+        for id in open {
+            cancel_seek(ws, own, &id).await?;
+        }
+        return Ok(());
+    }
+    let now = Instant::now();
+    // A seek asked for and never answered (a lost message): ask again after a while.
+    own.asked
+        .retain(|_, at| now.duration_since(*at) < Duration::from_secs(20));
+    for variant in &config.variants {
+        if own.open.contains_key(variant)
+            || own.asked.contains_key(variant)
+            || own.retry_at.get(variant).is_some_and(|t| *t > now)
+        {
+            continue;
+        }
+        own.asked.insert(variant.clone(), now);
+        net::lobby_send(
+            ws,
+            &LobbyClientMessage::Seek {
+                terms: GameTerms {
+                    variant: variant.clone(),
+                    ..terms.clone()
+                },
+            },
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+async fn answer_challenge(
+    ws: &mut Ws,
+    bot: &Bot,
+    config: &LobbyConfig,
+    c: &boardcraft_protocol::Challenge,
+) -> Result<(), String> {
+    let plays = config.variants.contains(&c.variant);
+    let id = c.id.clone();
+    if plays && !config.full(bot) {
+        eprintln!(
+            "bot: accepting {}'s challenge ({} {})",
+            c.from.name,
+            c.variant,
+            c.time_control
+                .map_or("untimed".to_owned(), |t| t.to_string())
+        );
+        net::lobby_send(ws, &LobbyClientMessage::AcceptChallenge { id }).await
+    } else {
+        eprintln!(
+            "bot: declining {}'s challenge ({}: {})",
+            c.from.name,
+            c.variant,
+            if plays {
+                "no room for another game"
+            } else {
+                "a variant it does not play"
+            }
+        );
+        net::lobby_send(ws, &LobbyClientMessage::DeclineChallenge { id }).await
+    }
+}
+
+// ----- one game
+
+/// How a game connection ended.
+enum Session {
+    /// The game is over.
+    Over(GameResult, Option<RatingChanges>),
+    /// The connection went (reconnect).
+    Closed(String),
+    /// The server refuses this seat for good (no such game, a wrong token).
+    Refused(String),
+}
+
+/// Plays a game until it ends (or the server refuses the seat); the end as text.
+async fn play_game(bot: &Bot, game: &str, stored: &StoredGame) -> String {
+    let mut backoff = Duration::from_millis(250);
+    loop {
+        let started = Instant::now();
+        match session(bot, game, stored).await {
+            Session::Over(result, ratings) => {
+                let rating = ratings.map_or(String::new(), |r| {
+                    let c = r.get(stored.color);
+                    format!(
+                        ", rating {} -> {} ({:+})",
+                        c.before,
+                        c.after,
+                        c.delta()
+                    )
+                });
+                return format!("{}{rating}", result.text);
+            }
+            Session::Refused(why) => return format!("given up: {why}"),
+            Session::Closed(why) => {
+                eprintln!("bot: game {game}: {why}; reconnecting");
+            }
+        }
+        if started.elapsed() > Duration::from_secs(20) {
+            backoff = Duration::from_millis(250);
+        }
+        sleep(backoff).await;
+        backoff = (backoff * 2).min(Duration::from_secs(15));
+    }
+}
+
+/// The time to think for one move: a share of what is left, plus most of the increment;
+/// little when short of time. `None` untimed (the level's own budget).
+fn think_time(clock_left_ms: u64, increment_ms: u64) -> Duration {
+    // Keep a reserve for the network and the server's round trip.
+    let usable = clock_left_ms.saturating_sub(1_000);
+    let share = usable / 30 + increment_ms * 3 / 4;
+    Duration::from_millis(share.min(usable / 4).max(20))
+}
+
+fn clock_of(snapshot_clocks: Option<boardcraft_protocol::Clocks>, side: Side) -> Option<u64> {
+    snapshot_clocks.map(|c| match side {
+        Side::White => c.white_ms,
+        Side::Black => c.black_ms,
+    })
+}
+
+async fn connect_game(
+    bot: &Bot,
+    game: &str,
+    token: &str,
+) -> Result<(Ws, GameSnapshot), Session> {
+    let work = async {
+        let (mut ws, _) = tokio_tungstenite::connect_async(bot.server.ws())
+            .await
+            .map_err(|e| Session::Closed(format!("websocket: {e}")))?;
+        net::send(
+            &mut ws,
+            &ClientMessage::Hello {
+                protocol: boardcraft_protocol::PROTOCOL_VERSION,
+                game: game.to_owned(),
+                token: Some(token.to_owned()),
+                client: Some(bot.client.clone()),
+            },
+        )
+        .await
+        .map_err(Session::Closed)?;
+        match net::recv(&mut ws).await.map_err(Session::Closed)? {
+            Some(ServerMessage::Welcome { game, .. }) => Ok((ws, game)),
+            Some(ServerMessage::Error { code, message, .. }) => Err(
+                if matches!(code, ErrorCode::GameNotFound | ErrorCode::BadToken) {
+                    Session::Refused(format!("{message} ({code})"))
+                } else {
+                    Session::Closed(format!("refused: {message} ({code})"))
+                },
+            ),
+            other => Err(Session::Closed(format!(
+                "expected a welcome, got {other:?}"
+            ))),
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(30), work)
+        .await
+        .unwrap_or_else(|_| Err(Session::Closed("no welcome in 30 s".into())))
+}
+
+/// One connection's worth of a game.
+async fn session(bot: &Bot, game: &str, stored: &StoredGame) -> Session {
+    let (mut ws, snapshot) = match connect_game(bot, game, &stored.token).await {
+        Ok(x) => x,
+        Err(s) => return s,
+    };
+    match play_on(bot, &mut ws, snapshot, stored.color).await {
+        Ok(s) => s,
+        Err(e) => Session::Closed(e),
+    }
+}
+
+async fn play_on(
+    bot: &Bot,
+    ws: &mut Ws,
+    snapshot: GameSnapshot,
+    side: Side,
+) -> Result<Session, String> {
+    if let Some(result) = snapshot.result.clone() {
+        return Ok(Session::Over(result, snapshot.ratings));
+    }
+    let level = bot.level;
+    let increment = snapshot.time_control.map_or(0, |t| t.increment_ms);
+    let timed = snapshot.time_control.is_some();
+    let mut started = snapshot.status == GameStatus::Playing;
+    let mut clock = clock_of(snapshot.clocks, side);
+    let mut claim_at = claim_time(&snapshot, side);
+    let mut mirror = Mirror::of(&snapshot)?;
+    let seed = snapshot
+        .game
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+        });
+    // The move sent and not yet acknowledged, with when it was sent.
+    let mut pending: Option<(u32, String, Instant)> = None;
+    let mut ping = tokio::time::interval(Duration::from_secs(5));
+    loop {
+        if started
+            && pending.is_none()
+            && mirror.side_to_move() == side
+            && !mirror.position.is_game_over()
+        {
+            let position = mirror.position.clone();
+            let move_seed = seed ^ (mirror.ply() as u64).wrapping_mul(0x9e37_79b9);
+            let budget = timed.then(|| think_time(clock.unwrap_or(0), increment));
+            let thinking = tokio::task::spawn_blocking(move || {
+                let mut cfg = level.config(&position, move_seed);
+                if let Some(t) = budget {
+                    cfg.budget = cfg.budget.with_time(t);
+                }
+                AnySearch::new(&position, cfg)
+                    .run()
+                    .best_move
+                    .map(|m| position.format_move(&m))
+            });
+            // Keep answering the server (pings, presence) while thinking.
+            let mut thinking = std::pin::pin!(thinking);
+            let chosen = loop {
+                tokio::select! {
+                    done = &mut thinking => break done.map_err(|e| e.to_string())?,
+                    _ = ping.tick() => net::send(ws, &ClientMessage::Ping { n: 0 }).await?,
+                }
+            };
+            let Some(notation) = chosen else {
+                return Err("the engine found no move".into());
+            };
+            let ply = mirror.ply();
+            net::send(
+                ws,
+                &ClientMessage::Move {
+                    ply,
+                    notation: notation.clone(),
+                },
+            )
+            .await?;
+            pending = Some((ply, notation, Instant::now()));
+        }
+        let resend_at = pending
+            .as_ref()
+            .map(|(_, _, t)| *t + Duration::from_millis(2500));
+        tokio::select! {
+            msg = net::recv(ws) => {
+                let Some(msg) = msg? else { return Ok(Session::Closed("the connection closed".into())) };
+                match msg {
+                    ServerMessage::Snapshot { game: snapshot, .. } => {
+                        if let Some(result) = snapshot.result.clone() {
+                            return Ok(Session::Over(result, snapshot.ratings));
+                        }
+                        started = snapshot.status == GameStatus::Playing;
+                        clock = clock_of(snapshot.clocks, side);
+                        claim_at = claim_time(&snapshot, side);
+                        mirror = Mirror::of(&snapshot)?;
+                        pending = None;
+                    }
+                    ServerMessage::Moved { ply, notation, hash, clocks, .. } => {
+                        if ply == mirror.ply() {
+                            mirror.apply(&notation)?;
+                            if mirror.hash() != hash {
+                                net::send(ws, &ClientMessage::Resync).await?;
+                            }
+                        }
+                        if clocks.is_some() {
+                            clock = clock_of(clocks, side);
+                        }
+                        if pending.as_ref().is_some_and(|(p, _, _)| *p <= ply) {
+                            pending = None;
+                        }
+                    }
+                    ServerMessage::GameOver { result, ratings, .. } => {
+                        return Ok(Session::Over(result, ratings));
+                    }
+                    // The computer plays on: it declines draws, takebacks and rematches.
+                    ServerMessage::Offer { offer, by, .. } if by != side => {
+                        net::send(ws, &ClientMessage::Decline { offer }).await?;
+                    }
+                    ServerMessage::Presence { side: s, presence } if s != side => {
+                        claim_at = match presence {
+                            Presence::Gone { claim_in_ms } => Some(
+                                Instant::now() + Duration::from_millis(claim_in_ms + 100),
+                            ),
+                            _ => None,
+                        };
+                    }
+                    ServerMessage::Error { code, message, fatal, .. } => {
+                        if fatal {
+                            return Ok(Session::Closed(format!("closed by the server: {message} ({code})")));
+                        }
+                        if code != ErrorCode::ClaimNotAllowed {
+                            eprintln!("bot: server: {message} ({code}); resyncing");
+                            pending = None;
+                            net::send(ws, &ClientMessage::Resync).await?;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ = sleep_until_opt(resend_at) => {
+                if let Some((ply, notation, sent)) = &mut pending {
+                    net::send(ws, &ClientMessage::Move { ply: *ply, notation: notation.clone() }).await?;
+                    *sent = Instant::now();
+                }
+            }
+            _ = sleep_until_opt(claim_at) => {
+                claim_at = None;
+                net::send(ws, &ClientMessage::ClaimVictory).await?;
+            }
+            _ = ping.tick() => {
+                net::send(ws, &ClientMessage::Ping { n: 0 }).await?;
+            }
+        }
+    }
+}
+
+/// When the opponent's absence may be claimed, as the snapshot tells.
+fn claim_time(snapshot: &GameSnapshot, side: Side) -> Option<Instant> {
+    let seat = match side.other() {
+        Side::White => snapshot.seats.white,
+        Side::Black => snapshot.seats.black,
+    };
+    match seat.presence {
+        Presence::Gone { claim_in_ms } if snapshot.status == GameStatus::Playing => {
+            Some(Instant::now() + Duration::from_millis(claim_in_ms + 100))
+        }
+        _ => None,
+    }
+}
+
+async fn sleep_until_opt(at: Option<Instant>) {
+    match at {
+        Some(t) => tokio::time::sleep_until(t).await,
+        None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thinks_less_when_short_of_time() {
+        let plenty = think_time(300_000, 3_000);
+        let short = think_time(5_000, 0);
+        assert!(plenty > Duration::from_secs(5), "{plenty:?}");
+        assert!(short <= Duration::from_millis(1_000), "{short:?}");
+        assert_eq!(think_time(500, 0), Duration::from_millis(20));
+        // Never more than a quarter of what is left.
+        assert!(think_time(10_000, 60_000) <= Duration::from_millis(2_250));
+    }
+
+    #[test]
+    fn state_file_beside_the_token() {
+        assert_eq!(
+            state_path(Path::new("/var/lib/bot/master.token")),
+            PathBuf::from("/var/lib/bot/master.token.games.json")
+        );
+    }
+}
