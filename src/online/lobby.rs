@@ -22,7 +22,10 @@ use bevy::prelude::*;
 use boardcraft_protocol::{
     Challenge, ErrorCode, GameTerms, LOBBY_PATH, LobbyClientMessage, LobbyCounts,
     LobbyServerMessage, PoolInfo, PoolKey, Rating, Seek,
-    http::{AccountInfo, ApiError, Credentials, SignedIn, TelegramSignIn},
+    http::{
+        AccountInfo, ApiError, Credentials, Leaderboard, Me, PlayerGames, Profile, SignedIn,
+        TelegramSignIn,
+    },
     parse_lobby_server_message,
 };
 use serde::{Deserialize, Serialize};
@@ -134,7 +137,7 @@ pub enum LobbyCommand {
     CancelChallenge(String),
     /// `GET /api/players/{name}`.
     Profile(String),
-    /// `GET /api/players/{name}/games?page=N` (0-based).
+    /// `GET /api/players/{name}/games?page=N` (from 1).
     Archive {
         name: String,
         page: u32,
@@ -198,10 +201,10 @@ pub struct Lobby {
     /// Games the lobby made for this player (the last one's id).
     pub paired: u32,
     pub last_paired: Option<String>,
-    /// The last profile, archive page and leaderboard fetched (the server's JSON).
-    pub profile: Option<serde_json::Value>,
-    pub archive: Option<(String, u32, serde_json::Value)>,
-    pub leaderboard: Option<(String, serde_json::Value)>,
+    /// The last profile, archive page and leaderboard fetched.
+    pub profile: Option<Profile>,
+    pub archive: Option<PlayerGames>,
+    pub leaderboard: Option<Leaderboard>,
     /// An archived game being fetched to review.
     pub opening: Option<String>,
     ping_n: u64,
@@ -676,10 +679,11 @@ fn handle_answer(
 ) {
     let Answer { asked, result } = answer;
     match (asked, result) {
-        (Asked::Me, Ok(bytes)) => match serde_json::from_slice::<AccountInfo>(&bytes) {
-            Ok(account) => {
+        (Asked::Me, Ok(bytes)) => match serde_json::from_slice::<Me>(&bytes) {
+            Ok(me) => {
                 let token = lobby.token.clone().unwrap_or_default();
-                signed_in(lobby, network, storage, account, token);
+                signed_in(lobby, network, storage, me.account, token);
+                lobby.ratings = me.ratings;
             }
             Err(e) => {
                 lobby.sign_in = SignIn::Out;
@@ -737,12 +741,12 @@ fn handle_answer(
             Ok(value) => lobby.profile = Some(value),
             Err(e) => lobby.notify(NoticeAbout::Fetch, None, e.to_string()),
         },
-        (Asked::Archive { name, page }, Ok(bytes)) => match serde_json::from_slice(&bytes) {
-            Ok(value) => lobby.archive = Some((name, page, value)),
+        (Asked::Archive { .. }, Ok(bytes)) => match serde_json::from_slice(&bytes) {
+            Ok(value) => lobby.archive = Some(value),
             Err(e) => lobby.notify(NoticeAbout::Fetch, None, e.to_string()),
         },
-        (Asked::Leaderboard(variant), Ok(bytes)) => match serde_json::from_slice(&bytes) {
-            Ok(value) => lobby.leaderboard = Some((variant, value)),
+        (Asked::Leaderboard(_), Ok(bytes)) => match serde_json::from_slice(&bytes) {
+            Ok(value) => lobby.leaderboard = Some(value),
             Err(e) => lobby.notify(NoticeAbout::Fetch, None, e.to_string()),
         },
         (Asked::Save(game), Ok(bytes)) => {

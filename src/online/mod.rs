@@ -23,6 +23,9 @@ pub mod http;
 pub mod link;
 pub mod lobby;
 #[cfg(target_arch = "wasm32")]
+mod lobby_page;
+pub mod lobby_ui;
+#[cfg(target_arch = "wasm32")]
 mod page;
 pub mod seats;
 pub mod session;
@@ -55,9 +58,9 @@ pub fn plugin(app: &mut App) {
 
 /// The online UI (and, in the browser, the page's online state and test hook).
 pub fn ui_plugin(app: &mut App) {
-    app.add_plugins(ui::plugin);
+    app.add_plugins((ui::plugin, lobby_ui::plugin));
     #[cfg(target_arch = "wasm32")]
-    app.add_plugins(page::plugin);
+    app.add_plugins((page::plugin, lobby_page::plugin));
 }
 
 /// Seconds on a monotonic wall clock since the first call. The session's timing (back-off,

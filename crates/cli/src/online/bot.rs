@@ -22,8 +22,7 @@ use std::{
 use boardcraft_ai::{AnySearch, Level};
 use boardcraft_protocol::{
     ClientMessage, ColorChoice, ErrorCode, GameResult, GameSnapshot, GameStatus, GameTerms,
-    LobbyClientMessage, LobbyServerMessage, Presence, RatingChanges, ServerMessage,
-    Side,
+    LobbyClientMessage, LobbyServerMessage, Presence, RatingChanges, ServerMessage, Side,
     http::{AccountInfo, Credentials, SignedIn},
 };
 use boardcraft_rules::Position;
@@ -665,12 +664,7 @@ async fn play_game(bot: &Bot, game: &str, stored: &StoredGame) -> String {
             Session::Over(result, ratings) => {
                 let rating = ratings.map_or(String::new(), |r| {
                     let c = r.get(stored.color);
-                    format!(
-                        ", rating {} -> {} ({:+})",
-                        c.before,
-                        c.after,
-                        c.delta()
-                    )
+                    format!(", rating {} -> {} ({:+})", c.before, c.after, c.delta())
                 });
                 return format!("{}{rating}", result.text);
             }
@@ -703,11 +697,7 @@ fn clock_of(snapshot_clocks: Option<boardcraft_protocol::Clocks>, side: Side) ->
     })
 }
 
-async fn connect_game(
-    bot: &Bot,
-    game: &str,
-    token: &str,
-) -> Result<(Ws, GameSnapshot), Session> {
+async fn connect_game(bot: &Bot, game: &str, token: &str) -> Result<(Ws, GameSnapshot), Session> {
     let work = async {
         let (mut ws, _) = tokio_tungstenite::connect_async(bot.server.ws())
             .await
