@@ -37,7 +37,10 @@ use super::{
 };
 use crate::{
     game::{
-        config::Players, match_state::StartGame, review::ReviewCommand, variants::VariantLibrary,
+        config::Players,
+        match_state::{Match, StartGame},
+        review::{Review, ReviewCommand},
+        variants::VariantLibrary,
     },
     persistence::storage::Storage,
 };
@@ -207,6 +210,9 @@ pub struct Lobby {
     pub leaderboard: Option<Leaderboard>,
     /// An archived game being fetched to review.
     pub opening: Option<String>,
+    /// An archived game was started on the board, replacing the game with this id (`None`:
+    /// there was none): its review is to go to the start once it shows.
+    review_after: Option<Option<u64>>,
     ping_n: u64,
     last_ping: f64,
 }
@@ -591,6 +597,8 @@ pub struct ReviewAccess<'w> {
     start: MessageWriter<'w, StartGame>,
     review: MessageWriter<'w, ReviewCommand>,
     online: MessageWriter<'w, OnlineCommand>,
+    game: Option<Res<'w, Match>>,
+    cursor: Res<'w, Review>,
 }
 
 /// The HTTP answers and the lobby's messages.
@@ -603,6 +611,18 @@ pub fn poll_lobby(
     let now = super::wall_now();
     while let Ok(answer) = network.receiver.try_recv() {
         handle_answer(&mut lobby, &mut network, &storage, &mut board, answer);
+    }
+    // The archived game shows from its first position (asked again until the new game is on
+    // the board: a new game's start puts the cursor back to the live position).
+    if let Some(before) = lobby.review_after
+        && let Some(game) = board.game.as_deref()
+        && Some(game.game_id) != before
+    {
+        if game.history.is_empty() || board.cursor.ply == Some(0) {
+            lobby.review_after = None;
+        } else {
+            board.review.write(ReviewCommand::First);
+        }
     }
     let Some(link) = network.link.as_mut() else {
         return;
@@ -765,7 +785,7 @@ fn handle_answer(
                     };
                     board.library.playing = Some(path);
                     board.start.write(start);
-                    board.review.write(ReviewCommand::First);
+                    lobby.review_after = Some(board.game.as_ref().map(|g| g.game_id));
                     lobby.entered = false;
                 }
                 Err(e) => lobby.notify(NoticeAbout::Fetch, None, e.to_string()),

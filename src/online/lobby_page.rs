@@ -81,13 +81,13 @@ fn run_queued(
                 .find(|p| p.pool.id() == a)
                 .map(|p| LobbyCommand::JoinPool(p.pool.clone())),
             "leave_pool" => Some(LobbyCommand::LeavePool),
-            "accept_seek" => Some(LobbyCommand::AcceptSeek(a)),
-            "accept_challenge" => Some(LobbyCommand::AcceptChallenge(a)),
+            "accept_seek" => Some(LobbyCommand::AcceptSeek(a.clone())),
+            "accept_challenge" => Some(LobbyCommand::AcceptChallenge(a.clone())),
             "challenge" => {
                 let (variant, clock) = b.split_once(' ').unwrap_or((b.as_str(), ""));
                 let time_control = parse_clock(clock).ok().flatten();
                 Some(LobbyCommand::Challenge {
-                    to: a,
+                    to: a.clone(),
                     terms: GameTerms {
                         variant: variant.to_owned(),
                         time_control,
@@ -104,7 +104,7 @@ fn run_queued(
                 .account
                 .as_ref()
                 .map(|acc| LobbyCommand::Profile(acc.name.clone())),
-            "open_game" => Some(LobbyCommand::OpenGame(a)),
+            "open_game" => Some(LobbyCommand::OpenGame(a.clone())),
             _ => None,
         };
         match command {

@@ -1,0 +1,292 @@
+//! The lobby through a real `boardcraft-server` in this test process (127.0.0.1:0, SQLite in a
+//! temporary folder; see `online.rs`), with the apps' own HTTP and websocket clients: signing
+//! in as a guest (and again with the kept token), keeping the account with a name and a
+//! password, signing out and in, the lobby's welcome, two apps paired by quick pairing, the
+//! game started on both boards as an invite game is, played and resigned, the rating change on
+//! both sides, the game in both archives, and an archived game opened in review.
+use bevy::prelude::*;
+use boardcraft::{
+    game::{
+        match_state::{EndCause, ResignRequested, TurnPhase},
+        review::Review,
+    },
+    online::{
+        Stage,
+        lobby::{Lobby, LobbyCommand, SignIn, stored_session},
+        lobby_ui::result_note,
+        text,
+    },
+    persistence::storage::Storage,
+    settings::Language,
+};
+use boardcraft_protocol::{EndCause as ServerEnd, Side};
+use boardcraft_rules::Position;
+
+use crate::{
+    common::phase,
+    online::{
+        TestServer, game, longest_chain, online, play, player, run_all, settled, start_server_with,
+    },
+};
+
+const POOL: &str = "ugolki-hg-3x3 1+0";
+
+fn lobby_server() -> TestServer {
+    let mut settings = boardcraft_server::Settings::default();
+    settings.lobby.pools =
+        boardcraft_server::lobby::parse_pools(&format!("{POOL}, ugolki-9qum 5+3")).unwrap();
+    start_server_with(settings)
+}
+
+fn lobby(app: &App) -> &Lobby {
+    app.world().resource::<Lobby>()
+}
+
+fn enter(app: &mut App) {
+    app.world_mut().write_message(LobbyCommand::Enter);
+}
+
+fn welcomed(app: &App) -> bool {
+    let l = lobby(app);
+    l.sign_in == SignIn::In && l.welcomed
+}
+
+#[test]
+fn a_guest_signs_in_sees_the_lobby_keeps_the_account_and_signs_in_again() {
+    let server = lobby_server();
+    let mut a = player(&server);
+    enter(&mut a);
+    run_all(&mut [&mut a], 30.0, "signed in and welcomed", |apps| {
+        welcomed(apps[0])
+    });
+    let account = lobby(&a).account.clone().unwrap();
+    assert!(account.guest, "{account:?}");
+    assert!(account.name.starts_with("Guest"), "{account:?}");
+    let pools: Vec<String> = lobby(&a).pools.iter().map(|p| p.pool.id()).collect();
+    assert_eq!(pools, [POOL, "ugolki-9qum 5+3"]);
+    assert!(lobby(&a).counts.players >= 1, "{:?}", lobby(&a).counts);
+    // The session is kept for the server …
+    let kept = stored_session(a.world().resource::<Storage>(), &server.url).unwrap();
+    assert_eq!(kept.name, account.name);
+    // … and signs the same account in again after leaving the lobby.
+    a.world_mut().write_message(LobbyCommand::Leave);
+    a.update();
+    assert_eq!(lobby(&a).link, None);
+    enter(&mut a);
+    run_all(&mut [&mut a], 30.0, "welcomed again", |apps| {
+        welcomed(apps[0])
+    });
+    assert_eq!(lobby(&a).account.as_ref().unwrap().name, account.name);
+
+    // Keeping the account: a name and a password.
+    a.world_mut().write_message(LobbyCommand::Claim {
+        name: "Anna_ui".into(),
+        password: "correct horse battery".into(),
+    });
+    run_all(&mut [&mut a], 60.0, "claimed", |apps| {
+        lobby(apps[0])
+            .account
+            .as_ref()
+            .is_some_and(|a| a.name == "Anna_ui" && !a.guest)
+            && welcomed(apps[0])
+    });
+    // A wrong password is refused, the account stays signed in.
+    a.world_mut().write_message(LobbyCommand::SignIn {
+        name: "Anna_ui".into(),
+        password: "wrong password!".into(),
+    });
+    run_all(&mut [&mut a], 60.0, "the refusal", |apps| {
+        lobby(apps[0]).notice.is_some()
+    });
+    let notice = lobby(&a).notice.clone().unwrap();
+    assert_eq!(
+        notice.code,
+        Some(boardcraft_protocol::ErrorCode::WrongPassword),
+        "{notice:?}"
+    );
+    assert_eq!(lobby(&a).sign_in, SignIn::In);
+    // Signing out forgets the token.
+    a.world_mut().write_message(LobbyCommand::SignOut);
+    a.update();
+    assert_eq!(lobby(&a).sign_in, SignIn::Out);
+    assert_eq!(lobby(&a).account, None);
+    assert!(stored_session(a.world().resource::<Storage>(), &server.url).is_none());
+    // Another app (another device) signs in with the name and the password.
+    let mut b = player(&server);
+    enter(&mut b);
+    run_all(&mut [&mut b], 30.0, "b a guest", |apps| welcomed(apps[0]));
+    b.world_mut().write_message(LobbyCommand::SignIn {
+        name: "anna_UI".into(),
+        password: "correct horse battery".into(),
+    });
+    run_all(&mut [&mut b], 60.0, "b signed in as Anna_ui", |apps| {
+        lobby(apps[0])
+            .account
+            .as_ref()
+            .is_some_and(|a| a.name == "Anna_ui")
+            && welcomed(apps[0])
+    });
+    let kept = stored_session(b.world().resource::<Storage>(), &server.url).unwrap();
+    assert_eq!(kept.name, "Anna_ui");
+}
+
+/// The app whose seat is to move.
+fn mover<'a>(a: &'a mut App, b: &'a mut App) -> &'a mut App {
+    let to_move = match game(a).position.side_to_move() {
+        boardcraft_rules::Color::White => Side::White,
+        boardcraft_rules::Color::Black => Side::Black,
+    };
+    if online(a).seat == Some(to_move) {
+        a
+    } else {
+        b
+    }
+}
+
+#[test]
+fn two_strangers_are_paired_play_and_see_their_ratings_change_and_the_game_archived() {
+    let server = lobby_server();
+    let mut a = player(&server);
+    let mut b = player(&server);
+    enter(&mut a);
+    enter(&mut b);
+    run_all(&mut [&mut a, &mut b], 30.0, "both in the lobby", |apps| {
+        apps.iter().all(|x| welcomed(x))
+    });
+    let pool = lobby(&a)
+        .pools
+        .iter()
+        .find(|p| p.pool.id() == POOL)
+        .unwrap()
+        .pool
+        .clone();
+    a.world_mut()
+        .write_message(LobbyCommand::JoinPool(pool.clone()));
+    run_all(&mut [&mut a, &mut b], 30.0, "a waits in the pool", |apps| {
+        lobby(apps[0]).waiting_in.as_ref() == Some(&pool)
+            && lobby(apps[1])
+                .pools
+                .iter()
+                .any(|p| p.pool == pool && p.waiting == 1)
+    });
+    b.world_mut().write_message(LobbyCommand::JoinPool(pool));
+    run_all(&mut [&mut a, &mut b], 60.0, "paired and playing", |apps| {
+        apps.iter().all(|x| {
+            lobby(x).paired == 1
+                && online(x).stage == Stage::InGame
+                && settled(x)
+                && online(x).is_playing()
+        })
+    });
+    assert_eq!(lobby(&a).last_paired, lobby(&b).last_paired);
+    assert_eq!(online(&a).game, lobby(&a).last_paired);
+    assert_ne!(online(&a).seat, online(&b).seat);
+    assert_eq!(game(&a).variant.name, "ugolki-hg-3x3");
+    let names = [&a, &b].map(|x| lobby(x).account.clone().unwrap().name);
+    for (x, me) in [(&a, &names[0]), (&b, &names[1])] {
+        let players = online(x)
+            .players
+            .clone()
+            .expect("the players of a lobby game");
+        assert!(players.rated);
+        let seat = online(x).seat.unwrap();
+        assert_eq!(&players.get(seat).name, me);
+        assert_eq!(
+            players.get(seat).rating.map(|r| r.to_string()).as_deref(),
+            Some("1500?")
+        );
+    }
+    // Two moves of each side (fewer would abort the game), then the side to move resigns.
+    for _ in 0..4 {
+        let n = game(&a).history.len() + 1;
+        let m = mover(&mut a, &mut b);
+        let notation = longest_chain(&game(m).position);
+        play(m, &notation);
+        run_all(
+            &mut [&mut a, &mut b],
+            30.0,
+            &format!("{notation} on both"),
+            |apps| {
+                apps.iter()
+                    .all(|x| settled(x) && game(x).history.len() == n)
+            },
+        );
+    }
+    let resigner = mover(&mut a, &mut b);
+    let side = game(resigner).position.side_to_move();
+    resigner.world_mut().write_message(ResignRequested { side });
+    run_all(&mut [&mut a, &mut b], 30.0, "the rating changes", |apps| {
+        apps.iter()
+            .all(|x| online(x).ratings.is_some() && phase(x.world()) == Some(TurnPhase::GameOver))
+    });
+    let ratings = online(&a).ratings.unwrap();
+    assert_eq!(ratings, online(&b).ratings.unwrap());
+    let loser = match side {
+        boardcraft_rules::Color::White => Side::White,
+        boardcraft_rules::Color::Black => Side::Black,
+    };
+    assert!(ratings.get(loser).delta() < 0, "{ratings:?}");
+    assert!(ratings.get(loser.other()).delta() > 0, "{ratings:?}");
+    for x in [&a, &b] {
+        assert_eq!(
+            online(x).result.as_ref().unwrap().cause,
+            ServerEnd::Resignation
+        );
+        // The game-over dialog's line, in both languages.
+        let me = online(x).seat.unwrap();
+        let delta = ratings.get(me).delta();
+        let (en, _) = result_note(Language::English, online(x)).unwrap();
+        let (ru, _) = result_note(Language::Russian, online(x)).unwrap();
+        let shown = boardcraft::online::lobby_ui::delta_text(delta);
+        assert!(
+            en.starts_with("Your rating: 1500? → ") && en.ends_with(&format!("({shown})")),
+            "{en}"
+        );
+        assert!(ru.starts_with("Ваш рейтинг: 1500? → "), "{ru}");
+    }
+
+    // Both archives list the game, newest first; the loser opens it in review.
+    let id = online(&a).game.clone().unwrap();
+    for (x, name) in [(&mut a, &names[0]), (&mut b, &names[1])] {
+        x.world_mut().write_message(LobbyCommand::Archive {
+            name: name.clone(),
+            page: 1,
+        });
+    }
+    run_all(&mut [&mut a, &mut b], 30.0, "both archives", |apps| {
+        apps.iter().all(|x| lobby(x).archive.is_some())
+    });
+    for x in [&a, &b] {
+        let archive = lobby(x).archive.clone().unwrap();
+        assert_eq!(
+            archive.games.first().map(|g| g.game.clone()),
+            Some(id.clone())
+        );
+        assert_eq!(archive.games[0].ratings, Some(ratings));
+    }
+    let played = game(&a).history.len();
+    a.world_mut().write_message(LobbyCommand::OpenGame(id));
+    run_all(&mut [&mut a], 30.0, "the archived game in review", |apps| {
+        let x = &*apps[0];
+        lobby(x).opening.is_none()
+            && online(x).stage == Stage::Off
+            && x.world().resource::<Review>().shown_ply(game(x)) == 0
+            && game(x).history.len() == played
+    });
+    assert_eq!(
+        game(&a).end().map(|e| e.cause),
+        Some(EndCause::Resigned(side))
+    );
+}
+
+#[test]
+fn the_lobby_words_are_in_both_languages() {
+    for key in text::Say::ALL {
+        for lang in [Language::English, Language::Russian] {
+            assert!(!text::say(lang, *key).is_empty(), "{key:?} {lang:?}");
+        }
+    }
+    use boardcraft::ui::i18n::{Key, tr};
+    assert_eq!(tr(Language::English, Key::ResultAborted), "Game aborted");
+    assert_eq!(tr(Language::Russian, Key::ResultAborted), "Партия прервана");
+}
