@@ -7,7 +7,8 @@
 //! - `act(what, a, b)`: what a tap on the Lobby screen does — `enter`, `join_pool` (a = the pool's
 //!   id, `ugolki-hg-3x3 1+0`), `leave_pool`, `accept_seek` (a = id), `challenge` (a = name,
 //!   b = `variant minutes+seconds`, rated), `accept_challenge` (a = id), `archive` (a = page),
-//!   `open_game` (a = id), `profile`; answers `"ok"` or why not.
+//!   `open_game` (a = id), `profile`, `resign` (the local player resigns the online game, as
+//!   the game panel's Resign → Yes does); answers `"ok"` (the command runs next frame).
 use std::cell::RefCell;
 
 use bevy::prelude::*;
@@ -66,6 +67,8 @@ fn install_hook() {
 
 fn run_queued(
     lobby: Res<Lobby>,
+    online: Res<Online>,
+    mut resign: MessageWriter<crate::game::match_state::ResignRequested>,
     mut screen: ResMut<LobbyScreen>,
     mut commands: MessageWriter<LobbyCommand>,
 ) {
@@ -105,12 +108,23 @@ fn run_queued(
                 .as_ref()
                 .map(|acc| LobbyCommand::Profile(acc.name.clone())),
             "open_game" => Some(LobbyCommand::OpenGame(a.clone())),
+            "resign" => {
+                if let Some(seat) = online.seat {
+                    let side = match seat {
+                        boardcraft_protocol::Side::White => boardcraft_rules::Color::White,
+                        boardcraft_protocol::Side::Black => boardcraft_rules::Color::Black,
+                    };
+                    resign.write(crate::game::match_state::ResignRequested { side });
+                }
+                None
+            }
             _ => None,
         };
         match command {
             Some(c) => {
                 commands.write(c);
             }
+            None if what == "resign" => {}
             None => warn!("boardcraftLobby.act({what}, {a}, {b}): nothing to do"),
         }
     }
