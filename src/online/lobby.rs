@@ -384,7 +384,9 @@ pub fn plugin(app: &mut App) {
             (handle_lobby_commands, poll_lobby)
                 .chain()
                 .in_set(crate::GameSystems::Input)
-                .before(super::session::handle_commands),
+                // After the session's commands: a `SetServer` of the same frame is the lobby's
+                // server too.
+                .after(super::session::handle_commands),
         );
 }
 

@@ -81,7 +81,7 @@ fn run_queued(
             "join_pool" => lobby
                 .pools
                 .iter()
-                .find(|p| p.pool.id() == a)
+                .find(|p| super::lobby_ui::pool_name(&p.pool) == a)
                 .map(|p| LobbyCommand::JoinPool(p.pool.clone())),
             "leave_pool" => Some(LobbyCommand::LeavePool),
             "accept_seek" => Some(LobbyCommand::AcceptSeek(a.clone())),
@@ -143,8 +143,8 @@ fn publish(lobby: Res<Lobby>, online: Res<Online>, screen: Res<LobbyScreen>) {
         "signIn": format!("{:?}", lobby.sign_in),
         "account": lobby.account,
         "welcomed": lobby.welcomed,
-        "pools": lobby.pools.iter().map(|p| json!({"id": p.pool.id(), "waiting": p.waiting})).collect::<Vec<_>>(),
-        "waitingIn": lobby.waiting_in.as_ref().map(|p| p.id()),
+        "pools": lobby.pools.iter().map(|p| json!({"id": super::lobby_ui::pool_name(&p.pool), "waiting": p.waiting})).collect::<Vec<_>>(),
+        "waitingIn": lobby.waiting_in.as_ref().map(super::lobby_ui::pool_name),
         "seeks": lobby.seeks,
         "challenges": lobby.challenges,
         "counts": lobby.counts,

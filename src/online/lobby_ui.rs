@@ -97,6 +97,12 @@ pub fn clock_short(tc: Option<TimeControl>) -> String {
     }
 }
 
+/// A pool as people write it: `ugolki-9qum 5+3` (minutes + seconds; `PoolKey::id` counts the
+/// initial time in seconds).
+pub fn pool_name(pool: &PoolKey) -> String {
+    format!("{} {}", pool.variant, clock_short(Some(pool.time_control)))
+}
+
 fn rating_text(r: Option<RatingShort>) -> String {
     r.map_or_else(|| "1500?".to_owned(), |r| r.to_string())
 }

@@ -146,15 +146,14 @@ says! {
     Refresh => "Refresh", "Обновить";
     LeadersOf => "Best players", "Лучшие игроки";
     NoLeaders => "Nobody has a settled rating here yet.", "Здесь ещё ни у кого нет устоявшегося рейтинга.";
-    Versus => "{white} – {black}", "{white} – {black}";
+    Versus => "White: {white} · Black: {black}", "Белые: {white} · Чёрные: {black}";
     RatingChange => "Your rating: {before} → {after} ({delta})", "Ваш рейтинг: {before} → {after} ({delta})";
     Unrated => "Casual game: ratings do not change.", "Партия без рейтинга: рейтинги не меняются.";
     AbortedNote => "Aborted: the game does not count.", "Партия прервана и не засчитывается.";
     BackToLobby => "Back to the lobby", "В лобби";
-    LobbyError => "{reason}", "{reason}";
+    LobbyError => "Lobby: {reason}", "Лобби: {reason}";
     SignInFailed => "Cannot sign in: {reason}", "Не удалось войти: {reason}";
     ClaimFailed => "Cannot keep the account: {reason}", "Не удалось сохранить аккаунт: {reason}";
-    Untitled => "—", "—";
 }
 
 /// The text of `key` with its `{name}` placeholders filled.
