@@ -307,6 +307,80 @@ fn two_strangers_are_paired_play_and_see_their_ratings_change_and_the_game_archi
 }
 
 #[test]
+fn a_lobby_game_resigned_at_once_is_aborted_and_unrated() {
+    let server = lobby_server();
+    let mut a = player(&server);
+    let mut b = player(&server);
+    enter(&mut a);
+    enter(&mut b);
+    run_all(&mut [&mut a, &mut b], 30.0, "both in the lobby", |apps| {
+        apps.iter().all(|x| welcomed(x))
+    });
+    // A challenge by name this time: b accepts it.
+    let to = lobby(&b).account.clone().unwrap().name;
+    a.world_mut().write_message(LobbyCommand::Challenge {
+        to,
+        terms: boardcraft_protocol::GameTerms {
+            variant: "ugolki-hg-3x3".into(),
+            time_control: Some(boardcraft_protocol::TimeControl::minutes(1, 0)),
+            rated: true,
+            color: boardcraft_protocol::ColorChoice::White,
+        },
+    });
+    run_all(
+        &mut [&mut a, &mut b],
+        30.0,
+        "b sees the challenge",
+        |apps| {
+            lobby(apps[1])
+                .challenges
+                .iter()
+                .any(|c| lobby(apps[1]).is_to_me(c))
+        },
+    );
+    let id = lobby(&b).challenges[0].id.clone();
+    b.world_mut()
+        .write_message(LobbyCommand::AcceptChallenge(id));
+    run_all(&mut [&mut a, &mut b], 60.0, "paired and playing", |apps| {
+        apps.iter()
+            .all(|x| online(x).stage == Stage::InGame && settled(x) && online(x).is_playing())
+    });
+    assert_eq!(online(&a).seat, Some(Side::White));
+    // White resigns before any move: too early to count.
+    a.world_mut().write_message(ResignRequested {
+        side: boardcraft_rules::Color::White,
+    });
+    run_all(
+        &mut [&mut a, &mut b],
+        30.0,
+        "the aborted end on both boards",
+        |apps| {
+            apps.iter().all(|x| {
+                online(x).result.is_some() && phase(x.world()) == Some(TurnPhase::GameOver)
+            })
+        },
+    );
+    for x in [&a, &b] {
+        assert_eq!(online(x).result.as_ref().unwrap().cause, ServerEnd::Aborted);
+        assert_eq!(online(x).ratings, None);
+        assert_eq!(online(x).desyncs, 0);
+        let (note, _) = result_note(Language::English, online(x)).unwrap();
+        assert_eq!(note, "Aborted: the game does not count.");
+    }
+    // b's board was ended by the server's word: aborted, nobody won.
+    let end = game(&b).end().unwrap();
+    assert_eq!(end.cause, EndCause::Aborted);
+    assert_eq!(end.winner, None);
+    let words = boardcraft::ui::words::end_text(
+        Language::Russian,
+        end,
+        &game(&b).variant,
+        game(&b).position.side_to_move(),
+    );
+    assert_eq!(words.headline, "Партия прервана");
+}
+
+#[test]
 fn the_lobby_words_are_in_both_languages() {
     for key in text::Say::ALL {
         for lang in [Language::English, Language::Russian] {
