@@ -115,7 +115,20 @@ fn player_text(lang: Language, p: &PlayerInfo) -> String {
     text
 }
 
-/// The players of a lobby game: "Anna (1512) – Boris (1488?)".
+/// One side of a lobby game: "White: Anna (1512)".
+pub fn side_text(lang: Language, players: &GamePlayers, side: Side) -> String {
+    let colour = match side {
+        Side::White => boardcraft_rules::Color::White,
+        Side::Black => boardcraft_rules::Color::Black,
+    };
+    format!(
+        "{}: {}",
+        crate::ui::i18n::side(lang, colour),
+        player_text(lang, players.get(side))
+    )
+}
+
+/// The players of a lobby game: "White: Anna (1512) · Black: Boris (1488?)".
 pub fn players_text(lang: Language, players: &GamePlayers) -> String {
     sayf(
         lang,
@@ -288,23 +301,19 @@ fn lobby_screen(
     Ok(())
 }
 
-fn account_block(
+/// Who is signed in (or the sign-in at work), at the top of the Play tab.
+fn account_status(
     ui: &mut egui::Ui,
     lang: Language,
-    screen: &mut LobbyScreen,
     lobby: &Lobby,
     commands: &mut MessageWriter<LobbyCommand>,
 ) {
-    ui.label(egui::RichText::new(say(lang, Say::AccountHeading)).strong());
     match (&lobby.sign_in, &lobby.account) {
         (SignIn::In, Some(account)) => {
             ui.label(
                 egui::RichText::new(sayf(lang, Say::SignedInAs, &[("name", &account.name)]))
                     .color(colours::ACCENT),
             );
-            if account.guest {
-                ui.label(egui::RichText::new(say(lang, Say::GuestNote)).small());
-            }
         }
         (SignIn::Working, _) => {
             ui.horizontal_wrapped(|ui| {
@@ -317,6 +326,21 @@ fn account_block(
                 commands.write(LobbyCommand::Enter);
             }
         }
+    }
+}
+
+/// The account's forms: keep a guest account, sign in to another, sign out.
+fn account_block(
+    ui: &mut egui::Ui,
+    lang: Language,
+    screen: &mut LobbyScreen,
+    lobby: &Lobby,
+    commands: &mut MessageWriter<LobbyCommand>,
+) {
+    ui.label(egui::RichText::new(say(lang, Say::AccountHeading)).strong());
+    if let Some(account) = lobby.account.as_ref().filter(|a| a.guest) {
+        ui.label(sayf(lang, Say::SignedInAs, &[("name", &account.name)]));
+        ui.label(say(lang, Say::GuestNote));
     }
     let width = (ui.available_width() - 8.0).clamp(80.0, 240.0);
     egui::Grid::new("lobby_account")
@@ -381,8 +405,7 @@ fn play_tab(
     layout::row_or_column(ui, narrow, |ui| {
         ui.vertical(|ui| {
             ui.set_width(column_width);
-            account_block(ui, lang, screen, lobby, commands);
-            ui.separator();
+            account_status(ui, lang, lobby, commands);
             if lobby.welcomed {
                 ui.label(sayf(
                     lang,
@@ -411,6 +434,8 @@ fn play_tab(
             if ui.button(say(lang, Say::InviteFriend)).clicked() {
                 online_window.open = true;
             }
+            ui.separator();
+            account_block(ui, lang, screen, lobby, commands);
         });
         if !narrow {
             ui.add_space(12.0);
@@ -449,16 +474,16 @@ fn pools_block(
             .find(|p| &p.pool == waiting)
             .map(|p| p.variant_title.clone())
             .unwrap_or_default();
-        ui.horizontal_wrapped(|ui| {
+        ui.label(
+            egui::RichText::new(sayf(
+                lang,
+                Say::Searching,
+                &[("pool", &pool_label(lang, waiting, &title))],
+            ))
+            .color(colours::ACCENT),
+        );
+        ui.horizontal(|ui| {
             ui.spinner();
-            ui.label(
-                egui::RichText::new(sayf(
-                    lang,
-                    Say::Searching,
-                    &[("pool", &pool_label(lang, waiting, &title))],
-                ))
-                .color(colours::ACCENT),
-            );
             if ui.button(say(lang, Say::Cancel)).clicked() {
                 commands.write(LobbyCommand::LeavePool);
             }
@@ -486,7 +511,9 @@ fn pools_block(
             for (i, (pool, (label, waiting))) in lobby.pools.iter().zip(&labels).enumerate() {
                 let chosen = lobby.waiting_in.as_ref() == Some(&pool.pool);
                 let text = format!("{label}\n{waiting}");
-                let button = egui::Button::selectable(chosen, text)
+                let button = egui::Button::new(text)
+                    .selected(chosen)
+                    .frame(true)
                     .min_size(egui::vec2(width, height))
                     .wrap_mode(egui::TextWrapMode::Wrap);
                 if ui.add_enabled(lobby.welcomed, button).clicked() {

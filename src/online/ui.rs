@@ -366,10 +366,12 @@ fn online_panel(
                 let (text, colour) = link_text(lang, online.link);
                 ui.colored_label(colour, text);
                 if let Some(players) = &online.players {
-                    ui.label(
-                        egui::RichText::new(super::lobby_ui::players_text(lang, players))
-                            .color(colours::ACCENT),
-                    );
+                    for s in Side::BOTH {
+                        ui.label(
+                            egui::RichText::new(super::lobby_ui::side_text(lang, players, s))
+                                .color(colours::ACCENT),
+                        );
+                    }
                 }
                 match online.seat {
                     Some(me) => ui.label(sayf(

@@ -276,7 +276,7 @@ async function main() {
       const botDir = await mkdtemp(join(tmpdir(), "boardcraft-lobby-bot-"));
       const botArgs = [
         "online", "bot", "--server", server.origin, "--token-file", join(botDir, "bot.token"),
-        "--variants", "ugolki-hg-3x3", "--clock", "1+0", "--level", "novice",
+        "--variants", "ugolki-hg-3x3", "--seek-clock", "1+0", "--level", "novice",
       ];
       // First run: a guest account, refused as not a bot; the operator marks it; then it plays.
       const first = spawnSync(cliBin, botArgs, { encoding: "utf8", timeout: 60_000 });
