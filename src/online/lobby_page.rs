@@ -7,7 +7,8 @@
 //! - `act(what, a, b)`: what a tap on the Lobby screen does — `enter`, `join_pool` (a = the pool's
 //!   id, `ugolki-hg-3x3 1+0`), `leave_pool`, `accept_seek` (a = id), `challenge` (a = name,
 //!   b = `variant minutes+seconds`, rated), `accept_challenge` (a = id), `archive` (a = page),
-//!   `open_game` (a = id), `profile`, `resign` (the local player resigns the online game, as
+//!   `open_game` (a = id), `profile`, `tab` (a = `play`, `profile`, `games`, `leaders`: the
+//!   Lobby screen's tab), `resign` (the local player resigns the online game, as
 //!   the game panel's Resign → Yes does); answers `"ok"` (the command runs next frame).
 use std::cell::RefCell;
 
@@ -108,6 +109,17 @@ fn run_queued(
                 .as_ref()
                 .map(|acc| LobbyCommand::Profile(acc.name.clone())),
             "open_game" => Some(LobbyCommand::OpenGame(a.clone())),
+            "tab" => {
+                use super::lobby_ui::Tab;
+                let tab = match a.as_str() {
+                    "profile" => Tab::Profile,
+                    "games" => Tab::Games,
+                    "leaders" => Tab::Leaders,
+                    _ => Tab::Play,
+                };
+                screen.show(tab);
+                None
+            }
             "resign" => {
                 if let Some(seat) = online.seat {
                     let side = match seat {
@@ -124,7 +136,7 @@ fn run_queued(
             Some(c) => {
                 commands.write(c);
             }
-            None if what == "resign" => {}
+            None if what == "resign" || what == "tab" => {}
             None => warn!("boardcraftLobby.act({what}, {a}, {b}): nothing to do"),
         }
     }
@@ -140,6 +152,8 @@ fn publish(lobby: Res<Lobby>, online: Res<Online>, screen: Res<LobbyScreen>) {
         .map(|(r, side)| r.get(side).delta());
     let state = json!({
         "screen": screen.open,
+        "tab": format!("{:?}", screen.tab),
+        "profile": lobby.profile.as_ref().map(|p| json!({"name": p.player.name, "total": p.total, "recent": p.recent.len()})),
         "signIn": format!("{:?}", lobby.sign_in),
         "account": lobby.account,
         "welcomed": lobby.welcomed,

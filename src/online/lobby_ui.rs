@@ -59,6 +59,16 @@ pub struct LobbyScreen {
     fetched: Option<Tab>,
 }
 
+impl LobbyScreen {
+    /// Opens the screen on `tab` (its data asked for again).
+    pub fn show(&mut self, tab: Tab) {
+        self.open = true;
+        self.tab = tab;
+        self.fetched = None;
+        self.page = 1;
+    }
+}
+
 pub fn plugin(app: &mut App) {
     app.init_resource::<LobbyScreen>().add_systems(
         EguiPrimaryContextPass,
@@ -422,7 +432,6 @@ fn play_tab(
                 });
             }
             pools_block(ui, lang, lobby, commands);
-            ui.separator();
             challenges_block(ui, lang, lobby, commands);
             if narrow {
                 ui.separator();
@@ -554,6 +563,7 @@ fn challenges_block(
     if lobby.challenges.is_empty() {
         return;
     }
+    ui.separator();
     ui.label(egui::RichText::new(say(lang, Say::ChallengesHeading)).strong());
     for c in &lobby.challenges {
         let game = terms_text(lang, &c.variant, &c.variant_title, c.time_control, c.rated);

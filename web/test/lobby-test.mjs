@@ -14,8 +14,10 @@
 //   5. with --bot (a `boardcraft-cli` binary): a bot account plays in the lobby
 //      (`boardcraft-cli online bot`, marked a bot with `boardcraft-server account make-bot`);
 //      a third context challenges it by name and the bot answers a move;
-//   6. the Lobby screen at 390×844 in English and in Russian: a screenshot each
-//      (lobby-390x844-en.png / -ru.png), no clipped text, every button a tap (44×44) wide.
+//   6. a's page again at 390×844 (its kept session: the same account), in English and in
+//      Russian, every tab of the Lobby (play, profile — which counts the game —, games,
+//      leaders): no clipped text, every button a tap (44×44) wide, a screenshot each
+//      (lobby-<tab>-390x844-<en|ru>.png).
 //
 // Usage: node lobby-test.mjs --dist <built page> --server <boardcraft-server binary>
 //        [--cli <boardcraft-cli binary>] --out <folder> [--chromium /usr/bin/chromium]
@@ -311,17 +313,25 @@ async function main() {
       report.bot = "skipped";
     }
 
-    // 6. The Lobby screen on a phone, in English and in Russian.
+    // 6. The Lobby screen on a phone, in English and in Russian: a's page again (the kept
+    // session signs the same account in), every tab.
+    const vp = { width: 390, height: 844 };
+    await a.page.setViewportSize(vp);
     for (const lang of ["en", "ru"]) {
-      const vp = { width: 390, height: 844 };
-      const p = await newPlayer(browser, `phone-${lang}`, log, vp);
-      await enterLobby(p, server.origin, lang === "ru" ? "lang=ru" : "");
-      await sleep(1500);
-      await checkLayout(p, `lobby 390×844 ${lang}`, vp);
-      const file = join(out, `lobby-390x844-${lang}.png`);
-      await writeFile(file, await p.page.screenshot());
-      console.log(`screenshot: ${file}`);
-      await p.context.close();
+      const again = await enterLobby(a, server.origin, lang === "ru" ? "lang=ru" : "");
+      if (again.account.name !== sa.account.name) fail(`a's page came back as ${again.account.name}, not ${sa.account.name}`);
+      for (const tab of ["play", "profile", "games", "leaders"]) {
+        await a.act("tab", tab);
+        if (tab === "profile") {
+          const s = await waitFor("a's profile", waitSeconds, async () => (await a.lobby()).profile);
+          if (s.recent < 1 || s.total.wins + s.total.losses !== 1) fail(`a's profile: ${JSON.stringify(s)}`);
+        }
+        await sleep(1500);
+        await checkLayout(a, `lobby ${tab} 390×844 ${lang}`, vp);
+        const file = join(out, `lobby-${tab}-390x844-${lang}.png`);
+        await writeFile(file, await a.page.screenshot());
+        console.log(`screenshot: ${file}`);
+      }
     }
   } finally {
     for (const child of children) child.kill("SIGTERM");
