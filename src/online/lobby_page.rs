@@ -164,6 +164,7 @@ fn publish(lobby: Res<Lobby>, online: Res<Online>, screen: Res<LobbyScreen>) {
         "counts": lobby.counts,
         "paired": lobby.paired,
         "lastPaired": lobby.last_paired,
+        "leaders": lobby.leaderboard.as_ref().map(|l| json!({"variant": l.variant, "players": l.players.len()})),
         "archive": lobby.archive.as_ref().map(|a| a.games.iter().map(|g| g.game.clone()).collect::<Vec<_>>()),
         "notice": lobby.notice.as_ref().map(|n| n.message.clone()),
         "game": {

@@ -150,6 +150,28 @@ pub fn players_text(lang: Language, players: &GamePlayers) -> String {
     )
 }
 
+/// A finished game's result in the player's words ("Победили чёрные", "Draw", "Game aborted").
+pub fn result_words(lang: Language, result: &boardcraft_protocol::GameResult) -> String {
+    use crate::ui::i18n::{Key, side, side_lower, tr, trf};
+    match result.winner {
+        Some(w) => {
+            let c = match w {
+                Side::White => boardcraft_rules::Color::White,
+                Side::Black => boardcraft_rules::Color::Black,
+            };
+            trf(
+                lang,
+                Key::ResultWin,
+                &[("Side", &side(lang, c)), ("side", &side_lower(lang, c))],
+            )
+        }
+        None if result.cause == boardcraft_protocol::EndCause::Aborted => {
+            tr(lang, Key::ResultAborted).to_owned()
+        }
+        None => tr(lang, Key::ResultDraw).to_owned(),
+    }
+}
+
 /// "+12" / "−8" / "±0".
 pub fn delta_text(delta: i32) -> String {
     match delta {
@@ -810,7 +832,7 @@ fn game_row(
             game.rated
         ),
         players_text(lang, &game.players),
-        game.result.text
+        result_words(lang, &game.result)
     );
     if let (Some(side), Some(r)) = (side, game.ratings) {
         line.push_str(&format!(" · {}", delta_text(r.get(side).delta())));

@@ -296,14 +296,18 @@ async function main() {
         return s.seeks.some((k) => k.by.name === name && k.by.bot);
       });
       await c.act("challenge", name, POOL);
-      await settled(c, 0).catch(async () => settled(c, 1));
-      const seat = await c.attr("online-seat");
-      if (seat === "white") {
-        await playOne([c], 0);
-        await settled(c, 1);
-      }
-      const before = Number(await c.attr("ply"));
-      await waitFor("the bot's answer", waitSeconds, async () => Number(await c.attr("ply")) > before);
+      // The colours are drawn: c moves (after the bot's first move when the bot is White),
+      // then the bot answers c's move.
+      const seat = await waitFor("c in the game", waitSeconds, async () =>
+        (await c.attr("app-state")) === "in-game" && (await c.attr("online-state")) === "online"
+          ? c.attr("online-seat")
+          : null,
+      );
+      const mine = seat === "white" ? 0 : 1;
+      await settled(c, mine);
+      await playOne([c], mine);
+      await settled(c, mine + 1);
+      await waitFor("the bot's answer", waitSeconds, async () => Number(await c.attr("ply")) > mine + 1);
       const line = await c.attr("line");
       report.botLine = line;
       console.log(`the bot ${name} answered: ${line}`);
@@ -325,8 +329,14 @@ async function main() {
         if (tab === "profile") {
           const s = await waitFor("a's profile", waitSeconds, async () => (await a.lobby()).profile);
           if (s.recent < 1 || s.total.wins + s.total.losses !== 1) fail(`a's profile: ${JSON.stringify(s)}`);
+        } else if (tab === "games") {
+          const games = await waitFor("a's archive", waitSeconds, async () => (await a.lobby()).archive);
+          if (games[0] !== ga.id) fail(`a's archive: ${JSON.stringify(games)}`);
+        } else if (tab === "leaders") {
+          await waitFor("the leaderboard", waitSeconds, async () => (await a.lobby()).leaders);
         }
-        await sleep(1500);
+        // Drawn (a loaded machine draws a frame a second or slower).
+        await sleep(3000);
         await checkLayout(a, `lobby ${tab} 390×844 ${lang}`, vp);
         const file = join(out, `lobby-${tab}-390x844-${lang}.png`);
         await writeFile(file, await a.page.screenshot());
