@@ -2,14 +2,20 @@
 # The online browser test (CI runs it): builds the cheap `web-ci` browser build and the game
 # server, starts the server serving that build, and has two isolated browser contexts play each
 # other through it in headless Chromium, with a reload in the middle of the game (details:
-# web/test/online-test.mjs).
+# web/test/online-test.mjs). Then the lobby test: two strangers paired by quick pairing play,
+# see their rating change and the game in their archives; a third challenges a bot
+# (`boardcraft-cli online bot`) and the bot answers; the Lobby screen at 390×844 in English and
+# Russian (details: web/test/lobby-test.mjs).
 #
-#   scripts/test-web-online.sh
+#   scripts/test-web-online.sh            # both
+#   scripts/test-web-online.sh --lobby    # only the lobby test
 #
 # Needs: Debian's `chromium`, Node.js >= 18 with npm, and what scripts/build-web.sh needs.
 # Output (screenshots of both pages, console and server log, report.json):
 # $CARGO_TARGET_DIR/web-online-test/
 set -euo pipefail
+only_lobby=
+[[ ${1:-} == --lobby ]] && only_lobby=1
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/boardcraft/target}
 # A folder of its own (not web/web-ci): on a machine where several checkouts share the build
@@ -25,11 +31,18 @@ if ! grep -q "online/seats.ron" "$dist"/b/*/boardcraft_bg.wasm; then
 fi
 echo "== cargo build --profile ci -p boardcraft-server"
 cargo build --profile ci -p boardcraft-server --bin boardcraft-server
+echo "== cargo build --profile ci -p boardcraft-cli"
+cargo build --profile ci -p boardcraft-cli --bin boardcraft-cli
 
 # The test's npm packages (versions locked in web/test/package-lock.json).
 (cd web/test && npm ci --no-audit --no-fund --prefer-offline --loglevel=error)
 
 rm -rf "$out"
+if [[ -z $only_lobby ]]; then
 node web/test/online-test.mjs --dist "$dist" --out "$out" \
   --server "$CARGO_TARGET_DIR/ci/boardcraft-server" --chromium "${CHROMIUM:-/usr/bin/chromium}"
-echo "screenshots: $out/*.png (report: $out/report.json)"
+fi
+node web/test/lobby-test.mjs --dist "$dist" --out "$out/lobby" \
+  --server "$CARGO_TARGET_DIR/ci/boardcraft-server" --cli "$CARGO_TARGET_DIR/ci/boardcraft-cli" \
+  --chromium "${CHROMIUM:-/usr/bin/chromium}"
+echo "screenshots: $out/*.png, $out/lobby/*.png (reports: $out/report.json, $out/lobby/report.json)"

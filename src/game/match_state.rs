@@ -127,6 +127,9 @@ pub enum EndCause {
     Abandoned(Color),
     /// Online: both players agreed to a draw.
     DrawAgreed,
+    /// Online: the game ended before both sides made two moves (a player left or ran out of
+    /// time early): nobody wins and the ratings do not change.
+    Aborted,
 }
 
 impl Match {

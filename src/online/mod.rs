@@ -21,6 +21,10 @@ use bevy::prelude::*;
 
 pub mod http;
 pub mod link;
+pub mod lobby;
+#[cfg(target_arch = "wasm32")]
+mod lobby_page;
+pub mod lobby_ui;
 #[cfg(target_arch = "wasm32")]
 mod page;
 pub mod seats;
@@ -34,6 +38,7 @@ use crate::GameSystems;
 
 /// The session's logic (headless-safe: what the tests run).
 pub fn plugin(app: &mut App) {
+    app.add_plugins(lobby::plugin);
     app.init_resource::<Online>()
         .add_message::<OnlineCommand>()
         .insert_non_send(session::Network::default())
@@ -53,9 +58,9 @@ pub fn plugin(app: &mut App) {
 
 /// The online UI (and, in the browser, the page's online state and test hook).
 pub fn ui_plugin(app: &mut App) {
-    app.add_plugins(ui::plugin);
+    app.add_plugins((ui::plugin, lobby_ui::plugin));
     #[cfg(target_arch = "wasm32")]
-    app.add_plugins(page::plugin);
+    app.add_plugins((page::plugin, lobby_page::plugin));
 }
 
 /// Seconds on a monotonic wall clock since the first call. The session's timing (back-off,

@@ -70,6 +70,14 @@ pub enum OnlineCommand {
     Leave,
     /// Change the server address (before creating or joining).
     SetServer(String),
+    /// Play a game the lobby made (a seek, a pool, a challenge): take its seat with the seat
+    /// token of `paired`, exactly as an invite's seat.
+    Paired {
+        game: String,
+        color: Side,
+        token: String,
+        players: Option<boardcraft_protocol::GamePlayers>,
+    },
 }
 
 /// Where the session is.
@@ -150,6 +158,10 @@ pub struct Online {
     pub offers: Vec<PendingOffer>,
     pub spectators: u32,
     pub result: Option<GameResult>,
+    /// Protocol 2: who plays (names, ratings, rated or casual) in a game made in the lobby.
+    pub players: Option<boardcraft_protocol::GamePlayers>,
+    /// Protocol 2: how the finished rated game changed both ratings.
+    pub ratings: Option<boardcraft_protocol::RatingChanges>,
     pub grace_ms: u64,
     /// When the opponent's absence may be claimed (app seconds), while they are gone.
     pub claim_at: Option<f64>,
@@ -473,6 +485,25 @@ pub fn handle_commands(
                 }
             }
             OnlineCommand::Leave => leave(&mut online, &mut network),
+            OnlineCommand::Paired {
+                game,
+                color,
+                token,
+                players,
+            } => {
+                leave(&mut online, &mut network);
+                info!("online: the lobby paired us in game {game} as {color}");
+                let seat = SeatRecord {
+                    server: online.server.clone(),
+                    game: game.clone(),
+                    side: color,
+                    token,
+                    invite: None,
+                };
+                seats::remember(&storage, seat.clone());
+                online.players = players;
+                connect(&mut online, &mut network, game, Some(seat), now);
+            }
         }
     }
 }
@@ -732,7 +763,14 @@ fn handle_message(
                 online.status = Some(ServerStatus::Finished);
             }
         }
-        ServerMessage::GameOver { result, clocks, .. } => {
+        ServerMessage::GameOver {
+            result,
+            clocks,
+            ratings,
+        } => {
+            if ratings.is_some() {
+                online.ratings = ratings;
+            }
             if let Some(clocks) = clocks {
                 online.clocks = Some(clocks);
                 online.clocks_at = now;
@@ -856,6 +894,10 @@ fn take_snapshot(online: &mut Online, _network: &mut Network, game: GameSnapshot
     online.time_control = game.time_control;
     online.status = Some(game.status);
     online.result = game.result.clone();
+    if game.players.is_some() {
+        online.players = game.players.clone();
+    }
+    online.ratings = game.ratings;
     online.moves = game.moves.clone();
     online.hash = game.hash.clone();
     online.seats = Some(game.seats);
@@ -1168,6 +1210,13 @@ pub fn sync_board(
                     board
                         .decided
                         .write(GameDecided(end(EndCause::Abandoned(loser))));
+                }
+                (ServerEnd::Aborted, _) => {
+                    // Too few moves to count: no winner, no rating change.
+                    board.decided.write(GameDecided(GameEnd {
+                        winner: None,
+                        cause: EndCause::Aborted,
+                    }));
                 }
                 (ServerEnd::DrawAgreed, _) => {
                     board.decided.write(GameDecided(GameEnd {

@@ -328,6 +328,7 @@ fn online_panel(
     settings: Res<Settings>,
     mut commands: MessageWriter<OnlineCommand>,
     mut next_state: ResMut<NextState<AppState>>,
+    mut lobby_screen: ResMut<super::lobby_ui::LobbyScreen>,
     regions: Res<GameRegions>,
     mut extent: ResMut<OnlineExtent>,
 ) -> Result {
@@ -364,6 +365,14 @@ fn online_panel(
                 ui.label(egui::RichText::new(sayf(lang, Say::GameId, &[("game", &id)])).small());
                 let (text, colour) = link_text(lang, online.link);
                 ui.colored_label(colour, text);
+                if let Some(players) = &online.players {
+                    for s in Side::BOTH {
+                        ui.label(
+                            egui::RichText::new(super::lobby_ui::side_text(lang, players, s))
+                                .color(colours::ACCENT),
+                        );
+                    }
+                }
                 match online.seat {
                     Some(me) => ui.label(sayf(
                         lang,
@@ -422,7 +431,16 @@ fn online_panel(
                         .small(),
                     );
                 }
-                if ui.button(say(lang, Say::Leave)).clicked() {
+                if let Some((note, colour)) = super::lobby_ui::result_note(lang, &online) {
+                    ui.colored_label(colour, note);
+                }
+                if online.players.is_some() && online.result.is_some() {
+                    if ui.button(say(lang, Say::BackToLobby)).clicked() {
+                        commands.write(OnlineCommand::Leave);
+                        lobby_screen.open = true;
+                        next_state.set(AppState::Menu);
+                    }
+                } else if ui.button(say(lang, Say::Leave)).clicked() {
                     commands.write(OnlineCommand::Leave);
                     next_state.set(AppState::Menu);
                 }

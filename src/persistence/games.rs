@@ -79,7 +79,8 @@ fn decision_of(end: GameEnd) -> Option<Decided> {
         EndCause::Timeout(side) => Some(Decided::Timeout(side)),
         EndCause::Abandoned(side) => Some(Decided::Abandoned(side)),
         EndCause::DrawAgreed => Some(Decided::DrawAgreed),
-        EndCause::Rules(_) | EndCause::Resigned(_) => None,
+        // A save has no aborted end: it reads as a game left unfinished.
+        EndCause::Rules(_) | EndCause::Resigned(_) | EndCause::Aborted => None,
     }
 }
 
@@ -197,6 +198,30 @@ fn prepare_load(
         variant,
         entry_path,
     })
+}
+
+/// A save's bytes from elsewhere (a server's archive: `GET /api/games/{id}/save.ron`) as the
+/// game to start and its players, replayed through the rules like a loaded slot; the variant's
+/// library path comes third.
+pub fn start_of_save_bytes(
+    bytes: &[u8],
+    library: &VariantLibrary,
+) -> Result<(StartGame, Players, String), SaveError> {
+    let save = SavedGame::load_bytes(bytes)?;
+    let (entry_path, variant) = find_variant(library, &save.variant)?;
+    let replayed = save.replay(&variant)?;
+    let start = StartGame {
+        variant,
+        from: save.start.is_some().then(|| replayed.start.clone()),
+        after: replayed.line(),
+        resigned: replayed.resigned,
+        decided: replayed.decided.map(end_of),
+    };
+    let players = Players {
+        white: player_kind(save.white),
+        black: player_kind(save.black),
+    };
+    Ok((start, players, entry_path))
 }
 
 /// The playable variant called `name` in the library (shipped, mods, command line).

@@ -18,7 +18,7 @@ mod games;
 mod settings_file;
 pub mod storage;
 
-pub use games::{list_slots, player_kind, saved_game_of};
+pub use games::{list_slots, player_kind, saved_game_of, start_of_save_bytes};
 pub use settings_file::{SETTINGS_KEY, SETTINGS_WRITE_DELAY_SECS, StoredSettings, settings_text};
 
 /// Save the current game under `slot` (a short name chosen by the player; overwriting an

@@ -69,6 +69,14 @@ fn game_over_dialog(
                 .color(colours::ACCENT),
         );
         ui.label(egui::RichText::new(&text.reason).size(16.0));
+        // A lobby game: the rating change (or why there is none).
+        if let Some((note, colour)) = online
+            .as_ref()
+            .filter(|o| o.shows(&game))
+            .and_then(|o| crate::online::lobby_ui::result_note(lang, o))
+        {
+            ui.label(egui::RichText::new(note).size(18.0).strong().color(colour));
+        }
         ui.add_space(8.0);
         ui.horizontal_wrapped(|ui| {
             // Online, the rematch is the server's (colours swapped, both accept): the

@@ -50,6 +50,7 @@ pub fn plugin(app: &mut App) {
             EguiPrimaryContextPass,
             main_menu
                 .run_if(in_state(AppState::Menu))
+                .run_if(crate::online::lobby_ui::lobby_closed)
                 .in_set(UiSystems::Panels),
         );
 }
@@ -116,7 +117,7 @@ fn main_menu(
     config: Res<GameConfig>,
     game: Option<Res<Match>>,
     mut windows: ResMut<UiWindows>,
-    mut online_window: ResMut<crate::online::ui::OnlineWindow>,
+    mut lobby_screen: ResMut<crate::online::lobby_ui::LobbyScreen>,
     mut start: MessageWriter<NewGameRequested>,
     mut next_state: ResMut<NextState<AppState>>,
     mut next_phase: ResMut<NextState<TurnPhase>>,
@@ -172,7 +173,8 @@ fn main_menu(
                 ))
                 .clicked()
             {
-                online_window.open = true;
+                // The lobby (signing in first); inviting a friend is one of its buttons.
+                lobby_screen.open = true;
             }
             if ui.button(learn_tr(lang, LearnKey::MenuLearn)).clicked() {
                 next_state.set(AppState::Learn);

@@ -30,6 +30,7 @@ pub fn end_text(
     side_to_move: Color,
 ) -> EndText {
     let headline = match end.winner {
+        None if end.cause == EndCause::Aborted => tr(language, Key::ResultAborted).to_owned(),
         Some(w) => trf(
             language,
             Key::ResultWin,
@@ -69,6 +70,7 @@ pub fn end_text(
         EndCause::Timeout(_) => with_loser(Key::ReasonTimeout),
         EndCause::Abandoned(_) => with_loser(Key::ReasonAbandoned),
         EndCause::DrawAgreed => tr(language, Key::ReasonDrawAgreed).to_owned(),
+        EndCause::Aborted => tr(language, Key::ReasonAborted).to_owned(),
         EndCause::Rules(reason) => match reason {
             EndReason::TargetFilled => with_winner(Key::ReasonTargetFilled),
             EndReason::TargetBlockedButReached => with_winner(Key::ReasonTargetBlockedButReached),

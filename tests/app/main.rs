@@ -12,6 +12,7 @@ mod i18n;
 mod input;
 mod layout;
 mod learn;
+mod lobby;
 mod menu;
 mod online;
 mod page;

@@ -22,8 +22,8 @@ use crate::common::{
 };
 
 /// A server on a free loopback port, on a runtime of its own, for the test's lifetime.
-struct TestServer {
-    url: String,
+pub(crate) struct TestServer {
+    pub(crate) url: String,
     _runtime: tokio::runtime::Runtime,
     _dir: tempfile::TempDir,
 }
@@ -32,7 +32,7 @@ fn start_server() -> TestServer {
     start_server_with(boardcraft_server::Settings::default())
 }
 
-fn start_server_with(settings: boardcraft_server::Settings) -> TestServer {
+pub(crate) fn start_server_with(settings: boardcraft_server::Settings) -> TestServer {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -61,7 +61,7 @@ fn start_server_with(settings: boardcraft_server::Settings) -> TestServer {
 }
 
 /// A player's app: headless, started on the default game, pointed at the server.
-fn player(server: &TestServer) -> App {
+pub(crate) fn player(server: &TestServer) -> App {
     let mut app = app_for("ugolki-hg-3x3", "", humans());
     record_landings(&mut app);
     app.world_mut()
@@ -69,15 +69,15 @@ fn player(server: &TestServer) -> App {
     app
 }
 
-fn online(app: &App) -> &Online {
+pub(crate) fn online(app: &App) -> &Online {
     app.world().resource::<Online>()
 }
 
-fn game(app: &App) -> &Match {
+pub(crate) fn game(app: &App) -> &Match {
     app.world().resource::<Match>()
 }
 
-fn line(app: &App) -> String {
+pub(crate) fn line(app: &App) -> String {
     app.world()
         .get_resource::<Match>()
         .map(|m| m.line())
@@ -86,7 +86,12 @@ fn line(app: &App) -> String {
 
 /// Steps every app (with a short real pause: the sockets live on threads) until `done`; panics
 /// after `seconds` of real time.
-fn run_all(apps: &mut [&mut App], seconds: f64, what: &str, done: impl Fn(&[&mut App]) -> bool) {
+pub(crate) fn run_all(
+    apps: &mut [&mut App],
+    seconds: f64,
+    what: &str,
+    done: impl Fn(&[&mut App]) -> bool,
+) {
     let start = Instant::now();
     loop {
         if done(apps) {
@@ -113,7 +118,7 @@ fn run_all(apps: &mut [&mut App], seconds: f64, what: &str, done: impl Fn(&[&mut
 }
 
 /// Settled: the board shows the session's game, online, nothing pending or animating.
-fn settled(app: &App) -> bool {
+pub(crate) fn settled(app: &App) -> bool {
     let o = online(app);
     let Some(game) = app.world().get_resource::<Match>() else {
         return false;
@@ -161,12 +166,12 @@ fn start_game(server: &TestServer, variant: &str) -> (App, App) {
 }
 
 /// Plays `notation` as the local player of `app` would by clicking.
-fn play(app: &mut App, notation: &str) {
+pub(crate) fn play(app: &mut App, notation: &str) {
     crate::common::request(app, notation);
 }
 
 /// The move the side to move plays: the longest chain of jumps, the first in the rules' order.
-fn longest_chain(position: &AnyPosition) -> String {
+pub(crate) fn longest_chain(position: &AnyPosition) -> String {
     let mut moves = Vec::new();
     position.legal_moves(&mut moves);
     let notations: Vec<String> = moves.iter().map(|m| position.format_move(m)).collect();

@@ -12,7 +12,7 @@ use wasm_bindgen::{JsValue, closure::Closure};
 use crate::{
     game::match_state::AppState,
     learn::session::{LearnSession, LeaveExercise},
-    online::ui::OnlineWindow,
+    online::{lobby::LobbyCommand, lobby_ui::LobbyScreen, ui::OnlineWindow},
     ui::UiWindows,
 };
 
@@ -39,6 +39,8 @@ fn go_back(
     mut next_state: ResMut<NextState<AppState>>,
     mut windows: Option<ResMut<UiWindows>>,
     mut online: Option<ResMut<OnlineWindow>>,
+    mut lobby: Option<ResMut<LobbyScreen>>,
+    mut lobby_commands: MessageWriter<LobbyCommand>,
     session: Option<Res<LearnSession>>,
     mut leave: MessageWriter<LeaveExercise>,
     mut published: Local<Option<bool>>,
@@ -49,7 +51,8 @@ fn go_back(
     let window_open = windows
         .as_ref()
         .is_some_and(|w| w.confirm_resign || w.settings || w.saves)
-        || online.as_ref().is_some_and(|o| o.open);
+        || online.as_ref().is_some_and(|o| o.open)
+        || (state == Some(AppState::Menu) && lobby.as_ref().is_some_and(|l| l.open));
     let can = window_open
         || matches!(
             state,
@@ -83,6 +86,14 @@ fn go_back(
     }
     if let Some(o) = online.as_mut().filter(|o| o.open) {
         o.open = false;
+        return;
+    }
+    if let Some(l) = lobby
+        .as_mut()
+        .filter(|l| l.open && state == Some(AppState::Menu))
+    {
+        l.open = false;
+        lobby_commands.write(LobbyCommand::Leave);
         return;
     }
     match state {

@@ -46,7 +46,7 @@ fn install_ui_hook() {
     };
     let hook = js_sys::Object::new();
     let open = Closure::<dyn Fn(String) -> bool>::new(|name: String| {
-        let known = matches!(name.as_str(), "settings" | "saves" | "online");
+        let known = matches!(name.as_str(), "settings" | "saves" | "online" | "lobby");
         if known {
             OPEN.with(|o| o.borrow_mut().push(name));
         }
@@ -60,12 +60,14 @@ fn install_ui_hook() {
 fn open_asked_windows(
     mut windows: ResMut<crate::ui::UiWindows>,
     mut online: ResMut<crate::online::ui::OnlineWindow>,
+    mut lobby: ResMut<crate::online::lobby_ui::LobbyScreen>,
 ) {
     for name in OPEN.with(|o| std::mem::take(&mut *o.borrow_mut())) {
         match name.as_str() {
             "settings" => windows.settings = true,
             "saves" => windows.saves = true,
             "online" => online.open = true,
+            "lobby" => lobby.open = true,
             _ => {}
         }
     }

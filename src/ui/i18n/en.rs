@@ -107,6 +107,10 @@ pub fn text(key: Key) -> &'static str {
         Key::ReasonTimeout => "{Loser} ran out of time.",
         Key::ReasonAbandoned => "{Loser} left the game and did not come back in time.",
         Key::ReasonDrawAgreed => "Both players agreed to a draw.",
+        Key::ResultAborted => "Game aborted",
+        Key::ReasonAborted => {
+            "The game ended before both sides made two moves: it does not count and ratings do not change."
+        }
         Key::Rematch => "Rematch",
         Key::ReviewGame => "Review the game",
         Key::Close => "Close",

@@ -133,6 +133,8 @@ keys! {
     ReasonTimeout,
     ReasonAbandoned,
     ReasonDrawAgreed,
+    ResultAborted,
+    ReasonAborted,
     Rematch,
     ReviewGame,
     Close,

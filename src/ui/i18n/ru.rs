@@ -119,6 +119,10 @@ pub fn text(key: Key) -> &'static str {
         Key::ReasonTimeout => "{Loser} просрочили время.",
         Key::ReasonAbandoned => "{Loser} покинули игру и не вернулись вовремя.",
         Key::ReasonDrawAgreed => "Игроки согласились на ничью.",
+        Key::ResultAborted => "Партия прервана",
+        Key::ReasonAborted => {
+            "Партия закончилась раньше, чем каждая сторона сделала два хода: она не засчитывается, рейтинги не меняются."
+        }
         Key::Rematch => "Реванш",
         Key::ReviewGame => "Просмотреть партию",
         Key::Close => "Закрыть",

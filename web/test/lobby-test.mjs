@@ -1,0 +1,363 @@
+// The lobby browser test: strangers meet on the page the server itself serves.
+//
+//   1. the server (`boardcraft-server --web <built page> --pools "ugolki-hg-3x3 1+0, …"`)
+//      starts on a free loopback port with a fresh SQLite database;
+//   2. two isolated browser contexts (two strangers: separate storage and cookies) open the
+//      page, open the Lobby (`window.boardcraftUi.open("lobby")`, as the menu's "Play online…"
+//      does): each signs in as a guest at once and sees the quick-pairing grid;
+//   3. both press the same quick-pairing button (`window.boardcraftLobby.act("join_pool", …)`:
+//      what a tap on it does); they are paired and the game starts on both pages;
+//   4. they play four plies through the page's move hook (`window.boardcraft.play`), then the
+//      side to move resigns (`boardcraftLobby.act("resign")`: what the panel's Resign does);
+//      both pages show the rating change (+N for the winner, −M for the loser) and the game is
+//      in both players' archives (`act("archive")`);
+//   5. with --bot (a `boardcraft-cli` binary): a bot account plays in the lobby
+//      (`boardcraft-cli online bot`, marked a bot with `boardcraft-server account make-bot`);
+//      a third context challenges it by name and the bot answers a move;
+//   6. a's page again at 390×844 (its kept session: the same account), in English and in
+//      Russian, every tab of the Lobby (play, profile — which counts the game —, games,
+//      leaders): no clipped text, every button a tap (44×44) wide, a screenshot each
+//      (lobby-<tab>-390x844-<en|ru>.png).
+//
+// Usage: node lobby-test.mjs --dist <built page> --server <boardcraft-server binary>
+//        [--cli <boardcraft-cli binary>] --out <folder> [--chromium /usr/bin/chromium]
+//        [--timeout <seconds per wait>]
+// Exit status: 0 if every check passed, 1 otherwise (the reasons are printed).
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { builtGame } from "./serve.mjs";
+import { launchChromium, parseArgs, sleep, waitFor } from "./harness.mjs";
+
+const args = parseArgs(process.argv.slice(2));
+const dist = resolve(args.dist ?? "dist");
+const out = resolve(args.out ?? "web-lobby-test-output");
+const serverBin = resolve(args.server ?? "boardcraft-server");
+const cliBin = args.cli ? resolve(args.cli) : null;
+const executablePath = args.chromium ?? "/usr/bin/chromium";
+const waitSeconds = Number(args.timeout ?? 180);
+const POOL = "ugolki-hg-3x3 1+0";
+
+const failures = [];
+const fail = (why) => {
+  failures.push(why);
+  console.error(`FAIL: ${why}`);
+};
+
+function freePort() {
+  return new Promise((done, failed) => {
+    const probe = createServer();
+    probe.once("error", failed);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => done(port));
+    });
+  });
+}
+
+function keepOutput(child, tag, log) {
+  const keep = (stream, kind) =>
+    stream.on("data", (chunk) => {
+      for (const line of chunk.toString().split("\n")) if (line) log.push(`[${tag} ${kind}] ${line}`);
+    });
+  keep(child.stdout, "out");
+  keep(child.stderr, "err");
+}
+
+async function startServer(log) {
+  const port = await freePort();
+  const data = await mkdtemp(join(tmpdir(), "boardcraft-lobby-test-"));
+  const child = spawn(
+    serverBin,
+    ["--listen", `127.0.0.1:${port}`, "--data", data, "--web", dist, "--pools", `${POOL}, ugolki-9qum 5+3`],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  keepOutput(child, "server", log);
+  let exited = null;
+  child.on("exit", (code, signal) => {
+    exited = { code, signal };
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  await waitFor("the server answering /healthz", 60, async () => {
+    if (exited) throw new Error(`the server exited: ${JSON.stringify(exited)}`);
+    try {
+      return (await fetch(`${origin}/healthz`)).ok;
+    } catch {
+      return false;
+    }
+  });
+  console.log(`server: ${origin} (data in ${data})`);
+  return {
+    origin,
+    data,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await sleep(300);
+      await rm(data, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A stranger: a browser context of their own, one page, its console collected. */
+async function newPlayer(browser, name, log, viewport = { width: 960, height: 600 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.on("console", (message) => {
+    const text = message.text();
+    log.push(`[${name} ${message.type()}] ${text}`);
+    const level = /^(?:%c)?(ERROR|WARN|INFO|DEBUG|TRACE)\b/.exec(text)?.[1];
+    if (message.type() === "error" || level === "ERROR" || /panicked at/.test(text)) {
+      fail(`${name}: console: ${text}`);
+    }
+  });
+  page.on("pageerror", (error) => {
+    log.push(`[${name} pageerror] ${error.stack ?? error}`);
+    fail(`${name}: uncaught exception: ${error.message}`);
+  });
+  const attr = (key) => page.evaluate((k) => document.body.getAttribute(`data-${k}`) ?? "", key);
+  const lobby = async () => JSON.parse((await page.evaluate(() => window.boardcraftLobby?.state() || "null")) || "null");
+  const act = (what, a = "", b = "") => page.evaluate(([w, x, y]) => window.boardcraftLobby.act(w, x, y), [what, a, b]);
+  return { name, context, page, attr, lobby, act };
+}
+
+/** Opens the page and the Lobby screen; waits for the welcome. */
+async function enterLobby(player, origin, query = "") {
+  // No options: the page opens the main menu.
+  await player.page.goto(query ? `${origin}/?${query}` : `${origin}/`);
+  await waitFor(`${player.name}: the page's UI hook`, waitSeconds, () =>
+    player.page.evaluate(() => !!(window.boardcraftUi && window.boardcraftLobby)),
+  );
+  await waitFor(`${player.name}: the menu`, waitSeconds, async () => (await player.attr("app-state")) === "menu");
+  await player.page.evaluate(() => window.boardcraftUi.open("lobby"));
+  const state = await waitFor(`${player.name}: signed in and welcomed`, waitSeconds, async () => {
+    const s = await player.lobby();
+    return s && s.welcomed && s.account ? s : null;
+  });
+  console.log(`${player.name}: signed in as ${state.account.name} (guest ${state.account.guest})`);
+  return state;
+}
+
+async function settled(player, ply) {
+  return waitFor(`${player.name}: online at ply ${ply}`, waitSeconds, async () => {
+    const [state, online, phase, n, pending] = await Promise.all(
+      ["app-state", "online-state", "phase", "ply", "online-pending"].map(player.attr),
+    );
+    return state === "in-game" && online === "online" && phase !== "animating" && pending === "" && Number(n) === ply
+      ? true
+      : null;
+  });
+}
+
+async function screenshot(player, label) {
+  const file = join(out, `${player.name}-${label}.png`);
+  await writeFile(file, await player.page.screenshot());
+  console.log(`screenshot: ${file}`);
+  return file;
+}
+
+/** Plays the longest legal chain for the side to move; returns the move. */
+async function playOne(players, ply) {
+  const toMove = await players[0].attr("to-move");
+  const seat = toMove.toLowerCase();
+  let mover = null;
+  for (const p of players) if ((await p.attr("online-seat")) === seat) mover = p;
+  if (!mover) throw new Error(`nobody holds the ${seat} seat at ply ${ply}`);
+  const moves = await waitFor(`${mover.name}: legal moves at ply ${ply}`, waitSeconds, async () => {
+    const list = await mover.page.evaluate(() => window.boardcraft.legalMoves());
+    return list.length > 0 ? list : null;
+  });
+  const hops = (m) => m.split(":").length - 1;
+  const move = moves.reduce((best, m) => (hops(m) > hops(best) ? m : best), moves[0]);
+  const answer = await mover.page.evaluate((m) => window.boardcraft.play(m), move);
+  if (answer !== "ok") fail(`${mover.name}: play(${move}) answered ${answer}`);
+  console.log(`ply ${ply + 1}: ${mover.name} (${seat}) played ${move}`);
+  return { mover, move };
+}
+
+/** The layout checks of the phone test for the screen shown now. */
+async function checkLayout(player, label, vp) {
+  const layout = JSON.parse((await player.attr("layout")) || "null");
+  if (!layout) return fail(`${label}: the page does not publish its layout`);
+  for (const [order, x, y, w, h] of layout.areas) {
+    if (x < -1 || y < -1 || x + w > vp.width + 1 || y + h > vp.height + 1) {
+      fail(`${label}: a ${order} area [${[x, y, w, h].map(Math.round)}] is outside the viewport`);
+    }
+  }
+  for (const text of layout.clipped) fail(`${label}: clipped text: ${text}`);
+  if (layout.touch) {
+    const small = layout.buttons.filter(([, , w, h]) => w < 43.5 || h < 43.5);
+    if (small.length > 0) {
+      fail(`${label}: ${small.length} of ${layout.buttons.length} buttons are smaller than 44×44: ${small.slice(0, 6).map((r) => `[${r.map(Math.round)}]`).join(" ")}`);
+    }
+  } else {
+    fail(`${label}: a 390×844 page is not touch-sized`);
+  }
+  return layout;
+}
+
+async function main() {
+  await builtGame(dist);
+  await mkdir(out, { recursive: true });
+  const log = [];
+  const report = { pool: POOL, failures };
+  const server = await startServer(log);
+  const browser = await launchChromium(executablePath, [
+    "--disable-background-timer-throttling",
+    "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
+  ]);
+  const children = [];
+  try {
+    const a = await newPlayer(browser, "a", log);
+    const b = await newPlayer(browser, "b", log);
+    const [sa, sb] = [await enterLobby(a, server.origin), await enterLobby(b, server.origin)];
+    if (sa.account.name === sb.account.name) fail(`both strangers are ${sa.account.name}`);
+    for (const s of [sa, sb]) {
+      if (!s.account.guest) fail(`${s.account.name} is not a guest`);
+      if (!s.pools.some((p) => p.id === POOL)) fail(`no ${POOL} button: ${JSON.stringify(s.pools)}`);
+    }
+    await screenshot(a, "lobby");
+
+    // 3. The same quick-pairing button.
+    await a.act("join_pool", POOL);
+    await waitFor("a waits in the pool (b sees 1 waiting)", waitSeconds, async () => {
+      const [x, y] = [await a.lobby(), await b.lobby()];
+      return x.waitingIn === POOL && y.pools.find((p) => p.id === POOL)?.waiting === 1;
+    });
+    await screenshot(a, "waiting");
+    await b.act("join_pool", POOL);
+    for (const p of [a, b]) await settled(p, 0);
+    const [ga, gb] = [(await a.lobby()).game, (await b.lobby()).game];
+    report.game = ga.id;
+    if (ga.id !== gb.id) fail(`paired into different games: ${ga.id} / ${gb.id}`);
+    if (ga.seat === gb.seat) fail(`both have the ${ga.seat} seat`);
+    if (!ga.players?.rated) fail(`the pool game is not rated: ${JSON.stringify(ga.players)}`);
+    console.log(`paired: game ${ga.id}, a ${ga.seat}, b ${gb.seat}`);
+    await screenshot(a, "paired");
+
+    // 4. Four plies (two moves each, so the game is not aborted), then a resignation.
+    for (let ply = 0; ply < 4; ply++) {
+      await playOne([a, b], ply);
+      for (const p of [a, b]) await settled(p, ply + 1);
+    }
+    const toMove = (await a.attr("to-move")).toLowerCase();
+    const resigner = (await a.attr("online-seat")) === toMove ? a : b;
+    await resigner.act("resign");
+    const ends = [];
+    for (const p of [a, b]) {
+      ends.push(
+        await waitFor(`${p.name}: the rating change`, waitSeconds, async () => {
+          const s = await p.lobby();
+          return s.game.delta !== null && s.game.delta !== undefined && (await p.attr("phase")) === "game-over" ? s : null;
+        }),
+      );
+    }
+    const [da, db] = ends.map((s) => s.game.delta);
+    report.deltas = { a: da, b: db };
+    console.log(`rating changes: a ${da}, b ${db} (${resigner.name} resigned)`);
+    const loserDelta = resigner === a ? da : db;
+    const winnerDelta = resigner === a ? db : da;
+    if (!(loserDelta < 0 && winnerDelta > 0)) fail(`the winner's change ${winnerDelta}, the loser's ${loserDelta}`);
+    await screenshot(a, "game-over");
+    await screenshot(b, "game-over");
+
+    // Both archives hold the game.
+    for (const p of [a, b]) {
+      await p.act("archive", "1");
+      await waitFor(`${p.name}: the game in the archive`, waitSeconds, async () => {
+        const s = await p.lobby();
+        return s.archive && s.archive[0] === ga.id;
+      });
+    }
+    console.log("both archives list the game first");
+
+    // 5. A bot in the lobby, challenged by a third stranger.
+    if (cliBin) {
+      const botDir = await mkdtemp(join(tmpdir(), "boardcraft-lobby-bot-"));
+      const botArgs = [
+        "online", "bot", "--server", server.origin, "--token-file", join(botDir, "bot.token"),
+        "--variants", "ugolki-hg-3x3", "--seek-clock", "1+0", "--level", "novice",
+      ];
+      // First run: a guest account, refused as not a bot; the operator marks it; then it plays.
+      const first = spawnSync(cliBin, botArgs, { encoding: "utf8", timeout: 60_000 });
+      const name = /account (\S+) is not marked as a bot/.exec(first.stderr ?? "")?.[1];
+      if (!name) throw new Error(`the bot's first run did not name its account: ${first.stdout} ${first.stderr}`);
+      const mark = spawnSync(serverBin, ["--data", server.data, "account", "make-bot", name], { encoding: "utf8" });
+      if (mark.status !== 0) throw new Error(`make-bot ${name}: ${mark.stderr}`);
+      const bot = spawn(cliBin, botArgs, { stdio: ["ignore", "pipe", "pipe"] });
+      children.push(bot);
+      keepOutput(bot, "bot", log);
+      const c = await newPlayer(browser, "c", log);
+      await enterLobby(c, server.origin);
+      await waitFor("the bot's seek in c's lobby", waitSeconds, async () => {
+        const s = await c.lobby();
+        return s.seeks.some((k) => k.by.name === name && k.by.bot);
+      });
+      await c.act("challenge", name, POOL);
+      // The colours are drawn: c moves (after the bot's first move when the bot is White),
+      // then the bot answers c's move.
+      const seat = await waitFor("c in the game", waitSeconds, async () =>
+        (await c.attr("app-state")) === "in-game" && (await c.attr("online-state")) === "online"
+          ? c.attr("online-seat")
+          : null,
+      );
+      const mine = seat === "white" ? 0 : 1;
+      await settled(c, mine);
+      await playOne([c], mine);
+      await settled(c, mine + 1);
+      await waitFor("the bot's answer", waitSeconds, async () => Number(await c.attr("ply")) > mine + 1);
+      const line = await c.attr("line");
+      report.botLine = line;
+      console.log(`the bot ${name} answered: ${line}`);
+      await screenshot(c, "bot-game");
+    } else {
+      console.log("no --cli: the bot part is skipped");
+      report.bot = "skipped";
+    }
+
+    // 6. The Lobby screen on a phone, in English and in Russian: a's page again (the kept
+    // session signs the same account in), every tab.
+    const vp = { width: 390, height: 844 };
+    await a.page.setViewportSize(vp);
+    for (const lang of ["en", "ru"]) {
+      const again = await enterLobby(a, server.origin, lang === "ru" ? "lang=ru" : "");
+      if (again.account.name !== sa.account.name) fail(`a's page came back as ${again.account.name}, not ${sa.account.name}`);
+      for (const tab of ["play", "profile", "games", "leaders"]) {
+        await a.act("tab", tab);
+        if (tab === "profile") {
+          const s = await waitFor("a's profile", waitSeconds, async () => (await a.lobby()).profile);
+          if (s.recent < 1 || s.total.wins + s.total.losses !== 1) fail(`a's profile: ${JSON.stringify(s)}`);
+        } else if (tab === "games") {
+          const games = await waitFor("a's archive", waitSeconds, async () => (await a.lobby()).archive);
+          if (games[0] !== ga.id) fail(`a's archive: ${JSON.stringify(games)}`);
+        } else if (tab === "leaders") {
+          await waitFor("the leaderboard", waitSeconds, async () => (await a.lobby()).leaders);
+        }
+        // Drawn (a loaded machine draws a frame a second or slower).
+        await sleep(3000);
+        await checkLayout(a, `lobby ${tab} 390×844 ${lang}`, vp);
+        const file = join(out, `lobby-${tab}-390x844-${lang}.png`);
+        await writeFile(file, await a.page.screenshot());
+        console.log(`screenshot: ${file}`);
+      }
+    }
+  } finally {
+    for (const child of children) child.kill("SIGTERM");
+    await writeFile(join(out, "report.json"), JSON.stringify(report, null, 2) + "\n");
+    await writeFile(join(out, "console.log"), log.join("\n") + "\n");
+    await browser.close();
+    await server.stop();
+  }
+}
+
+main()
+  .catch((e) => fail(e.message))
+  .finally(() => {
+    if (failures.length > 0) {
+      console.error(`lobby browser test FAILED (${failures.length} problem(s)); console log: ${join(out, "console.log")}`);
+      process.exit(1);
+    }
+    console.log(`lobby browser test passed; output in ${out}`);
+  });
