@@ -206,11 +206,13 @@ pub fn selection_plugin(app: &mut App) {
         .add_message::<ClearSelection>()
         .add_message::<AdjustLift>()
         .init_resource::<Selection>()
+        .init_resource::<HeldClicks>()
         .add_observer(on_click)
         .add_systems(
             Update,
             (
                 refresh_paths,
+                hold_clicks.run_if(in_state(TurnPhase::Animating)),
                 handle_clicks.run_if(
                     in_state(TurnPhase::Ready)
                         .and_then(crate::game::review::is_live)
@@ -313,19 +315,46 @@ fn refresh_paths(
     }
 }
 
+/// Clicks and taps made while the last move is still landing, kept for when it has: a player
+/// who taps their next piece as the opponent's lands is not ignored (and the browser tests,
+/// which see the new position on the page a frame before its animation starts, do not lose
+/// taps). Kept for that position only.
+#[derive(Resource, Debug, Default)]
+struct HeldClicks {
+    clicks: Vec<BoardClicked>,
+    key: Option<(u64, u32)>,
+}
+
+fn hold_clicks(
+    mut clicks: MessageReader<BoardClicked>,
+    game: Option<Res<Match>>,
+    mut held: ResMut<HeldClicks>,
+) {
+    let key = game.map(|g| (g.game_id, g.position.ply()));
+    if held.key != key {
+        held.clicks.clear();
+        held.key = key;
+    }
+    held.clicks.extend(clicks.read().copied());
+}
+
 fn handle_clicks(
     mut clicks: MessageReader<BoardClicked>,
+    mut held: ResMut<HeldClicks>,
     view: Res<crate::view::pieces::BoardView>,
     mut selection: ResMut<Selection>,
     game: Res<Match>,
     players: Res<Players>,
     mut requests: MessageWriter<MoveRequested>,
 ) {
+    let held = std::mem::take(&mut *held);
     if !players.of(game.position.side_to_move()).is_human() {
         clicks.clear();
         return;
     }
-    for click in clicks.read() {
+    let key = Some((game.game_id, game.position.ply()));
+    let earlier = held.clicks.into_iter().filter(|_| held.key == key);
+    for click in earlier.chain(clicks.read().copied()) {
         // A click on level `l` of a tower of height `h` lifts the top `h − l` pieces.
         let lift = match (click.token, click.level) {
             (Token::Cell(c), Some(level)) => {

@@ -22,9 +22,12 @@ use crate::view::{
     pieces::{Piece, PieceAt},
 };
 
-/// A touch is a tap if it ends within this distance (logical pixels) and time of its start.
+/// A touch is a tap if it ends within this distance (logical pixels) of its start, however
+/// long it was held: the touch's time is only known as the frame's, and one slow frame (a
+/// shader compiled the first time something is drawn, seen taking seconds under a software
+/// GPU) turned quick taps into "presses" that did nothing when a time limit was kept here. A
+/// held finger that does not move selects as a held mouse button does.
 const TAP_DISTANCE: f32 = 16.0;
-const TAP_SECONDS: f64 = 0.6;
 
 pub fn plugin(app: &mut App) {
     app.add_systems(
@@ -36,8 +39,7 @@ pub fn plugin(app: &mut App) {
 
 fn taps(
     mut touches: MessageReader<TouchInput>,
-    mut started: Local<HashMap<u64, (Vec2, f64)>>,
-    time: Res<Time<Real>>,
+    mut started: Local<HashMap<u64, Vec2>>,
     egui: Res<EguiWantsInput>,
     cameras: Query<(&Camera, &GlobalTransform), With<OrbitCamera>>,
     cells: Query<&CellMarker>,
@@ -45,17 +47,16 @@ fn taps(
     mut ray_cast: MeshRayCast,
     mut clicked: MessageWriter<BoardClicked>,
 ) {
-    let now = time.elapsed_secs_f64();
     for touch in touches.read() {
         let tap = match touch.phase {
             TouchPhase::Started => {
-                started.insert(touch.id, (touch.position, now));
+                started.insert(touch.id, touch.position);
                 None
             }
             TouchPhase::Moved => None,
-            TouchPhase::Ended => started.remove(&touch.id).filter(|(at, since)| {
-                at.distance(touch.position) <= TAP_DISTANCE && now - since <= TAP_SECONDS
-            }),
+            TouchPhase::Ended => started
+                .remove(&touch.id)
+                .filter(|at| at.distance(touch.position) <= TAP_DISTANCE),
             TouchPhase::Canceled => {
                 started.remove(&touch.id);
                 None
@@ -63,6 +64,14 @@ fn taps(
         };
         // A tap on an egui panel or window is egui's.
         if tap.is_none() || egui.is_pointer_over_area() {
+            if touch.phase == TouchPhase::Ended {
+                debug!(
+                    "a touch ended at {} (tap: {}), egui has it: {}",
+                    touch.position,
+                    tap.is_some(),
+                    egui.is_pointer_over_area()
+                );
+            }
             continue;
         }
         let Ok((camera, transform)) = cameras.single() else {
@@ -82,12 +91,16 @@ fn taps(
             .with_filter(&board_only)
             // Spots and dots are invisible discs.
             .with_visibility(RayCastVisibility::Any);
-        if let Some(click) = ray_cast
+        match ray_cast
             .cast_ray(ray, &settings)
             .first()
             .and_then(|(e, _)| click_of(*e, &cells, &pieces))
         {
-            clicked.write(click);
+            Some(click) => {
+                debug!("a tap at {} on {click:?}", touch.position);
+                clicked.write(click);
+            }
+            None => debug!("a tap at {} on no cell", touch.position),
         }
     }
 }

@@ -61,7 +61,7 @@ fn game_over_dialog(
         Some(regions.board),
     )
     .show(ctx, |ui| {
-        ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
+        ui.style_mut().visuals.override_text_color = Some(colours::text());
         ui.label(
             egui::RichText::new(&text.headline)
                 .size(24.0)

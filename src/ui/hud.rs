@@ -125,7 +125,7 @@ fn side_panel(
                 ui.set_width(region.width() - 24.0);
                 ui.set_min_height(region.height() - 20.0);
                 ui.set_max_height(region.height() - 20.0);
-                ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
+                ui.style_mut().visuals.override_text_color = Some(colours::text());
                 let bottom = region.bottom() - 10.0;
                 // The full column on a wide window, unless its controls are touch-sized and the
                 // window is short (a tablet held sideways): then the compact bar, which scrolls.

@@ -239,17 +239,20 @@ fn style(
     layout: Res<Layout>,
     settings: Res<Settings>,
     css: Res<CssPixels>,
-    mut applied: Local<Option<(bool, u32)>>,
+    theme: Option<Res<super::theme::PageTheme>>,
+    mut applied: Local<Option<(bool, u32, super::theme::PageTheme)>>,
 ) -> Result {
     // One egui point is the player's UI scale in CSS pixels.
     let scale = settings.ui_scale.clamp(0.75, 2.0) / css.0.max(0.1);
-    let key = (layout.touch, scale.to_bits());
-    if *applied == Some(key) {
+    let theme = theme.map(|t| t.clone()).unwrap_or_default();
+    let key = (layout.touch, scale.to_bits(), theme);
+    if applied.as_ref() == Some(&key) {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
+    // The page's theme (Telegram's colours), else egui's dark visuals.
+    ctx.set_visuals(key.2.visuals());
     *applied = Some(key);
-    ctx.set_visuals(egui::Visuals::dark());
     ctx.set_zoom_factor(scale);
     let touch = layout.touch;
     ctx.all_styles_mut(|style| {

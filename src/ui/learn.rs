@@ -124,7 +124,7 @@ fn learn_screen(
     ctx.layer_painter(egui::LayerId::background()).rect_filled(
         screen,
         0.0,
-        egui::Color32::from_rgb(28, 23, 19),
+        super::theme::backdrop(),
     );
     // One scrolling column on a narrow or short screen (a phone), else the lists beside the
     // details.
@@ -189,7 +189,7 @@ fn learn_screen(
             panel_frame().show(ui, |ui| {
                 ui.set_width(size.x - 24.0);
                 ui.set_height(size.y - 20.0);
-                ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
+                ui.style_mut().visuals.override_text_color = Some(colours::text());
                 ui.horizontal_wrapped(|ui| {
                     super::wordmark(ui, learn_tr(lang, LearnKey::Title));
                     ui.add_space(24.0);
@@ -212,8 +212,8 @@ fn learn_screen(
                         .id_salt("learn_column")
                         .auto_shrink([false, false])
                         .show(ui, |ui| {
-                            body(ui, &mut *draft);
-                            footer(ui, &mut *next_state);
+                            body(ui, &mut draft);
+                            footer(ui, &mut next_state);
                         });
                     return;
                 }
@@ -223,9 +223,9 @@ fn learn_screen(
                 let body_height = (ui.available_height() - bottom_bar).max(100.0);
                 ui.allocate_ui(egui::vec2(ui.available_width(), body_height), |ui| {
                     ui.set_height(body_height);
-                    body(ui, &mut *draft);
+                    body(ui, &mut draft);
                 });
-                footer(ui, &mut *next_state);
+                footer(ui, &mut next_state);
             });
         });
     if let Some(id) = chosen {
@@ -597,7 +597,11 @@ fn puzzles(
                     },
                 ))
                 .small()
-                .color(if solved { colours::GOOD } else { colours::TEXT }),
+                .color(if solved {
+                    colours::GOOD
+                } else {
+                    colours::text()
+                }),
             );
             let board_side = (ui.available_height() - 28.0 - layout::button_height(ui, 32.0))
                 .min(ui.available_width())
@@ -681,7 +685,7 @@ fn exercise_panel(
                 ui.set_width(region.width() - 24.0);
                 ui.set_min_height(region.height() - 20.0);
                 ui.set_max_height(region.height() - 20.0);
-                ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
+                ui.style_mut().visuals.override_text_color = Some(colours::text());
                 // Everything in one column, scrolling when it is taller than the panel.
                 egui::ScrollArea::vertical()
                     .id_salt("exercise_scroll")
@@ -745,17 +749,61 @@ fn exercise_panel(
                             ui.label(egui::RichText::new(hint).italics().color(colours::ACCENT));
                         }
                         ui.separator();
+                        let next = library.next_for_player(&active.id, &progress);
+                        let next_key = match active.id {
+                            ExerciseId::Step { .. } => LearnKey::NextStep,
+                            ExerciseId::Puzzle(_) => LearnKey::NextPuzzle,
+                        };
+                        // Two buttons a row where their words fit (a wider button would push
+                        // the panel over the board), else one a row.
+                        let labels = [
+                            LearnKey::Hint,
+                            LearnKey::ShowSolution,
+                            LearnKey::Retry,
+                            next_key,
+                        ]
+                        .map(|k| learn_tr(lang, k));
                         let half = (ui.available_width() - ui.spacing().item_spacing.x) / 2.0;
-                        let size = egui::vec2(half, layout::button_height(ui, 26.0));
+                        let font = egui::TextStyle::Button.resolve(ui.style());
+                        let widest = labels
+                            .iter()
+                            .map(|t| {
+                                ui.painter()
+                                    .layout_no_wrap(
+                                        (*t).to_owned(),
+                                        font.clone(),
+                                        egui::Color32::WHITE,
+                                    )
+                                    .size()
+                                    .x
+                            })
+                            .fold(0.0, f32::max);
+                        let columns = if widest + 2.0 * ui.spacing().button_padding.x <= half {
+                            2
+                        } else {
+                            1
+                        };
+                        let width = if columns == 2 {
+                            half
+                        } else {
+                            ui.available_width()
+                        };
+                        let size = egui::vec2(width, layout::button_height(ui, 26.0));
                         let button = |t: &str| egui::Button::new(t.to_owned()).min_size(size);
                         let demonstrating = matches!(active.progress, Progress::Showing { .. });
+                        let row_end = |ui: &mut egui::Ui, second: bool| {
+                            if second || columns == 1 {
+                                ui.end_row();
+                            }
+                        };
                         egui::Grid::new("exercise_buttons")
-                            .num_columns(2)
+                            .num_columns(columns)
                             .spacing(ui.spacing().item_spacing)
                             .show(ui, |ui| {
                                 if ui.add(button(learn_tr(lang, LearnKey::Hint))).clicked() {
                                     *hint_open = Some(active.id.clone());
                                 }
+                                row_end(ui, false);
                                 if ui
                                     .add_enabled(
                                         !demonstrating && !exercise.solutions.is_empty(),
@@ -765,15 +813,11 @@ fn exercise_panel(
                                 {
                                     show.write(ShowSolution);
                                 }
-                                ui.end_row();
+                                row_end(ui, true);
                                 if ui.add(button(learn_tr(lang, LearnKey::Retry))).clicked() {
                                     start.write(StartExercise(active.id.clone()));
                                 }
-                                let next = library.next_for_player(&active.id, &progress);
-                                let next_key = match active.id {
-                                    ExerciseId::Step { .. } => LearnKey::NextStep,
-                                    ExerciseId::Puzzle(_) => LearnKey::NextPuzzle,
-                                };
+                                row_end(ui, false);
                                 if ui
                                     .add_enabled(next.is_some(), button(learn_tr(lang, next_key)))
                                     .clicked()

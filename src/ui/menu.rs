@@ -132,7 +132,7 @@ fn main_menu(
     ctx.layer_painter(egui::LayerId::background()).rect_filled(
         screen,
         0.0,
-        egui::Color32::from_rgb(28, 23, 19),
+        super::theme::backdrop(),
     );
     let entries: Vec<Entry> = choices(&library).into_iter().cloned().collect();
     if draft
@@ -198,7 +198,7 @@ fn main_menu(
             panel_frame().show(ui, |ui| {
                 ui.set_width(size.x - 24.0);
                 ui.set_height(size.y - 20.0);
-                ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
+                ui.style_mut().visuals.override_text_color = Some(colours::text());
                 ui.horizontal_wrapped(|ui| {
                     super::wordmark(ui, tr(lang, Key::MenuNewGame));
                 });

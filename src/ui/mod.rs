@@ -46,6 +46,7 @@ pub mod saves;
 pub mod settings;
 pub mod shortcuts;
 pub mod shown;
+pub mod theme;
 pub mod words;
 
 /// Which of the UI's windows are open.
@@ -88,7 +89,7 @@ pub fn plugin(app: &mut App) {
             Update,
             close_windows_on_state_change.run_if(state_changed::<AppState>),
         )
-        .add_plugins((layout::plugin, audit::plugin))
+        .add_plugins((layout::plugin, audit::plugin, theme::plugin))
         .add_plugins((
             board_labels::plugin,
             hud::plugin,
@@ -140,10 +141,11 @@ pub fn wordmark(ui: &mut egui::Ui, title: &str) {
     ui.label(egui::RichText::new(title).size(20.0));
 }
 
-/// The frame of the UI's panels: dark wood, slightly translucent.
+/// The frame of the UI's panels: dark wood, slightly translucent (or the page's theme:
+/// [`theme`]).
 pub fn panel_frame() -> egui::Frame {
     egui::Frame::new()
-        .fill(egui::Color32::from_rgba_unmultiplied(24, 20, 17, 235))
+        .fill(theme::panel_fill())
         .corner_radius(6.0)
         .inner_margin(egui::Margin::symmetric(12, 10))
 }
@@ -152,7 +154,13 @@ pub fn panel_frame() -> egui::Frame {
 pub mod colours {
     use bevy_egui::egui::Color32;
 
+    /// The UI's own text colour; [`text`] is the one to draw with (it follows the page's
+    /// theme, see [`super::theme`]).
     pub const TEXT: Color32 = Color32::from_gray(235);
+    /// The text colour now: the page's theme's, else [`TEXT`].
+    pub fn text() -> Color32 {
+        super::theme::text()
+    }
     pub const ACCENT: Color32 = Color32::from_rgb(240, 200, 110);
     pub const GOOD: Color32 = Color32::from_rgb(140, 215, 140);
     pub const WARN: Color32 = Color32::from_rgb(255, 190, 90);

@@ -52,3 +52,31 @@ export function launchChromium(executablePath, extraArgs = []) {
     ],
   });
 }
+
+/**
+ * The colour of the page's pixel at (x, y) (CSS pixels) as `[r, g, b]`: a screenshot of that
+ * one pixel, decoded here (the first pixel of a PNG's first row is stored unfiltered whatever
+ * the row's filter: each filter predicts it from zeros).
+ */
+export async function pixelAt(page, x, y) {
+  const { inflateSync } = await import("node:zlib");
+  const png = await page.screenshot({ clip: { x, y, width: 1, height: 1 } });
+  let at = 8;
+  let colourType = null;
+  const data = [];
+  while (at < png.length) {
+    const length = png.readUInt32BE(at);
+    const type = png.toString("latin1", at + 4, at + 8);
+    const body = png.subarray(at + 8, at + 8 + length);
+    if (type === "IHDR") {
+      if (body[8] !== 8) throw new Error(`a ${body[8]}-bit PNG`);
+      colourType = body[9];
+    } else if (type === "IDAT") {
+      data.push(body);
+    }
+    at += 12 + length;
+  }
+  if (colourType !== 2 && colourType !== 6) throw new Error(`PNG colour type ${colourType}`);
+  const raw = inflateSync(Buffer.concat(data));
+  return [raw[1], raw[2], raw[3]];
+}

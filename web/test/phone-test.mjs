@@ -80,12 +80,24 @@ const fail = (why) => {
   console.error(`FAIL: ${why}`);
 };
 
+/** Counts the page's animation frames (`window.__frames`); the game draws in them. */
+function countFrames() {
+  window.__frames = 0;
+  const tick = () => {
+    window.__frames++;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+
 /** Opens a page of the context with the options; collects console errors as failures. */
 async function open(context, origin, options, label) {
   const page = await context.newPage();
+  await page.addInitScript(countFrames);
   page.on("console", (message) => {
     const text = message.text();
     const level = /^(?:%c)?(ERROR|WARN|INFO|DEBUG|TRACE)\b/.exec(text)?.[1];
+    if (/TAPDBG/.test(text)) console.log(text.replace(/%c/g, "").slice(0, 200));
     if (message.type() === "error" || level === "ERROR" || /panicked at/.test(text)) {
       fail(`${label}: console: ${text}`);
     }
@@ -146,6 +158,28 @@ function checkLayout(label, layout, vp, inGame) {
   return failures.length - before;
 }
 
+/**
+ * Waits until the layout has settled: the same layout and cells a second apart (the window
+ * takes the canvas's size in the first frames, the menu fills in as the games load), with the
+ * screen's buttons drawn.
+ */
+function settled(page, label) {
+  const now = async () => `${await attr(page, "layout")} ${await attr(page, "cells")}`;
+  // The page's frames (counted by `countFrames`): under a software GPU one frame can take
+  // seconds (the first drawing of a board compiles its shaders), so a second of the same layout
+  // is not enough by itself.
+  const frames = () => page.evaluate(() => window.__frames ?? 0);
+  return waitFor(`${label}: a settled layout`, waitSeconds, async () => {
+    const before = await now();
+    const since = await frames();
+    await sleep(1000);
+    while ((await frames()) < since + 5) await sleep(250);
+    if ((await now()) !== before) return null;
+    const parsed = await layoutOf(page);
+    return parsed && parsed.buttons.length >= 4 ? parsed : null;
+  });
+}
+
 /** Opens one screen at one size, checks it and saves its picture. */
 async function checkScreen(context, origin, size, screen, report) {
   const label = `${size.name} ${screen.name}`;
@@ -172,15 +206,7 @@ async function checkScreen(context, origin, size, screen, report) {
       const windowShown = !screen.open || layout?.areas.some(([order]) => order === "middle");
       return layout && layout.areas.length > 0 && (!inGame || (layout.board && (await attr(page, "cells")))) && windowShown;
     });
-    // Settled: the same layout a second apart (the UI's zoom follows the page's pixels in the
-    // first frames, the menu fills in as the games load), with the screen's buttons drawn.
-    const layout = await waitFor(`${label}: a settled layout`, waitSeconds, async () => {
-      const before = await attr(page, "layout");
-      await sleep(1000);
-      const now = await attr(page, "layout");
-      const parsed = JSON.parse(now);
-      return now === before && parsed.buttons.length >= 4 ? parsed : null;
-    });
+    const layout = await settled(page, label);
     const png = await page.screenshot();
     await writeFile(join(out, `${size.name}-${screen.name}.png`), png);
     const problems = checkLayout(label, layout, size.viewport, inGame);
@@ -206,19 +232,26 @@ async function touchGame(browser, origin, report) {
   const page = await open(context, origin, { variant: "ugolki-hg-3x3", ...human }, "touch game");
   try {
     await waitFor("the game", waitSeconds, async () => (await attr(page, "app-state")) === "in-game");
+    await settled(page, "touch game");
     const moves = UGOLKI_GAME.split(" ");
     for (const [i, move] of moves.entries()) {
-      await waitFor(`ready for move ${i + 1}`, 60, async () =>
+      await waitFor(`ready for move ${i + 1}`, 120, async () =>
         (await attr(page, "phase")) === "ready" && Number(await attr(page, "ply")) === i,
       );
       const where = await cells(page);
-      for (const square of move.split(/[-:]/)) {
+      // A Halma-family move is the piece and where it ends (a jump's path is the game's to
+      // find): two taps.
+      const squares = move.split(/[-:]/);
+      for (const square of [squares[0], squares.at(-1)]) {
         if (!where[square]) throw new Error(`${square} is not on the screen (move ${i + 1}, ${move})`);
         const [x, y] = where[square];
+        if (process.env.DEBUG_TAPS) console.log("tap", square, x, y, await attr(page, "camera"));
         await page.touchscreen.tap(x, y);
         await sleep(250);
       }
-      await waitFor(`${move} played by taps`, 30, async () => Number(await attr(page, "ply")) > i).catch(async (e) => {
+      // Generous: under a software GPU the first frame that draws something new (a piece
+      // selected where jumps light up) compiles shaders, seen taking 30 s on a loaded machine.
+      await waitFor(`${move} played by taps`, 120, async () => Number(await attr(page, "ply")) > i).catch(async (e) => {
         throw new Error(`${e.message} (the game's moves: ${await attr(page, "line")})`);
       });
       const last = (await attr(page, "line")).split(" ").at(-1);

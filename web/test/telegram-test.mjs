@@ -5,13 +5,16 @@
 //
 //   1. inside Telegram (initData present), a game against a person: the page calls ready() and
 //      expand() (once each) and disableVerticalSwipes(); the page takes Telegram's theme
-//      colours (its background and the loading screen) and follows a theme change; the game
+//      colours (its background and the loading screen) and follows a theme change; so does the
+//      game: it reports the colours it applied (data-theme: the table around the board, the
+//      panels, text and buttons) and its panel is drawn in Telegram's secondary background (a
+//      pixel of the screenshot), then in the new theme's colours after a change; the game
 //      keeps out of Telegram's safe areas (device + content insets); Telegram's back button is
 //      shown while the game has a screen to go back to; pressing it goes back one screen (the
 //      game → the main menu) and the button is hidden there; on the Learn screen the button is
 //      shown again and goes back to the menu;
 //   2. Telegram's script outside Telegram (no initData): none of that happens (no ready(),
-//      expand(), theme, safe areas or back button);
+//      expand(), theme (the game keeps its own colours), safe areas or back button);
 //   3. no Telegram at all: the page does not try to fetch telegram-web-app.js.
 //
 // Usage: node telegram-test.mjs --dist <built page> --out <folder for screenshots and logs>
@@ -20,7 +23,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { builtGame, serveStatic } from "./serve.mjs";
-import { launchChromium, parseArgs, sleep, waitFor } from "./harness.mjs";
+import { launchChromium, parseArgs, pixelAt, sleep, waitFor } from "./harness.mjs";
 
 const args = parseArgs(process.argv.slice(2));
 const dist = resolve(args.dist ?? "dist");
@@ -88,7 +91,13 @@ function stub({ initData, theme, safeArea, contentSafeArea }) {
 
 const INSIDE = {
   initData: "query_id=AAHdF6IQAAAAAN0XohDhrOrc&user=%7B%22id%22%3A279058397%7D&auth_date=1733000000&hash=c501b71e775f74ce10e377dea85a7ea24ecd640b223ea86dfe453e0eaed2e2b2",
-  theme: { bg_color: "#17212b", text_color: "#f5f5f5", button_color: "#5288c1", button_text_color: "#ffffff" },
+  theme: {
+    bg_color: "#17212b",
+    text_color: "#f5f5f5",
+    button_color: "#5288c1",
+    button_text_color: "#ffffff",
+    secondary_bg_color: "#232e3c",
+  },
   safeArea: { top: 24, bottom: 34, left: 0, right: 0 },
   contentSafeArea: { top: 40, bottom: 0, left: 0, right: 0 },
 };
@@ -126,6 +135,23 @@ async function main() {
   const calls = (page) => page.evaluate(() => window.telegramCalls);
   const backVisible = (page) => page.evaluate(() => window.Telegram.WebApp.BackButton.isVisible);
   const background = (page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const themeOf = async (page) => (await page.evaluate(() => document.body.dataset.theme)) ?? "";
+  /** A point inside the game's panel, away from its widgets: 4 px in from its bottom right. */
+  const panelSpot = async (page) => {
+    const { canvas, layout } = await page.evaluate(() => {
+      const r = document.getElementById("bevy").getBoundingClientRect();
+      return { canvas: [r.left, r.top], layout: JSON.parse(document.body.dataset.layout) };
+    });
+    const panel = layout.areas.find(([order]) => order === "background");
+    if (!panel) throw new Error("the page shows no panel");
+    const [, x, y, w, h] = panel;
+    return { x: Math.floor(canvas[0] + x + w - 4), y: Math.floor(canvas[1] + y + h - 4) };
+  };
+  /** Whether an [r, g, b] pixel is the `#rrggbb` colour (± 3 each way: blending, dithering). */
+  const near = (pixel, hex) => {
+    const n = parseInt(hex.slice(1), 16);
+    return [n >> 16, (n >> 8) & 255, n & 255].every((c, i) => Math.abs(c - pixel[i]) <= 3);
+  };
   try {
     // --- 1. inside Telegram
     console.log("== inside Telegram");
@@ -152,6 +178,20 @@ async function main() {
         `the game does not keep out of Telegram's safe areas: ${JSON.stringify(game)}`,
       );
       console.log(`inside Telegram: ${made.join(", ")}; game inset ${JSON.stringify(game)}`);
+      // The game wears the theme: the colours it applied, and a pixel of its panel.
+      const t = INSIDE.theme;
+      const applied = `bg=${t.bg_color} panel=${t.secondary_bg_color} text=${t.text_color} button=${t.button_color} button-text=${t.button_text_color}`;
+      const worn = await waitFor("the game applying Telegram's theme", 60, async () =>
+        (await themeOf(page)) === applied ? applied : null,
+      ).catch(async () => fail(`the game applied the theme "${await themeOf(page)}", not "${applied}"`));
+      if (worn) console.log(`the game's theme: ${worn}`);
+      const spot = await panelSpot(page);
+      const seen = await pixelAt(page, spot.x, spot.y);
+      check(
+        near(seen, t.secondary_bg_color),
+        `the game's panel at (${spot.x}, ${spot.y}) is rgb(${seen}), not Telegram's secondary background ${t.secondary_bg_color}`,
+      );
+      console.log(`the panel's pixel at (${spot.x}, ${spot.y}): rgb(${seen})`);
       await waitFor("the back button shown in a game", 30, () => backVisible(page));
       await page.screenshot({ path: join(out, "telegram-game.png") });
       await page.evaluate(() => window.telegramPressBack());
@@ -165,6 +205,16 @@ async function main() {
       );
       await page.evaluate(() => window.telegramSetTheme({ bg_color: "#ffffff", text_color: "#000000" }));
       check((await background(page)) === "rgb(255, 255, 255)", `after a theme change the page background is ${await background(page)}`);
+      // The game follows the change (the menu's panel now).
+      await waitFor("the game following the theme change", 60, async () =>
+        (await themeOf(page)).startsWith("bg=#ffffff panel=#ffffff text=#000000 "),
+      ).catch(async () => fail(`after a theme change the game applied "${await themeOf(page)}"`));
+      await sleep(1000);
+      const light = await panelSpot(page);
+      const lightSeen = await pixelAt(page, light.x, light.y);
+      check(near(lightSeen, "#ffffff"), `after a theme change the game's panel is rgb(${lightSeen}), not white`);
+      await page.screenshot({ path: join(out, "telegram-light-menu.png") });
+      console.log(`theme change: the game applied "${await themeOf(page)}", the panel's pixel rgb(${lightSeen})`);
       await context.close();
     }
     {
@@ -188,6 +238,7 @@ async function main() {
       const made = await calls(page);
       check(made.length === 0, `outside Telegram the page called ${made.join(", ")}`);
       check((await background(page)) === "rgb(27, 23, 20)", `outside Telegram the page background is ${await background(page)}`);
+      check((await themeOf(page)) === "", `outside Telegram the game applied a theme: ${await themeOf(page)}`);
       const top = await page.evaluate(() => document.getElementById("bevy").getBoundingClientRect().top);
       check(top === 0, `outside Telegram the game starts ${top} px down`);
       await context.close();

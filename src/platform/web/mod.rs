@@ -2,6 +2,7 @@
 //! HTTP, the game's state published on the page, and yielding to the browser.
 mod back;
 mod page;
+mod theme;
 mod yield_now;
 
 use std::path::PathBuf;
@@ -69,7 +70,7 @@ pub fn asset_dir() -> Option<PathBuf> {
 /// are named by the manifest.
 pub fn register_sources(_app: &mut App, _config: &GameConfig, _asset_dir: Option<&PathBuf>) {}
 
-/// Publishes the game's state on the page; takes "back" requests from it.
+/// Publishes the game's state on the page; takes "back" requests and Telegram's theme from it.
 pub fn plugin(app: &mut App) {
-    app.add_plugins((page::plugin, back::plugin));
+    app.add_plugins((page::plugin, back::plugin, theme::plugin));
 }

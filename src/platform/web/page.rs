@@ -213,19 +213,19 @@ fn publish_ui(shown: Res<UiShown>, settings: Res<crate::settings::Settings>) {
     set("move-list", &shown.moves.join(" "));
 }
 
-/// The cells' screen positions, whenever the camera, the window or the board changed.
+/// The cells' screen positions, written whenever they changed. Computed every frame (a few
+/// dozen projections): gating on the camera's change ticks once left stale positions on the
+/// page when the window took the canvas's size in the first frames (the phone test tapped
+/// where the board had been).
 fn publish_cells(
     css: Res<CssPixels>,
     board: Option<Res<Board>>,
-    cameras: Query<(Ref<Camera>, Ref<GlobalTransform>), With<OrbitCamera>>,
+    cameras: Query<(&Camera, &GlobalTransform), With<OrbitCamera>>,
     mut published: Local<String>,
 ) {
     let (Some(board), Ok((camera, transform))) = (board, cameras.single()) else {
         return;
     };
-    if !(board.is_changed() || camera.is_changed() || transform.is_changed() || css.is_changed()) {
-        return;
-    }
     let offset = camera.logical_viewport_rect().map_or(Vec2::ZERO, |r| r.min);
     let cells: Vec<String> = board
         .layout
@@ -236,7 +236,7 @@ fn publish_cells(
             let world = board
                 .layout
                 .slot_world(crate::view::model::CellId(i as u16), 0);
-            let at = (camera.world_to_viewport(&transform, world).ok()? + offset) * css.0;
+            let at = (camera.world_to_viewport(transform, world).ok()? + offset) * css.0;
             Some(format!("\"{}\":[{:.1},{:.1}]", cell.name, at.x, at.y))
         })
         .collect();

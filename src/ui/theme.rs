@@ -1,0 +1,224 @@
+//! Colours from outside the game: inside Telegram (a Mini App) the page passes Telegram's theme
+//! (`themeParams`: `bg_color`, `text_color`, `button_color`, `button_text_color`,
+//! `secondary_bg_color`; see web/index.html and `platform::web`), and the game wears it: the
+//! table around the board ([`ClearColor`]) takes the background, the panels the secondary
+//! background (else the background), text the text colour, buttons the button colours. Without
+//! a theme (the desktop, a browser outside Telegram) the game keeps its own dark wood.
+//!
+//! The panels' fill, the backdrop of the menu and Learn, and the text colour are read by
+//! [`super::panel_frame`], [`backdrop`] and
+//! [`super::colours::text`], which have no access to resources: they live in atomics here.
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use bevy::prelude::*;
+use bevy_egui::egui::{self, Color32};
+
+use crate::view::board::palette;
+
+/// A theme passed in by the page; every colour optional (Telegram leaves some out).
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct PageTheme {
+    pub bg: Option<Color32>,
+    pub text: Option<Color32>,
+    pub button: Option<Color32>,
+    pub button_text: Option<Color32>,
+    pub secondary_bg: Option<Color32>,
+}
+
+/// The panels' own fill: dark wood, slightly translucent.
+const PANEL: Color32 = Color32::from_rgba_unmultiplied_const(24, 20, 17, 235);
+/// The UI's own text colour.
+const TEXT: Color32 = Color32::from_gray(235);
+
+/// What the full-screen screens (the menu, Learn) draw behind their panels.
+const BACKDROP: Color32 = Color32::from_rgb(28, 23, 19);
+
+static PANEL_FILL: AtomicU32 = AtomicU32::new(pack(PANEL));
+static BACKDROP_FILL: AtomicU32 = AtomicU32::new(pack(BACKDROP));
+static TEXT_COLOUR: AtomicU32 = AtomicU32::new(pack(TEXT));
+
+const fn pack(c: Color32) -> u32 {
+    u32::from_le_bytes(c.to_array())
+}
+
+fn unpack(v: u32) -> Color32 {
+    let [r, g, b, a] = v.to_le_bytes();
+    Color32::from_rgba_premultiplied(r, g, b, a)
+}
+
+/// The panels' fill now (the theme's, else the game's own).
+pub fn panel_fill() -> Color32 {
+    unpack(PANEL_FILL.load(Ordering::Relaxed))
+}
+
+/// Behind the full-screen screens' panels now (the theme's background, else the game's own).
+pub fn backdrop() -> Color32 {
+    unpack(BACKDROP_FILL.load(Ordering::Relaxed))
+}
+
+/// The UI's text colour now (the theme's, else the game's own).
+pub fn text() -> Color32 {
+    unpack(TEXT_COLOUR.load(Ordering::Relaxed))
+}
+
+/// `#rrggbb` (Telegram's format) or `#rgb` into a colour.
+pub fn parse_hex(s: &str) -> Option<Color32> {
+    let hex = s.trim().strip_prefix('#')?;
+    let digits: Vec<u8> = hex
+        .chars()
+        .map(|c| c.to_digit(16).map(|d| d as u8))
+        .collect::<Option<_>>()?;
+    match digits[..] {
+        [r1, r0, g1, g0, b1, b0] => {
+            Some(Color32::from_rgb(r1 * 16 + r0, g1 * 16 + g0, b1 * 16 + b0))
+        }
+        [r, g, b] => Some(Color32::from_rgb(r * 17, g * 17, b * 17)),
+        _ => None,
+    }
+}
+
+/// `#rrggbb`.
+pub fn hex(c: Color32) -> String {
+    format!("#{:02x}{:02x}{:02x}", c.r(), c.g(), c.b())
+}
+
+fn is_light(c: Color32) -> bool {
+    // Relative luminance, roughly (sRGB weights on the encoded values).
+    0.2126 * c.r() as f32 + 0.7152 * c.g() as f32 + 0.0722 * c.b() as f32 > 140.0
+}
+
+impl PageTheme {
+    pub fn is_empty(&self) -> bool {
+        *self == PageTheme::default()
+    }
+
+    /// The panels' fill: the secondary background, else the background (opaque), else ours.
+    pub fn panel(&self) -> Color32 {
+        self.secondary_bg.or(self.bg).unwrap_or(PANEL)
+    }
+
+    /// The text colour: the theme's, else ours (dark text on a light theme without one).
+    pub fn text_colour(&self) -> Color32 {
+        self.text.unwrap_or_else(|| {
+            if is_light(self.panel()) {
+                Color32::from_gray(20)
+            } else {
+                TEXT
+            }
+        })
+    }
+
+    /// egui's visuals for this theme: egui's dark or light ones (by the panels' colour) with the
+    /// theme's colours on the panels, windows, text and buttons.
+    pub fn visuals(&self) -> egui::Visuals {
+        if self.is_empty() {
+            return egui::Visuals::dark();
+        }
+        let panel = self.panel();
+        let mut v = if is_light(panel) {
+            egui::Visuals::light()
+        } else {
+            egui::Visuals::dark()
+        };
+        v.panel_fill = panel;
+        v.window_fill = panel;
+        let text = self.text_colour();
+        v.widgets.noninteractive.fg_stroke.color = text;
+        if let Some(button) = self.button {
+            for w in [&mut v.widgets.inactive, &mut v.widgets.hovered] {
+                w.weak_bg_fill = button;
+                w.bg_fill = button;
+            }
+            v.widgets.hovered.weak_bg_fill = button.gamma_multiply(0.85);
+            v.widgets.active.weak_bg_fill = button.gamma_multiply(0.7);
+            v.widgets.active.bg_fill = button.gamma_multiply(0.7);
+            v.selection.bg_fill = button;
+        }
+        if let Some(button_text) = self.button_text {
+            for w in [
+                &mut v.widgets.inactive,
+                &mut v.widgets.hovered,
+                &mut v.widgets.active,
+            ] {
+                w.fg_stroke.color = button_text;
+            }
+            v.selection.stroke.color = button_text;
+        }
+        v
+    }
+
+    /// The table around the board: the background, else the game's own.
+    pub fn clear_colour(&self) -> Color {
+        self.bg
+            .map_or(palette::TABLE, |c| Color::srgb_u8(c.r(), c.g(), c.b()))
+    }
+
+    /// Makes this theme the one [`panel_fill`] and [`text`] return.
+    pub fn publish(&self) {
+        PANEL_FILL.store(pack(self.panel()), Ordering::Relaxed);
+        BACKDROP_FILL.store(pack(self.bg.unwrap_or(BACKDROP)), Ordering::Relaxed);
+        TEXT_COLOUR.store(pack(self.text_colour()), Ordering::Relaxed);
+    }
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<PageTheme>()
+        .add_systems(Update, apply_clear_colour);
+}
+
+/// The table's colour and the shared colours follow the theme.
+fn apply_clear_colour(theme: Res<PageTheme>, clear: Option<ResMut<ClearColor>>) {
+    if !theme.is_changed() {
+        return;
+    }
+    theme.publish();
+    let colour = theme.clear_colour();
+    if let Some(mut clear) = clear
+        && clear.0 != colour
+    {
+        clear.0 = colour;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_telegram_colours() {
+        assert_eq!(
+            parse_hex("#17212b"),
+            Some(Color32::from_rgb(0x17, 0x21, 0x2b))
+        );
+        assert_eq!(parse_hex("#fff"), Some(Color32::WHITE));
+        assert_eq!(parse_hex("17212b"), None);
+        assert_eq!(parse_hex("#12345"), None);
+        assert_eq!(parse_hex("#gg0000"), None);
+        assert_eq!(hex(Color32::from_rgb(0x52, 0x88, 0xc1)), "#5288c1");
+    }
+
+    #[test]
+    fn a_theme_colours_panels_text_and_buttons() {
+        let theme = PageTheme {
+            bg: parse_hex("#ffffff"),
+            text: parse_hex("#000000"),
+            button: parse_hex("#5288c1"),
+            button_text: parse_hex("#ffffff"),
+            secondary_bg: None,
+        };
+        let v = theme.visuals();
+        assert_eq!(v.panel_fill, Color32::WHITE);
+        assert!(
+            !v.dark_mode,
+            "a white background takes egui's light visuals"
+        );
+        assert_eq!(
+            v.widgets.inactive.weak_bg_fill,
+            Color32::from_rgb(0x52, 0x88, 0xc1)
+        );
+        assert_eq!(v.widgets.inactive.fg_stroke.color, Color32::WHITE);
+        assert_eq!(theme.text_colour(), Color32::BLACK);
+        assert_eq!(PageTheme::default().panel(), PANEL);
+        assert_eq!(PageTheme::default().clear_colour(), palette::TABLE);
+    }
+}
