@@ -24,7 +24,7 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/boardcraft/target}"
 PROFILE=${PROFILE:-ci}
 server="$CARGO_TARGET_DIR/$PROFILE/boardcraft-server"
 # The bots of the failover test all come from one address: no per-address limits here.
-NODE_ARGS=${NODE_ARGS:---max-connections-per-ip 0 --max-new-games-per-ip 0}
+NODE_ARGS=${NODE_ARGS:---max-connections-per-ip 0 --max-new-games-per-ip 0 --max-new-guests-per-ip 0}
 
 postgres_up() {
   pg_isready -q -h 127.0.0.1 && return

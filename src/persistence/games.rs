@@ -83,16 +83,18 @@ fn decision_of(end: GameEnd) -> Option<Decided> {
     }
 }
 
-/// The game's end for a decision read from a save.
-fn end_of(decided: Decided) -> GameEnd {
-    GameEnd {
+/// The game's end for a decision read from a save (`None` for an aborted online game: it
+/// loads as the position it stopped at).
+fn end_of(decided: Decided) -> Option<GameEnd> {
+    Some(GameEnd {
         winner: decided.winner(),
         cause: match decided {
             Decided::Timeout(side) => EndCause::Timeout(side),
             Decided::Abandoned(side) => EndCause::Abandoned(side),
             Decided::DrawAgreed => EndCause::DrawAgreed,
+            Decided::Aborted => return None,
         },
-    }
+    })
 }
 
 /// Whether stored bytes are a readable save (worth a backup when replaced).
@@ -189,7 +191,7 @@ fn prepare_load(
         from: loaded.value.start.is_some().then(|| replayed.start.clone()),
         line: replayed.line(),
         resigned: replayed.resigned,
-        decided: replayed.decided.map(end_of),
+        decided: replayed.decided.and_then(end_of),
         warnings: replayed.warnings,
         loaded,
         variant,

@@ -12,12 +12,18 @@
 //! | `POST /api/session` | [`Credentials`] | 200 [`SignedIn`] |
 //! | `POST /api/session/telegram` | [`TelegramSignIn`] | 200 [`SignedIn`] |
 //! | `DELETE /api/session` | none | 204 |
-//! | `GET /api/me` | | 200 [`AccountInfo`] |
+//! | `GET /api/me` | | 200 [`Me`] ([`AccountInfo`] and its ratings) |
+//! | `GET /api/players/{name}` | | 200 [`Profile`] (protocol 2) |
+//! | `GET /api/players/{name}/games?page=N` | | 200 [`PlayerGames`] (protocol 2) |
+//! | `GET /api/leaderboard/{variant}` | | 200 [`Leaderboard`] (protocol 2) |
 //!
 //! Any refusal is an [`ApiError`] with the status of [`crate::ErrorCode::http_status`].
 use serde::{Deserialize, Serialize};
 
-use crate::{ColorChoice, ErrorCode, Side, TimeControl};
+use crate::{
+    ColorChoice, ErrorCode, GamePlayers, GameResult, PlayerInfo, Rating, RatingChanges, Side,
+    TimeControl,
+};
 
 /// `POST /api/games`: a new game. Name a shipped `variant` or post a `variant_file` (the RON
 /// text of a variant file), not both.
@@ -149,4 +155,122 @@ impl std::fmt::Debug for Credentials {
 #[serde(deny_unknown_fields)]
 pub struct TelegramSignIn {
     pub init_data: String,
+}
+
+/// `GET /api/me`: the signed-in account (the fields of [`AccountInfo`]) and its ratings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Me {
+    #[serde(flatten)]
+    pub account: AccountInfo,
+    /// One per variant the account played rated games in.
+    #[serde(default)]
+    pub ratings: Vec<Rating>,
+}
+
+/// A player's rating in one variant, as a profile shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VariantRating {
+    pub variant: String,
+    pub variant_title: String,
+    /// Glicko-2 rating.
+    pub rating: f64,
+    pub deviation: f64,
+    /// Rated games played in the variant.
+    pub games: u32,
+    /// Deviation above [`crate::PROVISIONAL_DEVIATION`]: shown as "1500?".
+    pub provisional: bool,
+}
+
+/// Wins, draws and losses (aborted games are not counted).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Tally {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+/// One variant's [`Tally`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VariantTally {
+    pub variant: String,
+    pub variant_title: String,
+    #[serde(flatten)]
+    pub tally: Tally,
+}
+
+/// A finished game between accounts, as the archive lists it. Its review is
+/// `GET /api/games/{game}/save.ron`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArchivedGame {
+    pub game: String,
+    pub variant: String,
+    pub variant_title: String,
+    #[serde(default)]
+    pub time_control: Option<TimeControl>,
+    pub rated: bool,
+    /// Both players, with their ratings when the game started.
+    pub players: GamePlayers,
+    pub result: GameResult,
+    /// A rated game's rating changes (`None`: casual, or aborted).
+    #[serde(default)]
+    pub ratings: Option<RatingChanges>,
+    /// Moves played (plies).
+    pub moves: u32,
+    /// Milliseconds since the Unix epoch.
+    pub started_ms: i64,
+    pub ended_ms: i64,
+}
+
+/// `GET /api/players/{name}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Profile {
+    /// Name and flags (no rating: see `ratings`).
+    pub player: PlayerInfo,
+    /// One per variant the player played rated games in.
+    pub ratings: Vec<VariantRating>,
+    /// Per variant the player finished games in (rated or casual).
+    pub tallies: Vec<VariantTally>,
+    pub total: Tally,
+    /// The 10 newest finished games.
+    pub recent: Vec<ArchivedGame>,
+}
+
+/// `GET /api/players/{name}/games?page=N`: newest first, [`PlayerGames::PAGE`] a page, pages
+/// counted from 1.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerGames {
+    pub player: String,
+    pub page: u32,
+    pub games: Vec<ArchivedGame>,
+    /// Another page follows.
+    pub more: bool,
+}
+
+impl PlayerGames {
+    pub const PAGE: u32 = 20;
+}
+
+/// A row of a [`Leaderboard`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ranked {
+    /// 1 for the best.
+    pub rank: u32,
+    /// Name, flags and the rating as shown.
+    pub player: PlayerInfo,
+    pub rating: f64,
+    pub deviation: f64,
+    pub games: u32,
+}
+
+/// `GET /api/leaderboard/{variant}`: the best non-provisional players, best first (at most
+/// [`Leaderboard::SIZE`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Leaderboard {
+    pub variant: String,
+    pub variant_title: String,
+    pub players: Vec<Ranked>,
+}
+
+impl Leaderboard {
+    pub const SIZE: u32 = 50;
 }

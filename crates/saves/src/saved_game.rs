@@ -63,6 +63,9 @@ pub enum Decided {
     Abandoned(Color),
     /// Both players agreed to a draw.
     DrawAgreed,
+    /// A game between accounts (online, protocol 2) that ended before each side made two
+    /// moves: no winner, not rated. Games that load it show the position as it stood.
+    Aborted,
 }
 
 impl Decided {
@@ -70,7 +73,7 @@ impl Decided {
     pub fn winner(self) -> Option<Color> {
         match self {
             Decided::Timeout(side) | Decided::Abandoned(side) => Some(side.other()),
-            Decided::DrawAgreed => None,
+            Decided::DrawAgreed | Decided::Aborted => None,
         }
     }
 }
@@ -81,6 +84,7 @@ impl std::fmt::Display for Decided {
             Decided::Timeout(side) => write!(f, "{} wins: {side} ran out of time", side.other()),
             Decided::Abandoned(side) => write!(f, "{} wins: {side} left the game", side.other()),
             Decided::DrawAgreed => f.write_str("draw agreed"),
+            Decided::Aborted => f.write_str("game aborted"),
         }
     }
 }

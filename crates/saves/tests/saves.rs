@@ -315,6 +315,7 @@ fn an_end_decided_online_replays_and_one_after_another_end_is_ignored() {
         Decided::Timeout(Color::White),
         Decided::Abandoned(Color::Black),
         Decided::DrawAgreed,
+        Decided::Aborted,
     ] {
         let (variant, save) = small_saves().swap_remove(1);
         let save = save.with_decision(decided);
@@ -331,7 +332,7 @@ fn an_end_decided_online_replays_and_one_after_another_end_is_ignored() {
             decided.winner(),
             match decided {
                 Decided::Timeout(side) | Decided::Abandoned(side) => Some(side.other()),
-                Decided::DrawAgreed => None,
+                Decided::DrawAgreed | Decided::Aborted => None,
             }
         );
     }

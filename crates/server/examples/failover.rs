@@ -8,6 +8,12 @@
 //! cargo run --profile ci -p boardcraft-server --example failover -- --games 50 --kills 1
 //! ```
 //!
+//! The games are found the way players find them: every bot signs in as a guest, opens the
+//! lobby (`/lobby`) through the load balancer, joins the quick-pairing pool `--pool`, and
+//! plays the game its `paired` names (`--pairing invite`: games made with an invite instead,
+//! as before the lobby). The lobby connections are on any node (round robin), so most pairs
+//! are made across nodes.
+//!
 //! Reports games, moves, the time from each kill until every game it cut off accepts moves
 //! again (p50 / p99 / max), the same after each restart (the games move back), acknowledged
 //! moves lost and duplicated (exit status 1 unless both are 0), and moves per second.
@@ -63,8 +69,15 @@ struct Args {
     /// A bot's pause before each move.
     #[arg(long, default_value_t = 20)]
     think_ms: u64,
+    /// The variant of invite games (`--pairing invite`).
     #[arg(long, default_value = "halma-16")]
     variant: String,
+    /// How the bots find their games: `lobby` (quick pairing in `--pool`) or `invite`.
+    #[arg(long, default_value = "lobby")]
+    pairing: String,
+    /// The quick-pairing pool the bots join (one of the server's pools).
+    #[arg(long, default_value = "halma-16 10+5")]
+    pool: String,
     /// A bot closes its connection and opens a new one every this many plies (as a page
     /// reload does; 0: never), so that games follow the load balancer back to a restarted
     /// node (a handover).
@@ -334,6 +347,107 @@ async fn bot(
     }
 }
 
+/// A bot's seat from the lobby.
+struct Seat {
+    game: String,
+    token: String,
+    /// From joining the pool to `paired`.
+    waited: Duration,
+}
+
+/// `--games` pairs of bots: each signs in as a guest, opens the lobby through the load
+/// balancer, joins the pool and waits for `paired`.
+async fn quick_pairing(args: &Arc<Args>) -> Vec<Seat> {
+    let (variant, clock) = args.pool.split_once(' ').expect("--pool VARIANT M+S");
+    let (m, s) = clock.split_once('+').expect("--pool VARIANT M+S");
+    let pool = boardcraft_protocol::PoolKey {
+        variant: variant.to_owned(),
+        time_control: boardcraft_protocol::TimeControl::minutes(
+            m.parse().expect("minutes"),
+            s.parse().expect("seconds"),
+        ),
+    };
+    let mut tasks = Vec::new();
+    for _ in 0..args.games * 2 {
+        let args = args.clone();
+        let pool = pool.clone();
+        tasks.push(tokio::spawn(async move {
+            for attempt in 0.. {
+                match lobby_seat(&args, &pool).await {
+                    Ok(seat) => return seat,
+                    Err(e) if attempt < 20 => {
+                        eprintln!("lobby: {e}; again");
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                    }
+                    Err(e) => panic!("lobby: {e}"),
+                }
+            }
+            unreachable!()
+        }));
+    }
+    let mut seats = Vec::new();
+    for t in tasks {
+        seats.push(t.await.expect("a bot's pairing"));
+    }
+    seats
+}
+
+async fn lobby_seat(args: &Args, pool: &boardcraft_protocol::PoolKey) -> Result<Seat, String> {
+    use boardcraft_protocol::{LobbyClientMessage, LobbyServerMessage};
+    let signed: boardcraft_protocol::http::SignedIn =
+        serde_json::from_str(&http_retry(&args.lb, "POST", "/api/accounts/guest", "").await)
+            .map_err(|e| e.to_string())?;
+    let url = format!("ws://{}{}", args.lb, boardcraft_protocol::LOBBY_PATH);
+    let (mut ws, _) = tokio::time::timeout(
+        Duration::from_secs(5),
+        tokio_tungstenite::connect_async(url),
+    )
+    .await
+    .map_err(|_| "the lobby did not open in time".to_owned())?
+    .map_err(|e| e.to_string())?;
+    let send = |m: LobbyClientMessage| Message::Text(m.to_json().into());
+    ws.send(send(LobbyClientMessage::Hello {
+        protocol: PROTOCOL_VERSION,
+        token: Some(signed.token),
+        client: Some("failover bot".into()),
+    }))
+    .await
+    .map_err(|e| e.to_string())?;
+    let mut joined_at = None;
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(120), ws.next())
+            .await
+            .map_err(|_| "no pairing within 2 minutes".to_owned())?;
+        let text = match frame {
+            Some(Ok(Message::Text(t))) => t,
+            Some(Ok(Message::Close(_))) | Some(Err(_)) | None => {
+                return Err("the lobby connection closed".into());
+            }
+            Some(Ok(_)) => continue,
+        };
+        match boardcraft_protocol::parse_lobby_server_message(&text).map_err(|e| e.to_string())? {
+            LobbyServerMessage::Welcome { .. } => {
+                ws.send(send(LobbyClientMessage::JoinPool { pool: pool.clone() }))
+                    .await
+                    .map_err(|e| e.to_string())?;
+                joined_at = Some(Instant::now());
+            }
+            LobbyServerMessage::Paired { game, token, .. } => {
+                let _ = ws.close(None).await;
+                return Ok(Seat {
+                    game,
+                    token,
+                    waited: joined_at.map(|t| t.elapsed()).unwrap_or_default(),
+                });
+            }
+            LobbyServerMessage::Error { code, message, .. } => {
+                return Err(format!("{code}: {message}"));
+            }
+            _ => {}
+        }
+    }
+}
+
 /// A small seeded generator for the chaos (which node, when).
 struct Rng(u64);
 
@@ -407,8 +521,45 @@ async fn main() -> ExitCode {
     let mut logs = Vec::new();
     let mut bots = Vec::new();
     let mut ids = Vec::new();
+    if args.pairing == "lobby" {
+        let pairing_started = Instant::now();
+        let seats = quick_pairing(&args).await;
+        let mut latencies: Vec<Duration> = seats.iter().map(|s| s.waited).collect();
+        latencies.sort();
+        println!(
+            "lobby: {} bots paired into {} games by quick pairing in {:.1} s (pairing latency p50 {:.0} ms, p99 {:.0} ms)",
+            seats.len(),
+            seats.len() / 2,
+            pairing_started.elapsed().as_secs_f64(),
+            percentile(&latencies, 0.5).as_secs_f64() * 1000.0,
+            percentile(&latencies, 0.99).as_secs_f64() * 1000.0,
+        );
+        let mut by_game: HashMap<String, Arc<Mutex<GameLog>>> = HashMap::new();
+        for (i, seat) in seats.into_iter().enumerate() {
+            let log = by_game
+                .entry(seat.game.clone())
+                .or_insert_with(|| {
+                    ids.push(seat.game.clone());
+                    let log = Arc::new(Mutex::new(GameLog::default()));
+                    logs.push(log.clone());
+                    log
+                })
+                .clone();
+            bots.push(tokio::spawn(bot(
+                args.clone(),
+                shared.clone(),
+                log,
+                seat.game,
+                seat.token,
+                args.seed * 1_000_003 + i as u64,
+            )));
+        }
+    }
     let body = format!(r#"{{"variant":"{}","color":"white"}}"#, args.variant);
     for g in 0..args.games {
+        if args.pairing == "lobby" {
+            break;
+        }
         let created: boardcraft_protocol::http::GameCreated =
             serde_json::from_str(&http_retry(&args.lb, "POST", "/api/games", &body).await)
                 .expect("a GameCreated");
@@ -518,7 +669,7 @@ async fn main() -> ExitCode {
     }
     println!(
         "games {}, acknowledged moves {acked_total} (stored {stored_total}), connections cut {}",
-        args.games,
+        ids.len(),
         shared.reconnects.load(Ordering::Relaxed)
     );
     for (i, (killed, restarted)) in kills.iter().enumerate() {

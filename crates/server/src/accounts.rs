@@ -30,7 +30,7 @@ use axum::{
 };
 use boardcraft_protocol::{
     ErrorCode,
-    http::{AccountInfo, Credentials, SignedIn, TelegramSignIn},
+    http::{AccountInfo, Credentials, Me, SignedIn, TelegramSignIn},
 };
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
@@ -599,8 +599,18 @@ pub async fn sign_out(
 pub async fn me(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
-) -> Result<Json<AccountInfo>, Refused> {
-    signed_in(&state, &headers).await.map(|a| Json(info_of(&a)))
+) -> Result<Json<Me>, Refused> {
+    let account = signed_in(&state, &headers).await?;
+    let ratings = state
+        .games
+        .store
+        .ratings(account.id.clone())
+        .await
+        .map_err(internal)?;
+    Ok(Json(Me {
+        account: info_of(&account),
+        ratings,
+    }))
 }
 
 // ----- Telegram

@@ -192,6 +192,12 @@ pub fn router(state: Arc<AppState>) -> Router {
         )
         .route("/api/session/telegram", post(accounts::telegram))
         .route("/api/me", get(accounts::me))
+        .route("/api/players/{name}", get(crate::players::profile))
+        .route("/api/players/{name}/games", get(crate::players::games))
+        .route(
+            "/api/leaderboard/{variant}",
+            get(crate::players::leaderboard),
+        )
         .route(WS_PATH, get(crate::ws::upgrade))
         .route(
             boardcraft_protocol::LOBBY_PATH,

@@ -7,7 +7,9 @@
 //! - [`lobby`]: the lobby websocket (seeks, quick-pairing pools, challenges, counts);
 //! - [`game`]: one task per game, which owns the game, checks every request with the rules
 //!   and stores every change before anyone hears of it;
-//! - [`storage`]: SQLite (default) or PostgreSQL behind one trait.
+//! - [`storage`]: SQLite (default) or PostgreSQL behind one trait;
+//! - [`game::paired`]: games between two accounts (the lobby's), [`ratings`]: Glicko-2 at the
+//!   end of rated ones, [`players`]: profiles, archives and leaderboards over HTTP.
 //!
 //! The protocol is `boardcraft-protocol` (docs/protocol.md); running it on more than one
 //! machine is docs/online.md.
@@ -27,6 +29,7 @@ pub mod http_errors;
 pub mod lobby;
 pub mod log_escape;
 pub mod open_files;
+pub mod players;
 pub mod ratings;
 pub mod secrets;
 pub mod settings;
@@ -57,8 +60,18 @@ pub async fn serve(
     settings: Settings,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let settings = Arc::new(settings);
-    let games = game::Games::new(store, settings.clone());
+    let games = game::Games::new(store, Arc::new(settings));
+    serve_games(listener, games, shutdown).await
+}
+
+/// [`serve`] with the games made beforehand (`Games::new(store, settings)`), so that the
+/// caller keeps a handle on them (tests make paired games with it, as the lobby does).
+pub async fn serve_games(
+    listener: TcpListener,
+    games: Arc<game::Games>,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let settings = games.settings.clone();
     let max_connections = match settings.max_connections {
         0 => open_files::default_max_connections(),
         n => n,

@@ -323,8 +323,8 @@ impl Game {
                 EndCause::Timeout => save = save.with_decision(Decided::Timeout(loser())),
                 EndCause::Abandoned => save = save.with_decision(Decided::Abandoned(loser())),
                 EndCause::DrawAgreed => save = save.with_decision(Decided::DrawAgreed),
-                // An aborted game is saved as the unfinished game it was.
-                EndCause::Aborted => {}
+                // No winner; the game loads as the position it stopped at.
+                EndCause::Aborted => save = save.with_decision(Decided::Aborted),
             }
         }
         let secs = (now_ms() / 1000).max(0) as u64;

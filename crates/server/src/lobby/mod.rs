@@ -173,7 +173,7 @@ struct Envelope {
 enum Wire {
     Send {
         to: Target,
-        msg: LobbyServerMessage,
+        msg: Box<LobbyServerMessage>,
     },
     /// A pool has players to pair: the leader runs a wave now.
     Wave,
@@ -229,11 +229,11 @@ fn now_ms() -> i64 {
 /// nobody claimed is not listed for ever).
 const PLAYING_WITHIN_MS: i64 = 24 * 3600 * 1000;
 
-/// A refusal to a lobby request.
-type Refusal = LobbyServerMessage;
+/// A refusal to a lobby request (an `error` message; boxed, as it is large).
+type Refusal = Box<LobbyServerMessage>;
 
 fn refuse(code: ErrorCode, message: impl Into<String>) -> Refusal {
-    LobbyServerMessage::error(code, message)
+    Box::new(LobbyServerMessage::error(code, message))
 }
 
 fn internal(e: StoreError) -> Refusal {
@@ -303,7 +303,10 @@ impl Lobby {
         };
         let envelope = Envelope {
             s: self.scope.clone(),
-            w: Wire::Send { to, msg },
+            w: Wire::Send {
+                to,
+                msg: Box::new(msg),
+            },
         };
         let text = serde_json::to_string(&envelope).expect("lobby events serialise");
         if text.len() > MAX_PAYLOAD {
@@ -320,7 +323,7 @@ impl Lobby {
         let Wire::Send { to, msg } = envelope.w else {
             unreachable!()
         };
-        self.deliver(&to, msg);
+        self.deliver(&to, *msg);
     }
 
     async fn publish_to(&self, accounts: &[&str], msg: LobbyServerMessage) {
@@ -350,16 +353,16 @@ impl Lobby {
         {
             let mut view = self.view.lock().expect("not poisoned");
             match &msg {
-                LobbyServerMessage::SeekAdded { seek } => {
-                    if !view.seeks.iter().any(|s| s.id == seek.id) {
-                        view.seeks.push(seek.clone());
-                    }
+                LobbyServerMessage::SeekAdded { seek }
+                    if !view.seeks.iter().any(|s| s.id == seek.id) =>
+                {
+                    view.seeks.push(seek.clone());
                 }
                 LobbyServerMessage::SeekRemoved { id } => view.seeks.retain(|s| s.id != *id),
-                LobbyServerMessage::Challenge { challenge } => {
-                    if !view.challenges.iter().any(|c| c.id == challenge.id) {
-                        view.challenges.push(challenge.clone());
-                    }
+                LobbyServerMessage::Challenge { challenge }
+                    if !view.challenges.iter().any(|c| c.id == challenge.id) =>
+                {
+                    view.challenges.push(challenge.clone());
                 }
                 LobbyServerMessage::ChallengeRemoved { id, .. } => {
                     view.challenges.retain(|c| c.id != *id)
@@ -410,7 +413,7 @@ impl Lobby {
                         Ok(Envelope {
                             w: Wire::Send { to, msg },
                             ..
-                        }) => lobby.deliver(&to, msg),
+                        }) => lobby.deliver(&to, *msg),
                         Ok(Envelope { w: Wire::Wave, .. }) => lobby.wave.notify_one(),
                         Err(e) => warn!("a lobby event that does not read: {e}"),
                     }
@@ -808,7 +811,7 @@ impl Lobby {
             }
             LobbyClientMessage::CancelChallenge { id } => self.cancel_challenge(me, id).await,
         };
-        result.err()
+        result.err().map(|refusal| *refusal)
     }
 
     /// Checks a seek's or challenge's terms; the variant's title.
@@ -1211,6 +1214,14 @@ impl Lobby {
         let settings = self.pool_settings().clone();
         let now = now_ms();
         self.forget_dead_nodes(now - self.alive_ms()).await?;
+        let (left, gone) = db.sweep_absent(now).await?;
+        for account in left {
+            self.publish_to(&[&account], LobbyServerMessage::PoolLeft)
+                .await;
+        }
+        for c in gone {
+            self.challenge_removed(&c, ChallengeEnd::Expired).await;
+        }
         for id in db
             .expire_seeks(now - settings.seek_grace.as_millis() as i64)
             .await?

@@ -120,9 +120,10 @@ mod tests {
     fn far_apart_players_wait_until_their_range_covers_the_gap() {
         let r = range();
         assert!(pairs(&[w("a", 1500.0, 0), w("b", 1800.0, 0)], &r).is_empty());
-        assert!(pairs(&[w("a", 1500.0, 0), w("b", 1800.0, 20_000)], &r).is_empty());
+        // A gap of 300 is accepted after 20 s (100 + 4 × 50).
+        assert!(pairs(&[w("a", 1500.0, 0), w("b", 1800.0, 19_999)], &r).is_empty());
         assert_eq!(
-            pairs(&[w("a", 1500.0, 0), w("b", 1800.0, 20_000 + 5_000)], &r),
+            pairs(&[w("a", 1500.0, 0), w("b", 1800.0, 20_000)], &r),
             [(0, 1)]
         );
         assert_eq!(

@@ -75,6 +75,12 @@ pub trait LobbyStore: Send + Sync {
     /// `alive_after_ms`.
     fn counts(&self, alive_after_ms: i64) -> StoreFuture<'_, (u32, u32)>;
 
+    /// What a node that died between a player's leaving and its consequences left undone:
+    /// for every account with no lobby connection on any node, its seeks' grace starts (if
+    /// it has not), it leaves its pool, and its challenges go. The pool's leavers and the
+    /// challenges removed.
+    fn sweep_absent(&self, now_ms: i64) -> StoreFuture<'_, (Vec<String>, Vec<ChallengeRow>)>;
+
     /// Stores a seek unless its owner has `max` open already (`false` then).
     fn add_seek(&self, seek: SeekRow, max: u32) -> StoreFuture<'_, bool>;
     fn seeks(&self) -> StoreFuture<'_, Vec<SeekRow>>;
@@ -171,6 +177,22 @@ fn seat_sql(white: bool) -> &'static str {
     } else {
         "SELECT black_account FROM games WHERE id = $1"
     }
+}
+
+/// Accounts with a lobby connection somewhere.
+const PRESENT: &str = "SELECT account FROM lobby_presence WHERE kind = 'lobby'";
+const SWEEP_SEEKS: &str = "UPDATE lobby_seeks SET orphaned_ms = $1
+     WHERE orphaned_ms IS NULL
+       AND account NOT IN (SELECT account FROM lobby_presence WHERE kind = 'lobby')";
+const SWEEP_POOL: &str = "DELETE FROM lobby_pool
+     WHERE account NOT IN (SELECT account FROM lobby_presence WHERE kind = 'lobby')
+     RETURNING account";
+
+fn sweep_challenges() -> String {
+    format!(
+        "DELETE FROM lobby_challenges WHERE from_account NOT IN ({PRESENT})
+         RETURNING {CHALLENGE_COLUMNS}"
+    )
 }
 
 const SEEK_COLUMNS: &str = "id, account, created_ms, body";
@@ -278,6 +300,15 @@ impl LobbyStore for SqliteStore {
                 |r| Ok((r.get::<_, i64>(0)? as u32, r.get::<_, i64>(1)? as u32)),
             )
             .map_err(backend)
+        }))
+    }
+
+    fn sweep_absent(&self, now_ms: i64) -> StoreFuture<'_, (Vec<String>, Vec<ChallengeRow>)> {
+        Box::pin(self.with(move |c| {
+            c.execute(SWEEP_SEEKS, params![now_ms]).map_err(backend)?;
+            let left = sqlite_rows(c, SWEEP_POOL, [], |r| r.get(0))?;
+            let gone = sqlite_rows(c, &sweep_challenges(), [], challenge_row)?;
+            Ok((left, gone))
         }))
     }
 
@@ -674,6 +705,28 @@ impl LobbyStore for PostgresStore {
                 .await
                 .map_err(pg)?;
             Ok((r.get::<_, i64>(0) as u32, r.get::<_, i64>(1) as u32))
+        })
+    }
+
+    fn sweep_absent(&self, now_ms: i64) -> StoreFuture<'_, (Vec<String>, Vec<ChallengeRow>)> {
+        Box::pin(async move {
+            let c = self.client();
+            c.execute(SWEEP_SEEKS, &[&now_ms]).await.map_err(pg)?;
+            let left = c
+                .query(SWEEP_POOL, &[])
+                .await
+                .map_err(pg)?
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
+            let gone = c
+                .query(&sweep_challenges(), &[])
+                .await
+                .map_err(pg)?
+                .iter()
+                .map(pg_challenge)
+                .collect();
+            Ok((left, gone))
         })
     }
 

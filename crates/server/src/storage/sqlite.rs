@@ -18,7 +18,7 @@ use boardcraft_protocol::{GameResult, Rating, Side};
 const BATCH: usize = 512;
 
 enum Op {
-    Create(GameRecord),
+    Create(Box<GameRecord>),
     Load(String),
     Invite(String),
     Join(String),
@@ -386,7 +386,7 @@ impl Storage for SqliteStore {
     }
 
     fn create_game(&self, game: GameRecord) -> StoreFuture<'_, ()> {
-        Box::pin(async move { self.call(Op::Create(game)).await.map(|_| ()) })
+        Box::pin(async move { self.call(Op::Create(Box::new(game))).await.map(|_| ()) })
     }
 
     fn load_game(&self, id: String) -> StoreFuture<'_, Option<StoredGame>> {

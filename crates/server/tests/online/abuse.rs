@@ -267,7 +267,8 @@ async fn the_hello_is_checked() {
     let mut future = Client::open(&server.ws_url()).await;
     future
         .send_text(&format!(
-            r#"{{"type":"hello","protocol":2,"game":"{game}"}}"#
+            r#"{{"type":"hello","protocol":{},"game":"{game}"}}"#,
+            boardcraft_protocol::PROTOCOL_VERSION + 1
         ))
         .await;
     assert_eq!(

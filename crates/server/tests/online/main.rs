@@ -12,6 +12,7 @@ mod limits;
 mod lobby;
 mod offers;
 mod postgres;
+mod ratings;
 mod resilience;
 mod support;
 mod web;
