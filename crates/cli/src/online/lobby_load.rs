@@ -719,6 +719,9 @@ async fn client(shared: &Arc<Shared>, role: Role, seed: u64) -> Result<(), Strin
         };
         let Some(LobbyEvent::Paired { game, color, token }) = event else {
             if Instant::now() >= shared.deadline {
+                if role == Role::Pool {
+                    let _ = sink.send(send(LobbyClientMessage::LeavePool)).await;
+                }
                 // A pairing made as the run ended is still played (else its opponent waits).
                 if let Ok(Some(LobbyEvent::Paired { game, color, token })) =
                     timeout(Duration::from_secs(3), events.recv()).await
