@@ -700,27 +700,28 @@ async fn client(shared: &Arc<Shared>, role: Role, seed: u64) -> Result<(), Strin
         }
         // Wait for the pairing (an accepter: or its refusal, which the server always sends).
         let patience = shared.deadline.saturating_duration_since(Instant::now());
-        let event = loop {
-            match timeout(patience, events.recv()).await {
-                Err(_) => break None,
-                Ok(None) => return Err("the lobby connection closed".into()),
-                Ok(Some(LobbyEvent::Refused(code))) => {
-                    if role == Role::Accepter && code == ErrorCode::SeekNotFound {
-                        shared
-                            .totals
-                            .seek_lost_races
-                            .fetch_add(1, Ordering::Relaxed);
-                        break None;
-                    }
+        let event = match timeout(patience, events.recv()).await {
+            Err(_) => None,
+            Ok(None) => return Err("the lobby connection closed".into()),
+            Ok(Some(LobbyEvent::Refused(code))) => {
+                if role == Role::Accepter && code == ErrorCode::SeekNotFound {
+                    shared
+                        .totals
+                        .seek_lost_races
+                        .fetch_add(1, Ordering::Relaxed);
+                } else {
                     shared.error(&format!("lobby refused ({role:?}): {code}"));
                     sleep(Duration::from_secs(1)).await;
-                    break None;
                 }
-                Ok(Some(e @ LobbyEvent::Paired { .. })) => break Some(e),
+                None
             }
+            Ok(Some(e @ LobbyEvent::Paired { .. })) => Some(e),
         };
         let Some(LobbyEvent::Paired { game, color, token }) = event else {
             if Instant::now() >= shared.deadline {
+                if role == Role::Pool {
+                    let _ = sink.send(send(LobbyClientMessage::LeavePool)).await;
+                }
                 // A pairing made as the run ended is still played (else its opponent waits).
                 if let Ok(Some(LobbyEvent::Paired { game, color, token })) =
                     timeout(Duration::from_secs(3), events.recv()).await

@@ -50,6 +50,9 @@ struct GameRow {
     ended_ms: i64,
 }
 
+/// One rated game of a player: when it ended, the rating before and after.
+type Link = (i64, Glicko, Glicko);
+
 struct RatingRow {
     account: String,
     variant: String,
@@ -198,7 +201,7 @@ pub async fn check(url: &str) -> Result<bool, String> {
     // The largest difference between a stored after-rating and its recomputation.
     let mut largest = 0f64;
     // (account, variant) → the player's (ended_ms, before, after) in rated games.
-    let mut chains: HashMap<(String, String), Vec<(i64, Glicko, Glicko)>> = HashMap::new();
+    let mut chains: HashMap<(String, String), Vec<Link>> = HashMap::new();
     for g in &games {
         let should_rate = g.rated && g.outcome != "aborted";
         if g.outcome == "aborted" {
