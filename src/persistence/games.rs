@@ -79,23 +79,23 @@ fn decision_of(end: GameEnd) -> Option<Decided> {
         EndCause::Timeout(side) => Some(Decided::Timeout(side)),
         EndCause::Abandoned(side) => Some(Decided::Abandoned(side)),
         EndCause::DrawAgreed => Some(Decided::DrawAgreed),
-        // A save has no aborted end: it reads as a game left unfinished.
-        EndCause::Rules(_) | EndCause::Resigned(_) | EndCause::Aborted => None,
+        EndCause::Aborted => Some(Decided::Aborted),
+        EndCause::Rules(_) | EndCause::Resigned(_) => None,
     }
 }
 
-/// The game's end for a decision read from a save (`None` for an aborted online game: it
-/// loads as the position it stopped at).
-fn end_of(decided: Decided) -> Option<GameEnd> {
-    Some(GameEnd {
+/// The game's end for a decision read from a save (an aborted online game loads aborted: no
+/// winner, the position it stopped at).
+fn end_of(decided: Decided) -> GameEnd {
+    GameEnd {
         winner: decided.winner(),
         cause: match decided {
             Decided::Timeout(side) => EndCause::Timeout(side),
             Decided::Abandoned(side) => EndCause::Abandoned(side),
             Decided::DrawAgreed => EndCause::DrawAgreed,
-            Decided::Aborted => return None,
+            Decided::Aborted => EndCause::Aborted,
         },
-    })
+    }
 }
 
 /// Whether stored bytes are a readable save (worth a backup when replaced).
@@ -192,7 +192,7 @@ fn prepare_load(
         from: loaded.value.start.is_some().then(|| replayed.start.clone()),
         line: replayed.line(),
         resigned: replayed.resigned,
-        decided: replayed.decided.and_then(end_of),
+        decided: replayed.decided.map(end_of),
         warnings: replayed.warnings,
         loaded,
         variant,
