@@ -136,7 +136,8 @@ pub struct PoolKey {
 }
 
 impl PoolKey {
-    /// `ugolki-9qum 5+3`: how logs and ids name a pool.
+    /// `ugolki-9qum 300+3` (initial time and increment in seconds): how logs and the lobby's
+    /// tables name a pool. People see it in minutes (`5+3`), which the clients write.
     pub fn id(&self) -> String {
         format!(
             "{} {}+{}",
