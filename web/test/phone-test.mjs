@@ -97,7 +97,6 @@ async function open(context, origin, options, label) {
   page.on("console", (message) => {
     const text = message.text();
     const level = /^(?:%c)?(ERROR|WARN|INFO|DEBUG|TRACE)\b/.exec(text)?.[1];
-    if (/TAPDBG/.test(text)) console.log(text.replace(/%c/g, "").slice(0, 200));
     if (message.type() === "error" || level === "ERROR" || /panicked at/.test(text)) {
       fail(`${label}: console: ${text}`);
     }
@@ -245,7 +244,6 @@ async function touchGame(browser, origin, report) {
       for (const square of [squares[0], squares.at(-1)]) {
         if (!where[square]) throw new Error(`${square} is not on the screen (move ${i + 1}, ${move})`);
         const [x, y] = where[square];
-        if (process.env.DEBUG_TAPS) console.log("tap", square, x, y, await attr(page, "camera"));
         await page.touchscreen.tap(x, y);
         await sleep(250);
       }
