@@ -206,7 +206,7 @@ async function checkScreen(context, origin, size, screen, report) {
       return layout && layout.areas.length > 0 && (!inGame || (layout.board && (await attr(page, "cells")))) && windowShown;
     });
     const layout = await settled(page, label);
-    const png = await page.screenshot();
+    const png = await page.screenshot({ timeout: 120000 });
     await writeFile(join(out, `${size.name}-${screen.name}.png`), png);
     const problems = checkLayout(label, layout, size.viewport, inGame);
     report.push({ size: size.name, screen: screen.name, shape: layout.shape, board: layout.board, areas: layout.areas.length, buttons: layout.buttons.length, problems });
@@ -259,7 +259,7 @@ async function touchGame(browser, origin, report) {
     const outcome = await attr(page, "outcome");
     console.log(`touch game: ${moves.length} moves tapped; ${outcome}`);
     await sleep(1000);
-    await writeFile(join(out, "touch-game.png"), await page.screenshot());
+    await writeFile(join(out, "touch-game.png"), await page.screenshot({ timeout: 120000 }));
     report.touchGame = { moves: moves.length, outcome };
 
     // A pinch on the board: two fingers moving apart zoom in (the camera comes closer).
@@ -299,7 +299,7 @@ async function touchGame(browser, origin, report) {
     report.pinch = { before, after };
   } catch (e) {
     fail(`touch game: ${e.message}`);
-    await writeFile(join(out, "touch-game-failed.png"), await page.screenshot()).catch(() => {});
+    await writeFile(join(out, "touch-game-failed.png"), await page.screenshot({ timeout: 120000 })).catch(() => {});
   } finally {
     await context.close();
   }
