@@ -5,16 +5,16 @@
 # menu without options, arrives precompressed and logs no error (details:
 # web/test/browser-test.mjs). It also measures page load → first frame of the `web-ci` build.
 # Then the offline test (the page starts without a network and picks up a new build:
-# web/test/offline-test.mjs) and the Telegram test (a Mini App: web/test/telegram-test.mjs).
-# With --phone, then the phone test (web/test/phone-test.mjs; not yet part of CI: Learn at
-# phone sizes and the game played by taps do not pass yet): every screen at phone and tablet sizes (panels
-# inside the viewport, the board never under a panel, no clipped text, buttons a tap wide), a
-# whole game played by taps and a pinch.
+# web/test/offline-test.mjs), the Telegram test (a Mini App, its theme worn by the game:
+# web/test/telegram-test.mjs) and the phone test (web/test/phone-test.mjs): every screen at
+# phone and tablet sizes (panels inside the viewport, the board never under a panel, no
+# clipped text, buttons a tap wide), a whole game played by taps and a pinch. All on the same
+# `web-ci` build.
 #
 #   scripts/test-web.sh                     # the test (CI)
 #   scripts/test-web.sh --scenarios touch   # only some scenarios (names in browser-test.mjs)
 #   scripts/test-web.sh --no-build          # test the build already there
-#   scripts/test-web.sh --phone             # with the phone test
+#   scripts/test-web.sh --no-phone          # without the phone test
 #   scripts/test-web.sh --release [RUNS]    # measure the size-optimised `web-release` build
 #                                             instead: load → first frame, RUNS times (3) on
 #                                             loopback, at 10 Mbit/s and at 10 Mbit/s with
@@ -38,8 +38,9 @@ while [[ $# -gt 0 ]]; do
       ;;
     --scenarios) test_args+=(--scenarios "$2"); shift ;;
     --no-build) no_build=1 ;; # test what is already built
-    --phone) phone=1 ;;
-    -h | --help) sed -n '2,23p' "$0"; exit 0 ;;
+    --phone) ;; # the phone test runs by default now; kept for old command lines
+    --no-phone) no_phone=1 ;;
+    -h | --help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -68,7 +69,8 @@ if [[ -z $release ]]; then
   node web/test/telegram-test.mjs --dist "$dist" --out "$out" --chromium "${CHROMIUM:-/usr/bin/chromium}"
 fi
 echo "output: $out/ (screenshots, report.json, console.log)"
-if [[ -z $release && -n ${phone:-} ]]; then
+if [[ -z $release && -z ${no_phone:-} ]]; then
+  start=$(date +%s)
   node web/test/phone-test.mjs --dist "$dist" --out "$out/phone" --chromium "${CHROMIUM:-/usr/bin/chromium}"
-  echo "phone test output: $out/phone/"
+  echo "phone test output: $out/phone/ ($(( $(date +%s) - start )) s)"
 fi

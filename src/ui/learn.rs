@@ -352,11 +352,15 @@ fn courses(
                 if ui.add_enabled(target.is_some(), button).clicked() {
                     chosen = target.map(|s| s.id.clone());
                 }
-                ui.label(learn_trf(
-                    lang,
-                    LearnKey::StepsDone,
-                    &[("done", &done), ("total", &total)],
-                ));
+                // Whole, beside the button or under it (a phone's width broke it in two).
+                ui.add(
+                    egui::Label::new(learn_trf(
+                        lang,
+                        LearnKey::StepsDone,
+                        &[("done", &done), ("total", &total)],
+                    ))
+                    .wrap_mode(egui::TextWrapMode::Extend),
+                );
             });
             ui.add_space(6.0);
             // The steps on the left; the board of the step under the pointer (else the next

@@ -97,7 +97,6 @@ async function open(context, origin, options, label) {
   page.on("console", (message) => {
     const text = message.text();
     const level = /^(?:%c)?(ERROR|WARN|INFO|DEBUG|TRACE)\b/.exec(text)?.[1];
-    if (/TAPDBG/.test(text)) console.log(text.replace(/%c/g, "").slice(0, 200));
     if (message.type() === "error" || level === "ERROR" || /panicked at/.test(text)) {
       fail(`${label}: console: ${text}`);
     }
@@ -207,7 +206,7 @@ async function checkScreen(context, origin, size, screen, report) {
       return layout && layout.areas.length > 0 && (!inGame || (layout.board && (await attr(page, "cells")))) && windowShown;
     });
     const layout = await settled(page, label);
-    const png = await page.screenshot();
+    const png = await page.screenshot({ timeout: 120000 });
     await writeFile(join(out, `${size.name}-${screen.name}.png`), png);
     const problems = checkLayout(label, layout, size.viewport, inGame);
     report.push({ size: size.name, screen: screen.name, shape: layout.shape, board: layout.board, areas: layout.areas.length, buttons: layout.buttons.length, problems });
@@ -245,7 +244,6 @@ async function touchGame(browser, origin, report) {
       for (const square of [squares[0], squares.at(-1)]) {
         if (!where[square]) throw new Error(`${square} is not on the screen (move ${i + 1}, ${move})`);
         const [x, y] = where[square];
-        if (process.env.DEBUG_TAPS) console.log("tap", square, x, y, await attr(page, "camera"));
         await page.touchscreen.tap(x, y);
         await sleep(250);
       }
@@ -261,7 +259,7 @@ async function touchGame(browser, origin, report) {
     const outcome = await attr(page, "outcome");
     console.log(`touch game: ${moves.length} moves tapped; ${outcome}`);
     await sleep(1000);
-    await writeFile(join(out, "touch-game.png"), await page.screenshot());
+    await writeFile(join(out, "touch-game.png"), await page.screenshot({ timeout: 120000 }));
     report.touchGame = { moves: moves.length, outcome };
 
     // A pinch on the board: two fingers moving apart zoom in (the camera comes closer).
@@ -301,7 +299,7 @@ async function touchGame(browser, origin, report) {
     report.pinch = { before, after };
   } catch (e) {
     fail(`touch game: ${e.message}`);
-    await writeFile(join(out, "touch-game-failed.png"), await page.screenshot()).catch(() => {});
+    await writeFile(join(out, "touch-game-failed.png"), await page.screenshot({ timeout: 120000 })).catch(() => {});
   } finally {
     await context.close();
   }
