@@ -395,9 +395,9 @@ pub fn dialog<'a>(
         .default_width(width)
         .max_width(width)
         .max_height(max_height)
-        // Scrolling only where a window may not fit (a scrolling window keeps a height of its
-        // own, emptier than its content on a tall screen).
-        .vscroll(screen.height() < 720.0 || overflowed)
+        // Scrolling only once a window did not fit: a scrolling window keeps a height of its
+        // own, far emptier than its content (the game-over window filled a 960×600 screen).
+        .vscroll(overflowed)
 }
 
 /// The number of equal columns (at most `max`) in which buttons with these labels fit the
