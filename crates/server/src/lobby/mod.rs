@@ -1286,7 +1286,7 @@ impl Lobby {
             )
             .await;
         if made > 0 {
-            debug!(
+            info!(
                 waiting = waiting_n,
                 pairs = made,
                 taken_ms = taken_in.as_millis() as u64,
