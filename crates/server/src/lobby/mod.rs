@@ -18,7 +18,10 @@
 //! its lock connection, asked again by every node each wave) runs the waves of every pool,
 //! expires old seeks and challenges, forgets dead nodes, and broadcasts the pool and player
 //! counts. A pair is taken from its pool atomically (both or neither), so even two leaders
-//! for a moment (a lock connection that dropped) could not pair a player twice.
+//! for a moment (a lock connection that dropped) could not pair a player twice. A wave takes
+//! all its pairs in one call and makes their games concurrently (each pair still both or
+//! neither, each game committed before its `paired`): one pair after another, each waiting
+//! for its own commits, the pool paired only a few dozen players a second.
 //!
 //! **Presence**: each node writes which accounts have a lobby connection on it (at once) and
 //! a game connection (each heartbeat), and beats every second. A node not heard from for
@@ -1264,7 +1267,15 @@ impl Lobby {
             if pairs.is_empty() {
                 continue;
             }
-            let taken = db.take_pairs(id.clone(), pairs.clone()).await?;
+            // An error here took nobody of this pool; the pairs of the pools before it were
+            // taken and get their games below.
+            let taken = match db.take_pairs(id.clone(), pairs.clone()).await {
+                Ok(t) => t,
+                Err(e) => {
+                    warn!(pool = %id, "taking a wave's pairs: {e}");
+                    continue;
+                }
+            };
             for ((a, b), taken) in pairs.into_iter().zip(taken) {
                 if taken {
                     paired.insert(a.clone());

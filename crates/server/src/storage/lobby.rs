@@ -1026,7 +1026,21 @@ impl LobbyStore for PostgresStore {
                     .map(|(a, b)| self.take_pair(pool.clone(), a, b)),
             )
             .await;
-            taken.into_iter().collect()
+            // A statement that failed was rolled back: its pair stays in the pool. The others
+            // were taken and must get their games, so one error does not fail the wave
+            // (unless every pair failed: the database is away).
+            if taken.iter().all(Result::is_err) {
+                return taken.into_iter().collect();
+            }
+            Ok(taken
+                .into_iter()
+                .map(|t| {
+                    t.unwrap_or_else(|e| {
+                        tracing::warn!("taking a pair: {e}");
+                        false
+                    })
+                })
+                .collect())
         })
     }
     fn add_challenge(&self, ch: ChallengeRow) -> StoreFuture<'_, ()> {
