@@ -1189,7 +1189,7 @@ impl Lobby {
         let join: Vec<String> = now.difference(synced).cloned().collect();
         let leave: Vec<String> = synced.difference(&now).cloned().collect();
         if !join.is_empty() || !leave.is_empty() {
-            // One write for all of them (one at a time, a busy node's beat took seconds).
+            // One write for all of them (one round trip each delayed the wave that follows).
             db.set_presences(self.node.clone(), store::GAME, join, leave)
                 .await?;
         }
