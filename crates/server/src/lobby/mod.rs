@@ -18,7 +18,10 @@
 //! its lock connection, asked again by every node each wave) runs the waves of every pool,
 //! expires old seeks and challenges, forgets dead nodes, and broadcasts the pool and player
 //! counts. A pair is taken from its pool atomically (both or neither), so even two leaders
-//! for a moment (a lock connection that dropped) could not pair a player twice.
+//! for a moment (a lock connection that dropped) could not pair a player twice. A wave takes
+//! all its pairs in one call and makes their games concurrently (each pair still both or
+//! neither, each game committed before its `paired`): one pair after another, each waiting
+//! for its own commits, the pool paired only a few dozen players a second.
 //!
 //! **Presence**: each node writes which accounts have a lobby connection on it (at once) and
 //! a game connection (each heartbeat), and beats every second. A node not heard from for
@@ -36,6 +39,7 @@ use boardcraft_protocol::{
     LobbyServerMessage, PROTOCOL_VERSION, PlayerInfo, PoolInfo, PoolKey, Rating, Seek, Side,
     TimeControl, WS_PATH,
 };
+use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Notify, mpsc};
 use tracing::{debug, info, warn};
@@ -1182,12 +1186,11 @@ impl Lobby {
             .keys()
             .cloned()
             .collect();
-        for a in now.difference(synced) {
-            db.set_presence(self.node.clone(), a.clone(), store::GAME, true)
-                .await?;
-        }
-        for a in synced.difference(&now) {
-            db.set_presence(self.node.clone(), a.clone(), store::GAME, false)
+        let join: Vec<String> = now.difference(synced).cloned().collect();
+        let leave: Vec<String> = synced.difference(&now).cloned().collect();
+        if !join.is_empty() || !leave.is_empty() {
+            // One write for all of them (one round trip each delayed the wave that follows).
+            db.set_presences(self.node.clone(), store::GAME, join, leave)
                 .await?;
         }
         *synced = now;
@@ -1236,9 +1239,15 @@ impl Lobby {
         {
             self.challenge_removed(&c, ChallengeEnd::Expired).await;
         }
-        // The waves.
+        // The waves: every pool's pairs taken at once (one atomic statement per pair, one
+        // round trip per pool), then their games made concurrently, so that SQLite commits
+        // them in one batch and PostgreSQL pipelines them. One pair after another, each
+        // waiting for its own commits, paired only a few dozen players a second.
+        let wave_start = std::time::Instant::now();
         let mut entries = db.pool_entries().await?;
         let mut paired: HashSet<String> = HashSet::new();
+        let mut games: Vec<(&PoolKey, String, String)> = Vec::new();
+        let mut waiting_n = 0;
         for key in &settings.pools {
             let id = key.id();
             let waiting: Vec<pairing::Waiting> = entries
@@ -1250,20 +1259,51 @@ impl Lobby {
                     waited_ms: now - e.joined_ms,
                 })
                 .collect();
-            for (a, b) in pairing::pairs(&waiting, &settings.range) {
-                let (a, b) = (&waiting[a], &waiting[b]);
-                if !db
-                    .take_pair(id.clone(), a.account.clone(), b.account.clone())
-                    .await?
-                {
+            waiting_n += waiting.len();
+            let pairs: Vec<(String, String)> = pairing::pairs(&waiting, &settings.range)
+                .into_iter()
+                .map(|(a, b)| (waiting[a].account.clone(), waiting[b].account.clone()))
+                .collect();
+            if pairs.is_empty() {
+                continue;
+            }
+            // An error here took nobody of this pool; the pairs of the pools before it were
+            // taken and get their games below.
+            let taken = match db.take_pairs(id.clone(), pairs.clone()).await {
+                Ok(t) => t,
+                Err(e) => {
+                    warn!(pool = %id, "taking a wave's pairs: {e}");
                     continue;
                 }
-                paired.insert(a.account.clone());
-                paired.insert(b.account.clone());
-                if let Err(e) = self.pool_game(key, &a.account, &b.account).await {
-                    warn!(pool = %id, "making a pool game failed: {e}");
+            };
+            for ((a, b), taken) in pairs.into_iter().zip(taken) {
+                if taken {
+                    paired.insert(a.clone());
+                    paired.insert(b.clone());
+                    games.push((key, a, b));
                 }
             }
+        }
+        let taken_in = wave_start.elapsed();
+        let made = games.len();
+        futures_util::stream::iter(games)
+            .for_each_concurrent(
+                WAVE_GAMES_AT_ONCE,
+                |(key, a, b): (&PoolKey, String, String)| async move {
+                    if let Err(e) = self.pool_game(key, &a, &b).await {
+                        warn!(pool = %key.id(), "making a pool game failed: {e}");
+                    }
+                },
+            )
+            .await;
+        if made > 0 {
+            info!(
+                waiting = waiting_n,
+                pairs = made,
+                taken_ms = taken_in.as_millis() as u64,
+                wave_ms = wave_start.elapsed().as_millis() as u64,
+                "pairing wave"
+            );
         }
         entries.retain(|e| !paired.contains(&e.account));
         // The counts, when they changed (at most every `broadcast_every`).
@@ -1317,6 +1357,10 @@ impl Lobby {
         Ok(())
     }
 }
+
+/// Games of one wave made at once (more wait for a slot: a bound on the requests one wave
+/// puts in the database's queue).
+const WAVE_GAMES_AT_ONCE: usize = 256;
 
 /// What the leader remembers between rounds.
 #[derive(Default)]

@@ -63,6 +63,15 @@ pub trait LobbyStore: Send + Sync {
         kind: &'static str,
         present: bool,
     ) -> StoreFuture<'_, ()>;
+    /// Marks many accounts connected (`join`) and not (`leave`) on `node` at once, in one
+    /// transaction (a heartbeat's changes of game presence).
+    fn set_presences(
+        &self,
+        node: String,
+        kind: &'static str,
+        join: Vec<String>,
+        leave: Vec<String>,
+    ) -> StoreFuture<'_, ()>;
     /// Whether `account` has a lobby connection on a node other than `node` heard from after
     /// `alive_after_ms`.
     fn in_lobby_elsewhere(
@@ -101,6 +110,10 @@ pub trait LobbyStore: Send + Sync {
     fn pool_entries(&self) -> StoreFuture<'_, Vec<PoolEntry>>;
     /// Takes both out of `pool` if both are still in it (`true`), else neither.
     fn take_pair(&self, pool: String, a: String, b: String) -> StoreFuture<'_, bool>;
+    /// A wave's pairs at once: each pair as [`take_pair`](Self::take_pair) (both or neither;
+    /// one pair's failing does not stop the others), in one round trip. Whether each was
+    /// taken, in order.
+    fn take_pairs(&self, pool: String, pairs: Vec<(String, String)>) -> StoreFuture<'_, Vec<bool>>;
 
     fn add_challenge(&self, challenge: ChallengeRow) -> StoreFuture<'_, ()>;
     fn challenges(&self) -> StoreFuture<'_, Vec<ChallengeRow>>;
@@ -195,6 +208,30 @@ fn sweep_challenges() -> String {
     )
 }
 
+/// Takes both out of `pool` if both are in it (the writer runs one closure at a time: the
+/// check and the delete are atomic).
+fn sqlite_take_pair(
+    c: &rusqlite::Connection,
+    pool: &str,
+    a: &str,
+    b: &str,
+) -> Result<bool, StoreError> {
+    if a == b {
+        return Ok(false);
+    }
+    let n: i64 = c
+        .prepare_cached("SELECT count(*) FROM lobby_pool WHERE pool = ?1 AND account IN (?2, ?3)")
+        .and_then(|mut s| s.query_row(params![pool, a, b], |r| r.get(0)))
+        .map_err(backend)?;
+    if n != 2 {
+        return Ok(false);
+    }
+    c.prepare_cached("DELETE FROM lobby_pool WHERE account IN (?1, ?2)")
+        .and_then(|mut s| s.execute(params![a, b]))
+        .map_err(backend)?;
+    Ok(true)
+}
+
 const SEEK_COLUMNS: &str = "id, account, created_ms, body";
 const CHALLENGE_COLUMNS: &str = "id, from_account, to_account, created_ms, body";
 
@@ -269,6 +306,34 @@ impl LobbyStore for SqliteStore {
             };
             c.execute(sql, params![node, account, kind])
                 .map_err(backend)?;
+            Ok(())
+        }))
+    }
+
+    fn set_presences(
+        &self,
+        node: String,
+        kind: &'static str,
+        join: Vec<String>,
+        leave: Vec<String>,
+    ) -> StoreFuture<'_, ()> {
+        Box::pin(self.with(move |c| {
+            let mut add = c
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO lobby_presence (node, account, kind) VALUES (?1, ?2, ?3)",
+                )
+                .map_err(backend)?;
+            for a in &join {
+                add.execute(params![node, a, kind]).map_err(backend)?;
+            }
+            let mut remove = c
+                .prepare_cached(
+                    "DELETE FROM lobby_presence WHERE node = ?1 AND account = ?2 AND kind = ?3",
+                )
+                .map_err(backend)?;
+            for a in &leave {
+                remove.execute(params![node, a, kind]).map_err(backend)?;
+            }
             Ok(())
         }))
     }
@@ -451,23 +516,16 @@ impl LobbyStore for SqliteStore {
     }
 
     fn take_pair(&self, pool: String, a: String, b: String) -> StoreFuture<'_, bool> {
+        Box::pin(self.with(move |c| sqlite_take_pair(c, &pool, &a, &b)))
+    }
+
+    fn take_pairs(&self, pool: String, pairs: Vec<(String, String)>) -> StoreFuture<'_, Vec<bool>> {
+        // One closure: one savepoint of the writer's transaction, one commit for the wave.
         Box::pin(self.with(move |c| {
-            let n: i64 = c
-                .query_row(
-                    "SELECT count(*) FROM lobby_pool WHERE pool = ?1 AND account IN (?2, ?3)",
-                    params![pool, a, b],
-                    |r| r.get(0),
-                )
-                .map_err(backend)?;
-            if n != 2 || a == b {
-                return Ok(false);
-            }
-            c.execute(
-                "DELETE FROM lobby_pool WHERE account IN (?1, ?2)",
-                params![a, b],
-            )
-            .map_err(backend)?;
-            Ok(true)
+            pairs
+                .iter()
+                .map(|(a, b)| sqlite_take_pair(c, &pool, a, b))
+                .collect()
         }))
     }
 
@@ -668,6 +726,48 @@ impl LobbyStore for PostgresStore {
                 .execute(sql, &[&node, &account, &kind])
                 .await
                 .map_err(pg)?;
+            Ok(())
+        })
+    }
+
+    fn set_presences(
+        &self,
+        node: String,
+        kind: &'static str,
+        join: Vec<String>,
+        leave: Vec<String>,
+    ) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            let c = self.client();
+            // One statement each way, whatever the number of accounts.
+            let (added, removed) = futures_util::future::join(
+                async {
+                    if join.is_empty() {
+                        return Ok(0);
+                    }
+                    c.execute(
+                        "INSERT INTO lobby_presence (node, account, kind)
+                         SELECT $1, a, $3 FROM unnest($2::text[]) AS a
+                         ON CONFLICT DO NOTHING",
+                        &[&node, &join, &kind],
+                    )
+                    .await
+                },
+                async {
+                    if leave.is_empty() {
+                        return Ok(0);
+                    }
+                    c.execute(
+                        "DELETE FROM lobby_presence
+                         WHERE node = $1 AND kind = $3 AND account = ANY($2::text[])",
+                        &[&node, &leave, &kind],
+                    )
+                    .await
+                },
+            )
+            .await;
+            added.map_err(pg)?;
+            removed.map_err(pg)?;
             Ok(())
         })
     }
@@ -916,6 +1016,33 @@ impl LobbyStore for PostgresStore {
         })
     }
 
+    fn take_pairs(&self, pool: String, pairs: Vec<(String, String)>) -> StoreFuture<'_, Vec<bool>> {
+        Box::pin(async move {
+            // Each pair its own atomic statement (as `take_pair`), all sent at once: the
+            // client pipelines them, so a wave costs one round trip, not one per pair.
+            let taken = futures_util::future::join_all(
+                pairs
+                    .into_iter()
+                    .map(|(a, b)| self.take_pair(pool.clone(), a, b)),
+            )
+            .await;
+            // A statement that failed was rolled back: its pair stays in the pool. The others
+            // were taken and must get their games, so one error does not fail the wave
+            // (unless every pair failed: the database is away).
+            if taken.iter().all(Result::is_err) {
+                return taken.into_iter().collect();
+            }
+            Ok(taken
+                .into_iter()
+                .map(|t| {
+                    t.unwrap_or_else(|e| {
+                        tracing::warn!("taking a pair: {e}");
+                        false
+                    })
+                })
+                .collect())
+        })
+    }
     fn add_challenge(&self, ch: ChallengeRow) -> StoreFuture<'_, ()> {
         Box::pin(async move {
             self.client()

@@ -496,6 +496,140 @@ async fn quick_pairing_of_forty(db: &Db) {
     assert_eq!(worst, 20, "each with its rating neighbour");
 }
 
+/// A wave's pairs taken at once (`take_pairs`): each pair both or neither, a pair with a
+/// player gone (or in another pool, or already taken earlier in the same wave) takes nobody
+/// and does not stop the others; two leaders taking the same pairs at once share them out,
+/// never a player twice. And a heartbeat's presence written at once (`set_presences`).
+async fn wave_takes_pairs_at_once(db: &Db) {
+    use boardcraft_server::storage::lobby::{GAME, PoolEntry};
+    let store = boardcraft_server::storage::open(db.url()).await.unwrap();
+    let lobby = store.lobby().unwrap();
+    let entry = |account: &str, pool: &str| PoolEntry {
+        account: account.into(),
+        pool: pool.into(),
+        rating: 1500.0,
+        joined_ms: 1,
+    };
+    for a in ["a", "b", "c", "d", "e", "f"] {
+        lobby.join_pool(entry(a, "p")).await.unwrap();
+    }
+    lobby.join_pool(entry("g", "q")).await.unwrap();
+    let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
+    let taken = lobby
+        .take_pairs(
+            "p".into(),
+            vec![
+                pair("a", "b"),
+                pair("c", "gone"),
+                pair("e", "g"),
+                pair("a", "d"),
+                pair("f", "f"),
+                pair("c", "d"),
+            ],
+        )
+        .await
+        .unwrap();
+    assert_eq!(taken, [true, false, false, false, false, true]);
+    let mut left: Vec<String> = lobby
+        .pool_entries()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|e| e.account)
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        ["e", "f", "g"],
+        "a failed pair leaves both in the pool"
+    );
+
+    // Two leaders for a moment, the same wave: every player taken once.
+    let players: Vec<String> = (0..40).map(|i| format!("w{i:02}")).collect();
+    for a in &players {
+        lobby.join_pool(entry(a, "p")).await.unwrap();
+    }
+    let pairs: Vec<(String, String)> = players
+        .chunks(2)
+        .map(|c| (c[0].clone(), c[1].clone()))
+        .collect();
+    // The second leader pairs them differently (its own view of the pool).
+    let shifted: Vec<(String, String)> = players[1..]
+        .chunks(2)
+        .filter(|c| c.len() == 2)
+        .map(|c| (c[0].clone(), c[1].clone()))
+        .collect();
+    let (one, two) = tokio::join!(
+        lobby.take_pairs("p".into(), pairs.clone()),
+        lobby.take_pairs("p".into(), shifted.clone())
+    );
+    let mut seen = std::collections::HashSet::new();
+    for (pairs, taken) in [(&pairs, one.unwrap()), (&shifted, two.unwrap())] {
+        for ((a, b), taken) in pairs.iter().zip(taken) {
+            if taken {
+                assert!(seen.insert(a.clone()), "{a} paired twice");
+                assert!(seen.insert(b.clone()), "{b} paired twice");
+            }
+        }
+    }
+    let still: Vec<String> = lobby
+        .pool_entries()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|e| e.account)
+        .filter(|a| a.starts_with('w'))
+        .collect();
+    assert_eq!(
+        seen.len() + still.len(),
+        players.len(),
+        "taken or still waiting"
+    );
+    assert!(still.iter().all(|a| !seen.contains(a)));
+
+    // Presence: many accounts at once, both ways.
+    let node = "node-1".to_owned();
+    lobby
+        .node_beat(node.clone(), i64::MAX / 2, 0)
+        .await
+        .unwrap();
+    let many: Vec<String> = (0..300).map(|i| format!("p{i}")).collect();
+    lobby
+        .set_presences(node.clone(), GAME, many.clone(), Vec::new())
+        .await
+        .unwrap();
+    // Again (already present: nothing changes), and half leave.
+    lobby
+        .set_presences(
+            node.clone(),
+            GAME,
+            many[..10].to_vec(),
+            many[150..].to_vec(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(lobby.counts(0).await.unwrap().0, 150);
+    lobby
+        .set_presences(node, GAME, Vec::new(), many.clone())
+        .await
+        .unwrap();
+    assert_eq!(lobby.counts(0).await.unwrap().0, 0);
+}
+
+#[tokio::test]
+async fn sqlite_wave_takes_pairs_at_once() {
+    wave_takes_pairs_at_once(&Db::sqlite()).await;
+}
+
+#[tokio::test]
+async fn postgres_wave_takes_pairs_at_once() {
+    let Some(db) = Db::postgres().await else {
+        return;
+    };
+    wave_takes_pairs_at_once(&db).await;
+    db.drop_schema().await;
+}
+
 #[tokio::test]
 async fn sqlite_quick_pairing_of_forty() {
     quick_pairing_of_forty(&Db::sqlite()).await;
