@@ -185,7 +185,16 @@ function checkLayout(label, layout, vp, inGame) {
  * games load), with the screen's buttons drawn and, given `vp`, laid out at that size.
  */
 function settled(page, label, vp = null) {
-  const now = async () => `${await attr(page, "layout")} ${await attr(page, "cells")}`;
+  // The layout with its areas and buttons in a fixed order: the order the game audits them in
+  // may differ from frame to frame (the settings window over the game's panel was seen to
+  // alternate, which kept the test waiting for 300 s), the layout is the same.
+  const canonical = (text) => {
+    const layout = JSON.parse(text || "null");
+    if (!layout) return text;
+    for (const key of ["areas", "buttons"]) layout[key] = layout[key].map((r) => JSON.stringify(r)).sort();
+    return JSON.stringify(layout);
+  };
+  const now = async () => `${canonical(await attr(page, "layout"))} ${await attr(page, "cells")}`;
   // The page's frames (counted by `countFrames`): under a software GPU one frame can take
   // seconds (the first drawing of a board compiles its shaders), so a second of the same layout
   // is not enough by itself.
