@@ -14,14 +14,25 @@
 // Sizes: 360×640 and 390×844 (phones upright), 844×390 (a phone sideways), 768×1024 (a tablet
 // upright), 1024×600 (a small tablet sideways). Screens: the menu, a game of each family (Race,
 // Focus, GIPF) in the 3D and the top-down view, Learn, a puzzle, Play online, Settings.
+// A page load is most of the test's time under a software GPU, so each screen is opened once
+// per device (the four phone and tablet sizes share one: isMobile, touch, scale 2; 1024×600 is
+// another) and checked at each of its sizes in turn by resizing the viewport, as a phone turned;
+// the game must lay out at the new size (`data-layout`'s viewport) and settle before the checks.
+// A fresh page of one screen (`--compare`, 844×390 race-3d) must lay out as the resized one.
 //
-// Then, at 390×844: a whole game of Ugolki 3×3 played by touch taps alone (both sides at this
-// screen), to its end; and a pinch on the board changes the 3D camera's distance.
+// Then, at 390×844 on a fresh game of Ugolki 3×3: a pinch on the board (two fingers moving
+// apart) must bring the 3D camera closer (`data-camera`), and the whole game is played by touch
+// taps alone (both sides at this screen), to its end.
 //
 // Usage: node phone-test.mjs --dist <built page> --out <folder> [--chromium /usr/bin/chromium]
-//        [--sizes 390x844,844x390] [--screens menu,race-3d] [--no-game] [--lang ru]
-//        [--timeout <s>]
-// Output: <size>-<screen>.png for every screen checked, touch-game.png, report.json.
+//        [--ci] [--sizes 390x844,844x390] [--screens menu,race-3d] [--no-game] [--no-pinch]
+//        [--compare 844x390:race-3d | none] [--fresh] [--lang ru] [--timeout <s>]
+//   --ci        what CI runs: every screen at 390×844 and 844×390, the comparison with a
+//               fresh page and the pinch (not the game's 80 moves)
+//   --no-game   no game played by taps (the pinch still runs unless --no-pinch)
+//   --fresh     every screen at every size in a page of its own (the slow old way)
+// Output: <size>-<screen>.png for every screen checked, touch-game.png, report.json (every
+// screen's shape and board, seconds per check, the pinch's camera before and after).
 // Exit status: 0 if every check passed, 1 otherwise (the reasons are printed).
 import { writeFile, mkdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -33,9 +44,20 @@ const dist = resolve(args.dist ?? "dist");
 const out = resolve(args.out ?? "phone-test-output");
 const executablePath = args.chromium ?? "/usr/bin/chromium";
 const waitSeconds = Number(args.timeout ?? 300);
-const onlySizes = args.sizes ? new Set(args.sizes.split(",")) : null;
+const onlySizes = args.sizes || "ci" in args ? new Set((args.sizes ?? "390x844,844x390").split(",")) : null;
 const onlyScreens = args.screens ? new Set(args.screens.split(",")) : null;
-const playGame = !("no-game" in args);
+// `--ci`: what CI runs (about 6 minutes): every screen at 390×844 and 844×390 (one page per
+// screen, turned), a fresh page compared with a turned one, and a pinch on a fresh game
+// (without the game's 80 moves).
+const ci = "ci" in args;
+const playGame = !("no-game" in args) && !ci;
+// `--no-pinch`: with --no-game, no touch game at all.
+const doPinch = !("no-pinch" in args);
+// `--fresh`: every screen at every size in a page of its own, as a phone opening it (slow).
+const fresh = "fresh" in args;
+// `--compare <size>:<screen>`: that screen in a fresh page must lay out as the resized one
+// (`--compare none` for no comparison).
+const compare = args.compare === "none" ? null : (args.compare ?? "844x390:race-3d");
 // `--lang ru`: every screen in that language.
 const lang = args.lang;
 
@@ -158,63 +180,172 @@ function checkLayout(label, layout, vp, inGame) {
 }
 
 /**
- * Waits until the layout has settled: the same layout and cells a second apart (the window
- * takes the canvas's size in the first frames, the menu fills in as the games load), with the
- * screen's buttons drawn.
+ * Waits until the layout has settled: the same layout and cells a second and three frames
+ * apart (the window takes the canvas's size in the first frames, the menu fills in as the
+ * games load), with the screen's buttons drawn and, given `vp`, laid out at that size.
  */
-function settled(page, label) {
-  const now = async () => `${await attr(page, "layout")} ${await attr(page, "cells")}`;
+function settled(page, label, vp = null) {
+  // The layout with its areas and buttons in a fixed order: the order the game audits them in
+  // may differ from frame to frame (the settings window over the game's panel was seen to
+  // alternate, which kept the test waiting for 300 s), the layout is the same.
+  const canonical = (text) => {
+    const layout = JSON.parse(text || "null");
+    if (!layout) return text;
+    for (const key of ["areas", "buttons"]) layout[key] = layout[key].map((r) => JSON.stringify(r)).sort();
+    return JSON.stringify(layout);
+  };
+  const now = async () => `${canonical(await attr(page, "layout"))} ${await attr(page, "cells")}`;
   // The page's frames (counted by `countFrames`): under a software GPU one frame can take
   // seconds (the first drawing of a board compiles its shaders), so a second of the same layout
   // is not enough by itself.
   const frames = () => page.evaluate(() => window.__frames ?? 0);
+  let changed = null;
   return waitFor(`${label}: a settled layout`, waitSeconds, async () => {
     const before = await now();
     const since = await frames();
     await sleep(1000);
-    while ((await frames()) < since + 5) await sleep(250);
-    if ((await now()) !== before) return null;
+    while ((await frames()) < since + 3) await sleep(250);
+    const after = await now();
+    if (after !== before) {
+      changed = [before, after];
+      return null;
+    }
     const parsed = await layoutOf(page);
-    return parsed && parsed.buttons.length >= 4 ? parsed : null;
+    const sized = !vp || (parsed?.viewport && Math.abs(parsed.viewport[0] - vp.width) <= 1 && Math.abs(parsed.viewport[1] - vp.height) <= 1);
+    return parsed && sized && parsed.buttons.length >= 4 ? parsed : null;
+  }).catch((e) => {
+    // Where the layout kept changing: the first difference of the last two.
+    if (changed) {
+      const [a, b] = changed;
+      let i = 0;
+      while (i < a.length && a[i] === b[i]) i++;
+      const from = Math.max(0, i - 150);
+      e.message += ` (it kept changing: …${a.slice(from, i + 150)}… became …${b.slice(from, i + 150)}…)`;
+    }
+    throw e;
   });
 }
 
-/** Opens one screen at one size, checks it and saves its picture. */
-async function checkScreen(context, origin, size, screen, report) {
-  const label = `${size.name} ${screen.name}`;
-  console.log(`== ${label}`);
+/** The device of a size: what a context is made with besides its viewport. */
+const deviceOf = ({ isMobile, hasTouch, deviceScaleFactor }) => ({ isMobile, hasTouch, deviceScaleFactor });
+const sameDevice = (a, b) => JSON.stringify(deviceOf(a)) === JSON.stringify(deviceOf(b));
+
+/** Opens one screen in the context (at its first size) and waits for the screen asked for. */
+async function openScreen(context, origin, screen, label) {
   const page = await open(context, origin, screen.options, label);
+  // A puzzle passes through Learn on its way to the board: wait for the screen asked for.
+  let state = null;
+  await waitFor(`${label}: the ${screen.state} screen`, waitSeconds, async () => {
+    state = await attr(page, "app-state");
+    return state === screen.state || state === "failed";
+  }).catch((e) => {
+    throw new Error(`${e.message} (the page shows "${state}")`);
+  });
+  if (state !== screen.state) throw new Error(`opened "${state}", not "${screen.state}"`);
+  if (screen.open) {
+    const opened = await page.evaluate((name) => window.boardcraftUi?.open(name), screen.open);
+    if (!opened) throw new Error(`the page cannot open the ${screen.open} window`);
+  }
+  return page;
+}
+
+/**
+ * Checks the screen on the page at one size: sizes the page's viewport to it (a phone turned
+ * or another phone), waits until the game has laid itself out at that size and it settled,
+ * checks it and saves its picture. Returns the settled layout.
+ */
+async function checkAt(page, size, screen, report, { name = size.name, fresh = false } = {}) {
+  const label = `${name} ${screen.name}`;
+  const started = Date.now();
+  const vp = size.viewport;
+  const current = page.viewportSize();
+  if (current.width !== vp.width || current.height !== vp.height) await page.setViewportSize(vp);
+  const inGame = screen.state === "in-game";
+  // Laid out at this size: the game's window has the viewport's size, the areas are there,
+  // the screen's window is open, and in a game the board (its cells are on the screen).
+  await waitFor(`${label}: the layout at ${vp.width}×${vp.height}`, waitSeconds, async () => {
+    const layout = await layoutOf(page);
+    if (!layout?.viewport) return false;
+    const [w, h] = layout.viewport;
+    if (Math.abs(w - vp.width) > 1 || Math.abs(h - vp.height) > 1) return false;
+    const windowShown = !screen.open || layout.areas.some(([order]) => order === "middle");
+    return layout.areas.length > 0 && (!inGame || (layout.board && (await attr(page, "cells")))) && windowShown;
+  });
+  const layout = await settled(page, label, vp);
+  const png = await page.screenshot({ timeout: 120000 });
+  await writeFile(join(out, `${name}-${screen.name}.png`), png);
+  const problems = checkLayout(label, layout, vp, inGame);
+  const seconds = (Date.now() - started) / 1000;
+  report.push({ size: name, screen: screen.name, fresh, shape: layout.shape, board: layout.board, areas: layout.areas.length, buttons: layout.buttons.length, problems, seconds, layout });
+  console.log(`${label}: ${layout.shape}, ${layout.areas.length} areas, ${layout.buttons.length} buttons, board ${JSON.stringify(layout.board)}: ${problems ? `${problems} problem(s)` : "ok"} (${seconds.toFixed(1)} s${fresh ? ", a fresh page" : ""})`);
+  return layout;
+}
+
+/**
+ * Every screen at every size of a group of sizes that share a device: each screen opened once
+ * (a page load is most of the test's time under a software GPU) and checked at each size in
+ * turn by resizing the page's viewport.
+ */
+async function checkGroup(browser, origin, sizes, screens, report) {
+  const context = await browser.newContext({ ...deviceOf(sizes[0]), viewport: sizes[0].viewport });
   try {
-    // A puzzle passes through Learn on its way to the board: wait for the screen asked for.
-    let state = null;
-    await waitFor(`${label}: the ${screen.state} screen`, waitSeconds, async () => {
-      state = await attr(page, "app-state");
-      return state === screen.state || state === "failed";
-    }).catch((e) => {
-      throw new Error(`${e.message} (the page shows "${state}")`);
-    });
-    if (state !== screen.state) throw new Error(`opened "${state}", not "${screen.state}"`);
-    if (screen.open) {
-      const opened = await page.evaluate((name) => window.boardcraftUi?.open(name), screen.open);
-      if (!opened) throw new Error(`the page cannot open the ${screen.open} window`);
+    for (const screen of screens) {
+      const label = `${screen.name}`;
+      const started = Date.now();
+      console.log(`== ${screen.name} at ${sizes.map((s) => s.name).join(", ")}`);
+      let page = null;
+      try {
+        page = await openScreen(context, origin, screen, label);
+        console.log(`${label}: loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        for (const size of sizes) {
+          try {
+            await checkAt(page, size, screen, report.screens);
+          } catch (e) {
+            fail(`${size.name} ${screen.name}: ${e.message}`);
+          }
+        }
+      } catch (e) {
+        fail(`${sizes.map((s) => s.name).join(",")} ${screen.name}: ${e.message}`);
+      } finally {
+        await page?.close();
+      }
     }
-    const inGame = state === "in-game";
-    // Laid out: the areas are there, and in a game the board (its cells are on the screen).
-    await waitFor(`${label}: the layout`, waitSeconds, async () => {
-      const layout = await layoutOf(page);
-      const windowShown = !screen.open || layout?.areas.some(([order]) => order === "middle");
-      return layout && layout.areas.length > 0 && (!inGame || (layout.board && (await attr(page, "cells")))) && windowShown;
-    });
-    const layout = await settled(page, label);
-    const png = await page.screenshot({ timeout: 120000 });
-    await writeFile(join(out, `${size.name}-${screen.name}.png`), png);
-    const problems = checkLayout(label, layout, size.viewport, inGame);
-    report.push({ size: size.name, screen: screen.name, shape: layout.shape, board: layout.board, areas: layout.areas.length, buttons: layout.buttons.length, problems });
-    console.log(`${label}: ${layout.shape}, ${layout.areas.length} areas, ${layout.buttons.length} buttons, board ${JSON.stringify(layout.board)}: ${problems ? `${problems} problem(s)` : "ok"}`);
-  } catch (e) {
-    fail(`${label}: ${e.message}`);
   } finally {
-    await page.close();
+    await context.close();
+  }
+}
+
+/**
+ * A resized page lays out as a freshly loaded one: the screen loaded at `size` is compared
+ * with the same screen reached by resizing (areas, buttons and the board within a pixel, the
+ * same shape and clipped texts).
+ */
+async function compareFresh(browser, origin, size, screen, resized, report) {
+  const context = await browser.newContext(size);
+  let page = null;
+  try {
+    page = await openScreen(context, origin, screen, `fresh ${size.name} ${screen.name}`);
+    const fresh = await checkAt(page, size, screen, report.screens, { name: `fresh-${size.name}`, fresh: true });
+    const close = (a, b) => JSON.stringify(a?.length) === JSON.stringify(b?.length) && (a ?? []).every((r, i) =>
+      Array.isArray(r) ? r.every((v, j) => (typeof v === "number" ? Math.abs(v - b[i][j]) <= 1 : v === b[i][j])) : Math.abs(r - b[i]) <= 1);
+    const differences = [];
+    if (fresh.shape !== resized.shape) differences.push(`shape ${fresh.shape} / ${resized.shape}`);
+    if (!close(fresh.board, resized.board)) differences.push(`board ${JSON.stringify(fresh.board)} / ${JSON.stringify(resized.board)}`);
+    if (!close(fresh.areas, resized.areas)) differences.push(`areas ${JSON.stringify(fresh.areas)} / ${JSON.stringify(resized.areas)}`);
+    if (!close(fresh.buttons, resized.buttons)) differences.push(`buttons ${JSON.stringify(fresh.buttons)} / ${JSON.stringify(resized.buttons)}`);
+    if (JSON.stringify(fresh.clipped) !== JSON.stringify(resized.clipped)) differences.push(`clipped ${JSON.stringify(fresh.clipped)} / ${JSON.stringify(resized.clipped)}`);
+    if (fresh.smallestText !== resized.smallestText) differences.push(`smallest text ${fresh.smallestText} / ${resized.smallestText}`);
+    report.fresh = { size: size.name, screen: screen.name, same: differences.length === 0, differences };
+    if (differences.length > 0) {
+      fail(`${size.name} ${screen.name}: a fresh page and a resized one differ (fresh / resized): ${differences.join("; ")}`);
+    } else {
+      console.log(`${size.name} ${screen.name}: a fresh page lays out as the resized one`);
+    }
+  } catch (e) {
+    fail(`fresh ${size.name} ${screen.name}: ${e.message}`);
+  } finally {
+    await page?.close();
+    await context.close();
   }
 }
 
@@ -224,28 +355,92 @@ async function cells(page) {
   return text ? JSON.parse(text) : {};
 }
 
-/** A whole game of Ugolki 3×3 by taps at 390×844, then a pinch. */
-async function touchGame(browser, origin, report) {
+/** Frames the page drew since it opened (`countFrames`). */
+const framesOf = (page) => page.evaluate(() => window.__frames ?? 0);
+
+/** Waits until the page drew `n` more frames (the game reads input once a frame). */
+async function nextFrames(page, n, what) {
+  const since = await framesOf(page);
+  await waitFor(`${what}: ${n} frames`, 120, async () => (await framesOf(page)) >= since + n);
+}
+
+/**
+ * A pinch on the board: two fingers moving apart zoom in (the camera comes closer). Each step
+ * of the fingers waits for the page's frames, as a real pinch lasts many frames: the game
+ * reads the two fingers a frame apart, and under a software GPU one frame can take longer
+ * than a whole quick gesture (every step then landed in one frame and the camera never moved).
+ */
+async function pinch(page, report) {
+  const layout = await layoutOf(page);
+  const [bx, by, bw, bh] = layout.board;
+  const [cx, cy] = [bx + bw / 2, by + bh / 2];
+  const before = (await attr(page, "camera")).split(" ").map(Number);
+  const cdp = await page.context().newCDPSession(page);
+  const touch = (type, spread) =>
+    cdp.send("Input.dispatchTouchEvent", {
+      type,
+      touchPoints:
+        type === "touchEnd"
+          ? []
+          : [
+              { x: cx - spread, y: cy, id: 1 },
+              { x: cx + spread, y: cy, id: 2 },
+            ],
+    });
+  await touch("touchStart", 30);
+  await nextFrames(page, 2, "the pinch's start");
+  for (let step = 1; step <= 6; step++) {
+    await touch("touchMove", 30 + step * 15);
+    await nextFrames(page, 2, `the pinch's step ${step}`);
+  }
+  await touch("touchEnd", 0);
+  await cdp.detach();
+  const after = await waitFor("the camera to move", 30, async () => {
+    const now = (await attr(page, "camera")).split(" ").map(Number);
+    return now[1] !== before[1] ? now : null;
+  }).catch(() => null);
+  if (!after) {
+    fail(`a pinch did not change the camera (zoom, distance: ${before})`);
+  } else if (!(after[1] < before[1])) {
+    fail(`fingers moving apart moved the camera away: distance ${before[1]} → ${after[1]}`);
+  } else {
+    console.log(`pinch: camera distance ${before[1]} → ${after[1]} (zoom ${before[0]} → ${after[0]})`);
+  }
+  report.pinch = { before, after };
+}
+
+/**
+ * At 390×844, a fresh game of Ugolki 3×3: a pinch on its board, then (`moves`) the whole game
+ * played by taps, both sides at this screen, to its end.
+ */
+async function touchGame(browser, origin, report, { moves: playMoves = true } = {}) {
   const size = SIZES.find((s) => s.name === "390x844");
   const context = await browser.newContext(size);
   const page = await open(context, origin, { variant: "ugolki-hg-3x3", ...human }, "touch game");
+  const started = Date.now();
   try {
     await waitFor("the game", waitSeconds, async () => (await attr(page, "app-state")) === "in-game");
+    await waitFor("the board", waitSeconds, async () => (await layoutOf(page))?.board && (await attr(page, "cells")));
     await settled(page, "touch game");
+    await pinch(page, report);
+    if (!playMoves) return;
+    // Let the camera stop before the cells are read for taps.
+    await settled(page, "touch game after the pinch");
     const moves = UGOLKI_GAME.split(" ");
+    const gameStarted = Date.now();
     for (const [i, move] of moves.entries()) {
       await waitFor(`ready for move ${i + 1}`, 120, async () =>
         (await attr(page, "phase")) === "ready" && Number(await attr(page, "ply")) === i,
       );
       const where = await cells(page);
       // A Halma-family move is the piece and where it ends (a jump's path is the game's to
-      // find): two taps.
+      // find): two taps, a frame apart (the game reads taps once a frame).
       const squares = move.split(/[-:]/);
       for (const square of [squares[0], squares.at(-1)]) {
         if (!where[square]) throw new Error(`${square} is not on the screen (move ${i + 1}, ${move})`);
         const [x, y] = where[square];
         await page.touchscreen.tap(x, y);
-        await sleep(250);
+        await nextFrames(page, 1, `the tap on ${square}`);
       }
       // Generous: under a software GPU the first frame that draws something new (a piece
       // selected where jumps light up) compiles shaders, seen taking 30 s on a loaded machine.
@@ -257,50 +452,15 @@ async function touchGame(browser, origin, report) {
     }
     await waitFor("the game over", 60, async () => (await attr(page, "phase")) === "game-over");
     const outcome = await attr(page, "outcome");
-    console.log(`touch game: ${moves.length} moves tapped; ${outcome}`);
-    await sleep(1000);
+    const seconds = (Date.now() - gameStarted) / 1000;
+    console.log(`touch game: ${moves.length} moves tapped in ${seconds.toFixed(0)} s; ${outcome}`);
     await writeFile(join(out, "touch-game.png"), await page.screenshot({ timeout: 120000 }));
-    report.touchGame = { moves: moves.length, outcome };
-
-    // A pinch on the board: two fingers moving apart zoom in (the camera comes closer).
-    const layout = await layoutOf(page);
-    const [bx, by, bw, bh] = layout.board;
-    const [cx, cy] = [bx + bw / 2, by + bh / 2];
-    const before = (await attr(page, "camera")).split(" ").map(Number);
-    const cdp = await context.newCDPSession(page);
-    const touch = (type, spread) =>
-      cdp.send("Input.dispatchTouchEvent", {
-        type,
-        touchPoints:
-          type === "touchEnd"
-            ? []
-            : [
-                { x: cx - spread, y: cy, id: 1 },
-                { x: cx + spread, y: cy, id: 2 },
-              ],
-      });
-    await touch("touchStart", 30);
-    for (let step = 1; step <= 12; step++) {
-      await touch("touchMove", 30 + step * 10);
-      await sleep(60);
-    }
-    await touch("touchEnd", 0);
-    const after = await waitFor("the camera to move", 10, async () => {
-      const now = (await attr(page, "camera")).split(" ").map(Number);
-      return now[1] !== before[1] ? now : null;
-    }).catch(() => null);
-    if (!after) {
-      fail(`a pinch did not change the camera (zoom, distance: ${before})`);
-    } else if (!(after[1] < before[1])) {
-      fail(`fingers moving apart moved the camera away: distance ${before[1]} → ${after[1]}`);
-    } else {
-      console.log(`pinch: camera distance ${before[1]} → ${after[1]} (zoom ${before[0]} → ${after[0]})`);
-    }
-    report.pinch = { before, after };
+    report.touchGame = { moves: moves.length, outcome, seconds };
   } catch (e) {
     fail(`touch game: ${e.message}`);
     await writeFile(join(out, "touch-game-failed.png"), await page.screenshot({ timeout: 120000 })).catch(() => {});
   } finally {
+    console.log(`touch game: ${((Date.now() - started) / 1000).toFixed(0)} s in all`);
     await context.close();
   }
 }
@@ -311,17 +471,41 @@ async function main() {
   const { server, origin } = await serveStatic(dist);
   const browser = await launchChromium(executablePath);
   const report = { screens: [], failures };
+  const started = Date.now();
   try {
-    for (const size of SIZES.filter((s) => !onlySizes || onlySizes.has(s.name))) {
-      // One context per size: the page's files come from its cache after the first screen.
-      const context = await browser.newContext(size);
-      for (const screen of SCREENS.filter((s) => !onlyScreens || onlyScreens.has(s.name))) {
-        await checkScreen(context, origin, size, screen, report.screens);
-      }
-      await context.close();
+    const sizes = SIZES.filter((s) => !onlySizes || onlySizes.has(s.name));
+    const screens = SCREENS.filter((s) => !onlyScreens || onlyScreens.has(s.name));
+    // Sizes of one device share a page per screen (resized between them): a context's
+    // device (touch, isMobile, scale) is fixed, its viewport is not.
+    const groups = [];
+    for (const size of sizes) {
+      const group = groups.find((g) => sameDevice(g[0], size));
+      if (group) group.push(size);
+      else groups.push([size]);
     }
-    if (playGame) await touchGame(browser, origin, report);
+    if (fresh) {
+      // Every screen at every size in a page of its own (the old way; slow).
+      for (const size of sizes) await checkGroup(browser, origin, [size], screens, report);
+    } else {
+      for (const group of groups) await checkGroup(browser, origin, group, screens, report);
+    }
+    if (compare) {
+      const [sizeName, screenName] = compare.split(":");
+      const size = SIZES.find((s) => s.name === sizeName);
+      const screen = SCREENS.find((s) => s.name === screenName);
+      const resized = report.screens.find((r) => r.size === sizeName && r.screen === screenName);
+      if (!size || !screen) throw new Error(`--compare ${compare}: no such size or screen`);
+      if (!resized) {
+        console.log(`--compare ${compare}: that screen was not checked at that size; nothing to compare`);
+      } else {
+        await compareFresh(browser, origin, size, screen, resized.layout, report);
+      }
+    }
+    if (playGame || doPinch) await touchGame(browser, origin, report, { moves: playGame });
   } finally {
+    report.seconds = Math.round((Date.now() - started) / 1000);
+    console.log(`phone test: ${report.seconds} s`);
+    for (const r of report.screens) delete r.layout;
     await writeFile(join(out, "report.json"), JSON.stringify(report, null, 2) + "\n");
     await browser.close();
     server.close();

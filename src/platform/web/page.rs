@@ -12,11 +12,12 @@
 //! trying`, then `solved`), empty when none.
 //!
 //! And how the screen is laid out ([`UiAudit`], CSS pixels): `data-layout`, a JSON object
-//! `{"shape": "portrait", "touch": true, "board": [x, y, w, h] or null, "areas": [[order, x, y,
-//! w, h], …], "buttons": [[x, y, w, h], …], "clipped": ["why: text", …], "smallestText": 14}`
-//! (the board's rectangle is the camera's viewport while a game is on; the areas are egui's
-//! panels, `background`, and windows, `middle`); and `data-camera`, `<zoom> <distance>` of the
-//! 3D camera (distance from the board's centre, in cells).
+//! `{"shape": "portrait", "touch": true, "viewport": [w, h], "board": [x, y, w, h] or null,
+//! "areas": [[order, x, y, w, h], …], "buttons": [[x, y, w, h], …], "clipped": ["why: text", …],
+//! "smallestText": 14}` (the viewport is the window's size as the game last laid it out; the
+//! board's rectangle is the camera's viewport while a game is on; the areas are egui's panels,
+//! `background`, and windows, `middle`); and `data-camera`, `<zoom> <distance>` of the 3D camera
+//! (distance from the board's centre, in cells).
 //!
 //! The browser test opens windows through `window.boardcraftUi.open(name)` (`settings`,
 //! `saves`, `online`), as the menu's buttons do.
@@ -138,8 +139,19 @@ fn publish_layout(
     layout: Res<Layout>,
     state: Res<State<AppState>>,
     cameras: Query<&Camera, With<OrbitCamera>>,
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
     mut published: Local<String>,
 ) {
+    let viewport = windows.single().map_or_else(
+        |_| "null".to_owned(),
+        |w| {
+            format!(
+                "[{:.1},{:.1}]",
+                w.resolution.width() * css.0,
+                w.resolution.height() * css.0
+            )
+        },
+    );
     let board = cameras
         .single()
         .ok()
@@ -161,7 +173,7 @@ fn publish_layout(
     let clipped: Vec<String> = audit.clipped.iter().map(|t| format!("{t:?}")).collect();
     let shape = layout.shape.name();
     let text = format!(
-        "{{\"shape\":\"{shape}\",\"touch\":{},\"board\":{board},\"areas\":[{}],\"buttons\":[{}],\"clipped\":[{}],\"smallestText\":{}}}",
+        "{{\"shape\":\"{shape}\",\"touch\":{},\"viewport\":{viewport},\"board\":{board},\"areas\":[{}],\"buttons\":[{}],\"clipped\":[{}],\"smallestText\":{}}}",
         layout.touch,
         areas.join(","),
         buttons.join(","),
