@@ -8,8 +8,8 @@
 # web/test/offline-test.mjs), the Telegram test (a Mini App, its theme worn by the game:
 # web/test/telegram-test.mjs) and the phone test (web/test/phone-test.mjs): screens at phone
 # and tablet sizes (panels inside the viewport, the board never under a panel, no clipped
-# text, buttons a tap wide) and a pinch; by default its CI part (`--ci`: every screen at
-# 390x844 and 844x390, ~6 min), with --phone-full all five sizes and a whole game played by
+# text, buttons a tap wide) and a pinch; by default its CI part (`--ci`: the menu, a 3D game
+# and Settings at 390x844 and 844x390, and a pinch), with --phone-full all five sizes and a whole game played by
 # taps (~30-40 min under the software renderer on two cores). All on the same `web-ci` build.
 #
 #   scripts/test-web.sh                     # the test (CI), the phone test's CI part
