@@ -344,6 +344,23 @@ async function main() {
       report.botLine = line;
       console.log(`the bot ${name} answered: ${line}`);
       await screenshot(c, "bot-game");
+      // The same online game on a phone, upright and sideways: the online panel takes its
+      // strip beside or under the board, never over it.
+      for (const [width, height] of [[390, 844], [844, 390]]) {
+        const size = { width, height };
+        await c.page.setViewportSize(size);
+        await sleep(3000);
+        const layout = await checkLayout(c, `online game ${width}×${height}`, size);
+        const board = layout?.board;
+        for (const [order, ...rect] of layout?.areas ?? []) {
+          const [bx, by, bw, bh] = board ?? [0, 0, 0, 0];
+          const [x, y, w, h] = rect;
+          const ow = Math.min(bx + bw, x + w) - Math.max(bx, x);
+          const oh = Math.min(by + bh, y + h) - Math.max(by, y);
+          if (order === "background" && ow > 1 && oh > 1) fail(`online game ${width}×${height}: a panel [${rect.map(Math.round)}] overlaps the board [${board.map(Math.round)}]`);
+        }
+        await screenshot(c, `bot-game-${width}x${height}`);
+      }
     } else {
       console.log("no --cli: the bot part is skipped");
       report.bot = "skipped";
