@@ -183,9 +183,19 @@ async function playOne(players, ply) {
  * still land on the squares meant.
  */
 async function playByTaps(player, ply) {
-  const layout = JSON.parse((await player.attr("layout")) || "null");
-  const board = layout?.board;
-  if (!board || board[0] < 100) fail(`${player.name}: the board ${JSON.stringify(board)} does not start right of the online panel`);
+  // The game screen laid out (a loaded machine draws a frame a second or slower): the board
+  // right of the online panel, its cells published.
+  // The cells settle a few frames after the layout (the camera turns to the player's side and
+  // fits the board's new region): the same positions two seconds apart.
+  await waitFor(`${player.name}: the board right of the online panel`, waitSeconds, async () => {
+    const layout = JSON.parse((await player.attr("layout")) || "null");
+    const before = await player.attr("cells");
+    await sleep(2000);
+    return layout?.board?.[0] > 100 && before && before === (await player.attr("cells")) ? true : null;
+  }).catch(async (e) => {
+    await screenshot(player, "taps-failed");
+    throw new Error(`${e.message}: the layout ${await player.attr("layout")}`);
+  });
   const moves = await waitFor(`${player.name}: legal moves at ply ${ply}`, waitSeconds, async () => {
     const list = await player.page.evaluate(() => window.boardcraft.legalMoves());
     return list.length > 0 ? list : null;
@@ -200,7 +210,19 @@ async function playByTaps(player, ply) {
     await player.page.touchscreen.tap(at[0], at[1]);
     await sleep(400);
   }
-  await waitFor(`${player.name}: ${move} played by taps`, waitSeconds, async () => Number(await player.attr("ply")) > ply);
+  await waitFor(`${player.name}: ${move} played by taps`, waitSeconds, async () => Number(await player.attr("ply")) > ply).catch(async (e) => {
+    // The published cells as dots over the page, to see where they are against the board.
+    await player.page.evaluate((json) => {
+      for (const [name, [x, y]] of Object.entries(JSON.parse(json))) {
+        const dot = document.createElement("div");
+        dot.textContent = name;
+        dot.style.cssText = `position:fixed;left:${x - 3}px;top:${y - 3}px;width:6px;height:6px;background:red;color:red;font:9px sans-serif;z-index:9999;pointer-events:none`;
+        document.body.appendChild(dot);
+      }
+    }, await player.attr("cells"));
+    console.log(`${player.name}: camera ${await player.attr("camera")}; cells ${await player.attr("cells")}`);
+    throw new Error(`${e.message} (taps at ${JSON.stringify(squares.map((q) => cells[q]))}; the layout ${await player.attr("layout")})`);
+  });
   const played = (await player.attr("line")).split(" ").at(-1);
   if (played !== move) fail(`${player.name}: the taps of ${move} played ${played}`);
   console.log(`ply ${ply + 1}: ${player.name} tapped ${move}`);
