@@ -9,8 +9,9 @@
 #                         servers may let browsers keep them for a year
 # and each compressible file with precompressed copies beside it (`F.br`, brotli; `F.gz`,
 # gzip) for servers that send them with `Content-Encoding` (scripts/serve-web.py, the browser
-# test's server, the game server's --web): measured, the release wasm is 26.7 MB raw, 7.3 MB
-# gzip -9, 4.6 MB brotli -q 11, and the whole page 4.75 MB over the wire. Serving it: index.html,
+# test's server, the game server's --web): measured (2 December 2026), the release wasm is
+# 28.2 MB raw, 7.7 MB gzip -9, 4.93 MB brotli -q 11; every file of the page 5.10 MB over the
+# wire, of which a load fetches 5.04 MB before the game's first frame. Serving it: index.html,
 # sw.js and build.json with `Cache-Control: no-cache`, b/ with a long max-age (both servers do).
 #
 #   scripts/build-web.sh                  # size-optimised `web-release` build
@@ -20,6 +21,9 @@
 #                                           (default: $CARGO_TARGET_DIR/web/<profile>)
 #   scripts/build-web.sh --wasm-opt       # also run `wasm-opt -Oz` (npm binaryen 132); off by
 #                                           default: it shrinks the raw file, not the wire size
+#                                           (not re-measured on the 28 MB build of December 2026:
+#                                           npm's binaryen, itself wasm, had not finished after
+#                                           5 min of CPU)
 #
 # Needs: the wasm32-unknown-unknown target (rustup target add wasm32-unknown-unknown) and
 # wasm-bindgen-cli at exactly the version of the wasm-bindgen crate in Cargo.lock; the script
@@ -43,7 +47,7 @@ while [[ $# -gt 0 ]]; do
       ;;
     --out) out=$2; shift ;;
     --wasm-opt) wasm_opt=1 ;;
-    -h | --help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,32p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
   shift

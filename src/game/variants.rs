@@ -427,6 +427,20 @@ fn read_manifest(
     }
 }
 
+/// An entry's state from its loaded asset (its problems logged).
+fn loaded_state(asset: &VariantAsset) -> EntryState {
+    let state = match &asset.result {
+        Ok(v) => EntryState::Ready(v.clone()),
+        Err(e) => EntryState::Broken(e.to_string()),
+    };
+    match &state {
+        EntryState::Broken(why) => warn!("variant file rejected:\n{why}"),
+        EntryState::Ready(v) => v.warnings.iter().for_each(|w| warn!("{w}")),
+        EntryState::Loading => {}
+    }
+    state
+}
+
 /// Keeps each entry's state in step with its asset: loaded, reloaded, or failed.
 fn track_variants(
     mut library: ResMut<VariantLibrary>,
@@ -434,22 +448,32 @@ fn track_variants(
     mut events: MessageReader<AssetEvent<VariantAsset>>,
     mut failed: MessageReader<bevy::asset::AssetLoadFailedEvent<VariantAsset>>,
 ) {
+    // A file that finished loading this frame is taken at once: its `Added` event only comes
+    // at the end of the frame (PostUpdate), which would start the first game a frame later
+    // (in the browser under a software renderer, a frame at start-up is a few hundred ms).
+    for entry in &mut library.entries {
+        if matches!(entry.state, EntryState::Loading)
+            && let Some(asset) = entry.handle.as_ref().and_then(|h| assets.get(h))
+        {
+            entry.state = loaded_state(asset);
+        }
+    }
     for event in events.read() {
         let (AssetEvent::Added { id } | AssetEvent::Modified { id }) = *event else {
             continue;
         };
+        // Added: taken above when it loaded (only a file still loading is new here).
+        if matches!(event, AssetEvent::Added { .. })
+            && library
+                .entry_mut(id)
+                .is_some_and(|e| !matches!(e.state, EntryState::Loading))
+        {
+            continue;
+        }
         let Some(asset) = assets.get(id) else {
             continue;
         };
-        let state = match &asset.result {
-            Ok(v) => EntryState::Ready(v.clone()),
-            Err(e) => EntryState::Broken(e.to_string()),
-        };
-        match &state {
-            EntryState::Broken(why) => warn!("variant file rejected:\n{why}"),
-            EntryState::Ready(v) => v.warnings.iter().for_each(|w| warn!("{w}")),
-            EntryState::Loading => {}
-        }
+        let state = loaded_state(asset);
         if let Some(entry) = library.entry_mut(id) {
             entry.state = state;
         }

@@ -621,6 +621,21 @@ function checkDownload(files, served) {
 }
 
 /**
+ * The moments of a load the page and the game mark on <body> (`data-<name>-ms`, see
+ * web/index.html), in the order they happen: the .wasm downloaded (the progress bar's copy),
+ * compiled, the game's main() begun and returned, its first frame run, and the first frame
+ * with the game or the menu on.
+ */
+const LOAD_MARKS = [
+  "wasm-downloaded",
+  "wasm-compiled",
+  "wasm-started",
+  "wasm-main-returned",
+  "first-update",
+  "first-frame",
+];
+
+/**
  * Page load → first frame of the game, `runs` times each in a fresh context (nothing cached):
  * on loopback, and, with `mbps`, through Chromium's network emulation at that bandwidth.
  */
@@ -629,6 +644,9 @@ async function measureLoad(browser, origin, served, runs, throttles, log) {
   const results = [];
   for (const { mbps: bandwidth, latencyMs } of [{ mbps: 0 }, ...throttles]) {
     const times = [];
+    const marks = [];
+    // Per run, the frames before the first frame of the game (data-load-frames).
+    const frames = [];
     let download = null;
     for (let run = 0; run < runs; run++) {
       const context = await browser.newContext({ viewport: { width: 960, height: 600 } });
@@ -650,6 +668,13 @@ async function measureLoad(browser, origin, served, runs, throttles, log) {
       );
       download ??= checkDownload(await transfers(page), served);
       times.push(firstFrame);
+      marks.push(
+        await page.evaluate(
+          (names) => names.map((n) => Number(document.body.getAttribute(`data-${n}-ms`)) || null),
+          LOAD_MARKS,
+        ),
+      );
+      frames.push(await page.evaluate(() => document.body.dataset.loadFrames ?? null));
       await context.close();
     }
     const result = {
@@ -657,6 +682,9 @@ async function measureLoad(browser, origin, served, runs, throttles, log) {
       latencyMs: bandwidth ? latencyMs : 0,
       firstFrameMs: times,
       median: stats(times).median,
+      // Per run, each moment of the load (LOAD_MARKS), ms since the page load started.
+      marks: marks.map((run) => Object.fromEntries(LOAD_MARKS.map((name, i) => [name, run[i]]))),
+      frames,
       download,
     };
     const network = bandwidth ? `${bandwidth} Mbit/s, ${latencyMs} ms latency` : "loopback";
@@ -664,6 +692,10 @@ async function measureLoad(browser, origin, served, runs, throttles, log) {
       `page load → first frame (${network}): ${times.join(", ")} ms; ` +
         `${download?.pageBytesOnWire} bytes on the wire`,
     );
+    for (const [i, run] of marks.entries()) {
+      console.log(`   ${LOAD_MARKS.map((name, j) => `${name} ${run[j] ?? "-"}`).join(", ")}`);
+      if (frames[i]) console.log(`      frames (began-updated): ${frames[i]}`);
+    }
     results.push(result);
   }
   return results;

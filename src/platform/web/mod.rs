@@ -19,6 +19,8 @@ pub use yield_now::yield_now;
 /// options that do not parse are reported as an error on the console and the defaults are
 /// used, so a bad link still opens the game.
 pub fn command_line() -> Cli {
+    // The game's main() has begun (its first call): for the browser test's load measurement.
+    page::mark_load_time("wasm-started");
     let options = QueryOptions::parse(query_pairs());
     // Bevy's logger is not set up yet: write to the console directly.
     for problem in &options.ignored {

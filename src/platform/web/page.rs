@@ -89,7 +89,9 @@ pub fn plugin(app: &mut App) {
                 publish_camera,
             ),
         )
-        .add_systems(First, measure_css_pixels);
+        .add_systems(First, measure_css_pixels)
+        .init_resource::<LoadFrames>()
+        .add_systems(First, frame_began);
 }
 
 /// CSS pixels per logical pixel of the window: the canvas's width on the page over the
@@ -293,21 +295,62 @@ fn publish_status(status: Res<GameStatus>, mut published: Local<Option<GameStatu
     *published = Some(status.clone());
 }
 
-/// The first frame in which the game (or the menu) is on: its time since the page started
-/// loading.
-fn mark_first_frame(status: Res<GameStatus>, mut done: Local<bool>) {
-    if *done || !matches!(status.app_state, "in-game" | "menu") {
+/// Marks a moment of the page's load on `<body>`: `data-<name>-ms`, milliseconds since the
+/// page load started (the browser test's load measurement reads them, with the page's own).
+pub fn mark_load_time(name: &str) -> Option<f64> {
+    let now = web_sys::window()?.performance()?.now();
+    body()?
+        .set_attribute(&format!("data-{name}-ms"), &format!("{now:.0}"))
+        .ok()?;
+    Some(now)
+}
+
+fn now_ms() -> Option<f64> {
+    Some(web_sys::window()?.performance()?.now())
+}
+
+/// The frames before the first frame of the game: when each began (`First`) and when its
+/// main-world update ended (`Last`); the rest of a frame is the render world and the browser.
+#[derive(Resource, Default)]
+struct LoadFrames {
+    frames: Vec<(f64, f64)>,
+    done: bool,
+}
+
+fn frame_began(mut load: ResMut<LoadFrames>) {
+    if !load.done {
+        let now = now_ms().unwrap_or_default();
+        load.frames.push((now, now));
+    }
+}
+
+/// The first frame the app ran (`data-first-update-ms`), and the first in which the game (or
+/// the menu) is on (`data-first-frame-ms`): their times since the page started loading; and
+/// every frame until then (`data-load-frames`: `<began>-<updated>` per frame, space-separated).
+fn mark_first_frame(status: Res<GameStatus>, mut load: ResMut<LoadFrames>) {
+    if load.done {
         return;
     }
-    *done = true;
-    let Some(now) = web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-    else {
+    let now = now_ms().unwrap_or_default();
+    if let Some(frame) = load.frames.last_mut() {
+        frame.1 = now;
+    }
+    if load.frames.len() == 1 {
+        mark_load_time("first-update");
+    }
+    if !matches!(status.app_state, "in-game" | "menu") {
         return;
-    };
-    info!("first frame of the game {now:.0} ms after the page load started");
+    }
+    load.done = true;
+    if let Some(now) = mark_load_time("first-frame") {
+        info!("first frame of the game {now:.0} ms after the page load started");
+    }
+    let frames: Vec<String> = load
+        .frames
+        .iter()
+        .map(|(began, updated)| format!("{began:.0}-{updated:.0}"))
+        .collect();
     if let Some(body) = body() {
-        let _ = body.set_attribute("data-first-frame-ms", &format!("{now:.0}"));
+        let _ = body.set_attribute("data-load-frames", &frames.join(" "));
     }
 }
