@@ -164,11 +164,9 @@ pub fn pointer_on_plane(
     pointer: Vec2,
     y: f32,
 ) -> Option<Vec3> {
-    // Pointer positions are the window's; the camera's viewport may not start at its corner.
-    let in_viewport = pointer - camera.logical_viewport_rect()?.min;
-    let ray = camera
-        .viewport_to_world(camera_transform, in_viewport)
-        .ok()?;
+    // Bevy's "viewport" positions are the window's (it subtracts the viewport's corner itself):
+    // the pointer goes in as it is, even when the viewport is offset.
+    let ray = camera.viewport_to_world(camera_transform, pointer).ok()?;
     let distance = ray.intersect_plane(Vec3::new(0.0, y, 0.0), InfinitePlane3d::new(Vec3::Y))?;
     Some(ray.get_point(distance))
 }

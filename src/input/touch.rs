@@ -83,7 +83,8 @@ fn taps(
         if !viewport.contains(touch.position) {
             continue;
         }
-        let Ok(ray) = camera.viewport_to_world(transform, touch.position - viewport.min) else {
+        // Window coordinates, as Bevy's conversion takes them (it handles the viewport's offset).
+        let Ok(ray) = camera.viewport_to_world(transform, touch.position) else {
             continue;
         };
         let board_only = |e: Entity| cells.contains(e) || pieces.contains(e);

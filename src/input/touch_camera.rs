@@ -100,16 +100,3 @@ fn touch_camera(
     }
     gesture.last = Some((distance, middle));
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fingers_apart_zoom_in_and_together_zoom_out() {
-        assert!(pinch_zoom(1.0, 100.0, 200.0) < 1.0);
-        assert!(pinch_zoom(1.0, 200.0, 100.0) > 1.0);
-        assert_eq!(pinch_zoom(1.0, 100.0, 1000.0), 0.45);
-        assert_eq!(pinch_zoom(1.0, 0.0, 100.0), 1.0);
-    }
-}

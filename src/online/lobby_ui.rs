@@ -186,15 +186,15 @@ pub fn delta_text(delta: i32) -> String {
 pub fn result_note(lang: Language, online: &super::Online) -> Option<(String, egui::Color32)> {
     let result = online.result.as_ref()?;
     if result.cause == boardcraft_protocol::EndCause::Aborted {
-        return Some((say(lang, Say::AbortedNote).to_owned(), colours::WARN));
+        return Some((say(lang, Say::AbortedNote).to_owned(), colours::warn()));
     }
     if let (Some(ratings), Some(me)) = (online.ratings, online.seat) {
         let change = ratings.get(me);
         let delta = change.delta();
         let colour = match delta {
-            d if d > 0 => colours::GOOD,
-            d if d < 0 => colours::BAD,
-            _ => colours::TEXT,
+            d if d > 0 => colours::good(),
+            d if d < 0 => colours::bad(),
+            _ => colours::text(),
         };
         return Some((
             sayf(
@@ -210,7 +210,7 @@ pub fn result_note(lang: Language, online: &super::Online) -> Option<(String, eg
         ));
     }
     let players = online.players.as_ref()?;
-    (!players.rated).then(|| (say(lang, Say::Unrated).to_owned(), colours::TEXT))
+    (!players.rated).then(|| (say(lang, Say::Unrated).to_owned(), colours::text()))
 }
 
 fn tap(ui: &egui::Ui) -> f32 {
@@ -260,7 +260,7 @@ fn lobby_screen(
             panel_frame().show(ui, |ui| {
                 ui.set_width(size.x - 24.0);
                 ui.set_height(size.y - 20.0);
-                ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
+                ui.style_mut().visuals.override_text_color = Some(colours::text());
                 let t = tap(ui);
                 ui.horizontal_wrapped(|ui| {
                     if ui
@@ -306,7 +306,7 @@ fn lobby_screen(
                             sayf(lang, Say::LobbyError, &reason)
                         }
                     };
-                    ui.colored_label(colours::BAD, text);
+                    ui.colored_label(colours::bad(), text);
                 }
                 egui::ScrollArea::vertical()
                     .id_salt("lobby_scroll")
@@ -344,7 +344,7 @@ fn account_status(
         (SignIn::In, Some(account)) => {
             ui.label(
                 egui::RichText::new(sayf(lang, Say::SignedInAs, &[("name", &account.name)]))
-                    .color(colours::ACCENT),
+                    .color(colours::accent()),
             );
         }
         (SignIn::Working, _) => {
@@ -511,7 +511,7 @@ fn pools_block(
                 Say::Searching,
                 &[("pool", &pool_label(lang, waiting, &title))],
             ))
-            .color(colours::ACCENT),
+            .color(colours::accent()),
         );
         ui.horizontal(|ui| {
             ui.spinner();
@@ -600,7 +600,7 @@ fn challenges_block(
                         ("game", &game),
                     ],
                 ))
-                .color(colours::ACCENT),
+                .color(colours::accent()),
             );
             ui.horizontal_wrapped(|ui| {
                 if ui.button(say(lang, Say::Accept)).clicked() {
@@ -874,7 +874,7 @@ fn profile_tab(
     ui.label(
         egui::RichText::new(&profile.player.name)
             .size(20.0)
-            .color(colours::ACCENT),
+            .color(colours::accent()),
     );
     ui.label(sayf(
         lang,

@@ -100,13 +100,13 @@ fn notice_text(lang: Language, kind: NoticeKind, detail: &str) -> String {
 
 fn link_text(lang: Language, state: Option<LinkState>) -> (String, egui::Color32) {
     match state {
-        None | Some(LinkState::Connecting) => (say(lang, Say::Connecting).into(), colours::WARN),
-        Some(LinkState::Online) => (say(lang, Say::Online).into(), colours::GOOD),
+        None | Some(LinkState::Connecting) => (say(lang, Say::Connecting).into(), colours::warn()),
+        Some(LinkState::Online) => (say(lang, Say::Online).into(), colours::good()),
         Some(LinkState::Reconnecting { attempt }) => (
             sayf(lang, Say::Reconnecting, &[("n", &attempt)]),
-            colours::WARN,
+            colours::warn(),
         ),
-        Some(LinkState::Gone) => (say(lang, Say::Gone).into(), colours::BAD),
+        Some(LinkState::Gone) => (say(lang, Say::Gone).into(), colours::bad()),
     }
 }
 
@@ -124,7 +124,7 @@ fn invite_block(ui: &mut egui::Ui, lang: Language, online: &Online) {
                 egui::RichText::new(sayf(lang, Say::Code, &[("code", code)]))
                     .monospace()
                     .size(18.0)
-                    .color(colours::ACCENT),
+                    .color(colours::accent()),
             );
             if ui.button(say(lang, Say::CopyCode)).clicked() {
                 ui.ctx().copy_text(code.clone());
@@ -173,7 +173,7 @@ fn online_window(
     }
     let mut open = true;
     layout::dialog(ctx, say(lang, Say::Title), "online_window", 460.0, None).show(ctx, |ui| {
-        ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
+        ui.style_mut().visuals.override_text_color = Some(colours::text());
         // A field's width: as asked, or what is left of the line.
         let field = |ui: &egui::Ui, wanted: f32| wanted.min(ui.available_width() - 8.0).max(80.0);
         ui.horizontal_wrapped(|ui| {
@@ -297,7 +297,10 @@ fn online_window(
         if let Some(notice) = &online.notice
             && super::wall_now() - notice.at < 30.0
         {
-            ui.colored_label(colours::BAD, notice_text(lang, notice.kind, &notice.detail));
+            ui.colored_label(
+                colours::bad(),
+                notice_text(lang, notice.kind, &notice.detail),
+            );
         }
         if let Some(game) = &watchable
             && ui.button(say(lang, Say::WatchInstead)).clicked()
@@ -360,7 +363,7 @@ fn online_panel(
                 if wide {
                     ui.set_min_height(screen.height() - 20.0);
                 }
-                ui.style_mut().visuals.override_text_color = Some(colours::TEXT);
+                ui.style_mut().visuals.override_text_color = Some(colours::text());
                 let id = online.game.as_deref().unwrap_or("");
                 ui.label(egui::RichText::new(sayf(lang, Say::GameId, &[("game", &id)])).small());
                 let (text, colour) = link_text(lang, online.link);
@@ -369,7 +372,7 @@ fn online_panel(
                     for s in Side::BOTH {
                         ui.label(
                             egui::RichText::new(super::lobby_ui::side_text(lang, players, s))
-                                .color(colours::ACCENT),
+                                .color(colours::accent()),
                         );
                     }
                 }
@@ -386,9 +389,9 @@ fn online_panel(
                     ui.horizontal_wrapped(|ui| {
                         let name = side(lang, color_of(s));
                         let (key, colour) = match online.presence(s) {
-                            Some(Presence::Present) => (Say::Present, colours::GOOD),
-                            Some(Presence::Gone { .. }) => (Say::Left, colours::BAD),
-                            _ => (Say::Absent, colours::WARN),
+                            Some(Presence::Present) => (Say::Present, colours::good()),
+                            Some(Presence::Gone { .. }) => (Say::Left, colours::bad()),
+                            _ => (Say::Absent, colours::warn()),
                         };
                         ui.colored_label(colour, sayf(lang, key, &[("Side", &name)]));
                         if let Some(ms) = online.remaining_ms(s, now) {
@@ -396,7 +399,7 @@ fn online_panel(
                             let mut text =
                                 egui::RichText::new(clock_text(ms)).monospace().size(17.0);
                             if running {
-                                text = text.strong().color(colours::ACCENT);
+                                text = text.strong().color(colours::accent());
                             }
                             ui.label(text);
                         }
@@ -413,7 +416,7 @@ fn online_panel(
                     && now - notice.at < 12.0
                 {
                     ui.colored_label(
-                        colours::WARN,
+                        colours::warn(),
                         notice_text(lang, notice.kind, &notice.detail),
                     );
                 }
@@ -473,7 +476,7 @@ fn offers(
     for (kind, key) in answerable {
         if online.offer_from_opponent(kind).is_some() {
             ui.separator();
-            ui.label(egui::RichText::new(say(lang, key)).color(colours::ACCENT));
+            ui.label(egui::RichText::new(say(lang, key)).color(colours::accent()));
             ui.horizontal_wrapped(|ui| {
                 if ui.button(say(lang, Say::Accept)).clicked() {
                     commands.write(OnlineCommand::Accept(kind));

@@ -42,10 +42,10 @@ fn coordinates(
     let mut drawn: Vec<(egui::Pos2, f32)> = Vec::new();
     for (text, pos) in &board.layout.labels {
         let world = board.layout.world(*pos, 0.02);
-        let Ok(local) = camera.world_to_viewport(at, world) else {
+        // Window coordinates (logical pixels): Bevy adds the viewport's corner itself.
+        let Ok(logical) = camera.world_to_viewport(at, world) else {
             continue;
         };
-        let logical = local + view.min;
         let half = 0.3 * size * text.chars().count() as f32 + 2.0;
         if logical.x - half < view.min.x
             || logical.x + half > view.max.x

@@ -29,7 +29,7 @@ pub fn show(ui: &mut egui::Ui, lang: Language, game: &Match, coach: &Coach, play
             if let Some(warning) =
                 words::deadline_warning(lang, &deadline, side, DEADLINE_WARNING_TURNS)
             {
-                ui.colored_label(colours::WARN, warning);
+                ui.colored_label(colours::warn(), warning);
             }
         }
     }
@@ -38,9 +38,9 @@ pub fn show(ui: &mut egui::Ui, lang: Language, game: &Match, coach: &Coach, play
     } else if let Some(verdict) = coach.current(game) {
         let grade = verdict.grade();
         let colour = match grade {
-            Grade::Best | Grade::Good => colours::GOOD,
-            Grade::Inaccuracy => colours::WARN,
-            Grade::Mistake | Grade::Blunder => colours::BAD,
+            Grade::Best | Grade::Good => colours::good(),
+            Grade::Inaccuracy => colours::warn(),
+            Grade::Mistake | Grade::Blunder => colours::bad(),
         };
         ui.colored_label(
             colour,

@@ -39,9 +39,9 @@ pub fn show(
         Some(why) => learn_trf(lang, LearnKey::CopyFailed, &[("why", why), ("text", text)]),
     };
     let colour = if copied.error.is_some() {
-        colours::WARN
+        colours::warn()
     } else {
-        colours::GOOD
+        colours::good()
     };
     ui.add(egui::Label::new(egui::RichText::new(line).small().color(colour)).wrap());
 }

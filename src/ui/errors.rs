@@ -59,7 +59,7 @@ fn errors(
                     .show(ui, |ui| {
                         for (entry, why) in &broken {
                             ui.colored_label(
-                                colours::BAD,
+                                colours::bad(),
                                 trf(lang, Key::FileBroken, &[("file", &entry.path)]),
                             );
                             ui.label(egui::RichText::new(*why).monospace().size(12.0));

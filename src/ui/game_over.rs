@@ -66,7 +66,7 @@ fn game_over_dialog(
             egui::RichText::new(&text.headline)
                 .size(24.0)
                 .strong()
-                .color(colours::ACCENT),
+                .color(colours::accent()),
         );
         ui.label(egui::RichText::new(&text.reason).size(16.0));
         // A lobby game: the rating change (or why there is none).

@@ -374,7 +374,7 @@ fn status(
                 ],
             ),
         };
-        ui.label(big(text).color(colours::ACCENT));
+        ui.label(big(text).color(colours::accent()));
         if ui.button(tr(lang, Key::BackToGame)).clicked() {
             actions.review.write(ReviewCommand::Live);
         }
@@ -387,7 +387,7 @@ fn status(
         .is_some_and(|p| *p.get() == TurnPhase::GameOver);
     if let (Some(end), true) = (game.end(), over) {
         let text = words::end_text(lang, end, &game.variant, to_move);
-        ui.label(big(text.headline).color(colours::ACCENT));
+        ui.label(big(text.headline).color(colours::accent()));
         ui.label(text.reason);
     } else if state.thinking.is_thinking() {
         let thinking_side = state.thinking.side.unwrap_or(to_move);

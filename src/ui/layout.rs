@@ -441,24 +441,3 @@ pub fn row_or_column<R>(
 pub fn button_height(ui: &egui::Ui, normal: f32) -> f32 {
     normal.max(ui.spacing().interact_size.y)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shapes_of_common_windows() {
-        for (w, h, shape) in [
-            (360.0, 640.0, Shape::Portrait),
-            (390.0, 844.0, Shape::Portrait),
-            (768.0, 1024.0, Shape::Portrait),
-            (844.0, 390.0, Shape::ShortLandscape),
-            (640.0, 360.0, Shape::ShortLandscape),
-            (1024.0, 600.0, Shape::Wide),
-            (1280.0, 800.0, Shape::Wide),
-            (960.0, 600.0, Shape::Wide),
-        ] {
-            assert_eq!(decide(Vec2::new(w, h)), shape, "{w}×{h}");
-        }
-    }
-}

@@ -157,7 +157,7 @@ fn learn_screen(
     let footer = |ui: &mut egui::Ui, next_state: &mut NextState<AppState>| {
         if !broken.is_empty() {
             ui.separator();
-            ui.colored_label(colours::BAD, learn_tr(lang, LearnKey::BrokenFiles));
+            ui.colored_label(colours::bad(), learn_tr(lang, LearnKey::BrokenFiles));
             egui::ScrollArea::vertical()
                 .id_salt("learn_broken")
                 .max_height(100.0)
@@ -165,7 +165,7 @@ fn learn_screen(
                 .show(ui, |ui| {
                     for (path, why) in &broken {
                         ui.colored_label(
-                            colours::BAD,
+                            colours::bad(),
                             trf(lang, Key::FileBroken, &[("file", path)]),
                         );
                         ui.label(egui::RichText::new(why).monospace().size(12.0));
@@ -178,7 +178,7 @@ fn learn_screen(
                 next_state.set(AppState::Menu);
             }
             if let Some(problem) = &status.problem {
-                ui.colored_label(colours::WARN, problem);
+                ui.colored_label(colours::warn(), problem);
             }
         });
     };
@@ -246,7 +246,7 @@ fn course_progress(progress: &LearnProgress, steps: &[Exercise]) -> (usize, usiz
 
 fn solved_mark(ui: &mut egui::Ui, solved: bool) {
     let (mark, colour) = if solved {
-        ("✔", colours::GOOD)
+        ("✔", colours::good())
     } else {
         ("○", egui::Color32::from_gray(120))
     };
@@ -296,7 +296,7 @@ fn courses(
                         let (done, total) = course_progress(progress, &course.steps);
                         let mut title = egui::RichText::new(text(lang, &course.title));
                         if selected {
-                            title = title.strong().color(colours::ACCENT);
+                            title = title.strong().color(colours::accent());
                         }
                         let tag = if file.origin == Origin::Mod {
                             learn_tr(lang, LearnKey::ModTag)
@@ -544,7 +544,7 @@ fn puzzles(
                             let mut title =
                                 egui::RichText::new(format!("{}. {}", n + 1, text(lang, &p.title)));
                             if selected {
-                                title = title.strong().color(colours::ACCENT);
+                                title = title.strong().color(colours::accent());
                             }
                             // The variant (a family has several) and the difficulty.
                             let about = format!(
@@ -602,7 +602,7 @@ fn puzzles(
                 ))
                 .small()
                 .color(if solved {
-                    colours::GOOD
+                    colours::good()
                 } else {
                     colours::text()
                 }),
@@ -739,7 +739,7 @@ fn exercise_panel(
                             ui.label(
                                 egui::RichText::new(learn_tr(lang, LearnKey::SolvedBefore))
                                     .small()
-                                    .color(colours::GOOD),
+                                    .color(colours::good()),
                             );
                         }
                         ui.separator();
@@ -750,7 +750,7 @@ fn exercise_panel(
                                 .hint
                                 .as_ref()
                                 .map_or(learn_tr(lang, LearnKey::NoHint), |h| text(lang, h));
-                            ui.label(egui::RichText::new(hint).italics().color(colours::ACCENT));
+                            ui.label(egui::RichText::new(hint).italics().color(colours::accent()));
                         }
                         ui.separator();
                         let next = library.next_for_player(&active.id, &progress);
@@ -891,7 +891,8 @@ fn feedback(
                 .map(|l| line_text(&exercise.start, l))
                 .unwrap_or_default();
             ui.label(
-                big(&learn_trf(lang, LearnKey::Showing, &[("line", &line)])).color(colours::ACCENT),
+                big(&learn_trf(lang, LearnKey::Showing, &[("line", &line)]))
+                    .color(colours::accent()),
             );
             if active.progress == Progress::Shown {
                 ui.label(learn_tr(lang, LearnKey::Shown));
@@ -903,7 +904,7 @@ fn feedback(
                 .right
                 .as_ref()
                 .map_or(learn_tr(lang, LearnKey::RightDefault), |t| text(lang, t));
-            ui.label(big(right).color(colours::GOOD));
+            ui.label(big(right).color(colours::good()));
             return;
         }
         Progress::Trying | Progress::Wrong => {}
@@ -914,7 +915,7 @@ fn feedback(
                 .wrong
                 .as_ref()
                 .map_or(learn_tr(lang, LearnKey::WrongDefault), |t| text(lang, t));
-            ui.label(big(wrong).color(colours::BAD));
+            ui.label(big(wrong).color(colours::bad()));
             // Why, in data from boardcraft_learn ("this chain gains 2 rows, a better one 5").
             if let Some(why) = &active.why_wrong {
                 ui.label(why.text(lang.code()));
@@ -927,11 +928,11 @@ fn feedback(
             } else {
                 LearnKey::OpponentAnswers
             };
-            ui.label(big(learn_tr(lang, key)).color(colours::GOOD));
+            ui.label(big(learn_tr(lang, key)).color(colours::good()));
         }
         Some(Feedback::CannotCheck(why)) => {
             ui.colored_label(
-                colours::WARN,
+                colours::warn(),
                 learn_trf(lang, LearnKey::CannotCheck, &[("why", why)]),
             );
         }

@@ -208,7 +208,7 @@ fn main_menu(
                     return;
                 }
                 if entries.is_empty() {
-                    ui.colored_label(colours::BAD, tr(lang, Key::MenuNoVariants));
+                    ui.colored_label(colours::bad(), tr(lang, Key::MenuNoVariants));
                 }
                 let selected = entries
                     .iter()
@@ -302,7 +302,7 @@ fn variant_row(
         super::preview::draw(ui.painter(), rect, &preview.layout, &preview.snapshot);
         let mut text = egui::RichText::new(title);
         if selected {
-            text = text.strong().color(colours::ACCENT);
+            text = text.strong().color(colours::accent());
         }
         // The title on the left; a mod says so on the right.
         let tag = match entry.origin {

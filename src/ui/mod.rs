@@ -135,7 +135,7 @@ pub fn wordmark(ui: &mut egui::Ui, title: &str) {
         egui::RichText::new("Boardcraft")
             .size(30.0)
             .strong()
-            .color(colours::ACCENT),
+            .color(colours::accent()),
     );
     ui.add_space(12.0);
     ui.label(egui::RichText::new(title).size(20.0));
@@ -154,17 +154,63 @@ pub fn panel_frame() -> egui::Frame {
 pub mod colours {
     use bevy_egui::egui::Color32;
 
-    /// The UI's own text colour; [`text`] is the one to draw with (it follows the page's
-    /// theme, see [`super::theme`]).
-    pub const TEXT: Color32 = Color32::from_gray(235);
-    /// The text colour now: the page's theme's, else [`TEXT`].
+    /// The text colour now: the page's theme's, else the game's own light grey (see
+    /// [`super::theme`]).
     pub fn text() -> Color32 {
         super::theme::text()
     }
-    pub const ACCENT: Color32 = Color32::from_rgb(240, 200, 110);
-    pub const GOOD: Color32 = Color32::from_rgb(140, 215, 140);
-    pub const WARN: Color32 = Color32::from_rgb(255, 190, 90);
-    pub const BAD: Color32 = Color32::from_rgb(255, 140, 120);
+
+    /// An emphasis colour in two shades: one for the game's dark panels, one for a light
+    /// theme's panels (Telegram's day theme), where the pale one would not read.
+    pub struct Emphasis {
+        pub on_dark: Color32,
+        pub on_light: Color32,
+    }
+
+    impl Emphasis {
+        /// The shade for the panels now.
+        pub fn now(&self) -> Color32 {
+            if super::theme::light_panels() {
+                self.on_light
+            } else {
+                self.on_dark
+            }
+        }
+    }
+
+    pub const ACCENT: Emphasis = Emphasis {
+        on_dark: Color32::from_rgb(240, 200, 110),
+        on_light: Color32::from_rgb(140, 95, 0),
+    };
+    pub const GOOD: Emphasis = Emphasis {
+        on_dark: Color32::from_rgb(140, 215, 140),
+        on_light: Color32::from_rgb(25, 115, 35),
+    };
+    pub const WARN: Emphasis = Emphasis {
+        on_dark: Color32::from_rgb(255, 190, 90),
+        on_light: Color32::from_rgb(165, 85, 0),
+    };
+    pub const BAD: Emphasis = Emphasis {
+        on_dark: Color32::from_rgb(255, 140, 120),
+        on_light: Color32::from_rgb(180, 35, 25),
+    };
+
+    /// Headings and names.
+    pub fn accent() -> Color32 {
+        ACCENT.now()
+    }
+    /// A good outcome (a rating gained, a player present).
+    pub fn good() -> Color32 {
+        GOOD.now()
+    }
+    /// Something to watch (connecting, a player away).
+    pub fn warn() -> Color32 {
+        WARN.now()
+    }
+    /// Something wrong (an error, a rating lost).
+    pub fn bad() -> Color32 {
+        BAD.now()
+    }
 }
 
 /// The UI language from the settings.

@@ -98,7 +98,7 @@ pub fn show(
                         ui.label(
                             egui::RichText::new(format!("{}.", row + 1))
                                 .monospace()
-                                .color(colours::ACCENT),
+                                .color(colours::accent()),
                         );
                         for (i, played) in pair.iter().enumerate() {
                             // The position after this move is ply `index + 1`.

@@ -159,7 +159,7 @@ fn notices_window(
         .max_width(ctx.content_rect().width() - 20.0)
         .show(ctx, |ui| {
             for text in notices.0.iter().rev().take(6) {
-                ui.colored_label(colours::WARN, text);
+                ui.colored_label(colours::warn(), text);
             }
             if ui.button(tr(lang, Key::Close)).clicked() {
                 close = true;
@@ -225,7 +225,7 @@ fn saves_window(
             let name = state.name.trim();
             if slots.0.iter().any(|s| s.slot == name) {
                 ui.colored_label(
-                    colours::WARN,
+                    colours::warn(),
                     egui::RichText::new(tr(lang, Key::SaveReplaces)).small(),
                 );
             }
@@ -276,7 +276,7 @@ fn saves_window(
                     if state.confirm_delete.as_deref() == Some(info.slot.as_str()) {
                         ui.horizontal_wrapped(|ui| {
                             ui.colored_label(
-                                colours::WARN,
+                                colours::warn(),
                                 trf(lang, Key::DeleteQuestion, &[("slot", &info.slot)]),
                             );
                             if ui.button(tr(lang, Key::Delete)).clicked() {
@@ -310,7 +310,7 @@ fn saves_window(
         if state.pending.is_some() {
             ui.weak(tr(lang, Key::Working));
         } else if let Some((ok, text)) = &state.status {
-            ui.colored_label(if *ok { colours::GOOD } else { colours::BAD }, text);
+            ui.colored_label(if *ok { colours::good() } else { colours::bad() }, text);
         }
         if ui.button(tr(lang, Key::Close)).clicked() {
             windows.saves = false;

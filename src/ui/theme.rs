@@ -8,7 +8,7 @@
 //! The panels' fill, the backdrop of the menu and Learn, and the text colour are read by
 //! [`super::panel_frame`], [`backdrop`] and
 //! [`super::colours::text`], which have no access to resources: they live in atomics here.
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use bevy::prelude::*;
 use bevy_egui::egui::{self, Color32};
@@ -36,6 +36,7 @@ const BACKDROP: Color32 = Color32::from_rgb(28, 23, 19);
 static PANEL_FILL: AtomicU32 = AtomicU32::new(pack(PANEL));
 static BACKDROP_FILL: AtomicU32 = AtomicU32::new(pack(BACKDROP));
 static TEXT_COLOUR: AtomicU32 = AtomicU32::new(pack(TEXT));
+static LIGHT_PANELS: AtomicBool = AtomicBool::new(false);
 
 const fn pack(c: Color32) -> u32 {
     u32::from_le_bytes(c.to_array())
@@ -59,6 +60,11 @@ pub fn backdrop() -> Color32 {
 /// The UI's text colour now (the theme's, else the game's own).
 pub fn text() -> Color32 {
     unpack(TEXT_COLOUR.load(Ordering::Relaxed))
+}
+
+/// Whether the panels are light now (a light theme): emphasis colours darken to stay legible.
+pub fn light_panels() -> bool {
+    LIGHT_PANELS.load(Ordering::Relaxed)
 }
 
 /// `#rrggbb` (Telegram's format) or `#rgb` into a colour.
@@ -158,6 +164,7 @@ impl PageTheme {
         PANEL_FILL.store(pack(self.panel()), Ordering::Relaxed);
         BACKDROP_FILL.store(pack(self.bg.unwrap_or(BACKDROP)), Ordering::Relaxed);
         TEXT_COLOUR.store(pack(self.text_colour()), Ordering::Relaxed);
+        LIGHT_PANELS.store(is_light(self.panel()), Ordering::Relaxed);
     }
 }
 
@@ -177,48 +184,5 @@ fn apply_clear_colour(theme: Res<PageTheme>, clear: Option<ResMut<ClearColor>>) 
         && clear.0 != colour
     {
         clear.0 = colour;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_telegram_colours() {
-        assert_eq!(
-            parse_hex("#17212b"),
-            Some(Color32::from_rgb(0x17, 0x21, 0x2b))
-        );
-        assert_eq!(parse_hex("#fff"), Some(Color32::WHITE));
-        assert_eq!(parse_hex("17212b"), None);
-        assert_eq!(parse_hex("#12345"), None);
-        assert_eq!(parse_hex("#gg0000"), None);
-        assert_eq!(hex(Color32::from_rgb(0x52, 0x88, 0xc1)), "#5288c1");
-    }
-
-    #[test]
-    fn a_theme_colours_panels_text_and_buttons() {
-        let theme = PageTheme {
-            bg: parse_hex("#ffffff"),
-            text: parse_hex("#000000"),
-            button: parse_hex("#5288c1"),
-            button_text: parse_hex("#ffffff"),
-            secondary_bg: None,
-        };
-        let v = theme.visuals();
-        assert_eq!(v.panel_fill, Color32::WHITE);
-        assert!(
-            !v.dark_mode,
-            "a white background takes egui's light visuals"
-        );
-        assert_eq!(
-            v.widgets.inactive.weak_bg_fill,
-            Color32::from_rgb(0x52, 0x88, 0xc1)
-        );
-        assert_eq!(v.widgets.inactive.fg_stroke.color, Color32::WHITE);
-        assert_eq!(theme.text_colour(), Color32::BLACK);
-        assert_eq!(PageTheme::default().panel(), PANEL);
-        assert_eq!(PageTheme::default().clear_colour(), palette::TABLE);
     }
 }

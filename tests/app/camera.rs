@@ -57,3 +57,12 @@ fn the_camera_faces_the_side_of_the_person_playing() {
         }
     }
 }
+
+#[test]
+fn fingers_apart_zoom_in_and_together_zoom_out() {
+    use boardcraft::input::touch_camera::pinch_zoom;
+    assert!(pinch_zoom(1.0, 100.0, 200.0) < 1.0);
+    assert!(pinch_zoom(1.0, 200.0, 100.0) > 1.0);
+    assert_eq!(pinch_zoom(1.0, 100.0, 1000.0), 0.45);
+    assert_eq!(pinch_zoom(1.0, 0.0, 100.0), 1.0);
+}

@@ -245,3 +245,46 @@ fn a_piece_that_cannot_move_is_not_carried() {
     drag_to(&mut app, camera, piece, e4);
     assert_eq!(translation(&app, piece), home);
 }
+
+/// A point on the board seen through a camera whose viewport does not start at the window's
+/// corner (the wide layout with the online panel at the left; a top safe area): the pointer
+/// over it (window coordinates, which Bevy's conversions take and give) leads back to it.
+#[test]
+fn the_pointer_finds_the_board_through_an_offset_viewport() {
+    use bevy::camera::Viewport;
+    use boardcraft::input::drag::pointer_on_plane;
+    let (origin, size) = (UVec2::new(250, 40), UVec2::new(400, 560));
+    let projection = PerspectiveProjection {
+        aspect_ratio: size.x as f32 / size.y as f32,
+        ..default()
+    };
+    let mut camera = Camera {
+        viewport: Some(Viewport {
+            physical_position: origin,
+            physical_size: size,
+            ..default()
+        }),
+        ..default()
+    };
+    camera.computed.clip_from_view = projection.get_clip_from_view();
+    camera.computed.target_info = Some(RenderTargetInfo {
+        physical_size: SIZE,
+        scale_factor: 1.0,
+    });
+    let transform =
+        GlobalTransform::from(Transform::from_xyz(0.0, 11.0, 9.0).looking_at(Vec3::ZERO, Vec3::Y));
+    for world in [
+        Vec3::ZERO,
+        Vec3::new(2.0, 0.0, -1.5),
+        Vec3::new(-3.0, 0.0, 2.5),
+    ] {
+        let pointer = camera.world_to_viewport(&transform, world).unwrap();
+        let view = camera.logical_viewport_rect().unwrap();
+        assert!(
+            view.contains(pointer),
+            "{world} shows at {pointer}, outside {view:?}"
+        );
+        let back = pointer_on_plane(&camera, &transform, pointer, 0.0).unwrap();
+        assert!(back.distance(world) < 1e-3, "{world} → {pointer} → {back}");
+    }
+}

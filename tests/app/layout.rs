@@ -7,7 +7,7 @@ use bevy::{
 };
 use bevy_egui::egui;
 use boardcraft::{
-    ui::layout::{BoardArea, Layout, Shape, fit_viewport, follow_window, game_regions},
+    ui::layout::{BoardArea, Layout, Shape, decide, fit_viewport, follow_window, game_regions},
     view::camera::OrbitCamera,
 };
 
@@ -136,4 +136,20 @@ fn the_camera_draws_in_the_boards_region() {
         Some((UVec2::new(100, 0), UVec2::new(200, 844)))
     );
     assert_eq!(viewport(None, 2.0), None);
+}
+
+#[test]
+fn shapes_of_common_windows() {
+    for (w, h, shape) in [
+        (360.0, 640.0, Shape::Portrait),
+        (390.0, 844.0, Shape::Portrait),
+        (768.0, 1024.0, Shape::Portrait),
+        (844.0, 390.0, Shape::ShortLandscape),
+        (640.0, 360.0, Shape::ShortLandscape),
+        (1024.0, 600.0, Shape::Wide),
+        (1280.0, 800.0, Shape::Wide),
+        (960.0, 600.0, Shape::Wide),
+    ] {
+        assert_eq!(decide(Vec2::new(w, h)), shape, "{w}×{h}");
+    }
 }

@@ -101,8 +101,8 @@ async function startServer(log) {
 }
 
 /** A stranger: a browser context of their own, one page, its console collected. */
-async function newPlayer(browser, name, log, viewport = { width: 960, height: 600 }) {
-  const context = await browser.newContext({ viewport });
+async function newPlayer(browser, name, log, viewport = { width: 960, height: 600 }, options = {}) {
+  const context = await browser.newContext({ viewport, ...options });
   const page = await context.newPage();
   page.on("console", (message) => {
     const text = message.text();
@@ -176,8 +176,61 @@ async function playOne(players, ply) {
   return { mover, move };
 }
 
+/**
+ * Plays a move for `player` by touch: taps its first and last squares where the page says the
+ * cells are (`data-cells`, window coordinates). On a wide window the online panel sits left of
+ * the board, so the board's viewport does not start at the window's corner: the taps must
+ * still land on the squares meant.
+ */
+async function playByTaps(player, ply) {
+  // The game screen laid out (a loaded machine draws a frame a second or slower): the board
+  // right of the online panel, its cells published.
+  // The cells settle a few frames after the layout (the camera turns to the player's side and
+  // fits the board's new region): the same positions two seconds apart.
+  await waitFor(`${player.name}: the board right of the online panel`, waitSeconds, async () => {
+    const layout = JSON.parse((await player.attr("layout")) || "null");
+    const before = await player.attr("cells");
+    await sleep(2000);
+    return layout?.board?.[0] > 100 && before && before === (await player.attr("cells")) ? true : null;
+  }).catch(async (e) => {
+    await screenshot(player, "taps-failed");
+    throw new Error(`${e.message}: the layout ${await player.attr("layout")}`);
+  });
+  const moves = await waitFor(`${player.name}: legal moves at ply ${ply}`, waitSeconds, async () => {
+    const list = await player.page.evaluate(() => window.boardcraft.legalMoves());
+    return list.length > 0 ? list : null;
+  });
+  const hops = (m) => m.split(/[-:]/).length - 1;
+  const move = moves.reduce((best, m) => (hops(m) > hops(best) ? m : best), moves[0]);
+  const cells = JSON.parse((await player.attr("cells")) || "{}");
+  const squares = move.split(/[-:]/);
+  for (const square of [squares[0], squares.at(-1)]) {
+    const at = cells[square];
+    if (!at) throw new Error(`${player.name}: ${square} is not on the screen`);
+    await player.page.touchscreen.tap(at[0], at[1]);
+    await sleep(400);
+  }
+  await waitFor(`${player.name}: ${move} played by taps`, waitSeconds, async () => Number(await player.attr("ply")) > ply).catch(async (e) => {
+    // The published cells as dots over the page, to see where they are against the board.
+    await player.page.evaluate((json) => {
+      for (const [name, [x, y]] of Object.entries(JSON.parse(json))) {
+        const dot = document.createElement("div");
+        dot.textContent = name;
+        dot.style.cssText = `position:fixed;left:${x - 3}px;top:${y - 3}px;width:6px;height:6px;background:red;color:red;font:9px sans-serif;z-index:9999;pointer-events:none`;
+        document.body.appendChild(dot);
+      }
+    }, await player.attr("cells"));
+    console.log(`${player.name}: camera ${await player.attr("camera")}; cells ${await player.attr("cells")}`);
+    throw new Error(`${e.message} (taps at ${JSON.stringify(squares.map((q) => cells[q]))}; the layout ${await player.attr("layout")})`);
+  });
+  const played = (await player.attr("line")).split(" ").at(-1);
+  if (played !== move) fail(`${player.name}: the taps of ${move} played ${played}`);
+  console.log(`ply ${ply + 1}: ${player.name} tapped ${move}`);
+  return { mover: player, move };
+}
+
 /** The layout checks of the phone test for the screen shown now. */
-async function checkLayout(player, label, vp) {
+async function checkLayout(player, label, vp, touchSized = true) {
   const layout = JSON.parse((await player.attr("layout")) || "null");
   if (!layout) return fail(`${label}: the page does not publish its layout`);
   for (const [order, x, y, w, h] of layout.areas) {
@@ -191,8 +244,8 @@ async function checkLayout(player, label, vp) {
     if (small.length > 0) {
       fail(`${label}: ${small.length} of ${layout.buttons.length} buttons are smaller than 44×44: ${small.slice(0, 6).map((r) => `[${r.map(Math.round)}]`).join(" ")}`);
     }
-  } else {
-    fail(`${label}: a 390×844 page is not touch-sized`);
+  } else if (touchSized) {
+    fail(`${label}: a ${vp.width}×${vp.height} page is not touch-sized`);
   }
   return layout;
 }
@@ -289,7 +342,8 @@ async function main() {
       const bot = spawn(cliBin, botArgs, { stdio: ["ignore", "pipe", "pipe"] });
       children.push(bot);
       keepOutput(bot, "bot", log);
-      const c = await newPlayer(browser, "c", log);
+      // A touch screen (a tablet): c's move is tapped on the board.
+      const c = await newPlayer(browser, "c", log, undefined, { hasTouch: true });
       await enterLobby(c, server.origin);
       await waitFor("the bot's seek in c's lobby", waitSeconds, async () => {
         const s = await c.lobby();
@@ -305,13 +359,30 @@ async function main() {
       );
       const mine = seat === "white" ? 0 : 1;
       await settled(c, mine);
-      await playOne([c], mine);
+      await playByTaps(c, mine);
       await settled(c, mine + 1);
       await waitFor("the bot's answer", waitSeconds, async () => Number(await c.attr("ply")) > mine + 1);
       const line = await c.attr("line");
       report.botLine = line;
       console.log(`the bot ${name} answered: ${line}`);
       await screenshot(c, "bot-game");
+      // The same online game on a phone, upright and sideways: the online panel takes its
+      // strip beside or under the board, never over it.
+      for (const [width, height] of [[390, 844], [844, 390]]) {
+        const size = { width, height };
+        await c.page.setViewportSize(size);
+        await sleep(3000);
+        const layout = await checkLayout(c, `online game ${width}×${height}`, size);
+        const board = layout?.board;
+        for (const [order, ...rect] of layout?.areas ?? []) {
+          const [bx, by, bw, bh] = board ?? [0, 0, 0, 0];
+          const [x, y, w, h] = rect;
+          const ow = Math.min(bx + bw, x + w) - Math.max(bx, x);
+          const oh = Math.min(by + bh, y + h) - Math.max(by, y);
+          if (order === "background" && ow > 1 && oh > 1) fail(`online game ${width}×${height}: a panel [${rect.map(Math.round)}] overlaps the board [${board.map(Math.round)}]`);
+        }
+        await screenshot(c, `bot-game-${width}x${height}`);
+      }
     } else {
       console.log("no --cli: the bot part is skipped");
       report.bot = "skipped";
@@ -342,6 +413,18 @@ async function main() {
         await writeFile(file, await a.page.screenshot());
         console.log(`screenshot: ${file}`);
       }
+    }
+    // … a phone sideways and a desktop window (the Play tab, English).
+    await enterLobby(a, server.origin, "lang=en");
+    for (const [width, height, touchSized] of [[844, 390, true], [1280, 800, false]]) {
+      const size = { width, height };
+      await a.page.setViewportSize(size);
+      await a.act("tab", "play");
+      await sleep(3000);
+      await checkLayout(a, `lobby play ${width}×${height}`, size, touchSized);
+      const file = join(out, `lobby-play-${width}x${height}-en.png`);
+      await writeFile(file, await a.page.screenshot());
+      console.log(`screenshot: ${file}`);
     }
   } finally {
     for (const child of children) child.kill("SIGTERM");

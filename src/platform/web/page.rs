@@ -240,7 +240,6 @@ fn publish_cells(
     let (Some(board), Ok((camera, transform))) = (board, cameras.single()) else {
         return;
     };
-    let offset = camera.logical_viewport_rect().map_or(Vec2::ZERO, |r| r.min);
     let cells: Vec<String> = board
         .layout
         .cells
@@ -250,7 +249,8 @@ fn publish_cells(
             let world = board
                 .layout
                 .slot_world(crate::view::model::CellId(i as u16), 0);
-            let at = (camera.world_to_viewport(transform, world).ok()? + offset) * css.0;
+            // Window coordinates: Bevy adds the viewport's corner itself.
+            let at = camera.world_to_viewport(transform, world).ok()? * css.0;
             Some(format!("\"{}\":[{:.1},{:.1}]", cell.name, at.x, at.y))
         })
         .collect();
