@@ -229,6 +229,23 @@ async function playByTaps(player, ply) {
   return { mover: player, move };
 }
 
+/**
+ * After a resize: waits until the game has laid itself out for `size` (`data-layout`'s
+ * viewport) and the layout and the cells stayed the same for two seconds (under the software
+ * renderer a frame can take a second, and the regions settle over a few frames).
+ */
+async function settledAt(player, size, label) {
+  const sorted = (layout) => JSON.stringify({ ...layout, areas: [...layout.areas].sort(), buttons: [...layout.buttons].sort() });
+  return waitFor(`${label}: a settled layout`, waitSeconds, async () => {
+    const before = JSON.parse((await player.attr("layout")) || "null");
+    const cells = await player.attr("cells");
+    if (before?.viewport?.[0] !== size.width || before?.viewport?.[1] !== size.height) return null;
+    await sleep(2000);
+    const after = JSON.parse((await player.attr("layout")) || "null");
+    return after && sorted(after) === sorted(before) && cells === (await player.attr("cells")) ? true : null;
+  });
+}
+
 /** The layout checks of the phone test for the screen shown now. */
 async function checkLayout(player, label, vp, touchSized = true) {
   const layout = JSON.parse((await player.attr("layout")) || "null");
@@ -371,7 +388,7 @@ async function main() {
       for (const [width, height] of [[390, 844], [844, 390]]) {
         const size = { width, height };
         await c.page.setViewportSize(size);
-        await sleep(3000);
+        await settledAt(c, size, `online game ${width}×${height}`);
         const layout = await checkLayout(c, `online game ${width}×${height}`, size);
         const board = layout?.board;
         for (const [order, ...rect] of layout?.areas ?? []) {
@@ -420,7 +437,7 @@ async function main() {
       const size = { width, height };
       await a.page.setViewportSize(size);
       await a.act("tab", "play");
-      await sleep(3000);
+      await settledAt(a, size, `lobby play ${width}×${height}`);
       await checkLayout(a, `lobby play ${width}×${height}`, size, touchSized);
       const file = join(out, `lobby-play-${width}x${height}-en.png`);
       await writeFile(file, await a.page.screenshot());
