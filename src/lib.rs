@@ -109,6 +109,7 @@ impl PluginGroup for PresentationPlugins {
             .add(view::pieces::render_plugin)
             .add(view::lesson_marks::render_plugin)
             .add(view::camera::plugin)
+            .add(view::render_trim::RenderTrimPlugin)
             .add(input::plugin)
             .add(ui::plugin)
             .add(view::audio::plugin)

@@ -61,6 +61,7 @@ says! {
     Gone => "Disconnected", "Отключено";
     YourSideIs => "You play: {Side}", "Вы играете: {Side}";
     Watching => "You are watching this game", "Вы смотрите эту игру";
+    You => "(you)", "(вы)";
     Present => "{Side}: here", "{Side}: в игре";
     Absent => "{Side}: not here yet", "{Side}: ещё не подключились";
     Left => "{Side}: left the game", "{Side}: покинули игру";
@@ -79,9 +80,11 @@ says! {
     Resynced => "The board was rebuilt from the server's record.", "Доска восстановлена по записи сервера.";
     Fatal => "The server ended the session: {reason}", "Сервер завершил сеанс: {reason}";
     OfferDraw => "Offer a draw", "Предложить ничью";
+    OfferDrawShort => "Offer draw", "Ничья?";
     DrawOffered => "You offered a draw.", "Вы предложили ничью.";
     OpponentOffersDraw => "Your friend offers a draw.", "Соперник предлагает ничью.";
     AskTakeback => "Ask to take back", "Попросить вернуть ход";
+    AskTakebackShort => "Take back", "Вернуть ход";
     TakebackAsked => "You asked to take back your move.", "Вы попросили вернуть ход.";
     OpponentAsksTakeback => "Your friend asks to take back their last move.",
         "Соперник просит вернуть его последний ход.";
@@ -93,6 +96,7 @@ says! {
     Decline => "Decline", "Отказаться";
     Withdraw => "Withdraw", "Отозвать";
     Leave => "Leave the online game", "Выйти из игры по сети";
+    LeaveShort => "Leave", "Выйти";
     GameId => "Online game {game}", "Игра по сети {game}";
     ServerResult => "Server: {text}", "Сервер: {text}";
     LobbyTitle => "Play online", "Игра по сети";
@@ -134,7 +138,7 @@ says! {
     Counts => "Players online: {players} · games now: {games}", "Игроков в сети: {players} · партий сейчас: {games}";
     YourRatings => "Your ratings", "Ваши рейтинги";
     NoRatings => "No rated games yet (1500? to start).", "Рейтинговых партий ещё нет (начальный рейтинг 1500?).";
-    RatingLine => "{game}: {rating} ({n} games)", "{game}: {rating} (партий: {n})";
+    RatingLine => "{game}: {rating} (games: {n})", "{game}: {rating} (партий: {n})";
     Tally => "Won {w} · drawn {d} · lost {l}", "Побед {w} · ничьих {d} · поражений {l}";
     RecentGames => "Recent games", "Последние партии";
     NoGames => "No finished games yet.", "Законченных партий ещё нет.";

@@ -26,7 +26,7 @@ use crate::{
         UiSystems, colours,
         hud::variant_title,
         i18n::{Key, side, tr},
-        layout::{self, GameRegions, OnlineExtent, Shape},
+        layout::{self, GameRegions, OnlineExtent, Shape, game_regions},
         panel_frame,
     },
 };
@@ -354,6 +354,11 @@ fn online_panel(
         None if wide => (screen.left_top(), ONLINE_PANEL_WIDTH),
         None => (regions.panel.min, regions.panel.width()),
     };
+    // Under or beside the board the strip may be as tall as the layout lets it and no taller
+    // (anything beyond scrolls): past it lies the game's panel, which it must never cover.
+    let cap = game_regions(regions.shape, screen, f32::INFINITY)
+        .online
+        .map_or(f32::INFINITY, |r| r.height());
     let panel = egui::Area::new(egui::Id::new("online_panel"))
         .order(egui::Order::Background)
         .fixed_pos(at)
@@ -364,88 +369,27 @@ fn online_panel(
                     ui.set_min_height(screen.height() - 20.0);
                 }
                 ui.style_mut().visuals.override_text_color = Some(colours::text());
-                let id = online.game.as_deref().unwrap_or("");
-                ui.label(egui::RichText::new(sayf(lang, Say::GameId, &[("game", &id)])).small());
-                let (text, colour) = link_text(lang, online.link);
-                ui.colored_label(colour, text);
-                if let Some(players) = &online.players {
-                    for s in Side::BOTH {
-                        ui.label(
-                            egui::RichText::new(super::lobby_ui::side_text(lang, players, s))
-                                .color(colours::accent()),
-                        );
-                    }
-                }
-                match online.seat {
-                    Some(me) => ui.label(sayf(
-                        lang,
-                        Say::YourSideIs,
-                        &[("Side", &side(lang, color_of(me)))],
-                    )),
-                    None => ui.label(say(lang, Say::Watching)),
-                };
-                // Both sides: presence and clock.
-                for s in Side::BOTH {
-                    ui.horizontal_wrapped(|ui| {
-                        let name = side(lang, color_of(s));
-                        let (key, colour) = match online.presence(s) {
-                            Some(Presence::Present) => (Say::Present, colours::good()),
-                            Some(Presence::Gone { .. }) => (Say::Left, colours::bad()),
-                            _ => (Say::Absent, colours::warn()),
-                        };
-                        ui.colored_label(colour, sayf(lang, key, &[("Side", &name)]));
-                        if let Some(ms) = online.remaining_ms(s, now) {
-                            let running = online.clocks.and_then(|c| c.running) == Some(s);
-                            let mut text =
-                                egui::RichText::new(clock_text(ms)).monospace().size(17.0);
-                            if running {
-                                text = text.strong().color(colours::accent());
-                            }
-                            ui.label(text);
-                        }
-                    });
-                }
-                if online.status == Some(ServerStatus::Waiting) {
-                    ui.separator();
-                    invite_block(ui, lang, &online);
-                }
-                if let Some(pending) = &online.pending {
-                    ui.label(sayf(lang, Say::Pending, &[("move", &pending.notation)]));
-                }
-                if let Some(notice) = &online.notice
-                    && now - notice.at < 12.0
-                {
-                    ui.colored_label(
-                        colours::warn(),
-                        notice_text(lang, notice.kind, &notice.detail),
-                    );
-                }
-                offers(ui, lang, &online, now, &mut commands);
-                if online.spectators > 0 {
-                    ui.label(sayf(lang, Say::Spectators, &[("n", &online.spectators)]));
-                }
-                if let Some(result) = &online.result {
-                    ui.label(
-                        egui::RichText::new(sayf(
-                            lang,
-                            Say::ServerResult,
-                            &[("text", &result.text)],
-                        ))
-                        .small(),
-                    );
-                }
-                if let Some((note, colour)) = super::lobby_ui::result_note(lang, &online) {
-                    ui.colored_label(colour, note);
-                }
-                if online.players.is_some() && online.result.is_some() {
-                    if ui.button(say(lang, Say::BackToLobby)).clicked() {
+                let mut body = |ui: &mut egui::Ui| {
+                    if let Some(exit) = panel_body(ui, lang, &online, now, !wide, &mut commands) {
                         commands.write(OnlineCommand::Leave);
-                        lobby_screen.open = true;
+                        if exit == Exit::Lobby {
+                            lobby_screen.open = true;
+                        }
                         next_state.set(AppState::Menu);
                     }
-                } else if ui.button(say(lang, Say::Leave)).clicked() {
-                    commands.write(OnlineCommand::Leave);
-                    next_state.set(AppState::Menu);
+                };
+                if wide {
+                    body(ui);
+                } else {
+                    // The frame's margins (10 above and below) are part of the strip. An
+                    // area's room is its size last frame, so without the minimum the strip
+                    // could never grow past its first frame's (one line while connecting).
+                    let room = (cap - 20.0).max(44.0);
+                    egui::ScrollArea::vertical()
+                        .max_height(room)
+                        .min_scrolled_height(room)
+                        .auto_shrink([false, true])
+                        .show(ui, body);
                 }
             });
         });
@@ -457,7 +401,130 @@ fn online_panel(
 /// The online panel's width in logical pixels (narrower than the game's: short lines only).
 const ONLINE_PANEL_WIDTH: f32 = 250.0;
 
-/// Draw, takeback and rematch offers, and the claim of an abandoned game.
+/// Where the player goes on leaving an online game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Exit {
+    Menu,
+    Lobby,
+}
+
+/// What the online panel shows, top to bottom. `compact` is the strip under or beside the
+/// board on a phone: no game id, and the actions in one row of short buttons.
+fn panel_body(
+    ui: &mut egui::Ui,
+    lang: Language,
+    online: &Online,
+    now: f64,
+    compact: bool,
+    commands: &mut MessageWriter<OnlineCommand>,
+) -> Option<Exit> {
+    if !compact {
+        let id = online.game.as_deref().unwrap_or("");
+        ui.label(egui::RichText::new(sayf(lang, Say::GameId, &[("game", &id)])).small());
+    }
+    if compact {
+        // A phone's strip has room for little: lines close together, and the link's line only
+        // when it says something (not while all is well with the player seated, whose row
+        // says "you").
+        ui.spacing_mut().item_spacing.y = 4.0;
+    }
+    let quiet = compact
+        && online.link == Some(LinkState::Online)
+        && online.seat.is_some()
+        && online.spectators == 0;
+    if !quiet {
+        // The link, the player's side and the audience: one line.
+        ui.horizontal_wrapped(|ui| {
+            let (text, colour) = link_text(lang, online.link);
+            ui.colored_label(colour, text);
+            ui.label("·");
+            match online.seat {
+                Some(me) => ui.label(sayf(
+                    lang,
+                    Say::YourSideIs,
+                    &[("Side", &side(lang, color_of(me)))],
+                )),
+                None => ui.label(say(lang, Say::Watching)),
+            };
+            if online.spectators > 0 {
+                ui.label("·");
+                ui.label(sayf(lang, Say::Spectators, &[("n", &online.spectators)]));
+            }
+        });
+    }
+    for s in Side::BOTH {
+        side_row(ui, lang, online, s, now);
+    }
+    if online.status == Some(ServerStatus::Waiting) {
+        ui.separator();
+        invite_block(ui, lang, online);
+    }
+    if let Some(pending) = &online.pending {
+        ui.label(sayf(lang, Say::Pending, &[("move", &pending.notation)]));
+    }
+    if let Some(notice) = &online.notice
+        && now - notice.at < 12.0
+    {
+        ui.colored_label(
+            colours::warn(),
+            notice_text(lang, notice.kind, &notice.detail),
+        );
+    }
+    offers(ui, lang, online, now, commands);
+    if let Some(result) = &online.result {
+        ui.label(
+            egui::RichText::new(sayf(lang, Say::ServerResult, &[("text", &result.text)])).small(),
+        );
+    }
+    if let Some((note, colour)) = super::lobby_ui::result_note(lang, online) {
+        ui.colored_label(colour, note);
+    }
+    actions(ui, lang, online, compact, commands)
+}
+
+/// One side: its clock (the running one bright), who plays it, and whether they are here.
+fn side_row(ui: &mut egui::Ui, lang: Language, online: &Online, s: Side, now: f64) {
+    let (key, colour) = match online.presence(s) {
+        Some(Presence::Present) => (Say::Present, colours::good()),
+        Some(Presence::Gone { .. }) => (Say::Left, colours::bad()),
+        _ => (Say::Absent, colours::warn()),
+    };
+    let presence = sayf(lang, key, &[("Side", &side(lang, color_of(s)))]);
+    let mine = online.seat == Some(s);
+    ui.horizontal_wrapped(|ui| {
+        if let Some(ms) = online.remaining_ms(s, now) {
+            let running = online.clocks.and_then(|c| c.running) == Some(s);
+            let mut text = egui::RichText::new(clock_text(ms)).monospace().size(17.0);
+            if running {
+                text = text.strong().color(colours::accent());
+            }
+            ui.label(text);
+        }
+        match &online.players {
+            // A lobby game names the players; their presence is news only when they are away.
+            Some(players) => {
+                let who = super::lobby_ui::side_text(lang, players, s);
+                ui.colored_label(colours::accent(), who)
+                    .on_hover_text(&presence);
+                if mine {
+                    ui.label(say(lang, Say::You));
+                }
+                if key != Say::Present {
+                    ui.colored_label(colour, presence);
+                }
+            }
+            None => {
+                ui.colored_label(colour, presence);
+                if mine {
+                    ui.label(say(lang, Say::You));
+                }
+            }
+        }
+    });
+}
+
+/// Draw, takeback and rematch offers to answer or withdraw, and the claim of an abandoned
+/// game.
 fn offers(
     ui: &mut egui::Ui,
     lang: Language,
@@ -502,35 +569,6 @@ fn offers(
             });
         }
     }
-    ui.horizontal_wrapped(|ui| {
-        if online.is_playing() {
-            let can = |k| online.own_offer(k).is_none() && online.offer_from_opponent(k).is_none();
-            if ui
-                .add_enabled(
-                    can(OfferKind::Draw),
-                    egui::Button::new(say(lang, Say::OfferDraw)),
-                )
-                .clicked()
-            {
-                commands.write(OnlineCommand::Offer(OfferKind::Draw));
-            }
-            if ui
-                .add_enabled(
-                    can(OfferKind::Takeback) && !online.moves.is_empty(),
-                    egui::Button::new(say(lang, Say::AskTakeback)),
-                )
-                .clicked()
-            {
-                commands.write(OnlineCommand::Offer(OfferKind::Takeback));
-            }
-        } else if online.result.is_some()
-            && online.own_offer(OfferKind::Rematch).is_none()
-            && online.offer_from_opponent(OfferKind::Rematch).is_none()
-            && ui.button(say(lang, Say::OfferRematch)).clicked()
-        {
-            commands.write(OnlineCommand::Offer(OfferKind::Rematch));
-        }
-    });
     if online.is_playing()
         && let Some(at) = online.claim_at
     {
@@ -545,4 +583,66 @@ fn offers(
             commands.write(OnlineCommand::Claim);
         }
     }
+}
+
+/// The player's actions: offer a draw and ask to take back while the game is on, a rematch
+/// after it, and leaving (back to the lobby after a lobby game). In the strip they share one
+/// row with short names (the full one on a long press or hover).
+fn actions(
+    ui: &mut egui::Ui,
+    lang: Language,
+    online: &Online,
+    compact: bool,
+    commands: &mut MessageWriter<OnlineCommand>,
+) -> Option<Exit> {
+    let word = |full: Say, short: Say| say(lang, if compact { short } else { full });
+    let mut exit = None;
+    ui.horizontal_wrapped(|ui| {
+        if online.seat.is_some() && online.is_playing() {
+            let can = |k| online.own_offer(k).is_none() && online.offer_from_opponent(k).is_none();
+            if ui
+                .add_enabled(
+                    can(OfferKind::Draw),
+                    egui::Button::new(word(Say::OfferDraw, Say::OfferDrawShort)),
+                )
+                .on_hover_text(say(lang, Say::OfferDraw))
+                .clicked()
+            {
+                commands.write(OnlineCommand::Offer(OfferKind::Draw));
+            }
+            if ui
+                .add_enabled(
+                    can(OfferKind::Takeback) && !online.moves.is_empty(),
+                    egui::Button::new(word(Say::AskTakeback, Say::AskTakebackShort)),
+                )
+                .on_hover_text(say(lang, Say::AskTakeback))
+                .clicked()
+            {
+                commands.write(OnlineCommand::Offer(OfferKind::Takeback));
+            }
+        } else if online.seat.is_some()
+            && online.result.is_some()
+            && online.own_offer(OfferKind::Rematch).is_none()
+            && online.offer_from_opponent(OfferKind::Rematch).is_none()
+            && ui.button(say(lang, Say::OfferRematch)).clicked()
+        {
+            commands.write(OnlineCommand::Offer(OfferKind::Rematch));
+        }
+        // A wide column has room for the leave button on a line of its own.
+        if !compact {
+            ui.end_row();
+        }
+        if online.players.is_some() && online.result.is_some() {
+            if ui.button(say(lang, Say::BackToLobby)).clicked() {
+                exit = Some(Exit::Lobby);
+            }
+        } else if ui
+            .button(word(Say::Leave, Say::LeaveShort))
+            .on_hover_text(say(lang, Say::Leave))
+            .clicked()
+        {
+            exit = Some(Exit::Menu);
+        }
+    });
+    exit
 }

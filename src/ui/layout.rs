@@ -170,7 +170,7 @@ pub fn game_regions(shape: Shape, screen: egui::Rect, online: f32) -> GameRegion
         }
         Shape::Portrait => {
             let side = w.min(h - PORTRAIT_MIN_BELOW).max(h * 0.4);
-            let strip = online.clamp(0.0, (h - side) * 0.45);
+            let strip = online.clamp(0.0, (h - side) * 0.5);
             GameRegions {
                 shape,
                 board: at(0.0, 0.0, w, side),

@@ -111,6 +111,9 @@ fn spawn_ui_camera(mut commands: Commands) {
     commands.spawn((
         PrimaryEguiContext,
         Camera2d,
+        // egui smooths its own edges; a multisampled copy of the whole window would only cost
+        // memory and a resolve every frame (four times the pixels on a phone at scale 2).
+        Msaa::Off,
         RenderLayers::none(),
         Camera {
             order: 1,

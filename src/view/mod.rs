@@ -9,4 +9,5 @@ pub mod camera;
 pub mod lesson_marks;
 pub mod model;
 pub mod pieces;
+pub mod render_trim;
 pub mod review_board;

@@ -104,6 +104,7 @@ async function startServer(log) {
 async function newPlayer(browser, name, log, viewport = { width: 960, height: 600 }, options = {}) {
   const context = await browser.newContext({ viewport, ...options });
   const page = await context.newPage();
+  await page.addInitScript(countFrames);
   page.on("console", (message) => {
     const text = message.text();
     log.push(`[${name} ${message.type()}] ${text}`);
@@ -182,15 +183,37 @@ async function playOne(players, ply) {
  * the board, so the board's viewport does not start at the window's corner: the taps must
  * still land on the squares meant.
  */
+/** Counts the page's animation frames (`window.__frames`); the game draws in them. */
+function countFrames() {
+  window.__frames = 0;
+  const tick = () => {
+    window.__frames++;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+
+/**
+ * Waits two seconds and at least three of the page's frames: under the software renderer on a
+ * busy machine one frame can take longer than two seconds, and a value that did not change
+ * over no frame says nothing.
+ */
+async function framesPass(player) {
+  const frames = () => player.page.evaluate(() => window.__frames ?? 0);
+  const since = await frames();
+  await sleep(2000);
+  while ((await frames()) < since + 3) await sleep(250);
+}
+
 async function playByTaps(player, ply) {
   // The game screen laid out (a loaded machine draws a frame a second or slower): the board
   // right of the online panel, its cells published.
   // The cells settle a few frames after the layout (the camera turns to the player's side and
-  // fits the board's new region): the same positions two seconds apart.
+  // fits the board's new region): the same positions two seconds and three frames apart.
   await waitFor(`${player.name}: the board right of the online panel`, waitSeconds, async () => {
     const layout = JSON.parse((await player.attr("layout")) || "null");
     const before = await player.attr("cells");
-    await sleep(2000);
+    await framesPass(player);
     return layout?.board?.[0] > 100 && before && before === (await player.attr("cells")) ? true : null;
   }).catch(async (e) => {
     await screenshot(player, "taps-failed");
@@ -240,7 +263,7 @@ async function settledAt(player, size, label) {
     const before = JSON.parse((await player.attr("layout")) || "null");
     const cells = await player.attr("cells");
     if (before?.viewport?.[0] !== size.width || before?.viewport?.[1] !== size.height) return null;
-    await sleep(2000);
+    await framesPass(player);
     const after = JSON.parse((await player.attr("layout")) || "null");
     return after && sorted(after) === sorted(before) && cells === (await player.attr("cells")) ? true : null;
   });
@@ -391,6 +414,27 @@ async function main() {
         await settledAt(c, size, `online game ${width}×${height}`);
         const layout = await checkLayout(c, `online game ${width}×${height}`, size);
         const board = layout?.board;
+        // … nor one panel over another (the online strip over the game's panel).
+        const panels = (layout?.areas ?? []).filter(([order]) => order === "background").map(([, ...r]) => r);
+        for (const [i, p] of panels.entries()) {
+          for (const q of panels.slice(i + 1)) {
+            const ow = Math.min(p[0] + p[2], q[0] + q[2]) - Math.max(p[0], q[0]);
+            const oh = Math.min(p[1] + p[3], q[1] + q[3]) - Math.max(p[1], q[1]);
+            if (ow > 1 && oh > 1) fail(`online game ${width}×${height}: the panels [${p.map(Math.round)}] and [${q.map(Math.round)}] overlap`);
+          }
+        }
+        // The online strip is the upper of the two (above the game's panel, under or beside
+        // the board), and its actions — offer a draw, ask to take back, leave — are in view,
+        // not scrolled away.
+        const strip = [...panels].sort((p, q) => p[1] - q[1])[0];
+        if (panels.length !== 2 || !strip) {
+          fail(`online game ${width}×${height}: ${panels.length} panels, expected the online strip and the game's panel`);
+        } else {
+          const inside = (layout.buttons ?? []).filter(([x, y, w, h]) =>
+            x >= strip[0] - 1 && y >= strip[1] - 1 && x + w <= strip[0] + strip[2] + 1 && y + h <= strip[1] + strip[3] + 1);
+          console.log(`online game ${width}×${height}: the strip [${strip.map(Math.round)}] shows ${inside.length} buttons`);
+          if (inside.length < 3) fail(`online game ${width}×${height}: the online strip [${strip.map(Math.round)}] shows ${inside.length} of its 3 buttons`);
+        }
         for (const [order, ...rect] of layout?.areas ?? []) {
           const [bx, by, bw, bh] = board ?? [0, 0, 0, 0];
           const [x, y, w, h] = rect;
