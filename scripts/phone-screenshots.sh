@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The phone pictures of docs/screenshots/ (phone-*.png): the browser build in headless Chromium
 # as a phone (390×844 upright and 844×390 sideways, device scale 2, touch), every screen the
-# phone test checks, in English and Russian; the chosen ones are copied into docs/screenshots/.
+# phone test checks, in English and Russian; the chosen ones are copied into docs/screenshots/,
+# with the online game and the Lobby from the lobby browser test's pictures.
 #
 #   scripts/phone-screenshots.sh              # build the `web-ci` page, take and copy
 #   scripts/phone-screenshots.sh --no-build   # use the page already built
@@ -28,5 +29,13 @@ for lang in en ru; do
   for screen in menu race-3d gipf-3d puzzle; do
     [[ -f $out/$lang/844x390-$screen.png ]] && cp "$out/$lang/844x390-$screen.png" "docs/screenshots/phone-$screen-landscape$suffix.png"
   done
+done
+# The online game and the Lobby come from the lobby browser test's pictures
+# (scripts/test-web-online.sh --lobby), when it has run.
+lobby=$CARGO_TARGET_DIR/web-online-test/lobby
+for pair in c-bot-game-390x844:phone-online-game c-bot-game-844x390:phone-online-game-landscape \
+  lobby-play-390x844-en:phone-lobby lobby-play-390x844-ru:phone-lobby-ru \
+  lobby-play-844x390-en:phone-lobby-landscape lobby-play-1280x800-en:lobby-en; do
+  [[ -f $lobby/${pair%%:*}.png ]] && cp "$lobby/${pair%%:*}.png" "docs/screenshots/${pair#*:}.png"
 done
 ls -l docs/screenshots/phone-*.png

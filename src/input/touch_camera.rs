@@ -12,8 +12,8 @@ use crate::{
 
 /// A second tap within this time (seconds) and distance (logical pixels) of the first is a
 /// double tap.
-const DOUBLE_TAP_SECONDS: f64 = 0.35;
-const DOUBLE_TAP_DISTANCE: f32 = 24.0;
+pub const DOUBLE_TAP_SECONDS: f64 = 0.35;
+pub const DOUBLE_TAP_DISTANCE: f32 = 24.0;
 /// How far a finger may move and still tap.
 const TAP_DISTANCE: f32 = 16.0;
 
@@ -33,6 +33,16 @@ pub fn plugin(app: &mut App) {
             .after(CameraSystems::Fit)
             .before(CameraSystems::Place),
     );
+}
+
+/// Whether a tap at `at`, seen in a frame `frame` seconds long at `now`, and the tap before it
+/// (where and when it was seen) make a double tap. A tap is seen in the first frame after it,
+/// so the time between two sightings can overstate the time between the taps by up to a frame:
+/// on a slow phone (or a software renderer) a quick double tap is seen a whole frame apart, and
+/// must still count.
+pub fn is_double_tap(before: (Vec2, f64), at: Vec2, now: f64, frame: f64) -> bool {
+    let (was, when) = before;
+    now - when <= DOUBLE_TAP_SECONDS + frame.max(0.0) && was.distance(at) <= DOUBLE_TAP_DISTANCE
 }
 
 /// Zoom factor for fingers that were `before` apart and are `now` apart: apart zooms in.
@@ -64,10 +74,7 @@ fn touch_camera(
         }
         let at = touch.position();
         match gesture.last_tap {
-            Some((before, when))
-                if now - when <= DOUBLE_TAP_SECONDS
-                    && before.distance(at) <= DOUBLE_TAP_DISTANCE =>
-            {
+            Some(before) if is_double_tap(before, at, now, time.delta_secs_f64()) => {
                 *cam = OrbitCamera {
                     fit: cam.fit,
                     top_down: cam.top_down,

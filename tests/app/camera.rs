@@ -66,3 +66,32 @@ fn fingers_apart_zoom_in_and_together_zoom_out() {
     assert_eq!(pinch_zoom(1.0, 100.0, 1000.0), 0.45);
     assert_eq!(pinch_zoom(1.0, 0.0, 100.0), 1.0);
 }
+
+#[test]
+fn a_double_tap_is_two_quick_taps_close_together_even_a_slow_frame_apart() {
+    use boardcraft::input::touch_camera::is_double_tap;
+    let first = (Vec2::new(100.0, 100.0), 10.0);
+    // At 60 frames a second: 0.2 s apart is a double tap, 0.5 s apart two taps.
+    assert!(is_double_tap(
+        first,
+        Vec2::new(105.0, 98.0),
+        10.2,
+        1.0 / 60.0
+    ));
+    assert!(!is_double_tap(
+        first,
+        Vec2::new(105.0, 98.0),
+        10.5,
+        1.0 / 60.0
+    ));
+    // Too far apart on the screen.
+    assert!(!is_double_tap(
+        first,
+        Vec2::new(140.0, 100.0),
+        10.2,
+        1.0 / 60.0
+    ));
+    // A frame of 0.8 s: taps seen in consecutive frames were quick, two frames apart not.
+    assert!(is_double_tap(first, Vec2::new(100.0, 100.0), 10.8, 0.8));
+    assert!(!is_double_tap(first, Vec2::new(100.0, 100.0), 11.6, 0.8));
+}

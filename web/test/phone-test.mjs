@@ -21,8 +21,8 @@
 // A fresh page of one screen (`--compare`, 844×390 race-3d) must lay out as the resized one.
 //
 // Then, at 390×844 on a fresh game of Ugolki 3×3: a pinch on the board (two fingers moving
-// apart) must bring the 3D camera closer (`data-camera`), and the whole game is played by touch
-// taps alone (both sides at this screen), to its end.
+// apart) must bring the 3D camera closer (`data-camera`), a double tap must reset the view, and
+// the whole game is played by touch taps alone (both sides at this screen), to its end.
 //
 // Usage: node phone-test.mjs --dist <built page> --out <folder> [--chromium /usr/bin/chromium]
 //        [--ci] [--sizes 390x844,844x390] [--screens menu,race-3d] [--no-game] [--no-pinch]
@@ -411,8 +411,39 @@ async function pinch(page, report) {
 }
 
 /**
- * At 390×844, a fresh game of Ugolki 3×3: a pinch on its board, then (`moves`) the whole game
- * played by taps, both sides at this screen, to its end.
+ * A double tap on the middle of the board resets the view (zoom 1): two quick taps (a new
+ * touch each, as a browser numbers them). The four touch events are sent at once: CDP answers
+ * each only once the page has handled it, which under the software renderer waits for the
+ * frame in progress (a second or more), so sent one after another the taps arrived 2 s apart
+ * — no double tap on any phone.
+ */
+async function doubleTap(page, report) {
+  const [bx, by, bw, bh] = (await layoutOf(page)).board;
+  const [x, y] = [bx + bw / 2, by + bh / 2];
+  const before = (await attr(page, "camera")).split(" ").map(Number);
+  const cdp = await page.context().newCDPSession(page);
+  await Promise.all(
+    [11, 12].flatMap((id) => [
+      cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y, id }] }),
+      cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] }),
+    ]),
+  );
+  await cdp.detach();
+  const after = await waitFor("the view to reset", 30, async () => {
+    const now = (await attr(page, "camera")).split(" ").map(Number);
+    return now[0] === 1 ? now : null;
+  }).catch(() => null);
+  if (!after) {
+    fail(`a double tap did not reset the view (zoom, distance: ${before})`);
+  } else {
+    console.log(`double tap: camera distance ${before[1]} → ${after[1]} (zoom ${before[0]} → ${after[0]})`);
+  }
+  report.doubleTap = { before, after };
+}
+
+/**
+ * At 390×844, a fresh game of Ugolki 3×3: a pinch on its board, then (`moves`) a double tap
+ * that resets the view and the whole game played by taps, both sides at this screen, to its end.
  */
 async function touchGame(browser, origin, report, { moves: playMoves = true } = {}) {
   const size = SIZES.find((s) => s.name === "390x844");
@@ -425,8 +456,11 @@ async function touchGame(browser, origin, report, { moves: playMoves = true } = 
     await settled(page, "touch game");
     await pinch(page, report);
     if (!playMoves) return;
-    // Let the camera stop before the cells are read for taps.
+    // The pinch brought the far squares off the screen: a double tap brings the whole board
+    // back. Let the camera stop before the cells are read for taps.
     await settled(page, "touch game after the pinch");
+    await doubleTap(page, report);
+    await settled(page, "touch game after the double tap");
     const moves = UGOLKI_GAME.split(" ");
     const gameStarted = Date.now();
     for (const [i, move] of moves.entries()) {
