@@ -28,7 +28,7 @@
 //        [--ci] [--sizes 390x844,844x390] [--screens menu,race-3d] [--no-game] [--no-pinch]
 //        [--compare 844x390:race-3d | none] [--fresh] [--lang ru] [--timeout <s>]
 //   --ci        what CI runs: the menu, a 3D game and Settings at 390×844 and 844×390,
-//               the comparison with a fresh page and the pinch (not the game's 80 moves)
+//               the comparison with a fresh page and the pinch (not the game's 83 moves)
 //   --no-game   no game played by taps (the pinch still runs unless --no-pinch)
 //   --fresh     every screen at every size in a page of its own (the slow old way)
 // Output: <size>-<screen>.png for every screen checked, touch-game.png, report.json (every
@@ -48,7 +48,7 @@ const onlySizes = args.sizes || "ci" in args ? new Set((args.sizes ?? "390x844,8
 // `--ci`: what CI runs (a few minutes on an idle machine: frames under the software renderer
 // are what cost): the menu, a 3D game and Settings (a window over the game) at 390×844 and
 // 844×390 (one page per screen, turned), a fresh page compared with a turned one, and a pinch
-// on a fresh game (without the game's 80 moves). Every screen is in `--phone-full`.
+// on a fresh game (without the game's 83 moves). Every screen is in `--phone-full`.
 const onlyScreens = args.screens || "ci" in args ? new Set((args.screens ?? "menu,race-3d,settings").split(",")) : null;
 const ci = "ci" in args;
 const playGame = !("no-game" in args) && !ci;
