@@ -645,6 +645,34 @@ fn pg_challenge(r: &tokio_postgres::Row) -> ChallengeRow {
     }
 }
 
+/// Takes the pair out of the pool, both or neither, in one statement: both rows locked first,
+/// so a pair whose player left meanwhile (or was paired by another wave) takes nobody.
+async fn pg_take_pair(
+    client: &tokio_postgres::Client,
+    pool: &str,
+    a: &str,
+    b: &str,
+) -> Result<bool, StoreError> {
+    if a == b {
+        return Ok(false);
+    }
+    let n: i64 = client
+        .query_one(
+            "WITH pair AS (SELECT account FROM lobby_pool
+                           WHERE pool = $1 AND account IN ($2, $3) FOR UPDATE),
+                  gone AS (DELETE FROM lobby_pool
+                           WHERE account IN (SELECT account FROM pair)
+                             AND (SELECT count(*) FROM pair) = 2
+                           RETURNING account)
+             SELECT count(*) FROM gone",
+            &[&pool, &a, &b],
+        )
+        .await
+        .map_err(pg)?
+        .get(0);
+    Ok(n == 2)
+}
+
 impl LobbyStore for PostgresStore {
     fn node_beat(&self, node: String, now_ms: i64, games: i64) -> StoreFuture<'_, ()> {
         Box::pin(async move {
@@ -991,39 +1019,18 @@ impl LobbyStore for PostgresStore {
     }
 
     fn take_pair(&self, pool: String, a: String, b: String) -> StoreFuture<'_, bool> {
-        Box::pin(async move {
-            if a == b {
-                return Ok(false);
-            }
-            // Both rows locked first: a pair whose player left meanwhile (or was paired by
-            // another wave) takes nobody.
-            let n: i64 = self
-                .client()
-                .query_one(
-                    "WITH pair AS (SELECT account FROM lobby_pool
-                                   WHERE pool = $1 AND account IN ($2, $3) FOR UPDATE),
-                          gone AS (DELETE FROM lobby_pool
-                                   WHERE account IN (SELECT account FROM pair)
-                                     AND (SELECT count(*) FROM pair) = 2
-                                   RETURNING account)
-                     SELECT count(*) FROM gone",
-                    &[&pool, &a, &b],
-                )
-                .await
-                .map_err(pg)?
-                .get(0);
-            Ok(n == 2)
-        })
+        Box::pin(async move { pg_take_pair(self.client(), &pool, &a, &b).await })
     }
 
     fn take_pairs(&self, pool: String, pairs: Vec<(String, String)>) -> StoreFuture<'_, Vec<bool>> {
         Box::pin(async move {
-            // Each pair its own atomic statement (as `take_pair`), all sent at once: the
-            // client pipelines them, so a wave costs one round trip, not one per pair.
+            // Each pair its own atomic statement (as `take_pair`), all sent at once on one
+            // connection: the client pipelines them, so a wave costs one round trip, not one
+            // per pair, and the server runs them in the wave's order (on several connections
+            // they ran at once, and of two pairs sharing a player either could win).
+            let client = self.client();
             let taken = futures_util::future::join_all(
-                pairs
-                    .into_iter()
-                    .map(|(a, b)| self.take_pair(pool.clone(), a, b)),
+                pairs.iter().map(|(a, b)| pg_take_pair(client, &pool, a, b)),
             )
             .await;
             // A statement that failed was rolled back: its pair stays in the pool. The others
