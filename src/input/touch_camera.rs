@@ -12,8 +12,8 @@ use crate::{
 
 /// A second tap within this time (seconds) and distance (logical pixels) of the first is a
 /// double tap.
-pub const DOUBLE_TAP_SECONDS: f64 = 0.35;
-pub const DOUBLE_TAP_DISTANCE: f32 = 24.0;
+const DOUBLE_TAP_SECONDS: f64 = 0.35;
+const DOUBLE_TAP_DISTANCE: f32 = 24.0;
 /// How far a finger may move and still tap.
 const TAP_DISTANCE: f32 = 16.0;
 

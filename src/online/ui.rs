@@ -418,15 +418,14 @@ fn panel_body(
     compact: bool,
     commands: &mut MessageWriter<OnlineCommand>,
 ) -> Option<Exit> {
-    if !compact {
-        let id = online.game.as_deref().unwrap_or("");
-        ui.label(egui::RichText::new(sayf(lang, Say::GameId, &[("game", &id)])).small());
-    }
     if compact {
         // A phone's strip has room for little: lines close together, and the link's line only
         // when it says something (not while all is well with the player seated, whose row
         // says "you").
         ui.spacing_mut().item_spacing.y = 4.0;
+    } else {
+        let id = online.game.as_deref().unwrap_or("");
+        ui.label(egui::RichText::new(sayf(lang, Say::GameId, &[("game", &id)])).small());
     }
     let quiet = compact
         && online.link == Some(LinkState::Online)

@@ -126,7 +126,7 @@ fn settings_window(
 
                 ui.label(tr(lang, Key::Coach));
                 next(ui);
-                ui.checkbox(&mut edited.coach, "");
+                ui.checkbox(&mut edited.coach, tr(lang, Key::CoachOn));
                 ui.end_row();
             });
         // The coach's hint right under its row, the last one.

@@ -32,6 +32,23 @@ export async function waitFor(what, seconds, probe) {
 }
 
 /**
+ * Counts the page's animation frames (`window.__frames`); the game draws in them. An init
+ * script (`page.addInitScript(countFrames)`): a value that did not change over no frame says
+ * nothing, and under the software renderer one frame can take seconds.
+ */
+export function countFrames() {
+  window.__frames = 0;
+  const tick = () => {
+    window.__frames++;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+
+/** Frames the page drew since it opened (`countFrames`). */
+export const framesOf = (page) => page.evaluate(() => window.__frames ?? 0);
+
+/**
  * Headless Chromium with a software GPU, and nothing that phones home: the machine has no
  * network (playwright-core gives it a fresh temporary profile of its own).
  */

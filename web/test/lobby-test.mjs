@@ -29,7 +29,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { builtGame } from "./serve.mjs";
-import { launchChromium, parseArgs, sleep, waitFor } from "./harness.mjs";
+import { countFrames, framesOf, launchChromium, parseArgs, sleep, waitFor } from "./harness.mjs";
 
 const args = parseArgs(process.argv.slice(2));
 const dist = resolve(args.dist ?? "dist");
@@ -178,33 +178,22 @@ async function playOne(players, ply) {
 }
 
 /**
- * Plays a move for `player` by touch: taps its first and last squares where the page says the
- * cells are (`data-cells`, window coordinates). On a wide window the online panel sits left of
- * the board, so the board's viewport does not start at the window's corner: the taps must
- * still land on the squares meant.
- */
-/** Counts the page's animation frames (`window.__frames`); the game draws in them. */
-function countFrames() {
-  window.__frames = 0;
-  const tick = () => {
-    window.__frames++;
-    requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
-}
-
-/**
  * Waits two seconds and at least three of the page's frames: under the software renderer on a
  * busy machine one frame can take longer than two seconds, and a value that did not change
  * over no frame says nothing.
  */
 async function framesPass(player) {
-  const frames = () => player.page.evaluate(() => window.__frames ?? 0);
-  const since = await frames();
+  const since = await framesOf(player.page);
   await sleep(2000);
-  while ((await frames()) < since + 3) await sleep(250);
+  while ((await framesOf(player.page)) < since + 3) await sleep(250);
 }
 
+/**
+ * Plays a move for `player` by touch: taps its first and last squares where the page says the
+ * cells are (`data-cells`, window coordinates). On a wide window the online panel sits left of
+ * the board, so the board's viewport does not start at the window's corner: the taps must
+ * still land on the squares meant.
+ */
 async function playByTaps(player, ply) {
   // The game screen laid out (a loaded machine draws a frame a second or slower): the board
   // right of the online panel, its cells published.

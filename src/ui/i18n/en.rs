@@ -124,6 +124,7 @@ pub fn text(key: Key) -> &'static str {
         Key::ViewTopDown => "Top-down",
         Key::Language => "Language",
         Key::Coach => "Coach",
+        Key::CoachOn => "Rate my moves",
         Key::UiScale => "Text and button size",
         Key::CoachHint => {
             "After each of your moves the computer rates it and shows what it would have played. In 9qum Ugolki it also warns before the 40-move deadline."

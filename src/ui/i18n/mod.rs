@@ -148,6 +148,8 @@ keys! {
     ViewTopDown,
     Language,
     Coach,
+    // The coach's checkbox: what ticking it does.
+    CoachOn,
     CoachHint,
     UiScale,
     // Save and load.
