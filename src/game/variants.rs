@@ -1,6 +1,6 @@
 //! Variants as Bevy assets: a RON loader that validates through the rules crate, the shipped
-//! manifest (loaded on every platform: browsers cannot list folders), the native `mods/`
-//! folder, a variant file named on the command line, and hot reload. A broken file becomes a
+//! manifest (natively; the browser takes the shipped files compiled into the game), the
+//! native `mods/` folder, a variant file named on the command line, and hot reload. A broken file becomes a
 //! visible error (in [`VariantLibrary`] and, if it is the game's variant, [`AppState::Failed`]);
 //! it never panics.
 use std::{marker::PhantomData, path::PathBuf, sync::Arc};
@@ -132,7 +132,7 @@ impl<T: Asset + DeserializeOwned> AssetLoader for ManifestLoader<T> {
 /// Where a library entry comes from.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
-    /// Listed in the shipped manifest.
+    /// Listed in the shipped manifest (in the browser: compiled into the game, the same files).
     Shipped,
     /// Compiled into the binary (used only when the manifest itself cannot be read).
     Embedded,
@@ -376,6 +376,15 @@ fn load_library(
     server: Res<AssetServer>,
     cli_file: Res<CommandLineFile>,
 ) {
+    // In the browser the shipped files are taken from the game itself: the page's copies
+    // (b/<build>/assets/variants) come from the same build, browsers have no mods folder and
+    // no hot reload, and reading them would cost a fetch of the manifest, then of each file,
+    // and the frames in between before the first game can start.
+    if cfg!(target_arch = "wasm32") {
+        library.entries = built_in_entries(Origin::Shipped);
+        library.manifest_state = Some(Ok(()));
+        return;
+    }
     library.manifest = Some(server.load::<VariantManifest>(MANIFEST_PATH));
     if let Some(file) = cli_file.0.as_ref().and_then(|f| f.file_name()) {
         let path = format!("{CLI_SOURCE}://{}", file.to_string_lossy());
@@ -411,20 +420,29 @@ fn read_manifest(
         library
             .notices
             .push(Notice::ManifestUnreadable { why: why.clone() });
-        for (file, text) in boardcraft_rules::variant::shipped_files() {
-            let state = match Variant::from_ron(file, text) {
-                Ok(v) => EntryState::Ready(Arc::new(v)),
-                Err(e) => EntryState::Broken(e.to_string()),
-            };
-            library.entries.push(Entry {
-                path: format!("variants/{file}"),
-                origin: Origin::Embedded,
-                handle: None,
-                state,
-            });
-        }
+        library.entries.extend(built_in_entries(Origin::Embedded));
         library.manifest_state = Some(Err(why));
     }
+}
+
+/// The variant files compiled into the game, in manifest order, read.
+fn built_in_entries(origin: Origin) -> Vec<Entry> {
+    boardcraft_rules::variant::shipped_files()
+        .iter()
+        .map(|(file, text)| {
+            let path = format!("variants/{file}");
+            // Read as the asset loader reads a file (its problems logged the same way).
+            let asset = VariantAsset {
+                result: Variant::from_ron(&path, text).map(Arc::new),
+            };
+            Entry {
+                state: loaded_state(&asset),
+                path,
+                origin,
+                handle: None,
+            }
+        })
+        .collect()
 }
 
 /// An entry's state from its loaded asset (its problems logged).

@@ -12,6 +12,7 @@ use bevy::{
 use boardcraft_learn::{Difficulty, Goal, Manifest, Text};
 use boardcraft_rules::{AnyMove, AnyPosition, Variant};
 
+use crate::game::match_state::AppState;
 use crate::game::variants::{MODS_SOURCE, ManifestLoader, ModsFolder};
 
 /// The shipped manifests, relative to the asset root.
@@ -485,14 +486,16 @@ pub fn plugin(app: &mut App) {
         );
 }
 
-/// Lessons and puzzles load once the variants have: the game's first start (and, in the
-/// browser, its first frame) does not wait behind a few hundred puzzles.
+/// Lessons and puzzles load once the variants have and the first screen is on (the browser
+/// has its variants at once): the game's first start, and the frames that first draw it, do
+/// not wait behind a few hundred puzzles.
 fn load_manifests(
     mut library: ResMut<LearnLibrary>,
     variants: Res<crate::game::variants::VariantLibrary>,
+    state: Res<State<AppState>>,
     server: Res<AssetServer>,
 ) {
-    if !library.manifests.is_empty() || !variants.settled() {
+    if !library.manifests.is_empty() || !variants.settled() || *state.get() == AppState::Loading {
         return;
     }
     library.manifests = vec![

@@ -233,8 +233,14 @@ fn main_buttons(
         View::Perspective => Key::ViewTopDown,
         View::TopDown => Key::ViewPerspective,
     };
-    let labels = [tr(lang, Key::Undo), tr(lang, Key::Redo), tr(lang, view_key)];
-    let columns = layout::columns_for(ui, &labels, 3);
+    let local = !players.any_remote();
+    let view = tr(lang, view_key);
+    let labels = if local {
+        vec![tr(lang, Key::Undo), tr(lang, Key::Redo), view]
+    } else {
+        vec![view]
+    };
+    let columns = layout::columns_for(ui, &labels, labels.len());
     let gap = ui.spacing().item_spacing.x;
     let width = (ui.available_width() - gap * (columns - 1) as f32) / columns as f32;
     let size = egui::vec2(width, layout::button_height(ui, 26.0));
@@ -249,26 +255,27 @@ fn main_buttons(
                     ui.end_row();
                 }
             };
-            let can_undo = game.undo_plies(players) > 0 || game.resigned.is_some();
-            if ui
-                .add_enabled(can_undo, egui::Button::new(labels[0]).min_size(size))
-                .clicked()
-            {
-                actions.undo.write(UndoRequested);
+            // Online, a move is taken back by the opponent's consent (the online strip's
+            // Take back): the local undo and redo would only ever be disabled.
+            if local {
+                let can_undo = game.undo_plies(players) > 0 || game.resigned.is_some();
+                if ui
+                    .add_enabled(can_undo, egui::Button::new(labels[0]).min_size(size))
+                    .clicked()
+                {
+                    actions.undo.write(UndoRequested);
+                }
+                next(ui);
+                let can_redo = game.redo_plies(players) > 0 && game.resigned.is_none();
+                if ui
+                    .add_enabled(can_redo, egui::Button::new(labels[1]).min_size(size))
+                    .clicked()
+                {
+                    actions.redo.write(RedoRequested);
+                }
+                next(ui);
             }
-            next(ui);
-            let can_redo = game.redo_plies(players) > 0 && game.resigned.is_none();
-            if ui
-                .add_enabled(can_redo, egui::Button::new(labels[1]).min_size(size))
-                .clicked()
-            {
-                actions.redo.write(RedoRequested);
-            }
-            next(ui);
-            if ui
-                .add(egui::Button::new(labels[2]).min_size(size))
-                .clicked()
-            {
+            if ui.add(egui::Button::new(view).min_size(size)).clicked() {
                 actions.toggle_view.write(ToggleTopDown);
             }
             next(ui);
@@ -451,23 +458,26 @@ fn buttons(
         .num_columns(2)
         .spacing(ui.spacing().item_spacing)
         .show(ui, |ui| {
-            let can_undo = game.undo_plies(players) > 0 || game.resigned.is_some();
-            if ui
-                .add_enabled(can_undo, button(tr(lang, Key::Undo)))
-                .on_hover_text(tr(lang, Key::UndoTip))
-                .clicked()
-            {
-                actions.undo.write(UndoRequested);
+            // Online, the online panel's Take back asks the opponent instead.
+            if !players.any_remote() {
+                let can_undo = game.undo_plies(players) > 0 || game.resigned.is_some();
+                if ui
+                    .add_enabled(can_undo, button(tr(lang, Key::Undo)))
+                    .on_hover_text(tr(lang, Key::UndoTip))
+                    .clicked()
+                {
+                    actions.undo.write(UndoRequested);
+                }
+                let can_redo = game.redo_plies(players) > 0 && game.resigned.is_none();
+                if ui
+                    .add_enabled(can_redo, button(tr(lang, Key::Redo)))
+                    .on_hover_text(tr(lang, Key::RedoTip))
+                    .clicked()
+                {
+                    actions.redo.write(RedoRequested);
+                }
+                ui.end_row();
             }
-            let can_redo = game.redo_plies(players) > 0 && game.resigned.is_none();
-            if ui
-                .add_enabled(can_redo, button(tr(lang, Key::Redo)))
-                .on_hover_text(tr(lang, Key::RedoTip))
-                .clicked()
-            {
-                actions.redo.write(RedoRequested);
-            }
-            ui.end_row();
 
             if ui
                 .add(button(tr(lang, Key::NewGame)))

@@ -249,7 +249,8 @@ async function main() {
     // The build's own files, without the precompressed copies (build-web.sh makes them after
     // packaging; the test's server sends the plain files when there are none).
     await cp(join(root, first.dir), stage, { recursive: true, filter: (f) => !/\.(br|gz)$/.test(f) });
-    await appendFile(join(stage, "assets/variants/manifest.ron"), "\n// a changed file: a new build\n");
+    // A file the page reads as it starts (the variants are compiled into the game).
+    await appendFile(join(stage, "assets/lessons/manifest.ron"), "\n// a changed file: a new build\n");
     const packaged = execFileSync("python3", [join(repo, "scripts/package-web.py"), "--web", join(repo, "web"), stage, root]);
     log.push(`[package-web] ${packaged}`);
     const second = await builtGame(root);
@@ -262,13 +263,15 @@ async function main() {
     );
     const running = await page.evaluate(() => window.boardcraftBuild);
     check(running === second.build, `the next load runs build ${running}, not the new ${second.build}`);
-    const loaded = await buildFiles(page);
+    // The Learn manifests load once the game is on.
+    const changed = `/${second.dir}assets/lessons/manifest.ron`;
+    const loaded = await waitFor("the changed file loaded", 60, async () => {
+      const files = await buildFiles(page);
+      return files.includes(changed) ? files : null;
+    }).catch(() => buildFiles(page));
     const foreign = loaded.filter((p) => !p.startsWith(`/${second.dir}`));
     check(loaded.length > 0 && foreign.length === 0, `the new page loaded files of another build: ${foreign.join(", ")}`);
-    check(
-      loaded.includes(`/${second.dir}assets/variants/manifest.ron`),
-      "the new page did not load the changed file from its build",
-    );
+    check(loaded.includes(changed), "the new page did not load the changed file from its build");
     const updated = await controlledBy(page, second.build, "next load");
     const names = Object.keys(updated.caches);
     check(

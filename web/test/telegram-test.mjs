@@ -138,9 +138,20 @@ async function main() {
   const themeOf = async (page) => (await page.evaluate(() => document.body.dataset.theme)) ?? "";
   /** A point inside the game's panel, away from its widgets: 4 px in from its bottom right. */
   const panelSpot = async (page) => {
-    const { canvas, layout } = await page.evaluate(() => {
-      const r = document.getElementById("bevy").getBoundingClientRect();
-      return { canvas: [r.left, r.top], layout: JSON.parse(document.body.dataset.layout) };
+    // The layout of the canvas's final size, its areas inside it: the window takes the
+    // canvas's size over the game's first frames, and egui's areas follow a frame later.
+    const { canvas, layout } = await waitFor("a layout for the canvas's size", 60, async () => {
+      const seen = await page.evaluate(() => {
+        const r = document.getElementById("bevy").getBoundingClientRect();
+        return { canvas: [r.left, r.top, r.width, r.height], layout: JSON.parse(document.body.dataset.layout || "null") };
+      });
+      const viewport = seen.layout?.viewport;
+      const fits =
+        viewport &&
+        Math.abs(viewport[0] - seen.canvas[2]) <= 1 &&
+        Math.abs(viewport[1] - seen.canvas[3]) <= 1 &&
+        seen.layout.areas.every(([, x, y, w, h]) => x + w <= viewport[0] + 1 && y + h <= viewport[1] + 1);
+      return fits ? seen : null;
     });
     const panel = layout.areas.find(([order]) => order === "background");
     if (!panel) throw new Error("the page shows no panel");
