@@ -1,8 +1,8 @@
 //! Variants as Bevy assets: a RON loader that validates through the rules crate, the shipped
 //! manifest (natively; the browser takes the shipped files compiled into the game), the
-//! native `mods/` folder, a variant file named on the command line, and hot reload. A broken file becomes a
-//! visible error (in [`VariantLibrary`] and, if it is the game's variant, [`AppState::Failed`]);
-//! it never panics.
+//! native `mods/` folder, a variant file named on the command line, and hot reload. A broken
+//! file becomes a visible error (in [`VariantLibrary`] and, if it is the game's variant,
+//! [`AppState::Failed`]); it never panics.
 use std::{marker::PhantomData, path::PathBuf, sync::Arc};
 
 use bevy::{
