@@ -249,7 +249,7 @@ async function main() {
     // The build's own files, without the precompressed copies (build-web.sh makes them after
     // packaging; the test's server sends the plain files when there are none).
     await cp(join(root, first.dir), stage, { recursive: true, filter: (f) => !/\.(br|gz)$/.test(f) });
-    // A file the page reads as it starts (the variants are compiled into the game).
+    // A file the page reads once the game is on (the variants are compiled into the game).
     await appendFile(join(stage, "assets/lessons/manifest.ron"), "\n// a changed file: a new build\n");
     const packaged = execFileSync("python3", [join(repo, "scripts/package-web.py"), "--web", join(repo, "web"), stage, root]);
     log.push(`[package-web] ${packaged}`);
