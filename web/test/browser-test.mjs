@@ -37,9 +37,11 @@
 //        [--chromium /usr/bin/chromium] [--timeout <seconds for each wait>]
 //        [--scenarios name,name] (default: all)
 //        [--load-runs N] [--throttle-mbps M[@L],…]: only measure page load → first frame, N
-//        times on loopback and N times at each M Mbit/s with L ms latency (20 if not given;
-//        Chromium's network emulation), and the bytes on the wire (for the size-optimised
-//        build: scripts/test-web.sh --release)
+//        times on loopback and N times at each M Mbit/s with L ms latency (20 if not given),
+//        and the bytes on the wire (for the size-optimised build: scripts/test-web.sh --release)
+//        [--throttle-by server,chromium]: how each slow network is made (default both): the
+//        test's server paces its bytes (serve.mjs `Link`), and/or Chromium's emulation; before
+//        each, a link check prints the rate it really delivers to a lone fetch of the .wasm
 // Output: <scenario>.png (last picture), <scenario>-first.png (first non-blank picture),
 //         report.json (timings, bytes), console.log (everything the pages logged).
 //
@@ -69,6 +71,16 @@ const throttles = (args["throttle-mbps"] ?? "")
     const [mbps, latency] = entry.split("@").map(Number);
     return { mbps, latencyMs: latency ?? 20 };
   });
+// How each slow network is made: "server" (the test's server paces its bytes: serve.mjs `Link`)
+// and/or "chromium" (Chromium's emulation, which delivered about half the rate asked for).
+const THROTTLE_WAYS = {
+  server: "paced by the test's server",
+  chromium: "Chromium's emulation",
+};
+const throttleBy = (args["throttle-by"] ?? "server,chromium").split(",").filter(Boolean);
+for (const way of throttleBy) {
+  if (!THROTTLE_WAYS[way]) throw new Error(`--throttle-by: no way "${way}" (server, chromium)`);
+}
 
 // What the test opens, and what it does there (the steps are defined below).
 // - ugolki: both sides are computer players (Master searches the longest), so the page is
@@ -639,10 +651,24 @@ const LOAD_MARKS = [
  * Page load → first frame of the game, `runs` times each in a fresh context (nothing cached):
  * on loopback, and, with `mbps`, through Chromium's network emulation at that bandwidth.
  */
-async function measureLoad(browser, origin, served, runs, throttles, log) {
+async function measureLoad(browser, origin, served, link, runs, throttles, log) {
   const scenario = { name: "load", options: { variant: "ugolki-hg-3x3" } };
   const results = [];
-  for (const { mbps: bandwidth, latencyMs } of [{ mbps: 0 }, ...throttles]) {
+  const networks = [
+    { mbps: 0 },
+    ...throttles.flatMap((t) => throttleBy.map((by) => ({ ...t, by }))),
+  ];
+  for (const { mbps: bandwidth, latencyMs, by } of networks) {
+    const network = bandwidth
+      ? `${bandwidth} Mbit/s, ${latencyMs} ms latency, ${THROTTLE_WAYS[by]}`
+      : "loopback";
+    const check = bandwidth ? await linkCheck(browser, origin, served, link, bandwidth, latencyMs, by) : null;
+    if (check) {
+      console.log(
+        `link check (${network}): the .wasm, ${check.bytes} bytes on the wire, in ${check.ms} ms: ` +
+          `${check.mbps.toFixed(2)} Mbit/s`,
+      );
+    }
     const times = [];
     const marks = [];
     // Per run, the frames before the first frame of the game (data-load-frames).
@@ -652,16 +678,7 @@ async function measureLoad(browser, origin, served, runs, throttles, log) {
       const context = await browser.newContext({ viewport: { width: 960, height: 600 } });
       const page = await context.newPage();
       page.on("console", (m) => log.push(`[load ${m.type()}] ${m.text()}`));
-      if (bandwidth > 0) {
-        const cdp = await context.newCDPSession(page);
-        await cdp.send("Network.enable");
-        await cdp.send("Network.emulateNetworkConditions", {
-          offline: false,
-          latency: latencyMs,
-          downloadThroughput: (bandwidth * 1e6) / 8,
-          uploadThroughput: (bandwidth * 1e6) / 8,
-        });
-      }
+      await throttle(context, page, link, bandwidth, latencyMs, by);
       await page.goto(`${origin}/?${new URLSearchParams(scenario.options)}`);
       const firstFrame = await waitFor("the first frame", waitSeconds, () =>
         page.evaluate(() => Number(document.body.dataset.firstFrameMs) || null),
@@ -676,10 +693,13 @@ async function measureLoad(browser, origin, served, runs, throttles, log) {
       );
       frames.push(await page.evaluate(() => document.body.dataset.loadFrames ?? null));
       await context.close();
+      link.set(null);
     }
     const result = {
       bandwidthMbps: bandwidth || "loopback",
       latencyMs: bandwidth ? latencyMs : 0,
+      throttledBy: bandwidth ? by : null,
+      linkCheck: check,
       firstFrameMs: times,
       median: stats(times).median,
       // Per run, each moment of the load (LOAD_MARKS), ms since the page load started.
@@ -687,7 +707,6 @@ async function measureLoad(browser, origin, served, runs, throttles, log) {
       frames,
       download,
     };
-    const network = bandwidth ? `${bandwidth} Mbit/s, ${latencyMs} ms latency` : "loopback";
     console.log(
       `page load → first frame (${network}): ${times.join(", ")} ms; ` +
         `${download?.pageBytesOnWire} bytes on the wire`,
@@ -699,6 +718,46 @@ async function measureLoad(browser, origin, served, runs, throttles, log) {
     results.push(result);
   }
   return results;
+}
+
+/** Slows the page's network down to `mbps` with `latencyMs`, the way `by` names (nothing at 0). */
+async function throttle(context, page, link, mbps, latencyMs, by) {
+  if (!mbps) return;
+  if (by === "server") {
+    link.set({ mbps, latencyMs });
+    return;
+  }
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: latencyMs,
+    downloadThroughput: (mbps * 1e6) / 8,
+    uploadThroughput: (mbps * 1e6) / 8,
+  });
+}
+
+/**
+ * What a slow network really delivers: the .wasm fetched alone (no compiling, no game) from a
+ * page of the build's origin, through the same throttle, as megabits a second on the wire.
+ */
+async function linkCheck(browser, origin, served, link, mbps, latencyMs, by) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  // A small file of the origin to fetch from, before the throttle.
+  await page.goto(`${origin}/build.json`);
+  await throttle(context, page, link, mbps, latencyMs, by);
+  const path = `/${build.dir}boardcraft_bg.wasm`;
+  const ms = await page.evaluate(async (url) => {
+    const start = performance.now();
+    const response = await fetch(url, { cache: "no-store" });
+    await response.arrayBuffer();
+    return performance.now() - start;
+  }, path);
+  await context.close();
+  link.set(null);
+  const bytes = served.get(path)?.bytes ?? 0;
+  return { bytes, ms: Math.round(ms), mbps: (bytes * 8) / (ms * 1000) };
 }
 
 const NORMALISER_ROUNDS = 200_000_000;
@@ -738,7 +797,7 @@ async function main() {
   const manifest = await readFile(build.file("assets/variants/manifest.ron"), "utf8");
   shipped = (manifest.match(/"[^"]+\.ron"/g) ?? []).length;
   if (shipped === 0) throw new Error("the built manifest lists no variants");
-  const { server, origin, served } = await serveStatic(dist);
+  const { server, origin, served, link } = await serveStatic(dist);
 
   const browser = await launchChromium(executablePath);
   const log = [];
@@ -746,13 +805,15 @@ async function main() {
   try {
     if (loadRuns > 0) {
       const before = await normaliser(browser);
-      report.load = await measureLoad(browser, origin, served, loadRuns, throttles, log);
+      report.load = await measureLoad(browser, origin, served, link, loadRuns, throttles, log);
       const after = await normaliser(browser);
       const unit = (before + after) / 2;
       console.log(
         `normaliser: ${before} ms before, ${after} ms after (${NORMALISER_ROUNDS / 1e6} M rounds of ` +
           `FNV-1a in a blank page of the same browser); medians in normaliser units: ` +
-          report.load.map((r) => `${r.bandwidthMbps}: ${(r.median / unit).toFixed(1)}`).join(", "),
+          report.load
+            .map((r) => `${r.bandwidthMbps}${r.throttledBy ? ` (${r.throttledBy})` : ""}: ${(r.median / unit).toFixed(1)}`)
+            .join(", "),
       );
       report.normaliserMs = { before, after };
       return;

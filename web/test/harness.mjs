@@ -49,6 +49,17 @@ export function countFrames() {
 export const framesOf = (page) => page.evaluate(() => window.__frames ?? 0);
 
 /**
+ * Waits `ms` and at least `frames` of the page's frames (`countFrames`): under the software
+ * renderer on a busy machine one frame can take longer than seconds, and a value that did not
+ * change over no frame says nothing.
+ */
+export async function framesPass(page, ms, frames = 3) {
+  const since = await framesOf(page);
+  await sleep(ms);
+  while ((await framesOf(page)) < since + frames) await sleep(250);
+}
+
+/**
  * Headless Chromium with a software GPU, and nothing that phones home: the machine has no
  * network (playwright-core gives it a fresh temporary profile of its own).
  */

@@ -29,7 +29,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { builtGame } from "./serve.mjs";
-import { countFrames, framesOf, launchChromium, parseArgs, sleep, waitFor } from "./harness.mjs";
+import { countFrames, framesPass, launchChromium, parseArgs, sleep, waitFor } from "./harness.mjs";
 
 const args = parseArgs(process.argv.slice(2));
 const dist = resolve(args.dist ?? "dist");
@@ -178,17 +178,6 @@ async function playOne(players, ply) {
 }
 
 /**
- * Waits two seconds and at least three of the page's frames: under the software renderer on a
- * busy machine one frame can take longer than two seconds, and a value that did not change
- * over no frame says nothing.
- */
-async function framesPass(player) {
-  const since = await framesOf(player.page);
-  await sleep(2000);
-  while ((await framesOf(player.page)) < since + 3) await sleep(250);
-}
-
-/**
  * Plays a move for `player` by touch: taps its first and last squares where the page says the
  * cells are (`data-cells`, window coordinates). On a wide window the online panel sits left of
  * the board, so the board's viewport does not start at the window's corner: the taps must
@@ -202,7 +191,7 @@ async function playByTaps(player, ply) {
   await waitFor(`${player.name}: the board right of the online panel`, waitSeconds, async () => {
     const layout = JSON.parse((await player.attr("layout")) || "null");
     const before = await player.attr("cells");
-    await framesPass(player);
+    await framesPass(player.page, 2000);
     return layout?.board?.[0] > 100 && before && before === (await player.attr("cells")) ? true : null;
   }).catch(async (e) => {
     await screenshot(player, "taps-failed");
@@ -252,7 +241,7 @@ async function settledAt(player, size, label) {
     const before = JSON.parse((await player.attr("layout")) || "null");
     const cells = await player.attr("cells");
     if (before?.viewport?.[0] !== size.width || before?.viewport?.[1] !== size.height) return null;
-    await framesPass(player);
+    await framesPass(player.page, 2000);
     const after = JSON.parse((await player.attr("layout")) || "null");
     return after && sorted(after) === sorted(before) && cells === (await player.attr("cells")) ? true : null;
   });

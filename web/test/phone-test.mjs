@@ -38,7 +38,7 @@
 import { writeFile, mkdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { builtGame, serveStatic } from "./serve.mjs";
-import { countFrames, framesOf, launchChromium, parseArgs, sleep, waitFor } from "./harness.mjs";
+import { countFrames, framesOf, framesPass, launchChromium, parseArgs, sleep, waitFor } from "./harness.mjs";
 
 const args = parseArgs(process.argv.slice(2));
 const dist = resolve(args.dist ?? "dist");
@@ -193,9 +193,7 @@ function settled(page, label, vp = null) {
   let changed = null;
   return waitFor(`${label}: a settled layout`, waitSeconds, async () => {
     const before = await now();
-    const since = await framesOf(page);
-    await sleep(1000);
-    while ((await framesOf(page)) < since + 3) await sleep(250);
+    await framesPass(page, 1000);
     const after = await now();
     if (after !== before) {
       changed = [before, after];
