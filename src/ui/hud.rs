@@ -258,28 +258,51 @@ fn main_buttons(
             // Online, a move is taken back by the opponent's consent (the online strip's
             // Take back): the local undo and redo would only ever be disabled.
             if local {
-                let can_undo = game.undo_plies(players) > 0 || game.resigned.is_some();
-                if ui
-                    .add_enabled(can_undo, egui::Button::new(labels[0]).min_size(size))
-                    .clicked()
-                {
-                    actions.undo.write(UndoRequested);
-                }
-                next(ui);
-                let can_redo = game.redo_plies(players) > 0 && game.resigned.is_none();
-                if ui
-                    .add_enabled(can_redo, egui::Button::new(labels[1]).min_size(size))
-                    .clicked()
-                {
-                    actions.redo.write(RedoRequested);
-                }
-                next(ui);
+                undo_redo(ui, lang, game, state, actions, size, &mut next);
             }
             if ui.add(egui::Button::new(view).min_size(size)).clicked() {
                 actions.toggle_view.write(ToggleTopDown);
             }
             next(ui);
         });
+}
+
+/// Undo and Redo, in the wide panel and the compact bar alike: each enabled when there is a
+/// ply to take back or to play again. `after_each` runs after each button (ends a grid row).
+fn undo_redo(
+    ui: &mut egui::Ui,
+    lang: Language,
+    game: &Match,
+    state: &PanelState,
+    actions: &mut PanelActions,
+    size: egui::Vec2,
+    after_each: &mut dyn FnMut(&mut egui::Ui),
+) {
+    let players = &*state.players;
+    let can_undo = game.undo_plies(players) > 0 || game.resigned.is_some();
+    if ui
+        .add_enabled(
+            can_undo,
+            egui::Button::new(tr(lang, Key::Undo)).min_size(size),
+        )
+        .on_hover_text(tr(lang, Key::UndoTip))
+        .clicked()
+    {
+        actions.undo.write(UndoRequested);
+    }
+    after_each(ui);
+    let can_redo = game.redo_plies(players) > 0 && game.resigned.is_none();
+    if ui
+        .add_enabled(
+            can_redo,
+            egui::Button::new(tr(lang, Key::Redo)).min_size(size),
+        )
+        .on_hover_text(tr(lang, Key::RedoTip))
+        .clicked()
+    {
+        actions.redo.write(RedoRequested);
+    }
+    after_each(ui);
 }
 
 /// The compact panel's other actions: a new game, resign, save and load, settings, skip the
@@ -460,22 +483,7 @@ fn buttons(
         .show(ui, |ui| {
             // Online, the online panel's Take back asks the opponent instead.
             if !players.any_remote() {
-                let can_undo = game.undo_plies(players) > 0 || game.resigned.is_some();
-                if ui
-                    .add_enabled(can_undo, button(tr(lang, Key::Undo)))
-                    .on_hover_text(tr(lang, Key::UndoTip))
-                    .clicked()
-                {
-                    actions.undo.write(UndoRequested);
-                }
-                let can_redo = game.redo_plies(players) > 0 && game.resigned.is_none();
-                if ui
-                    .add_enabled(can_redo, button(tr(lang, Key::Redo)))
-                    .on_hover_text(tr(lang, Key::RedoTip))
-                    .clicked()
-                {
-                    actions.redo.write(RedoRequested);
-                }
+                undo_redo(ui, lang, game, state, actions, size, &mut |_| {});
                 ui.end_row();
             }
 
