@@ -4,6 +4,7 @@
 // scripts/serve-web.py and the game server do, with their Cache-Control. Every response is
 // recorded in `served`.
 import { once } from "node:events";
+import { sleep } from "./harness.mjs";
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
@@ -120,8 +121,6 @@ export class Link {
     this.pumping = false;
   }
 }
-
-const sleep = (ms) => new Promise((done) => setTimeout(done, Math.max(0, ms)));
 
 const isFile = (path) => stat(path).then((s) => s.isFile(), () => false);
 
