@@ -9,9 +9,9 @@
 #                         servers may let browsers keep them for a year
 # and each compressible file with precompressed copies beside it (`F.br`, brotli; `F.gz`,
 # gzip) for servers that send them with `Content-Encoding` (scripts/serve-web.py, the browser
-# test's server, the game server's --web): measured (2 December 2026), the release wasm is
-# 28.2 MB raw, 7.7 MB gzip -9, 4.93 MB brotli -q 11; every file of the page 5.10 MB over the
-# wire, of which a load fetches 5.04 MB before the game's first frame. Serving it: index.html,
+# test's server, the game server's --web): measured (3 December 2026), the release wasm is
+# 28.3 MB raw, 7.8 MB gzip -9, 4.94 MB brotli -q 11; every file of the page 5.11 MB over the
+# wire, of which a load fetches 4.96 MB before the game's first frame. Serving it: index.html,
 # sw.js and build.json with `Cache-Control: no-cache`, b/ with a long max-age (both servers do).
 #
 #   scripts/build-web.sh                  # size-optimised `web-release` build

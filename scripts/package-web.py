@@ -12,7 +12,8 @@ Beside them, in OUT (fetched again on every load: `Cache-Control: no-cache`):
 - build.json: the build manifest, `{"build": hash, "dir": "b/<hash>/", "files": {path: bytes}}`
   (the page shows the download's progress against these sizes: a compressed response's
   Content-Length is the compressed size);
-- index.html: web/index.html with the manifest written into it (no extra request at start);
+- index.html: web/index.html with the manifest written into it (no extra request at start)
+  and the build's folder in its preload links;
 - sw.js: web/sw.js, the service worker, with the build's hash and its list of files to keep
   for offline use (so every new build is a new service worker);
 - manifest.webmanifest and icons/: the web app manifest and its icons (from web/).
@@ -29,6 +30,8 @@ import shutil
 import sys
 
 PLACEHOLDER = "__BOARDCRAFT_BUILD__"
+# The build's folder (`b/<hash>/`), for index.html's preload links.
+DIR_PLACEHOLDER = "__BOARDCRAFT_DIR__"
 
 
 def files_of(folder):
@@ -87,7 +90,7 @@ def main():
         if PLACEHOLDER not in template:
             sys.exit(f"web/{name} has no {PLACEHOLDER}")
         with open(os.path.join(args.out, name), "w") as f:
-            f.write(template.replace(PLACEHOLDER, inline))
+            f.write(template.replace(PLACEHOLDER, inline).replace(DIR_PLACEHOLDER, folder))
     shutil.copy(os.path.join(args.web, "manifest.webmanifest"), args.out)
     icons = os.path.join(args.out, "icons")
     if os.path.exists(icons):

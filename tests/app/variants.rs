@@ -80,6 +80,22 @@ fn a_broken_variant_file_is_a_visible_error_and_a_fix_starts_the_game() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// No loading frame between the start and the game: the update that starts the first game also
+/// enters it and builds its board (in the browser the frame in between cost 0.6–1.0 s of the
+/// page's load).
+#[test]
+fn the_first_game_is_on_in_the_frame_it_starts() {
+    let mut app = app_for("ugolki-hg-3x3", "", humans());
+    run_until(&mut app, 600, "the game started", |w| {
+        w.contains_resource::<Match>()
+    });
+    assert_eq!(app_state(app.world()), AppState::InGame);
+    assert!(
+        app.world()
+            .contains_resource::<boardcraft::view::board::Board>()
+    );
+}
+
 #[test]
 fn an_unknown_variant_name_is_a_visible_error() {
     let mut app = app_for("no-such-game", "", humans());

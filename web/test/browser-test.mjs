@@ -635,8 +635,9 @@ function checkDownload(files, served) {
 /**
  * The moments of a load the page and the game mark on <body> (`data-<name>-ms`, see
  * web/index.html), in the order they happen: the .wasm downloaded (the progress bar's copy),
- * compiled, the game's main() begun and returned, its first frame run, and the first frame
- * with the game or the menu on.
+ * compiled, the game's main() begun and returned, its first frame run, the first frame with
+ * the game or the menu on (the end of its main-world update: the measured "first frame"), and
+ * that frame drawn (the next frame's start, once its render is over).
  */
 const LOAD_MARKS = [
   "wasm-downloaded",
@@ -645,6 +646,7 @@ const LOAD_MARKS = [
   "wasm-main-returned",
   "first-update",
   "first-frame",
+  "first-frame-drawn",
 ];
 
 /**
@@ -685,6 +687,10 @@ async function measureLoad(browser, origin, served, link, runs, throttles, log) 
       );
       download ??= checkDownload(await transfers(page), served);
       times.push(firstFrame);
+      // That frame's render follows (builds before this mark have none: then it stays "-").
+      await waitFor("the first frame drawn", 20, () =>
+        page.evaluate(() => Number(document.body.dataset.firstFrameDrawnMs) || null),
+      ).catch(() => null);
       marks.push(
         await page.evaluate(
           (names) => names.map((n) => Number(document.body.getAttribute(`data-${n}-ms`)) || null),
@@ -702,13 +708,15 @@ async function measureLoad(browser, origin, served, link, runs, throttles, log) 
       linkCheck: check,
       firstFrameMs: times,
       median: stats(times).median,
+      firstFrameDrawnMs: marks.map((run) => run[LOAD_MARKS.indexOf("first-frame-drawn")]),
       // Per run, each moment of the load (LOAD_MARKS), ms since the page load started.
       marks: marks.map((run) => Object.fromEntries(LOAD_MARKS.map((name, i) => [name, run[i]]))),
       frames,
       download,
     };
     console.log(
-      `page load → first frame (${network}): ${times.join(", ")} ms; ` +
+      `page load → first frame (${network}): ${times.join(", ")} ms (drawn: ` +
+        `${result.firstFrameDrawnMs.map((t) => t ?? "-").join(", ")}); ` +
         `${download?.pageBytesOnWire} bytes on the wire`,
     );
     for (const [i, run] of marks.entries()) {
@@ -829,6 +837,12 @@ async function main() {
         await writeFile(join(out, `${scenario.name}.png`), png);
         if (!isDrawn(look)) fail(`${scenario.name}: the last picture is blank: ${JSON.stringify(look)}`);
         console.log(`screenshot: ${join(out, `${scenario.name}.png`)} ${JSON.stringify(look)}`);
+        // The page's "Boardcraft stopped" banner (web/index.html) must not have come up.
+        const stopped = await game.page.evaluate(() => {
+          const problem = document.getElementById("problem");
+          return problem && !problem.hidden ? problem.textContent : null;
+        });
+        if (stopped) fail(`${scenario.name}: the page shows ${JSON.stringify(stopped)}`);
         if (!report.download) {
           report.download = checkDownload(await transfers(game.page), served);
           console.log(`download: ${JSON.stringify(report.download)}`);

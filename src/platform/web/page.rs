@@ -327,12 +327,19 @@ fn now_ms() -> Option<f64> {
 struct LoadFrames {
     frames: Vec<(f64, f64)>,
     done: bool,
+    drawn: bool,
 }
 
+/// Also marks `data-first-frame-drawn-ms`: the start of the frame after the first frame of the
+/// game, when that frame's render (its pipelines compiled, its commands submitted) is over; the
+/// browser shows it at its next paint.
 fn frame_began(mut load: ResMut<LoadFrames>) {
     if !load.done {
         let now = now_ms().unwrap_or_default();
         load.frames.push((now, now));
+    } else if !load.drawn {
+        load.drawn = true;
+        mark_load_time("first-frame-drawn");
     }
 }
 
