@@ -348,6 +348,7 @@ impl LobbyNetwork {
     }
 }
 
+/// A POST of JSON: the server refuses any other content type (415), an empty body's too.
 fn post_json<T: Serialize>(url: String, body: &T) -> ehttp::Request {
     let mut request =
         ehttp::Request::post(url, serde_json::to_vec(body).expect("a request serialises"));
@@ -439,7 +440,7 @@ fn new_session(lobby: &mut Lobby, network: &mut LobbyNetwork) {
         info!("lobby: making a guest account on {}", lobby.server);
         network.request(
             Asked::Guest,
-            ehttp::Request::post(url(lobby, "/api/accounts/guest"), Vec::new()),
+            post_json(url(lobby, "/api/accounts/guest"), &serde_json::json!({})),
             None,
         );
     }
@@ -735,7 +736,7 @@ fn handle_answer(
             lobby.token = None;
             network.request(
                 Asked::Guest,
-                ehttp::Request::post(url(lobby, "/api/accounts/guest"), Vec::new()),
+                post_json(url(lobby, "/api/accounts/guest"), &serde_json::json!({})),
                 None,
             );
         }

@@ -97,6 +97,11 @@ pub enum ErrorCode {
     AlreadyClaimed,
     /// Telegram `initData` whose signature or date does not check (HTTP 401).
     TelegramInvalid,
+    /// A password too easy to guess, too short or too long (the message says which).
+    PasswordWeak,
+    /// A `POST` whose body is not declared `Content-Type: application/json` (HTTP 415): what
+    /// an HTML form or a script's "simple" cross-site request sends is refused.
+    UnsupportedMediaType,
     // --- the lobby (protocol 2)
     /// No such seek (accepted or cancelled meanwhile).
     SeekNotFound,
@@ -163,6 +168,8 @@ impl ErrorCode {
             NameTaken => "name_taken",
             AlreadyClaimed => "already_claimed",
             TelegramInvalid => "telegram_invalid",
+            PasswordWeak => "password_weak",
+            UnsupportedMediaType => "unsupported_media_type",
             SeekNotFound => "seek_not_found",
             ChallengeNotFound => "challenge_not_found",
             PlayerNotFound => "player_not_found",
@@ -183,6 +190,7 @@ impl ErrorCode {
             MethodNotAllowed => 405,
             RequestTimeout => 408,
             BodyTooLarge => 413,
+            UnsupportedMediaType => 415,
             ServerBusy | GameMoved => 503,
             BadToken | NotSignedIn | WrongPassword | TelegramInvalid => 401,
             NameTaken | AlreadyClaimed => 409,

@@ -132,6 +132,21 @@ pub struct SignedIn {
     pub token: String,
 }
 
+/// `POST /api/accounts/password`: the account's password now, and the new one.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordChange {
+    pub password: String,
+    pub new_password: String,
+}
+
+// By hand, so that a password never reaches a log through `{:?}`.
+impl std::fmt::Debug for PasswordChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PasswordChange { .. }")
+    }
+}
+
 /// `POST /api/accounts/claim` and `POST /api/session`: a name and a password.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

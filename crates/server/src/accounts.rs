@@ -17,10 +17,7 @@ use std::{
     time::Duration,
 };
 
-use argon2::{
-    Argon2,
-    password_hash::{PasswordHasher, PasswordVerifier},
-};
+use argon2::{Argon2, password_hash::PasswordHasher};
 use axum::{
     Json,
     body::Bytes,
@@ -30,7 +27,7 @@ use axum::{
 };
 use boardcraft_protocol::{
     ErrorCode,
-    http::{AccountInfo, Credentials, Me, SignedIn, TelegramSignIn},
+    http::{AccountInfo, Credentials, Me, PasswordChange, SignedIn, TelegramSignIn},
 };
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
@@ -55,10 +52,9 @@ const COOKIE_MAX_AGE_SECS: u64 = 365 * 24 * 3600;
 /// Telegram's initData is accepted for a day after Telegram signed it.
 const TELEGRAM_MAX_AGE_SECS: i64 = 24 * 3600;
 
-/// Passwords: at least this many characters …
-const PASSWORD_MIN_CHARS: usize = 8;
-/// … and at most this many bytes (Argon2 reads all of it).
-const PASSWORD_MAX_BYTES: usize = 256;
+/// initData dated this far ahead of the server's clock is not Telegram's (a little clock
+/// difference is fine).
+const TELEGRAM_MAX_AHEAD_SECS: i64 = 60;
 
 // ----- names
 
@@ -91,38 +87,9 @@ pub fn guest_name() -> String {
     )
 }
 
-/// The rules a chosen name follows: 3–20 characters, each a letter (any script), a digit, `-`
-/// or `_`; nothing that passes for the server ("Boardcraft", in any case, with or without
-/// `-`/`_`), for a guest ("Guest-…") or — unless the account is a bot — for a bot (ending in
-/// "bot").
+/// The rules a chosen name follows (`crate::names`), on the name as it will be kept (NFKC).
 pub fn check_name(name: &str, is_bot: bool) -> Result<(), String> {
-    let chars = name.chars().count();
-    if !(3..=20).contains(&chars) {
-        return Err(format!("a name has 3 to 20 characters, not {chars}"));
-    }
-    if let Some(c) = name
-        .chars()
-        .find(|c| !(c.is_alphanumeric() || *c == '-' || *c == '_'))
-    {
-        return Err(format!(
-            "a name has letters, digits, `-` and `_` only, not `{}`",
-            c.escape_default()
-        ));
-    }
-    let key: String = name_key(name)
-        .chars()
-        .filter(|c| *c != '-' && *c != '_')
-        .collect();
-    if key.contains("boardcraft") {
-        return Err("a name may not pass for the server (\"Boardcraft\")".into());
-    }
-    if name_key(name).starts_with("guest") {
-        return Err("names starting with \"Guest\" are the guests'".into());
-    }
-    if !is_bot && key.ends_with("bot") {
-        return Err("names ending in \"bot\" are for bot accounts".into());
-    }
-    Ok(())
+    crate::names::check(name, is_bot).map_err(|e| e.to_string())
 }
 
 // ----- tokens and passwords
@@ -151,39 +118,25 @@ fn unhex(text: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// Argon2id (the crate's defaults: 19 MiB, 2 passes) with a random 16-byte salt, in PHC form.
-fn hash_password(password: &str) -> Result<String, String> {
-    let mut salt = [0u8; 16];
-    getrandom::fill(&mut salt).map_err(|e| e.to_string())?;
-    Argon2::default()
-        .hash_password_with_salt(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| e.to_string())
-}
-
-fn password_matches(password: &str, phc: &str) -> bool {
-    Argon2::default()
-        .verify_password(password.as_bytes(), phc)
-        .is_ok()
-}
-
 /// A hash no password matches: checked against when the name is unknown, so that an unknown
 /// name takes as long to refuse as a wrong password.
 fn decoy_hash() -> &'static str {
     static DECOY: OnceLock<String> = OnceLock::new();
-    DECOY.get_or_init(|| hash_password(&session_token()).expect("hashing works"))
-}
-
-/// Runs the slow hashing off the async threads.
-async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, Refused> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| Refused(ErrorCode::Internal, format!("hashing failed: {e}")))
+    DECOY.get_or_init(|| {
+        let mut salt = [0u8; 16];
+        getrandom::fill(&mut salt).expect("the operating system's random source works");
+        Argon2::default()
+            .hash_password_with_salt(session_token().as_bytes(), &salt)
+            .expect("hashing works")
+            .to_string()
+    })
 }
 
 // ----- limits
 
-/// Events per key within a sliding window (failed sign-ins, new guests).
+/// Events per key within a sliding window (failed sign-ins and new guests per address, on
+/// this node). Taking a place and counting it is one step under the lock ([`Window::reserve`]),
+/// so that parallel requests never pass the limit together.
 pub struct Window<K> {
     limit: u32,
     period: Duration,
@@ -199,38 +152,16 @@ impl<K: Hash + Eq + Clone> Window<K> {
         }
     }
 
-    /// Whether `key` is under its limit now (0: no limit). Old events are forgotten, and so
-    /// are keys with none left, so that the map holds only recent keys.
-    pub fn allows(&self, key: &K) -> bool {
+    /// Counts an event for `key` if it is under its limit (0: no limit); else how long
+    /// until its oldest event leaves the window. Old events are forgotten, and now and then
+    /// every key whose events are all old (a stranger's guesses at names are never looked at
+    /// again), so that the map holds only recent keys.
+    pub fn reserve(&self, key: &K) -> Result<(), Duration> {
         if self.limit == 0 {
-            return true;
+            return Ok(());
         }
         let now = Instant::now();
         let mut events = self.events.lock().expect("not poisoned");
-        let Some(times) = events.get_mut(key) else {
-            return true;
-        };
-        while times
-            .front()
-            .is_some_and(|t| now.duration_since(*t) > self.period)
-        {
-            times.pop_front();
-        }
-        if times.is_empty() {
-            events.remove(key);
-            return true;
-        }
-        (times.len() as u32) < self.limit
-    }
-
-    pub fn record(&self, key: K) {
-        if self.limit == 0 {
-            return;
-        }
-        let now = Instant::now();
-        let mut events = self.events.lock().expect("not poisoned");
-        // Keys asked about once are never looked at again (a stranger's guesses at names):
-        // now and then, forget every key whose events are all older than the window.
         if events.len() >= PURGE_AT {
             events.retain(|_, times| {
                 times
@@ -238,7 +169,34 @@ impl<K: Hash + Eq + Clone> Window<K> {
                     .is_some_and(|t| now.duration_since(*t) <= self.period)
             });
         }
-        events.entry(key).or_default().push_back(now);
+        let times = events.entry(key.clone()).or_default();
+        while times
+            .front()
+            .is_some_and(|t| now.duration_since(*t) > self.period)
+        {
+            times.pop_front();
+        }
+        if times.len() as u32 >= self.limit {
+            let oldest = *times.front().expect("a full window has events");
+            return Err(self.period.saturating_sub(now.duration_since(oldest)));
+        }
+        times.push_back(now);
+        Ok(())
+    }
+
+    /// Gives back an event [`Window::reserve`] counted (the request it was for does not
+    /// count: a sign-in that succeeded, a guest that was not made).
+    pub fn release(&self, key: &K) {
+        if self.limit == 0 {
+            return;
+        }
+        let mut events = self.events.lock().expect("not poisoned");
+        if let Some(times) = events.get_mut(key) {
+            times.pop_back();
+            if times.is_empty() {
+                events.remove(key);
+            }
+        }
     }
 
     /// Keys held (for tests).
@@ -250,11 +208,19 @@ impl<K: Hash + Eq + Clone> Window<K> {
 /// A window's map is swept of stale keys when it holds this many.
 const PURGE_AT: usize = 4096;
 
-/// The accounts' share of the server's state.
+/// The database's windows are swept of ended ones once in this many reservations.
+const PURGE_EVERY: u64 = 256;
+
+/// The accounts' limits and password hashing.
 pub struct AccountLimits {
     failed_by_ip: Window<IpAddr>,
+    /// Used only when the store keeps no shared limits (every store here does).
     failed_by_account: Window<String>,
+    account_limit: u32,
+    window: Duration,
     guests_by_ip: Window<IpAddr>,
+    reservations: std::sync::atomic::AtomicU64,
+    pub hasher: crate::passwords::Hasher,
 }
 
 impl AccountLimits {
@@ -268,15 +234,152 @@ impl AccountLimits {
                 settings.max_sign_in_failures_per_account,
                 settings.sign_in_window,
             ),
+            account_limit: settings.max_sign_in_failures_per_account,
+            window: settings.sign_in_window,
             guests_by_ip: Window::new(
                 settings.max_new_guests_per_ip_per_hour,
                 Duration::from_secs(3600),
+            ),
+            reservations: std::sync::atomic::AtomicU64::new(0),
+            hasher: crate::passwords::Hasher::new(
+                settings.password_hash_workers,
+                settings.password_hash_queue,
             ),
         }
     }
 }
 
+/// A place taken in the failed-sign-in windows: given back unless the attempt failed.
+struct Attempt {
+    ip: IpAddr,
+    account: AccountPlace,
+}
+
+enum AccountPlace {
+    Shared(crate::storage::limits::Reserved),
+    Local(String),
+    Unlimited,
+}
+
+impl AccountLimits {
+    /// Takes a place for one more password check of `key` (an account's name key) from
+    /// `ip`, before the check: parallel guesses are counted as they arrive, so at most the
+    /// limit's number of them are checked. The account's window is the database's (shared by
+    /// every node); the address's is this node's.
+    async fn attempt(
+        &self,
+        store: &dyn crate::storage::Storage,
+        ip: IpAddr,
+        key: String,
+    ) -> Result<Attempt, AccountRefusal> {
+        let too_many = |wait: Duration| {
+            AccountRefusal::Later(
+                Refused(
+                    ErrorCode::RateLimited,
+                    "too many failed sign-ins; try again later".into(),
+                ),
+                wait.as_secs().max(1),
+            )
+        };
+        self.failed_by_ip.reserve(&ip).map_err(too_many)?;
+        let account = match (self.account_limit, store.limits()) {
+            (0, _) => AccountPlace::Unlimited,
+            (limit, Some(shared)) => {
+                use crate::storage::limits::Reservation;
+                let now = now_ms();
+                if self
+                    .reservations
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+                    .is_multiple_of(PURGE_EVERY)
+                {
+                    let _ = shared.purge(now).await;
+                }
+                let period = self.window.as_millis() as i64;
+                match shared
+                    .reserve(format!("sign_in:{key}"), limit, period, now)
+                    .await
+                {
+                    Ok(Reservation::Reserved(r)) => AccountPlace::Shared(r),
+                    Ok(Reservation::Full { until_ms }) => {
+                        self.failed_by_ip.release(&ip);
+                        let wait = Duration::from_millis((until_ms - now).max(0) as u64);
+                        return Err(too_many(wait));
+                    }
+                    Err(e) => {
+                        self.failed_by_ip.release(&ip);
+                        return Err(internal(e).into());
+                    }
+                }
+            }
+            (_, None) => match self.failed_by_account.reserve(&key) {
+                Ok(()) => AccountPlace::Local(key),
+                Err(wait) => {
+                    self.failed_by_ip.release(&ip);
+                    return Err(too_many(wait));
+                }
+            },
+        };
+        Ok(Attempt { ip, account })
+    }
+
+    /// The attempt did not fail after all (the password was right, or it was never checked):
+    /// its places are given back.
+    async fn give_back(&self, store: &dyn crate::storage::Storage, attempt: Attempt) {
+        self.failed_by_ip.release(&attempt.ip);
+        match attempt.account {
+            AccountPlace::Shared(r) => {
+                if let Some(shared) = store.limits()
+                    && let Err(e) = shared.release(r).await
+                {
+                    warn!("accounts: giving back a sign-in attempt: {e}");
+                }
+            }
+            AccountPlace::Local(key) => self.failed_by_account.release(&key),
+            AccountPlace::Unlimited => {}
+        }
+    }
+}
+
 // ----- requests
+
+/// A refusal of the accounts' requests; some say when to try again (`Retry-After`).
+pub enum AccountRefusal {
+    Now(Refused),
+    Later(Refused, u64),
+}
+
+impl From<Refused> for AccountRefusal {
+    fn from(r: Refused) -> Self {
+        AccountRefusal::Now(r)
+    }
+}
+
+impl IntoResponse for AccountRefusal {
+    fn into_response(self) -> Response {
+        match self {
+            AccountRefusal::Now(r) => r.into_response(),
+            AccountRefusal::Later(r, secs) => {
+                let mut response = r.into_response();
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+                response
+            }
+        }
+    }
+}
+
+fn hashing_refused(e: crate::passwords::HashError) -> AccountRefusal {
+    match e {
+        crate::passwords::HashError::Busy => {
+            AccountRefusal::Later(Refused(ErrorCode::ServerBusy, e.to_string()), 1)
+        }
+        crate::passwords::HashError::Failed(why) => {
+            warn!("accounts: {why}");
+            Refused(ErrorCode::Internal, why).into()
+        }
+    }
+}
 
 pub(crate) fn info_of(a: &Account) -> AccountInfo {
     AccountInfo {
@@ -307,16 +410,19 @@ pub(crate) enum Presented {
     Cookie,
 }
 
-/// The session token a request carries: `Authorization: Bearer`, else the cookie.
-pub(crate) fn presented_token(headers: &HeaderMap) -> Option<(String, Presented)> {
-    if let Some(value) = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        && let Some(token) = value.strip_prefix("Bearer ")
-    {
-        return Some((token.trim().to_owned(), Presented::Bearer));
+/// The session token a request carries: `Authorization: Bearer <token>`, else the cookie;
+/// `Err` for an `Authorization` header that is not exactly that (one space, a token of the
+/// server's shape), which is refused rather than passed over for the cookie.
+pub(crate) fn presented_token(headers: &HeaderMap) -> Result<Option<(String, Presented)>, ()> {
+    if let Some(value) = headers.get(header::AUTHORIZATION) {
+        let value = value.to_str().map_err(|_| ())?;
+        let (scheme, token) = value.split_once(' ').ok_or(())?;
+        if !scheme.eq_ignore_ascii_case("bearer") || !secrets::looks_like_token(token) {
+            return Err(());
+        }
+        return Ok(Some((token.to_owned(), Presented::Bearer)));
     }
-    headers
+    Ok(headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
@@ -324,12 +430,14 @@ pub(crate) fn presented_token(headers: &HeaderMap) -> Option<(String, Presented)
         .find_map(|pair| {
             let (name, value) = pair.trim().split_once('=')?;
             (name == COOKIE).then(|| (value.to_owned(), Presented::Cookie))
-        })
+        }))
 }
 
 /// A state-changing request must come from the server's own pages (or from no page at all:
 /// the desktop game and bots send no `Origin`). Browsers send `Origin` with every POST and
 /// DELETE; `Sec-Fetch-Site: cross-site` is believed too, for a browser that left it out.
+/// (Browsers that send neither cannot send a cross-site `application/json` POST without the
+/// server's consent, which `crate::app`'s content-type rule relies on.)
 fn same_origin(settings: &Settings, headers: &HeaderMap, ip: IpAddr) -> Result<(), Refused> {
     let cross_site = headers
         .get("sec-fetch-site")
@@ -345,20 +453,27 @@ fn same_origin(settings: &Settings, headers: &HeaderMap, ip: IpAddr) -> Result<(
     })
 }
 
-/// The signed-in account, or `not_signed_in`.
-async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<Account, Refused> {
-    let not_signed_in = || Refused(ErrorCode::NotSignedIn, "sign in first".into());
-    let (token, _) = presented_token(headers).ok_or_else(not_signed_in)?;
-    if !secrets::looks_like_id(&token) {
+fn not_signed_in() -> Refused {
+    Refused(ErrorCode::NotSignedIn, "sign in first".into())
+}
+
+/// The signed-in account and its session's token hash, or `not_signed_in`.
+async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<(Account, String), Refused> {
+    let (token, _) = presented_token(headers)
+        .map_err(|()| not_signed_in())?
+        .ok_or_else(not_signed_in)?;
+    if !secrets::looks_like_token(&token) {
         return Err(not_signed_in());
     }
-    state
+    let hash = token_hash(&token);
+    let account = state
         .games
         .store
-        .session_account(token_hash(&token))
+        .session_account(hash.clone())
         .await
         .map_err(internal)?
-        .ok_or_else(not_signed_in)
+        .ok_or_else(not_signed_in)?;
+    Ok((account, hash))
 }
 
 /// The `Set-Cookie` value for a session (`None`: the cookie's removal).
@@ -418,14 +533,19 @@ pub async fn create_guest(
     State(state): State<Arc<AppState>>,
     Extension(ClientIp(ip)): Extension<ClientIp>,
     headers: HeaderMap,
-) -> Result<Response, Refused> {
+) -> Result<Response, AccountRefusal> {
     same_origin(&state.settings, &headers, ip)?;
     let limits = &state.accounts;
-    if !limits.guests_by_ip.allows(&ip) {
+    // The place is taken before the account is made, so that parallel requests from one
+    // address make exactly the limit's number of guests.
+    if let Err(wait) = limits.guests_by_ip.reserve(&ip) {
         info!(%ip, "refused a guest account: too many from one address");
-        return Err(Refused(
-            ErrorCode::RateLimited,
-            "too many new accounts from this address; try again later".into(),
+        return Err(AccountRefusal::Later(
+            Refused(
+                ErrorCode::RateLimited,
+                "too many new accounts from this address; try again later".into(),
+            ),
+            wait.as_secs().max(1),
         ));
     }
     // A random name may be taken: draw again (27 000 names per number of guests; past a
@@ -446,32 +566,22 @@ pub async fn create_guest(
         };
         match state.games.store.create_account(account.clone()).await {
             Ok(()) => {
-                limits.guests_by_ip.record(ip);
                 info!(%ip, account = %account.id, name = %account.name, "guest account created");
-                return new_session(&state, &account, StatusCode::CREATED).await;
+                return Ok(new_session(&state, &account, StatusCode::CREATED).await?);
             }
             Err(StoreError::Conflict(_)) => continue,
-            Err(e) => return Err(internal(e)),
+            Err(e) => {
+                limits.guests_by_ip.release(&ip);
+                return Err(internal(e).into());
+            }
         }
     }
-    Err(Refused(
-        ErrorCode::Internal,
-        "no free guest name found".into(),
-    ))
+    limits.guests_by_ip.release(&ip);
+    Err(Refused(ErrorCode::Internal, "no free guest name found".into()).into())
 }
 
-/// Checks a password's length (the only rule: long passphrases welcome).
-fn check_password(password: &str) -> Result<(), Refused> {
-    let chars = password.chars().count();
-    if chars < PASSWORD_MIN_CHARS || password.len() > PASSWORD_MAX_BYTES {
-        return Err(Refused(
-            ErrorCode::BadRequest,
-            format!(
-                "a password has at least {PASSWORD_MIN_CHARS} characters and at most {PASSWORD_MAX_BYTES} bytes"
-            ),
-        ));
-    }
-    Ok(())
+fn weak(why: String) -> Refused {
+    Refused(ErrorCode::PasswordWeak, why)
 }
 
 /// `POST /api/accounts/claim`: the signed-in account (a guest, or a Telegram one) gets a
@@ -481,21 +591,26 @@ pub async fn claim(
     Extension(ClientIp(ip)): Extension<ClientIp>,
     headers: HeaderMap,
     body: Bytes,
-) -> Result<Json<AccountInfo>, Refused> {
+) -> Result<Json<AccountInfo>, AccountRefusal> {
     same_origin(&state.settings, &headers, ip)?;
-    let account = signed_in(&state, &headers).await?;
+    let (account, session) = signed_in(&state, &headers).await?;
     let Credentials { name, password } = parse(&body)?;
+    let name = crate::names::normalized(&name);
     check_name(&name, account.bot).map_err(|why| Refused(ErrorCode::NameInvalid, why))?;
-    check_password(&password)?;
+    crate::passwords::check_strength(&password, &name).map_err(weak)?;
     if account.password_hash.is_some() {
         return Err(Refused(
             ErrorCode::AlreadyClaimed,
             "this account has a password already".into(),
-        ));
+        )
+        .into());
     }
-    let phc = blocking(move || hash_password(&password))
-        .await?
-        .map_err(|e| Refused(ErrorCode::Internal, format!("hashing failed: {e}")))?;
+    let phc = state
+        .accounts
+        .hasher
+        .hash(password)
+        .await
+        .map_err(hashing_refused)?;
     let store = &state.games.store;
     match store
         .claim_account(account.id.clone(), name.clone(), phc)
@@ -506,17 +621,23 @@ pub async fn claim(
             return Err(Refused(
                 ErrorCode::AlreadyClaimed,
                 "this account has a password already".into(),
-            ));
+            )
+            .into());
         }
         Err(StoreError::Conflict(_)) => {
             return Err(Refused(
                 ErrorCode::NameTaken,
-                format!("the name `{name}` is taken"),
-            ));
+                format!("the name `{name}` is taken, or looks too much like one that is"),
+            )
+            .into());
         }
-        Err(e) => return Err(internal(e)),
+        Err(e) => return Err(internal(e).into()),
     }
     info!(%ip, account = %account.id, %name, "account claimed");
+    // The session's sockets know the account by its old name: they reconnect.
+    state
+        .sessions
+        .change(&session, crate::socket_sessions::SessionChange::Claimed);
     let account = store
         .account(account.id)
         .await
@@ -531,63 +652,150 @@ pub async fn sign_in(
     Extension(ClientIp(ip)): Extension<ClientIp>,
     headers: HeaderMap,
     body: Bytes,
-) -> Result<Response, Refused> {
+) -> Result<Response, AccountRefusal> {
     same_origin(&state.settings, &headers, ip)?;
     let Credentials { name, password } = parse(&body)?;
     // No account's name is longer than 26 characters (a guest's fallback name): a longer one
-    // is counted by its start, so that a huge made-up name is not kept in memory.
+    // is counted by its start, so that a huge made-up name is not kept.
     let key: String = name_key(&name).chars().take(32).collect();
     let limits = &state.accounts;
-    if !limits.failed_by_ip.allows(&ip) || !limits.failed_by_account.allows(&key) {
-        info!(%ip, %name, "refused a sign-in: too many failed attempts");
-        return Err(Refused(
-            ErrorCode::RateLimited,
-            "too many failed sign-ins; try again later".into(),
-        ));
-    }
-    let account = state
-        .games
-        .store
-        .account_by_name(name.clone())
-        .await
-        .map_err(internal)?;
+    let store = state.games.store.as_ref();
+    let attempt = match limits.attempt(store, ip, key).await {
+        Ok(a) => a,
+        Err(refusal) => {
+            info!(%ip, %name, "refused a sign-in: too many failed attempts");
+            return Err(refusal);
+        }
+    };
+    let found = match store.account_by_name(name.clone()).await {
+        Ok(None) if crate::names::normalized(&name) != name => {
+            store.account_by_name(crate::names::normalized(&name)).await
+        }
+        other => other,
+    };
+    let account = match found {
+        Ok(a) => a,
+        Err(e) => {
+            limits.give_back(store, attempt).await;
+            return Err(internal(e).into());
+        }
+    };
     let phc = account
         .as_ref()
         .and_then(|a| a.password_hash.clone())
         .unwrap_or_else(|| decoy_hash().to_owned());
-    let matches = blocking(move || password_matches(&password, &phc)).await?;
+    let matches = match limits.hasher.verify(password, phc).await {
+        Ok(m) => m,
+        Err(e) => {
+            limits.give_back(store, attempt).await;
+            return Err(hashing_refused(e));
+        }
+    };
     match account {
         Some(account) if matches && account.password_hash.is_some() => {
+            limits.give_back(store, attempt).await;
             info!(%ip, account = %account.id, "signed in");
-            new_session(&state, &account, StatusCode::OK).await
+            Ok(new_session(&state, &account, StatusCode::OK).await?)
         }
         _ => {
-            limits.failed_by_ip.record(ip);
-            limits.failed_by_account.record(key);
             info!(%ip, %name, "refused a sign-in: wrong name or password");
             Err(Refused(
                 ErrorCode::WrongPassword,
                 "no account has this name and password".into(),
-            ))
+            )
+            .into())
         }
     }
 }
 
-/// `DELETE /api/session`: ends the session the request presents.
+/// `POST /api/accounts/password`: a new password for the signed-in account, given its
+/// password now. The account's other sessions end (a thief's among them); this one stays.
+pub async fn change_password(
+    State(state): State<Arc<AppState>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<StatusCode, AccountRefusal> {
+    same_origin(&state.settings, &headers, ip)?;
+    let (account, session) = signed_in(&state, &headers).await?;
+    let PasswordChange {
+        password,
+        new_password,
+    } = parse(&body)?;
+    let Some(phc) = account.password_hash.clone() else {
+        return Err(Refused(
+            ErrorCode::BadRequest,
+            "this account has no password yet: claim it (POST /api/accounts/claim)".into(),
+        )
+        .into());
+    };
+    crate::passwords::check_strength(&new_password, &account.name).map_err(weak)?;
+    // A wrong password here is a guess like a sign-in's, counted in the same windows.
+    let limits = &state.accounts;
+    let store = state.games.store.as_ref();
+    let attempt = limits.attempt(store, ip, name_key(&account.name)).await?;
+    let matches = match limits.hasher.verify(password, phc).await {
+        Ok(m) => m,
+        Err(e) => {
+            limits.give_back(store, attempt).await;
+            return Err(hashing_refused(e));
+        }
+    };
+    if !matches {
+        info!(%ip, account = %account.id, "refused a password change: wrong password");
+        return Err(Refused(
+            ErrorCode::WrongPassword,
+            "the account's password is not that".into(),
+        )
+        .into());
+    }
+    limits.give_back(store, attempt).await;
+    let new_phc = limits
+        .hasher
+        .hash(new_password)
+        .await
+        .map_err(hashing_refused)?;
+    let ended = store
+        .set_password(account.id.clone(), new_phc, session)
+        .await
+        .map_err(internal)?;
+    for hash in &ended {
+        state
+            .sessions
+            .change(hash, crate::socket_sessions::SessionChange::PasswordChanged);
+    }
+    info!(%ip, account = %account.id, sessions_ended = ended.len(), "password changed");
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `DELETE /api/session`: ends the session the request presents, and closes its sockets.
 pub async fn sign_out(
     State(state): State<Arc<AppState>>,
     Extension(ClientIp(ip)): Extension<ClientIp>,
     headers: HeaderMap,
-) -> Result<Response, Refused> {
+) -> Result<Response, AccountRefusal> {
     same_origin(&state.settings, &headers, ip)?;
-    let (token, _) = presented_token(&headers)
-        .ok_or_else(|| Refused(ErrorCode::NotSignedIn, "no session to end".into()))?;
+    let (account, hash) = match signed_in(&state, &headers).await {
+        Ok(found) => found,
+        Err(refused) => {
+            // The cookie of an ended session is removed all the same.
+            let mut response = refused.into_response();
+            response
+                .headers_mut()
+                .insert(header::SET_COOKIE, cookie(&state.settings, None));
+            return Ok(response);
+        }
+    };
     state
         .games
         .store
-        .delete_session(token_hash(&token))
+        .delete_session(hash.clone())
         .await
         .map_err(internal)?;
+    let closed = state
+        .sessions
+        .change(&hash, crate::socket_sessions::SessionChange::SignedOut);
+    info!(%ip, account = %account.id, sockets_closed = closed, "signed out");
     let mut response = StatusCode::NO_CONTENT.into_response();
     response
         .headers_mut()
@@ -600,7 +808,7 @@ pub async fn me(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
 ) -> Result<Json<Me>, Refused> {
-    let account = signed_in(&state, &headers).await?;
+    let (account, _) = signed_in(&state, &headers).await?;
     let ratings = state
         .games
         .store
@@ -692,7 +900,7 @@ pub fn verify_init_data(
         return Err("the initData is more than a day old".into());
     }
     // A little clock difference is fine; a date far ahead is not Telegram's.
-    if auth_date - now_secs > 300 {
+    if auth_date - now_secs > TELEGRAM_MAX_AHEAD_SECS {
         return Err("the initData is dated in the future".into());
     }
     #[derive(serde::Deserialize)]
@@ -740,7 +948,7 @@ pub async fn telegram(
         return new_session(&state, &account, StatusCode::OK).await;
     }
     // Not known yet: the signed-in account, if it has no Telegram user …
-    if let Ok(current) = signed_in(&state, &headers).await
+    if let Ok((current, _)) = signed_in(&state, &headers).await
         && current.telegram_id.is_none()
     {
         match store.link_telegram(current.id.clone(), user.id).await {
@@ -763,7 +971,12 @@ pub async fn telegram(
         if let Some(account) = store.account_by_telegram(user.id).await.map_err(internal)? {
             return new_session(&state, &account, StatusCode::OK).await;
         }
-        let name = match preferred.get(attempt).cloned().flatten() {
+        let name = match preferred
+            .get(attempt)
+            .cloned()
+            .flatten()
+            .map(|n| crate::names::normalized(&n))
+        {
             Some(n) if check_name(&n, false).is_ok() => n,
             _ => guest_name().replacen("Guest", "Tg", 1),
         };
@@ -807,21 +1020,65 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
-    async fn windows_forget_old_events_and_stale_keys() {
+    async fn windows_reserve_release_and_forget_old_events_and_stale_keys() {
         let window = Window::new(2, Duration::from_secs(60));
-        window.record(1u32);
-        window.record(1);
-        assert!(!window.allows(&1));
-        assert!(window.allows(&2));
+        assert!(window.reserve(&1u32).is_ok());
+        assert!(window.reserve(&1).is_ok());
+        let wait = window.reserve(&1).expect_err("full");
+        assert!(wait <= Duration::from_secs(60) && wait > Duration::from_secs(59));
+        assert!(window.reserve(&2).is_ok());
+        window.release(&1);
+        assert!(window.reserve(&1).is_ok(), "a released place is free again");
+        assert!(window.reserve(&1).is_err());
         tokio::time::advance(Duration::from_secs(61)).await;
-        assert!(window.allows(&1), "the old failures have left the window");
+        assert!(
+            window.reserve(&1).is_ok(),
+            "the old events have left the window"
+        );
         for k in 0..PURGE_AT as u32 {
-            window.record(k);
+            let _ = window.reserve(&k);
         }
-        assert_eq!(window.keys(), PURGE_AT);
+        assert!(window.keys() >= PURGE_AT);
         tokio::time::advance(Duration::from_secs(61)).await;
-        window.record(PURGE_AT as u32);
+        let _ = window.reserve(&(PURGE_AT as u32));
         assert_eq!(window.keys(), 1, "stale keys swept");
+    }
+
+    #[test]
+    fn authorization_is_parsed_strictly() {
+        let token = session_token();
+        let with = |value: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::AUTHORIZATION, HeaderValue::from_str(value).unwrap());
+            h.insert(
+                header::COOKIE,
+                HeaderValue::from_str(&format!("{COOKIE}={token}")).unwrap(),
+            );
+            presented_token(&h)
+        };
+        assert_eq!(
+            with(&format!("Bearer {token}")),
+            Ok(Some((token.clone(), Presented::Bearer)))
+        );
+        assert!(
+            with(&format!("bearer {token}")).is_ok(),
+            "the scheme in any case"
+        );
+        for bad in [
+            format!("Bearer  {token}"),
+            format!("Bearer {token} "),
+            format!("Bearer {token}x"),
+            format!("Basic {token}"),
+            format!("Bearer{token}"),
+            "Bearer".to_owned(),
+            "Bearer ".to_owned(),
+        ] {
+            assert_eq!(
+                with(&bad),
+                Err(()),
+                "{bad:?}: not tried as the cookie either"
+            );
+        }
     }
 
     #[test]

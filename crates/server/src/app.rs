@@ -43,8 +43,10 @@ pub struct AppState {
     pub next_conn: AtomicU64,
     per_ip: Mutex<HashMap<IpAddr, u32>>,
     created: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
-    /// Sign-in and guest limits (counted on this node).
+    /// Sign-in and guest limits, and password hashing.
     pub accounts: crate::accounts::AccountLimits,
+    /// The open sockets of each session (closed when it ends).
+    pub sessions: Arc<crate::socket_sessions::SessionSockets>,
     /// The lobby (this node's share of it).
     pub lobby: Arc<crate::lobby::Lobby>,
 }
@@ -63,6 +65,7 @@ impl AppState {
             per_ip: Mutex::new(HashMap::new()),
             created: Mutex::new(HashMap::new()),
             accounts: crate::accounts::AccountLimits::new(&settings),
+            sessions: Arc::default(),
             settings,
         })
     }
@@ -186,6 +189,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/invites/{invite}", post(join_by_invite))
         .route("/api/accounts/guest", post(accounts::create_guest))
         .route("/api/accounts/claim", post(accounts::claim))
+        .route("/api/accounts/password", post(accounts::change_password))
         .route(
             "/api/session",
             post(accounts::sign_in).delete(accounts::sign_out),
@@ -203,7 +207,8 @@ pub fn router(state: Arc<AppState>) -> Router {
             boardcraft_protocol::LOBBY_PATH,
             get(crate::lobby::ws::upgrade),
         )
-        .layer(DefaultBodyLimit::max(state.settings.max_body_bytes()));
+        .layer(DefaultBodyLimit::max(state.settings.max_body_bytes()))
+        .layer(middleware::from_fn(json_posts_only));
     app = match &state.settings.web_dir {
         // The browser game, with the .br/.gz files build-web.sh writes beside each file sent
         // instead when the browser accepts them: the download is several times smaller.
@@ -227,6 +232,34 @@ pub fn router(state: Arc<AppState>) -> Router {
     ))
     .layer(middleware::from_fn(crate::http_errors::json_errors))
     .with_state(state)
+}
+
+/// Every `POST` here must declare its body `application/json` (an empty body too), else 415:
+/// the content types a page may send to another site without asking it first (a form's, or
+/// `text/plain`) are refused, so that a page of another site cannot sign a browser in, even a
+/// browser that sends no `Origin`. `DELETE` needs no such rule: no browser sends one to
+/// another site without that site's consent (a CORS preflight, which this server never
+/// grants).
+async fn json_posts_only(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if request.method() == axum::http::Method::POST {
+        let json = request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+        if !json {
+            return Refused(
+                ErrorCode::UnsupportedMediaType,
+                "a POST's body must be sent as Content-Type: application/json".into(),
+            )
+            .into_response();
+        }
+    }
+    next.run(request).await
 }
 
 /// What browsers may keep of the browser game (scripts/build-web.sh): the build's files under

@@ -8,6 +8,9 @@
 //! - [`game`]: one task per game, which owns the game, checks every request with the rules
 //!   and stores every change before anyone hears of it;
 //! - [`storage`]: SQLite (default) or PostgreSQL behind one trait;
+//! - [`accounts`]: guests, sign-in, sessions and their limits, over [`names`] (what a name
+//!   may be) and [`passwords`] (bounded hashing, strength); [`socket_sessions`]: the sockets
+//!   that close when their session ends;
 //! - [`game::paired`]: games between two accounts (the lobby's), [`ratings`]: Glicko-2 at the
 //!   end of rated ones, [`players`]: profiles, archives and leaderboards over HTTP.
 //!
@@ -28,11 +31,14 @@ pub mod game;
 pub mod http_errors;
 pub mod lobby;
 pub mod log_escape;
+pub mod names;
 pub mod open_files;
+pub mod passwords;
 pub mod players;
 pub mod ratings;
 pub mod secrets;
 pub mod settings;
+pub mod socket_sessions;
 pub mod storage;
 pub mod ws;
 

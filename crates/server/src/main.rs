@@ -77,6 +77,12 @@ struct Args {
     /// Guest accounts per client address per hour (0: no limit).
     #[arg(long, default_value_t = 60)]
     max_new_guests_per_ip: u32,
+    /// Threads hashing passwords at once, 19 MiB each (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    password_hash_threads: usize,
+    /// Sign-ins that may wait for a hashing thread; past it: 503 server_busy.
+    #[arg(long, default_value_t = 16)]
+    password_hash_queue: usize,
     /// Let bot accounts wait in the quick-pairing pools (by default they are refused there
     /// and play through seeks and challenges).
     #[arg(long)]
@@ -224,6 +230,8 @@ async fn run(mut args: Args) -> Result<(), String> {
         max_sign_in_failures_per_ip: args.max_sign_in_failures_per_ip,
         max_sign_in_failures_per_account: args.max_sign_in_failures_per_account,
         max_new_guests_per_ip_per_hour: args.max_new_guests_per_ip,
+        password_hash_workers: args.password_hash_threads,
+        password_hash_queue: args.password_hash_queue,
         ..Settings::default()
     };
     settings.lobby.allow_bots_in_pools = args.allow_bots_in_pools;

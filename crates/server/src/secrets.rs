@@ -48,6 +48,11 @@ pub fn looks_like_id(s: &str) -> bool {
     !s.is_empty() && s.len() <= 64 && s.bytes().all(|b| ALPHABET.contains(&b))
 }
 
+/// A seat or session token's shape: [`seat_token`]'s 52 letters of the alphabet.
+pub fn looks_like_token(s: &str) -> bool {
+    s.len() == 52 && looks_like_id(s)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,5 +68,7 @@ mod tests {
         assert!(!token_matches(&a[..51], &a));
         assert!(looks_like_id(&game_id()));
         assert!(!looks_like_id("../etc"));
+        assert!(looks_like_token(&a));
+        assert!(!looks_like_token(&a[..51]) && !looks_like_token(&game_id()));
     }
 }

@@ -63,6 +63,11 @@ pub struct Settings {
     pub sign_in_window: Duration,
     /// Guest accounts one address may create per hour (0: no limit).
     pub max_new_guests_per_ip_per_hour: u32,
+    /// Threads hashing passwords at once, each with its own 19 MiB (0: one per core).
+    pub password_hash_workers: usize,
+    /// Sign-ins, claims and password changes that may wait for a hashing thread; past it
+    /// they are refused with 503 `server_busy`.
+    pub password_hash_queue: usize,
     /// The Telegram bot token for Mini App sign-in (`--telegram-bot-token-file`); none: no
     /// Telegram sign-in.
     pub telegram_bot_token: Option<crate::accounts::TelegramBotToken>,
@@ -100,6 +105,8 @@ impl Default for Settings {
             max_sign_in_failures_per_account: 10,
             sign_in_window: Duration::from_secs(15 * 60),
             max_new_guests_per_ip_per_hour: 60,
+            password_hash_workers: 0,
+            password_hash_queue: 16,
             telegram_bot_token: None,
             lobby: crate::lobby::LobbySettings::default(),
         }

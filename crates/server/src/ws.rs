@@ -56,12 +56,19 @@ pub async fn upgrade(
         info!(%ip, "refused a websocket: {why}");
         return Refused(ErrorCode::TooManyConnections, why).into_response();
     };
+    // A browser sends its session cookie with the upgrade: the socket closes when that
+    // session ends. (The game itself is played by the seat token of the hello.)
+    let session = crate::accounts::presented_token(&headers)
+        .ok()
+        .flatten()
+        .filter(|(t, _)| secrets::looks_like_token(t))
+        .map(|(t, _)| crate::accounts::token_hash(&t));
     let max = state.settings.max_frame_bytes;
     // The transport's own cap is far above ours, so that an oversized frame gets our error
     // message before the close; frames past even that cap just close the connection.
     ws.max_message_size(max * 4)
         .max_frame_size(max * 4)
-        .on_upgrade(move |socket| connection(socket, state, ip, url_game, slot))
+        .on_upgrade(move |socket| connection(socket, state, ip, url_game, session, slot))
 }
 
 /// A browser page may open a websocket to any site, sending its cookies: the `Origin` header
@@ -235,14 +242,26 @@ pub(crate) async fn receive_failed(socket: &mut WebSocket, e: &axum::Error) {
     }
 }
 
+/// Resolves when the socket's session changes (never, for a socket without one).
+async fn session_changed(
+    watch: &mut Option<crate::socket_sessions::SessionWatch>,
+) -> Option<crate::socket_sessions::SessionChange> {
+    match watch {
+        Some(w) => (&mut w.changed).await.ok(),
+        None => std::future::pending().await,
+    }
+}
+
 async fn connection(
     mut socket: WebSocket,
     state: Arc<AppState>,
     ip: IpAddr,
     url_game: Option<String>,
+    session: Option<String>,
     slot: ConnectionSlot,
 ) {
     let _slot = slot;
+    let mut watch = session.map(|hash| state.sessions.watch(hash));
     let settings = state.settings.clone();
     let conn: ConnId = state.next_conn.fetch_add(1, Ordering::Relaxed);
     let idle = settings.idle_timeout;
@@ -446,6 +465,10 @@ async fn connection(
                         break "dropped by the game";
                     }
                 }
+            }
+            Some(change) = session_changed(&mut watch) => {
+                close(&mut socket, crate::socket_sessions::CLOSE_SESSION_CHANGED, change.reason()).await;
+                break change.reason();
             }
             _ = pings.tick() => {
                 if socket.send(Message::Ping(axum::body::Bytes::new())).await.is_err() {

@@ -98,6 +98,19 @@ impl Storage for Fenced {
         self.inner.game_ids()
     }
 
+    fn set_password(
+        &self,
+        id: String,
+        password_hash: String,
+        keep_session: String,
+    ) -> StoreFuture<'_, Vec<String>> {
+        self.inner.set_password(id, password_hash, keep_session)
+    }
+
+    fn limits(&self) -> Option<&dyn crate::storage::limits::LimitStore> {
+        self.inner.limits()
+    }
+
     fn health(&self) -> StoreFuture<'_, ()> {
         self.inner.health()
     }

@@ -26,8 +26,17 @@ use crate::{
     app::{AppState, ConnectionSlot, Refused},
     client_addr::ClientIp,
     secrets,
+    socket_sessions::{CLOSE_SESSION_CHANGED, SessionChange},
     ws::{RateLimit, close, error, fail, origin_allowed, receive_failed},
 };
+
+/// Whether a lobby message changes anything (a ping, or asking for counts, does not).
+fn changes_state(msg: &LobbyClientMessage) -> bool {
+    !matches!(
+        msg,
+        LobbyClientMessage::Ping { .. } | LobbyClientMessage::Hello { .. }
+    )
+}
 
 /// `GET /lobby`: checks the origin and the address's connection count, then upgrades.
 pub async fn upgrade(
@@ -48,7 +57,10 @@ pub async fn upgrade(
         info!(%ip, "refused a lobby websocket: {why}");
         return Refused(ErrorCode::TooManyConnections, why).into_response();
     };
-    let presented = accounts::presented_token(&headers).map(|(t, _)| t);
+    let presented = accounts::presented_token(&headers)
+        .ok()
+        .flatten()
+        .map(|(t, _)| t);
     let max = state.settings.max_frame_bytes;
     ws.max_message_size(max * 4)
         .max_frame_size(max * 4)
@@ -125,14 +137,12 @@ async fn connection(
         }
         Err(e) => return fail(&mut socket, e.code, e.message, close_code::POLICY).await,
     };
-    let account = match token.filter(|t| secrets::looks_like_id(t)) {
+    let session = token
+        .filter(|t| secrets::looks_like_token(t))
+        .map(|t| accounts::token_hash(&t));
+    let account = match &session {
         None => None,
-        Some(t) => match state
-            .games
-            .store
-            .session_account(accounts::token_hash(&t))
-            .await
-        {
+        Some(hash) => match state.games.store.session_account(hash.clone()).await {
             Ok(a) => a,
             Err(e) => {
                 return fail(
@@ -145,7 +155,7 @@ async fn connection(
             }
         },
     };
-    let Some(account) = account else {
+    let (Some(mut account), Some(session)) = (account, session) else {
         return fail(
             &mut socket,
             ErrorCode::NotSignedIn,
@@ -154,6 +164,10 @@ async fn connection(
         )
         .await;
     };
+
+    // From now on, ending the session (sign-out, a password change, a claim) closes this
+    // socket.
+    let mut watch = state.sessions.watch(session.clone());
 
     // --- registered (events queue up from now on), then the welcome
     let (outbox, mut inbox) = mpsc::channel::<Utf8Bytes>(settings.outgoing_queue);
@@ -226,6 +240,23 @@ async fn connection(
                 }
                 match parse_lobby_client_message(&t, settings.max_frame_bytes) {
                     Ok(msg) => {
+                        // A message that changes something is the session's own act: the
+                        // session is read again (ended on another node of a cluster, or
+                        // its account renamed by a claim there).
+                        if changes_state(&msg) {
+                            match state.games.store.session_account(session.clone()).await {
+                                Ok(Some(now)) => account = now,
+                                Ok(None) => {
+                                    let _ = socket.send(error(ErrorCode::NotSignedIn, "the session has ended: sign in again", true)).await;
+                                    close(&mut socket, CLOSE_SESSION_CHANGED, SessionChange::SignedOut.reason()).await;
+                                    break "session ended";
+                                }
+                                Err(e) => {
+                                    let _ = socket.send(error(ErrorCode::Internal, e.to_string(), false)).await;
+                                    continue;
+                                }
+                            }
+                        }
                         if let Some(answer) = lobby.handle(&account, msg).await
                             && socket.send(text(&answer)).await.is_err()
                         {
@@ -255,6 +286,13 @@ async fn connection(
                         break "too slow";
                     }
                 }
+            }
+            Ok(change) = &mut watch.changed => {
+                if change != SessionChange::Claimed {
+                    let _ = socket.send(error(ErrorCode::NotSignedIn, format!("the session has ended ({})", change.reason()), true)).await;
+                }
+                close(&mut socket, CLOSE_SESSION_CHANGED, change.reason()).await;
+                break change.reason();
             }
             _ = pings.tick() => {
                 if socket.send(Message::Ping(axum::body::Bytes::new())).await.is_err() {

@@ -144,6 +144,25 @@ const LOBBY: &[&str] = &[
     "CREATE INDEX lobby_challenges_to ON lobby_challenges (to_account)",
 ];
 
+/// Accounts under attack: the windows of the limits every node shares (storage/limits.rs),
+/// and each name's confusable skeleton (`crate::names::skeleton_key`), unique, so that no two
+/// accounts have names that look alike. Rows made before have no skeleton until the server
+/// fills it in at start ([`SKELETONS_MISSING`]); unique indexes allow many NULLs.
+const LIMITS_AND_SKELETONS: &[&str] = &[
+    "CREATE TABLE limit_windows (
+        limit_key TEXT PRIMARY KEY,
+        until_ms BIGINT NOT NULL,
+        used INTEGER NOT NULL
+    )",
+    "ALTER TABLE accounts ADD COLUMN name_skeleton TEXT",
+    "CREATE UNIQUE INDEX accounts_name_skeleton ON accounts (name_skeleton)",
+];
+
+/// The accounts whose skeleton is still to be computed (made before it was kept).
+pub const SKELETONS_MISSING: &str = "SELECT id, name FROM accounts WHERE name_skeleton IS NULL";
+/// Sets one account's skeleton (`?1` id, `?2` skeleton).
+pub const SET_SKELETON: &str = "UPDATE accounts SET name_skeleton = ?2 WHERE id = ?1";
+
 /// Every migration, in order of version.
 ///
 /// Version numbers: the lobby's migrations are numbered from 100 (100, 101 …) so that they
@@ -176,6 +195,12 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "account games and ratings",
         sqlite: ACCOUNT_GAME_COLUMNS,
         postgres: ACCOUNT_GAME_COLUMNS,
+    },
+    Migration {
+        version: 5,
+        name: "shared limits and name skeletons",
+        sqlite: LIMITS_AND_SKELETONS,
+        postgres: LIMITS_AND_SKELETONS,
     },
     Migration {
         version: 100,

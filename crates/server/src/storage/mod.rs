@@ -15,6 +15,7 @@ use boardcraft_protocol::{
     EndCause, GamePlayers, GameResult, Rating, RatingChanges, Side, TimeControl,
 };
 
+pub mod limits;
 pub mod lobby;
 pub mod migrations;
 pub mod ownership;
@@ -226,6 +227,25 @@ pub fn name_key(name: &str) -> String {
     name.to_lowercase()
 }
 
+/// A new account (`?1` id, `?2` name, `?3` its [`name_key`], `?4` its confusable skeleton,
+/// `?5` password hash, `?6` Telegram id, `?7` bot, `?8` created): a name, key or skeleton
+/// already taken is a unique violation ([`StoreError::Conflict`]).
+pub(crate) const INSERT_ACCOUNT: &str = "INSERT INTO accounts
+    (id, name, name_key, name_skeleton, password_hash, telegram_id, bot, created_ms)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+
+/// A guest (or Telegram) account gets a name and a password (`?1` id, `?2` name, `?3` key,
+/// `?4` skeleton, `?5` hash), once.
+pub(crate) const CLAIM_ACCOUNT: &str = "UPDATE accounts
+    SET name = ?2, name_key = ?3, name_skeleton = ?4, password_hash = ?5
+    WHERE id = ?1 AND password_hash IS NULL";
+
+/// A new password for an account (`?1` id, `?2` hash) and the end of its other sessions
+/// (`?1` id, `?2` the token hash of the session that stays).
+pub(crate) const SET_PASSWORD: &str = "UPDATE accounts SET password_hash = ?2 WHERE id = ?1";
+pub(crate) const OTHER_SESSIONS: &str =
+    "DELETE FROM sessions WHERE account = ?1 AND token_hash <> ?2 RETURNING token_hash";
+
 /// The database behind the server. Every method returns once the change is committed.
 pub trait Storage: Send + Sync + 'static {
     /// `sqlite` or `postgres`.
@@ -278,6 +298,14 @@ pub trait Storage: Send + Sync + 'static {
         name: String,
         password_hash: String,
     ) -> StoreFuture<'_, bool>;
+    /// Sets a new password hash and ends every other session of the account: the token hashes
+    /// of the sessions ended (so that their sockets can be closed).
+    fn set_password(
+        &self,
+        id: String,
+        password_hash: String,
+        keep_session: String,
+    ) -> StoreFuture<'_, Vec<String>>;
     /// Links a Telegram user to an account that has none; `false` if it has one;
     /// [`StoreError::Conflict`] if that Telegram user is linked to another account.
     fn link_telegram(&self, id: String, telegram_id: i64) -> StoreFuture<'_, bool>;
@@ -316,6 +344,20 @@ pub trait Storage: Send + Sync + 'static {
     fn lobby(&self) -> Option<&dyn lobby::LobbyStore> {
         None
     }
+    /// The limits every node on this database shares (storage/limits.rs).
+    fn limits(&self) -> Option<&dyn limits::LimitStore> {
+        None
+    }
+}
+
+/// A statement written once with SQLite's `?N` placeholders, numbered `$N` for PostgreSQL.
+/// (Statements here hold no `?` other than placeholders: no string literals with one.)
+pub(crate) fn for_postgres(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    for c in sql.chars() {
+        out.push(if c == '?' { '$' } else { c });
+    }
+    out
 }
 
 /// Opens the database a `--database` value names: `postgres://…` / `postgresql://…`, or

@@ -10,12 +10,14 @@ use boardcraft_protocol::{EndCause, GameResult, Rating, Side};
 use tokio_postgres::{Client, NoTls, Statement, error::SqlState};
 
 use super::{
-    ARCHIVE_SELECT, Account, AccountEnd, ArchiveRow, ArchivedGame, GameRecord, Glicko,
-    GlickoChanges, LEADERBOARD, Ranked, Storage, StoreError, StoreFuture, StoredGame, StoredMove,
-    TALLIES, Tally, from_json, json_of, name_key, now_ms, outcome_of,
+    ARCHIVE_SELECT, Account, AccountEnd, ArchiveRow, ArchivedGame, CLAIM_ACCOUNT, GameRecord,
+    Glicko, GlickoChanges, INSERT_ACCOUNT, LEADERBOARD, OTHER_SESSIONS, Ranked, SET_PASSWORD,
+    Storage, StoreError, StoreFuture, StoredGame, StoredMove, TALLIES, Tally, for_postgres,
+    from_json, json_of, name_key, now_ms, outcome_of,
     ownership::{Acquired, ClusterEvent, Ownership},
     result_json, result_of, seat_columns, seats_of, side_name, side_of, time_control_of,
 };
+use crate::names::skeleton_key;
 
 /// Connections opened to the database.
 const CONNECTIONS: usize = 4;
@@ -38,6 +40,28 @@ pub struct PostgresStore {
 
 fn backend(e: tokio_postgres::Error) -> StoreError {
     StoreError::Backend(e.to_string())
+}
+
+/// Computes the confusable skeleton of accounts made before it was kept (one of two older
+/// accounts whose names look alike keeps none: both stay, and no new one can look like them).
+async fn fill_in_skeletons(client: &Client) -> Result<(), StoreError> {
+    use super::migrations::{SET_SKELETON, SKELETONS_MISSING};
+    let missing = client
+        .query(SKELETONS_MISSING, &[])
+        .await
+        .map_err(backend)?;
+    let set = for_postgres(SET_SKELETON);
+    for row in missing {
+        let (id, name): (String, String) = (row.get(0), row.get(1));
+        match client.execute(&set, &[&id, &skeleton_key(&name)]).await {
+            Ok(_) => {}
+            Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
+                tracing::warn!(account = %id, "an older account's name looks like another's");
+            }
+            Err(e) => return Err(backend(e)),
+        }
+    }
+    Ok(())
 }
 
 fn conflict_or_backend(e: tokio_postgres::Error, what: String) -> StoreError {
@@ -66,6 +90,7 @@ impl PostgresStore {
                 if !applied.is_empty() {
                     tracing::info!("database schema migrated: versions {applied:?} applied");
                 }
+                fill_in_skeletons(&client).await?;
             }
             // Fenced: only while the game's row still has the writer's epoch (the row locked
             // FOR SHARE, so that a takeover's epoch bump waits for this insert to commit, and
@@ -201,6 +226,10 @@ impl PostgresStore {
 
 impl Storage for PostgresStore {
     fn lobby(&self) -> Option<&dyn super::lobby::LobbyStore> {
+        Some(self)
+    }
+
+    fn limits(&self) -> Option<&dyn super::limits::LimitStore> {
         Some(self)
     }
 
@@ -522,12 +551,12 @@ impl Storage for PostgresStore {
         Box::pin(async move {
             let what = format!("account {}", a.name);
             self.update(
-                "INSERT INTO accounts (id, name, name_key, password_hash, telegram_id, bot, created_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                &for_postgres(INSERT_ACCOUNT),
                 &[
                     &a.id,
                     &a.name,
                     &name_key(&a.name),
+                    &skeleton_key(&a.name),
                     &a.password_hash,
                     &a.telegram_id,
                     &a.bot,
@@ -561,12 +590,39 @@ impl Storage for PostgresStore {
         Box::pin(async move {
             let what = format!("account {name}");
             self.update(
-                "UPDATE accounts SET name = $2, name_key = $3, password_hash = $4
-                 WHERE id = $1 AND password_hash IS NULL",
-                &[&id, &name, &name_key(&name), &password_hash],
+                &for_postgres(CLAIM_ACCOUNT),
+                &[
+                    &id,
+                    &name,
+                    &name_key(&name),
+                    &skeleton_key(&name),
+                    &password_hash,
+                ],
                 what,
             )
             .await
+        })
+    }
+
+    fn set_password(
+        &self,
+        id: String,
+        password_hash: String,
+        keep_session: String,
+    ) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(async move {
+            let client = self.client();
+            client
+                .execute(&for_postgres(SET_PASSWORD), &[&id, &password_hash])
+                .await
+                .map_err(backend)?;
+            Ok(client
+                .query(&for_postgres(OTHER_SESSIONS), &[&id, &keep_session])
+                .await
+                .map_err(backend)?
+                .iter()
+                .map(|r| r.get(0))
+                .collect())
         })
     }
 

@@ -7,11 +7,12 @@ use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{
-    Account, AccountEnd, ArchivedGame, GameRecord, Glicko, GlickoChanges, Ranked, Storage,
-    StoreError, StoreFuture, StoredGame, StoredMove, Tally, from_json, json_of, name_key, now_ms,
-    outcome_of, result_json, result_of, seat_columns, seats_of, side_name, side_of,
-    time_control_of,
+    Account, AccountEnd, ArchivedGame, CLAIM_ACCOUNT, GameRecord, Glicko, GlickoChanges,
+    INSERT_ACCOUNT, OTHER_SESSIONS, Ranked, SET_PASSWORD, Storage, StoreError, StoreFuture,
+    StoredGame, StoredMove, Tally, from_json, json_of, name_key, now_ms, outcome_of, result_json,
+    result_of, seat_columns, seats_of, side_name, side_of, time_control_of,
 };
+use crate::names::skeleton_key;
 use boardcraft_protocol::{GameResult, Rating, Side};
 
 /// Most requests committed together.
@@ -78,6 +79,7 @@ impl SqliteStore {
         if !applied.is_empty() {
             tracing::info!("database schema migrated: versions {applied:?} applied");
         }
+        fill_in_skeletons(&conn)?;
         let (tx, rx) = mpsc::channel(4096);
         thread::Builder::new()
             .name("sqlite-writer".into())
@@ -161,6 +163,29 @@ fn run_batch(conn: &mut Connection, batch: &[Request]) -> Vec<Result<Answer, Sto
 
 fn backend_ref(e: &rusqlite::Error) -> StoreError {
     StoreError::Backend(e.to_string())
+}
+
+/// Computes the confusable skeleton of accounts made before it was kept (one of two older
+/// accounts whose names look alike keeps none: both stay, and no new one can look like them).
+fn fill_in_skeletons(conn: &Connection) -> Result<(), StoreError> {
+    use super::migrations::{SET_SKELETON, SKELETONS_MISSING};
+    let missing: Vec<(String, String)> = conn
+        .prepare(SKELETONS_MISSING)
+        .and_then(|mut stmt| {
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<_, _>>()
+        })
+        .map_err(backend)?;
+    for (id, name) in missing {
+        match conn.execute(SET_SKELETON, params![id, skeleton_key(&name)]) {
+            Ok(_) => {}
+            Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation) => {
+                tracing::warn!(account = %id, "an older account's name looks like another's");
+            }
+            Err(e) => return Err(backend(e)),
+        }
+    }
+    Ok(())
 }
 
 fn conflict_or_backend(e: rusqlite::Error, what: String) -> StoreError {
@@ -381,6 +406,10 @@ impl Storage for SqliteStore {
         Some(self)
     }
 
+    fn limits(&self) -> Option<&dyn super::limits::LimitStore> {
+        Some(self)
+    }
+
     fn kind(&self) -> &'static str {
         "sqlite"
     }
@@ -573,12 +602,34 @@ impl Storage for SqliteStore {
     ) -> StoreFuture<'_, bool> {
         Box::pin(self.with(move |c| {
             c.execute(
-                "UPDATE accounts SET name = ?2, name_key = ?3, password_hash = ?4
-                 WHERE id = ?1 AND password_hash IS NULL",
-                params![id, name, name_key(&name), password_hash],
+                CLAIM_ACCOUNT,
+                params![
+                    id,
+                    name,
+                    name_key(&name),
+                    skeleton_key(&name),
+                    password_hash
+                ],
             )
             .map(|n| n == 1)
             .map_err(|e| conflict_or_backend(e, format!("account {name}")))
+        }))
+    }
+
+    fn set_password(
+        &self,
+        id: String,
+        password_hash: String,
+        keep_session: String,
+    ) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(self.with(move |c| {
+            c.execute(SET_PASSWORD, params![id, password_hash])
+                .map_err(backend)?;
+            let mut stmt = c.prepare_cached(OTHER_SESSIONS).map_err(backend)?;
+            stmt.query_map(params![id, keep_session], |r| r.get(0))
+                .map_err(backend)?
+                .collect::<Result<Vec<String>, _>>()
+                .map_err(backend)
         }))
     }
 
@@ -674,12 +725,12 @@ impl SqliteStore {
     fn create_account_now(&self, a: Account) -> StoreFuture<'_, ()> {
         Box::pin(self.with(move |c| {
             c.execute(
-                "INSERT INTO accounts (id, name, name_key, password_hash, telegram_id, bot, created_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                INSERT_ACCOUNT,
                 params![
                     a.id,
                     a.name,
                     name_key(&a.name),
+                    skeleton_key(&a.name),
                     a.password_hash,
                     a.telegram_id,
                     a.bot,

@@ -3,6 +3,7 @@
 //! set, as `.ci/run` does) a real PostgreSQL. One test binary, so one link.
 mod abuse;
 mod accounts;
+mod attacks;
 mod clocks;
 mod cluster;
 mod fuzz_seeds;

@@ -208,6 +208,17 @@ impl Killable {
     }
 }
 
+/// A server left running at the end of a test stops with it (its database connections
+/// closed), as one killed.
+impl Drop for Killable {
+    fn drop(&mut self) {
+        self.stop.take();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
 /// One HTTP/1.1 request; the status and the body.
 pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
     let (status, _, body) = http_full(addr, method, path, body, &[]).await;
