@@ -72,8 +72,15 @@ fn parse<T: serde::de::DeserializeOwned>(
     })
 }
 
-fn post_json(url: String, body: Vec<u8>) -> ehttp::Request {
+/// A POST of a JSON body. ehttp's `post` declares `text/plain` and its `insert` adds a header
+/// rather than replacing one, so the declared type is replaced here: the server refuses a POST
+/// that is not declared `application/json` alone (415), an empty body's too.
+pub(crate) fn post_json(url: String, body: Vec<u8>) -> ehttp::Request {
     let mut request = ehttp::Request::post(url, body);
+    request
+        .headers
+        .headers
+        .retain(|(name, _)| !name.eq_ignore_ascii_case("content-type"));
     request.headers.insert("Content-Type", "application/json");
     request
 }

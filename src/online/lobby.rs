@@ -348,12 +348,8 @@ impl LobbyNetwork {
     }
 }
 
-/// A POST of JSON: the server refuses any other content type (415), an empty body's too.
 fn post_json<T: Serialize>(url: String, body: &T) -> ehttp::Request {
-    let mut request =
-        ehttp::Request::post(url, serde_json::to_vec(body).expect("a request serialises"));
-    request.headers.insert("Content-Type", "application/json");
-    request
+    super::http::post_json(url, serde_json::to_vec(body).expect("a request serialises"))
 }
 
 /// `Telegram.WebApp.initData`, when the page runs as a Telegram Mini App (the page's

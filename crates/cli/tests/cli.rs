@@ -236,3 +236,61 @@ fn soak_refuses_engines_and_empty_mixes() {
         assert!(!out.status.success(), "{levels}");
     }
 }
+
+/// A reader that closes early (`| head`): the command ends quietly, killed by SIGPIPE as `seq`
+/// or `yes` would be, with nothing on stderr (no "failed printing to stdout" panic, no
+/// backtrace). Two commands that go on printing after the reader has gone: the engine, asked
+/// again once its stdout is closed, and a soak, which prints a line per variant as it goes.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_the_command_quietly() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+
+    let spawn = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_boardcraft-cli"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let first_line = |child: &mut std::process::Child| {
+        let mut line = String::new();
+        BufReader::new(child.stdout.as_mut().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        line
+    };
+
+    let mut engine = spawn(&["engine"]);
+    let mut stdin = engine.stdin.take().unwrap();
+    writeln!(stdin, "variant ugolki-9qum").unwrap();
+    assert!(first_line(&mut engine).contains("ugolki-9qum"));
+    drop(engine.stdout.take());
+    // The engine answers into the closed pipe (its death may close stdin under us).
+    let _ = writeln!(stdin, "moves");
+    let _ = writeln!(stdin, "isready");
+    drop(stdin);
+
+    let mut soak = spawn(&["soak", "all", "--games", "5", "--seed", "1"]);
+    assert!(first_line(&mut soak).starts_with("soak all"));
+    drop(soak.stdout.take());
+
+    for (what, child) in [("engine", engine), ("soak", soak)] {
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.signal(),
+            Some(libc::SIGPIPE),
+            "{what}: {:?}",
+            out.status
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+            "{what}: {stderr}"
+        );
+    }
+}

@@ -245,12 +245,18 @@ async fn json_posts_only(
     next: axum::middleware::Next,
 ) -> Response {
     if request.method() == axum::http::Method::POST {
-        let json = request
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+        // One header, one type: `text/plain; a=b, application/json` is a type a page may
+        // send anywhere (its essence is text/plain), so a list is not searched for JSON.
+        let mut declared = request.headers().get_all(header::CONTENT_TYPE).iter();
+        let json = match (declared.next(), declared.next()) {
+            (Some(value), None) => value.to_str().ok().is_some_and(|v| {
+                !v.contains(',')
+                    && v.split(';')
+                        .next()
+                        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+            }),
+            _ => false,
+        };
         if !json {
             return Refused(
                 ErrorCode::UnsupportedMediaType,

@@ -884,6 +884,12 @@ async fn only_json_posts(db: &Db) {
         ("/api/session", "text/plain;charset=UTF-8", false),
         ("/api/session", "application/x-www-form-urlencoded", false),
         ("/api/session", "multipart/form-data; boundary=x", false),
+        (
+            "/api/session",
+            "text/plain; charset=utf-8, application/json",
+            false,
+        ),
+        ("/api/session", "text/plain; a=application/json", false),
         ("/api/accounts/guest", "text/plain", false),
         ("/api/accounts/claim", "text/plain", true),
         ("/api/accounts/password", "text/plain", true),
@@ -901,8 +907,20 @@ async fn only_json_posts(db: &Db) {
             "{path} as {content_type}"
         );
     }
-    // No content type at all is refused too; JSON with a charset is fine.
+    // No content type at all is refused too, and two of them (what ehttp's `post` sends when
+    // a type is added to its own); JSON with a charset is fine.
     let a = raw_post(addr, "/api/session", &credentials(&name, PASSWORD), &[]).await;
+    assert_eq!(a.0, 415);
+    let a = raw_post(
+        addr,
+        "/api/session",
+        &credentials(&name, PASSWORD),
+        &[
+            ("Content-Type", "text/plain; charset=utf-8"),
+            ("Content-Type", "application/json"),
+        ],
+    )
+    .await;
     assert_eq!(a.0, 415);
     let a = raw_post(
         addr,
