@@ -1,4 +1,4 @@
-//! Learning to play (issue 16), the game's side: lessons and puzzles loaded as assets
+//! Learning to play, the game's side: lessons and puzzles loaded as assets
 //! ([`content`]: the shipped manifests, the native `mods/` folder, hot reload, broken files as
 //! visible errors), the player's progress kept with the settings ([`progress`]), and playing a
 //! lesson step or a puzzle through the normal move flow ([`session`]: the board checks each of

@@ -1,4 +1,4 @@
-//! What a lesson step draws on the board (issue 25): its marked squares and its arrows, each
+//! What a lesson step draws on the board: its marked squares and its arrows, each
 //! arrow hop by hop. The logic part keeps one entity per mark and per hop, placed on the board,
 //! in step with the exercise being played (headless tests see them); the render part gives them
 //! meshes.

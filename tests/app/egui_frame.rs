@@ -1,5 +1,5 @@
 //! The egui layer of a frame is complete: its texture updates reach the GPU in the frame that
-//! draws with them (issue 18: a browser frame without the UI, or with blank new glyphs), and
+//! draws with them (a browser frame once came out without the UI, or with blank new glyphs), and
 //! the fonts the game installs can draw every text of the UI.
 use bevy::{
     asset::AssetEventSystems,

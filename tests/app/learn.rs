@@ -1,4 +1,4 @@
-//! Learn (issue 16) through the game's logic, headless: the shipped lessons and puzzles load
+//! Learn through the game's logic, headless: the shipped lessons and puzzles load
 //! over the asset server from their manifests; a lesson is walked step by step and one puzzle
 //! of each family is solved through the normal move flow (the player's moves as move requests,
 //! the computer's replies played by the session, each judged by `boardcraft_learn`); a wrong
@@ -567,7 +567,7 @@ fn exercise_keys_read_back() {
     assert_eq!(ExerciseId::from_key("puzzle:"), None);
 }
 
-/// Issue 25: a lesson step that marks a square and draws an arrow has them on the board, at
+/// A lesson step that marks a square and draws an arrow has them on the board, at
 /// their squares; a wrong try says why; they go when the step is left.
 #[test]
 fn a_lesson_step_draws_its_marks_and_arrows_and_a_wrong_try_says_why() {

@@ -471,7 +471,7 @@ async function measureComputerPlay({ page, attr }, scenario, report) {
 
 /**
  * Check 6 while the game changes: screenshots at once after each of the next moves (new
- * notation means new glyphs in egui's font atlas: the frame that the issue 18 pictures caught
+ * notation means new glyphs in egui's font atlas: frames of the game once came out
  * without its UI layer or glyphs), and between them.
  */
 async function watchPlay(game, scenario, report) {

@@ -13,7 +13,7 @@
 //! as long on every board — Master 0.3–1.2 s a move on one core.
 //!
 //! The steps are measured with `boardcraft-cli match` (each level ≥ 70 % against the one below
-//! is the target; the figures are in the closing note of issue 5).
+//! is the target; docs/engine.md has the figures).
 use std::{fmt, str::FromStr};
 
 use boardcraft_rules::Position;

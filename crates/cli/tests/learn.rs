@@ -1,4 +1,4 @@
-//! Issue 16 on the command line: positions as text in every command and the engine protocol,
+//! Learn on the command line: positions as text in every command and the engine protocol,
 //! and `puzzles verify` passing on the shipped files and failing on a wrong or non-unique
 //! solution.
 use std::{

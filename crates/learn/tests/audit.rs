@@ -1,4 +1,4 @@
-//! The audit (issue 25): a puzzle must teach a sound move. It fails on a "longest jump" that
+//! The audit: a puzzle must teach a sound move. It fails on a "longest jump" that
 //! goes back home and on an answer the engine refutes, and passes on the good answers of the
 //! same positions.
 use boardcraft_learn::{

@@ -213,7 +213,7 @@ fn a_wrong_or_non_unique_solution_fails() {
     );
 }
 
-/// A lesson of two steps; the second draws on the board (issue 25).
+/// A lesson of two steps; the second draws on the board.
 const DRAWING: &str = r#"(
     format_version: 1,
     id: "d",

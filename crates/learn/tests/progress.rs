@@ -1,4 +1,4 @@
-//! Progress that helps (issue 25): a wrong try says why, and the next puzzle is the player's
+//! Progress that helps: a wrong try says why, and the next puzzle is the player's
 //! level's.
 use boardcraft_learn::{
     Difficulty, Puzzle,

@@ -1,4 +1,4 @@
-//! Positions as text (issue 16): every position of random games of every shipped variant
+//! Positions as text: every position of random games of every shipped variant
 //! prints to a text that reads back to the same position (parse ∘ print = identity on texts,
 //! the same legal moves, outcome and hash), and broken texts get their errors.
 use boardcraft_rules::{

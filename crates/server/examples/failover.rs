@@ -1,4 +1,4 @@
-//! The failover test and benchmark (issue 24): bot players play games through the load
+//! The failover test and benchmark: bot players play games through the load
 //! balancer of a local cluster (`scripts/cluster.sh start`) while nodes are killed with
 //! `kill -9` at random moments and started again; then every acknowledged move is checked
 //! against PostgreSQL.

@@ -1,7 +1,7 @@
 //! The accept loop: every TCP connection is counted (in all and per address), HTTP/1 is served
 //! by hyper with a header-read timeout, and an HTTP connection over which nothing moves for a
 //! while is closed. `axum::serve` does none of that: idle connections stayed open for ever and,
-//! past the open-file limit, locked everyone out (issue 24).
+//! past the open-file limit, locked everyone out.
 use std::{
     collections::HashMap,
     io,

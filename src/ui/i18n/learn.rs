@@ -1,4 +1,4 @@
-//! The words of the Learn screens (issue 16) and of "copy position", in English and Russian.
+//! The words of the Learn screens and of "copy position", in English and Russian.
 //!
 //! A table of its own beside the main one ([`super::Key`]) so the Learn screens can grow
 //! without touching the lines other screens' words live on; it follows the same rules: each

@@ -290,8 +290,8 @@ impl Evaluate for RacePosition {
 
     /// Dearer per node than the 8×8 games on the biggest boards, in proportion to the board:
     /// Halma 16×16 (19 pieces a side, long jump chains) 1.2 times. Set so that Master's
-    /// average move takes as long as before its move lists got faster (issue 17: twice before
-    /// it, 1.4 after its first session, 1.2 after the second; `boardcraft-cli match halma-16
+    /// average move takes as long as before its move lists got faster (twice as long at first,
+    /// then 1.4, then 1.2 as the move generation got faster; `boardcraft-cli match halma-16
     /// --a master --b master` measures it).
     fn node_cost(&self) -> u64 {
         let rules = self.rules();

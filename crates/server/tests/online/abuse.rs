@@ -1,4 +1,4 @@
-//! Bad input and abuse (issue 14, point 4): each gets a clear error or a close, never a panic,
+//! Bad input and abuse: each gets a clear error or a close, never a panic,
 //! and the game is unchanged afterwards (asserted on the stored game).
 use std::time::Duration;
 

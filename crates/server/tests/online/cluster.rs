@@ -1,4 +1,4 @@
-//! Several nodes on one PostgreSQL (issue 24): a game is run by the node that holds its lock,
+//! Several nodes on one PostgreSQL: a game is run by the node that holds its lock,
 //! never by two; a node that lost its lock cannot store; a game moves between nodes with every
 //! acknowledged move, none twice.
 use std::sync::Arc;

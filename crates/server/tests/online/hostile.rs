@@ -1,4 +1,4 @@
-//! The findings of the adversarial client of issue 24, one test each: idle and trickling
+//! What an adversarial client of the cluster found, one test each: idle and trickling
 //! connections, the per-address limit on every connection, the open-file limit, the origin
 //! check behind `--public-url`, forged log lines, the body limit against JSON escapes, and
 //! refusals that were not the documented JSON.

@@ -1,4 +1,4 @@
-//! The server-wide connection cap and per-address limits behind a trusted proxy (issue 24).
+//! The server-wide connection cap and per-address limits behind a trusted proxy.
 use std::net::IpAddr;
 
 use tokio::net::TcpStream;
