@@ -169,13 +169,13 @@ use crate::support::{Killable, Server, error_code_text, http_full, settings};
 
 /// A database for one test: a fresh SQLite file (its folder kept alive by the guard) or the
 /// test PostgreSQL (shared: names in these tests are random).
-enum Db {
+pub(crate) enum Db {
     Sqlite(tempfile::TempDir),
     Postgres(String),
 }
 
 impl Db {
-    fn sqlite() -> Db {
+    pub(crate) fn sqlite() -> Db {
         Db::Sqlite(tempfile::tempdir().unwrap())
     }
 
@@ -183,7 +183,7 @@ impl Db {
         postgres_url().map(Db::Postgres)
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         match self {
             Db::Sqlite(dir) => dir.path().join("server.sqlite3").display().to_string(),
             Db::Postgres(url) => url.clone(),
@@ -213,10 +213,10 @@ fn unique_cyrillic(prefix: &str) -> String {
     format!("{prefix}{tail}")
 }
 
-struct Answer {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
+pub(crate) struct Answer {
+    pub(crate) status: u16,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) body: Vec<u8>,
 }
 
 impl Answer {
@@ -230,11 +230,11 @@ impl Answer {
         })
     }
 
-    fn code(&self) -> String {
+    pub(crate) fn code(&self) -> String {
         error_code_text(&self.body)
     }
 
-    fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(n, _)| n == name)
@@ -242,7 +242,7 @@ impl Answer {
     }
 }
 
-async fn request(
+pub(crate) async fn request(
     addr: SocketAddr,
     method: &str,
     path: &str,
@@ -720,7 +720,7 @@ const TEST_BOT_TOKEN: &str = "123456:TEST-token-for-the-server-tests";
 
 /// Signs fields as Telegram does (core.telegram.org/bots/webapps, "Validating data received
 /// via the Mini App"), written here from the specification, and URL-encodes them.
-fn telegram_init_data(fields: &[(&str, String)], bot_token: &str) -> String {
+pub(crate) fn telegram_init_data(fields: &[(&str, String)], bot_token: &str) -> String {
     let mut sorted: Vec<String> = fields.iter().map(|(k, v)| format!("{k}={v}")).collect();
     sorted.sort();
     let mut key = Hmac::<Sha256>::new_from_slice(b"WebAppData").unwrap();
@@ -742,7 +742,7 @@ fn telegram_init_data(fields: &[(&str, String)], bot_token: &str) -> String {
     encoded.finish()
 }
 
-fn now_secs() -> i64 {
+pub(crate) fn now_secs() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()

@@ -15,35 +15,32 @@ use boardcraft_server::Settings;
 use futures_util::{SinkExt, StreamExt, future::join_all};
 use tokio_tungstenite::tungstenite::{Message, client::IntoClientRequest, protocol::CloseFrame};
 
-use crate::support::{
-    Binary, Killable, WsStream, error_code_text, http_full, postgres_url, settings, wait,
+use crate::{
+    accounts::{Answer, Db, now_secs, request, telegram_init_data, unique_name},
+    support::{Binary, Killable, WsStream, error_code_text, postgres_url, settings, wait},
 };
 
-/// A database for one test: a fresh SQLite file, or the test PostgreSQL (shared: the names
-/// here are random).
-enum Db {
-    Sqlite(tempfile::TempDir),
-    Postgres(String),
+/// A SQLite file in a fresh folder that lasts as long as the test process (for the servers
+/// of a single check).
+fn sqlite_in_temp() -> String {
+    let dir = tempfile::tempdir().unwrap().keep();
+    dir.join("server.sqlite3").display().to_string()
 }
 
-impl Db {
-    fn sqlite() -> Db {
-        Db::Sqlite(tempfile::tempdir().unwrap())
-    }
-
-    /// A SQLite file of a fresh folder that lasts as long as the test process (servers of a
-    /// single check).
-    fn sqlite_in_temp() -> String {
-        let dir = tempfile::tempdir().unwrap().keep();
-        dir.join("server.sqlite3").display().to_string()
-    }
-
-    fn url(&self) -> String {
-        match self {
-            Db::Sqlite(dir) => dir.path().join("server.sqlite3").display().to_string(),
-            Db::Postgres(url) => url.clone(),
+/// A case run on SQLite and on PostgreSQL (which skips without BOARDCRAFT_TEST_POSTGRES).
+macro_rules! on_both_databases {
+    ($sqlite:ident, $postgres:ident, $case:ident) => {
+        #[tokio::test]
+        async fn $sqlite() {
+            $case(&Db::sqlite()).await;
         }
-    }
+
+        #[tokio::test]
+        async fn $postgres() {
+            let Some(url) = postgres_url() else { return };
+            $case(&Db::Postgres(url)).await;
+        }
+    };
 }
 
 /// The documented defaults, X-Forwarded-For believed from loopback (so that one test client
@@ -58,44 +55,6 @@ fn attacked() -> Settings {
         password_hash_queue: 256,
         ..settings()
     }
-}
-
-struct Answer {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-}
-
-impl Answer {
-    fn code(&self) -> String {
-        error_code_text(&self.body)
-    }
-
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-async fn request(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    body: Option<&str>,
-    headers: &[(&str, &str)],
-) -> Answer {
-    let (status, headers, body) = http_full(addr, method, path, body, headers).await;
-    Answer {
-        status,
-        headers,
-        body,
-    }
-}
-
-fn unique_name(prefix: &str) -> String {
-    format!("{prefix}{}", &boardcraft_server::secrets::game_id()[..8])
 }
 
 const PASSWORD: &str = "kettle vivid moss";
@@ -207,16 +166,11 @@ async fn parallel_guesses_at_one_account(db: &Db) {
     assert_eq!((right.status, right.code().as_str()), (429, "rate_limited"));
 }
 
-#[tokio::test]
-async fn sqlite_parallel_guesses_at_one_account_are_checked_at_most_ten_times() {
-    parallel_guesses_at_one_account(&Db::sqlite()).await;
-}
-
-#[tokio::test]
-async fn postgres_parallel_guesses_at_one_account_are_checked_at_most_ten_times() {
-    let Some(url) = postgres_url() else { return };
-    parallel_guesses_at_one_account(&Db::Postgres(url)).await;
-}
+on_both_databases!(
+    sqlite_parallel_guesses_at_one_account_are_checked_at_most_ten_times,
+    postgres_parallel_guesses_at_one_account_are_checked_at_most_ten_times,
+    parallel_guesses_at_one_account
+);
 
 async fn parallel_guesses_from_one_address(db: &Db) {
     let server = Killable::start(&db.url(), attacked());
@@ -266,16 +220,11 @@ async fn parallel_guesses_from_one_address(db: &Db) {
     );
 }
 
-#[tokio::test]
-async fn sqlite_parallel_guesses_from_one_address_are_checked_at_most_thirty_times() {
-    parallel_guesses_from_one_address(&Db::sqlite()).await;
-}
-
-#[tokio::test]
-async fn postgres_parallel_guesses_from_one_address_are_checked_at_most_thirty_times() {
-    let Some(url) = postgres_url() else { return };
-    parallel_guesses_from_one_address(&Db::Postgres(url)).await;
-}
+on_both_databases!(
+    sqlite_parallel_guesses_from_one_address_are_checked_at_most_thirty_times,
+    postgres_parallel_guesses_from_one_address_are_checked_at_most_thirty_times,
+    parallel_guesses_from_one_address
+);
 
 /// Two nodes on one PostgreSQL: guesses spread over both count in one window.
 #[tokio::test]
@@ -449,16 +398,11 @@ async fn parallel_guests(db: &Db) {
     assert_eq!(t.get(&429).copied().unwrap_or(0), 90, "{t:?}");
 }
 
-#[tokio::test]
-async fn sqlite_parallel_guests_from_one_address_make_exactly_sixty() {
-    parallel_guests(&Db::sqlite()).await;
-}
-
-#[tokio::test]
-async fn postgres_parallel_guests_from_one_address_make_exactly_sixty() {
-    let Some(url) = postgres_url() else { return };
-    parallel_guests(&Db::Postgres(url)).await;
-}
+on_both_databases!(
+    sqlite_parallel_guests_from_one_address_make_exactly_sixty,
+    postgres_parallel_guests_from_one_address_make_exactly_sixty,
+    parallel_guests
+);
 
 // ----- 3. ending a session closes its sockets
 
@@ -614,16 +558,11 @@ async fn sign_out_closes_sockets(db: &Db) {
     );
 }
 
-#[tokio::test]
-async fn sqlite_sign_out_closes_the_sessions_lobby_and_game_sockets() {
-    sign_out_closes_sockets(&Db::sqlite()).await;
-}
-
-#[tokio::test]
-async fn postgres_sign_out_closes_the_sessions_lobby_and_game_sockets() {
-    let Some(url) = postgres_url() else { return };
-    sign_out_closes_sockets(&Db::Postgres(url)).await;
-}
+on_both_databases!(
+    sqlite_sign_out_closes_the_sessions_lobby_and_game_sockets,
+    postgres_sign_out_closes_the_sessions_lobby_and_game_sockets,
+    sign_out_closes_sockets
+);
 
 /// Signed out on one node, the socket on another refuses the next seek and closes.
 #[tokio::test]
@@ -777,16 +716,11 @@ async fn claim_and_password_change_close_sockets(db: &Db) {
     assert_eq!(new.status, 200);
 }
 
-#[tokio::test]
-async fn sqlite_claim_and_password_change_close_sockets() {
-    claim_and_password_change_close_sockets(&Db::sqlite()).await;
-}
-
-#[tokio::test]
-async fn postgres_claim_and_password_change_close_sockets() {
-    let Some(url) = postgres_url() else { return };
-    claim_and_password_change_close_sockets(&Db::Postgres(url)).await;
-}
+on_both_databases!(
+    sqlite_claim_and_password_change_close_sockets,
+    postgres_claim_and_password_change_close_sockets,
+    claim_and_password_change_close_sockets
+);
 
 // ----- 5. names people can see, and that pass for nobody else
 
@@ -861,16 +795,11 @@ async fn invisible_and_look_alike_names(db: &Db) {
     assert_eq!(info.name, format!("Zoe{tail}"));
 }
 
-#[tokio::test]
-async fn sqlite_invisible_and_look_alike_names_are_refused() {
-    invisible_and_look_alike_names(&Db::sqlite()).await;
-}
-
-#[tokio::test]
-async fn postgres_invisible_and_look_alike_names_are_refused() {
-    let Some(url) = postgres_url() else { return };
-    invisible_and_look_alike_names(&Db::Postgres(url)).await;
-}
+on_both_databases!(
+    sqlite_invisible_and_look_alike_names_are_refused,
+    postgres_invisible_and_look_alike_names_are_refused,
+    invisible_and_look_alike_names
+);
 
 // ----- 6. a login forged from another site
 
@@ -968,16 +897,11 @@ async fn raw_post(
     (status, payload)
 }
 
-#[tokio::test]
-async fn sqlite_a_post_that_is_not_json_is_refused() {
-    only_json_posts(&Db::sqlite()).await;
-}
-
-#[tokio::test]
-async fn postgres_a_post_that_is_not_json_is_refused() {
-    let Some(url) = postgres_url() else { return };
-    only_json_posts(&Db::Postgres(url)).await;
-}
+on_both_databases!(
+    sqlite_a_post_that_is_not_json_is_refused,
+    postgres_a_post_that_is_not_json_is_refused,
+    only_json_posts
+);
 
 // ----- 7. the documented statuses, row by row
 
@@ -1222,7 +1146,7 @@ async fn row_case(
         }
         (_, 503, "server_busy") => busy_answer(path).await,
         ("POST /api/session/telegram", 404, "not_found") => {
-            let plain = Killable::start(&Db::sqlite_in_temp(), attacked());
+            let plain = Killable::start(&sqlite_in_temp(), attacked());
             let body = serde_json::json!({"init_data": "auth_date=1&hash=00"}).to_string();
             request(plain.addr, method, path, Some(&body), &[]).await
         }
@@ -1235,8 +1159,9 @@ async fn row_case(
                 ("auth_date", (now_secs() + ahead).to_string()),
                 ("user", format!(r#"{{"id":{user},"first_name":"Row"}}"#)),
             ];
-            let body = serde_json::json!({"init_data": sign_telegram(&fields, telegram_token)})
-                .to_string();
+            let body =
+                serde_json::json!({"init_data": telegram_init_data(&fields, telegram_token)})
+                    .to_string();
             let first = request(addr, method, path, Some(&body), &[]).await;
             if s == 200 {
                 // The first sign-in made the account (201); the next one signs it in.
@@ -1328,7 +1253,7 @@ async fn row_case(
 /// queue, sent a burst of requests that each hash a password.
 async fn busy_answer(path: &str) -> Answer {
     let server = Killable::start(
-        &Db::sqlite_in_temp(),
+        &sqlite_in_temp(),
         Settings {
             password_hash_workers: 1,
             password_hash_queue: 0,
@@ -1374,38 +1299,6 @@ async fn busy_answer(path: &str) -> Answer {
         .into_iter()
         .find(|a| a.status == 503)
         .expect("a burst of 40 at one hashing thread with no queue: some are told to wait")
-}
-
-fn now_secs() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs() as i64
-}
-
-/// Signs initData as Telegram does (as accounts.rs's test does, from the specification).
-fn sign_telegram(fields: &[(&str, String)], bot_token: &str) -> String {
-    use hmac::{Hmac, KeyInit, Mac};
-    use sha2::Sha256;
-    let mut sorted: Vec<String> = fields.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    sorted.sort();
-    let mut key = Hmac::<Sha256>::new_from_slice(b"WebAppData").unwrap();
-    key.update(bot_token.as_bytes());
-    let secret = key.finalize().into_bytes();
-    let mut mac = Hmac::<Sha256>::new_from_slice(&secret).unwrap();
-    mac.update(sorted.join("\n").as_bytes());
-    let hash: String = mac
-        .finalize()
-        .into_bytes()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    let mut encoded = form_urlencoded::Serializer::new(String::new());
-    for (k, v) in fields {
-        encoded.append_pair(k, v);
-    }
-    encoded.append_pair("hash", &hash);
-    encoded.finish()
 }
 
 /// `Authorization` is read exactly: one space, the token; no fallback to the cookie.
