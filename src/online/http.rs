@@ -3,7 +3,10 @@
 //! answer arrives on a channel that the session polls each frame, like the websocket's.
 use std::sync::mpsc;
 
-use boardcraft_protocol::http::{ApiError, CreateGame, GameCreated, SeatJoined};
+use boardcraft_protocol::{
+    http::{ApiError, CreateGame, GameCreated, SeatJoined},
+    paths,
+};
 
 /// What an HTTP request came back with.
 #[derive(Debug)]
@@ -91,7 +94,7 @@ impl Http {
         let sender = self.sender.clone();
         let body = serde_json::to_vec(body).expect("a create request serialises");
         ehttp::fetch(
-            post_json(format!("{server}/api/games"), body),
+            post_json(format!("{server}{}", paths::GAMES), body),
             move |result| {
                 let answer = parse::<GameCreated>(result).map_err(|r| r.message);
                 sender.send(HttpAnswer::Created(answer)).ok();
@@ -103,7 +106,7 @@ impl Http {
     pub fn join(&self, server: &str, invite: &str) {
         let sender = self.sender.clone();
         let invite = invite.to_owned();
-        let url = format!("{server}/api/invites/{invite}");
+        let url = format!("{server}{}", paths::invite(&invite));
         ehttp::fetch(post_json(url, Vec::new()), move |result| {
             let result = parse::<SeatJoined>(result);
             sender.send(HttpAnswer::Joined { invite, result }).ok();

@@ -26,7 +26,7 @@ use boardcraft_protocol::{
         AccountInfo, ApiError, Credentials, Leaderboard, Me, PlayerGames, Profile, SignedIn,
         TelegramSignIn,
     },
-    parse_lobby_server_message,
+    parse_lobby_server_message, paths,
 };
 use serde::{Deserialize, Serialize};
 
@@ -391,19 +391,6 @@ fn url(lobby: &Lobby, path: &str) -> String {
     format!("{}{path}", lobby.server.trim_end_matches('/'))
 }
 
-/// A path segment (a player's name, a variant) made safe for a URL.
-fn segment(text: &str) -> String {
-    let mut out = String::new();
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.' {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
 fn start_sign_in(lobby: &mut Lobby, network: &mut LobbyNetwork, storage: &Storage) {
     lobby.sign_in = SignIn::Working;
     if let Some(kept) = stored_session(storage, &lobby.server) {
@@ -411,7 +398,7 @@ fn start_sign_in(lobby: &mut Lobby, network: &mut LobbyNetwork, storage: &Storag
         lobby.token = Some(kept.token.clone());
         network.request(
             Asked::Me,
-            ehttp::Request::get(url(lobby, "/api/me")),
+            ehttp::Request::get(url(lobby, paths::ME)),
             Some(&kept.token),
         );
     } else {
@@ -426,17 +413,14 @@ fn new_session(lobby: &mut Lobby, network: &mut LobbyNetwork) {
         info!("lobby: signing in with Telegram");
         network.request(
             Asked::Telegram,
-            post_json(
-                url(lobby, "/api/session/telegram"),
-                &TelegramSignIn { init_data },
-            ),
+            post_json(url(lobby, paths::TELEGRAM), &TelegramSignIn { init_data }),
             None,
         );
     } else {
         info!("lobby: making a guest account on {}", lobby.server);
         network.request(
             Asked::Guest,
-            post_json(url(lobby, "/api/accounts/guest"), &serde_json::json!({})),
+            post_json(url(lobby, paths::GUEST), &serde_json::json!({})),
             None,
         );
     }
@@ -494,17 +478,14 @@ pub fn handle_lobby_commands(
             LobbyCommand::Claim { name, password } => {
                 network.request(
                     Asked::Claim,
-                    post_json(
-                        url(&lobby, "/api/accounts/claim"),
-                        &Credentials { name, password },
-                    ),
+                    post_json(url(&lobby, paths::CLAIM), &Credentials { name, password }),
                     token.as_deref(),
                 );
             }
             LobbyCommand::SignIn { name, password } => {
                 network.request(
                     Asked::SignIn,
-                    post_json(url(&lobby, "/api/session"), &Credentials { name, password }),
+                    post_json(url(&lobby, paths::SESSION), &Credentials { name, password }),
                     None,
                 );
             }
@@ -512,7 +493,7 @@ pub fn handle_lobby_commands(
                 if token.is_some() {
                     network.request(
                         Asked::SignOut,
-                        ehttp::Request::delete(&url(&lobby, "/api/session")),
+                        ehttp::Request::delete(&url(&lobby, paths::SESSION)),
                         token.as_deref(),
                     );
                 }
@@ -552,7 +533,7 @@ pub fn handle_lobby_commands(
                 network.send(&LobbyClientMessage::CancelChallenge { id });
             }
             LobbyCommand::Profile(name) => {
-                let path = format!("/api/players/{}", segment(&name));
+                let path = paths::player(&name);
                 network.request(
                     Asked::Profile,
                     ehttp::Request::get(url(&lobby, &path)),
@@ -560,7 +541,7 @@ pub fn handle_lobby_commands(
                 );
             }
             LobbyCommand::Archive { name, page } => {
-                let path = format!("/api/players/{}/games?page={page}", segment(&name));
+                let path = paths::player_games(&name, page);
                 network.request(
                     Asked::Archive { name, page },
                     ehttp::Request::get(url(&lobby, &path)),
@@ -568,7 +549,7 @@ pub fn handle_lobby_commands(
                 );
             }
             LobbyCommand::Leaderboard(variant) => {
-                let path = format!("/api/leaderboard/{}", segment(&variant));
+                let path = paths::leaderboard(&variant);
                 network.request(
                     Asked::Leaderboard(variant),
                     ehttp::Request::get(url(&lobby, &path)),
@@ -576,7 +557,7 @@ pub fn handle_lobby_commands(
                 );
             }
             LobbyCommand::OpenGame(game) => {
-                let path = format!("/api/games/{}/save.ron", segment(&game));
+                let path = paths::save(&game);
                 lobby.opening = Some(game.clone());
                 network.request(
                     Asked::Save(game),
@@ -732,7 +713,7 @@ fn handle_answer(
             lobby.token = None;
             network.request(
                 Asked::Guest,
-                post_json(url(lobby, "/api/accounts/guest"), &serde_json::json!({})),
+                post_json(url(lobby, paths::GUEST), &serde_json::json!({})),
                 None,
             );
         }

@@ -22,6 +22,7 @@ mod common;
 mod error;
 pub mod http;
 mod lobby;
+pub mod paths;
 mod server;
 mod snapshot;
 

@@ -24,6 +24,7 @@ use boardcraft_protocol::{
     ClientMessage, ColorChoice, ErrorCode, GameResult, GameSnapshot, GameStatus, GameTerms,
     LobbyClientMessage, LobbyServerMessage, Presence, RatingChanges, ServerMessage, Side,
     http::{AccountInfo, Credentials, SignedIn},
+    paths,
 };
 use boardcraft_rules::Position;
 use clap::Args as ClapArgs;
@@ -325,7 +326,7 @@ async fn sign_in(
         let token = text.trim().to_owned();
         if !token.is_empty() {
             match patiently("GET /api/me", || {
-                net::json_as::<AccountInfo>(server, "GET", "/api/me", None, Some(&token), 200)
+                net::json_as::<AccountInfo>(server, "GET", paths::ME, None, Some(&token), 200)
             })
             .await
             {
@@ -347,7 +348,7 @@ async fn sign_in(
         })
         .expect("credentials serialise");
         match patiently("POST /api/session", || {
-            net::json_as::<SignedIn>(server, "POST", "/api/session", Some(&body), None, 200)
+            net::json_as::<SignedIn>(server, "POST", paths::SESSION, Some(&body), None, 200)
         })
         .await
         {
@@ -366,7 +367,7 @@ async fn sign_in(
         Some(s) => s,
         None => {
             let s: SignedIn = patiently("POST /api/accounts/guest", || {
-                net::json_as(server, "POST", "/api/accounts/guest", None, None, 201)
+                net::json_as(server, "POST", paths::GUEST, None, None, 201)
             })
             .await
             .map_err(|e| e.text)?;
@@ -391,16 +392,9 @@ async fn sign_in(
             password: password.clone(),
         })
         .expect("credentials serialise");
-        account = net::json_as(
-            server,
-            "POST",
-            "/api/accounts/claim",
-            Some(&body),
-            Some(&token),
-            200,
-        )
-        .await
-        .map_err(|e| format!("cannot name the bot account {name}: {}", e.text))?;
+        account = net::json_as(server, "POST", paths::CLAIM, Some(&body), Some(&token), 200)
+            .await
+            .map_err(|e| format!("cannot name the bot account {name}: {}", e.text))?;
         println!("bot: the account is now named {}", account.name);
     } else if let Some((name, _)) = credentials
         && !account.name.eq_ignore_ascii_case(name)

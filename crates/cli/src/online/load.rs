@@ -422,10 +422,16 @@ async fn one_game(shared: &Shared, variant: &str, rng: &mut SplitMix64) -> Resul
     })
     .map_err(|e| e.to_string())?;
     let created: GameCreated = retry(shared, || {
-        net::json(&shared.server, "POST", "/api/games", Some(&body), 201)
+        net::json(
+            &shared.server,
+            "POST",
+            boardcraft_protocol::paths::GAMES,
+            Some(&body),
+            201,
+        )
     })
     .await?;
-    let path = format!("/api/invites/{}", created.invite);
+    let path = boardcraft_protocol::paths::invite(&created.invite);
     let joined: SeatJoined = match retry(shared, || {
         net::json(&shared.server, "POST", &path, None, 200)
     })

@@ -589,7 +589,7 @@ async fn make_guest(shared: &Shared) -> Result<SignedIn, String> {
         match net::json_as::<SignedIn>(
             &shared.server,
             "POST",
-            "/api/accounts/guest",
+            boardcraft_protocol::paths::GUEST,
             None,
             None,
             201,

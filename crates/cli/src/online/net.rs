@@ -174,7 +174,14 @@ pub async fn json_as<T: DeserializeOwned>(
 }
 
 pub async fn snapshot(server: &ServerUrl, game: &str) -> Result<GameSnapshot, String> {
-    json(server, "GET", &format!("/api/games/{game}"), None, 200).await
+    json(
+        server,
+        "GET",
+        &boardcraft_protocol::paths::game(game),
+        None,
+        200,
+    )
+    .await
 }
 
 pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;

@@ -7,6 +7,7 @@ use boardcraft_ai::{AnySearch, Level};
 use boardcraft_protocol::{
     ClientMessage, ColorChoice, GameStatus, OfferKind, ServerMessage, Side, TimeControl,
     http::{CreateGame, GameCreated, SeatJoined},
+    paths,
 };
 use boardcraft_rules::Position;
 use clap::Args as ClapArgs;
@@ -83,7 +84,7 @@ async fn play(args: Args) -> Result<std::process::ExitCode, String> {
             };
             let body = serde_json::to_string(&body).map_err(|e| e.to_string())?;
             let created: GameCreated =
-                net::json(&server, "POST", "/api/games", Some(&body), 201).await?;
+                net::json(&server, "POST", paths::GAMES, Some(&body), 201).await?;
             println!(
                 "game {} created; the computer ({}) plays {}",
                 created.game, args.level, created.color
@@ -101,7 +102,7 @@ async fn play(args: Args) -> Result<std::process::ExitCode, String> {
                 .map_or(invite.as_str(), |(_, c)| c)
                 .trim();
             let joined: SeatJoined =
-                net::json(&server, "POST", &format!("/api/invites/{code}"), None, 200).await?;
+                net::json(&server, "POST", &paths::invite(code), None, 200).await?;
             println!(
                 "joined game {}; the computer ({}) plays {}",
                 joined.game, args.level, joined.color
