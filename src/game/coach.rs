@@ -109,7 +109,6 @@ impl Coach {
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<Coach>()
-        .init_resource::<Settings>()
         .init_resource::<Players>()
         .add_systems(
             Update,

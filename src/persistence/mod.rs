@@ -166,6 +166,8 @@ pub fn plugin(app: &mut App) {
         .init_resource::<SaveSlots>()
         .init_resource::<Storage>()
         .init_resource::<StorageStatus>()
+        // The one owner of the player's settings: they are loaded from storage here, and
+        // every other plugin only reads or changes the resource.
         .init_resource::<Settings>()
         .init_resource::<StoredSettings>()
         // Settings first, so every Startup system sees the player's settings.

@@ -197,7 +197,6 @@ pub fn plugin(app: &mut App) {
         .init_resource::<OnlineExtent>()
         .init_resource::<BoardArea>()
         .init_resource::<CssPixels>()
-        .init_resource::<Settings>()
         .add_systems(PreUpdate, follow_window)
         .add_systems(
             EguiPrimaryContextPass,

@@ -80,7 +80,6 @@ pub fn plugin(app: &mut App) {
         })
         .add_systems(Startup, spawn_ui_camera)
         .init_resource::<UiWindows>()
-        .init_resource::<Settings>()
         .configure_sets(
             EguiPrimaryContextPass,
             (UiSystems::Background, UiSystems::Panels, UiSystems::Windows).chain(),

@@ -103,7 +103,6 @@ struct Mover {
 pub fn plugin(app: &mut App) {
     app.init_resource::<AnimationSettings>()
         .init_resource::<Animating>()
-        .init_resource::<Settings>()
         .add_message::<SkipAnimation>()
         .add_systems(
             Update,

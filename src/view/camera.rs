@@ -62,7 +62,6 @@ pub struct StartTopDown(pub bool);
 pub fn plugin(app: &mut App) {
     app.add_message::<ToggleTopDown>()
         .init_resource::<StartTopDown>()
-        .init_resource::<Settings>()
         .add_systems(Startup, spawn_camera)
         // After Startup, where stored settings are read.
         .add_systems(PostStartup, apply_start_top_down)
