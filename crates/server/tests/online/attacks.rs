@@ -1383,7 +1383,7 @@ fn now_secs() -> i64 {
         .as_secs() as i64
 }
 
-/// Signs initData as Telegram does (as accounts.rs's test does, from the specification).
+/// Signs initData as Telegram does (as http/accounts.rs's test does, from the specification).
 fn sign_telegram(fields: &[(&str, String)], bot_token: &str) -> String {
     use hmac::{Hmac, KeyInit, Mac};
     use sha2::Sha256;
