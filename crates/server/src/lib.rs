@@ -1,18 +1,28 @@
 //! `boardcraft-server`: games between people over websockets, and the browser game, on one
 //! port.
 //!
-//! - [`app`]: HTTP (create a game, join by invite, public state, the RON save, health) and the
-//!   browser game's folder;
-//! - [`ws`]: one task per websocket (hello, limits, keep-alive);
-//! - [`lobby`]: the lobby websocket (seeks, quick-pairing pools, challenges, counts);
-//! - [`game`]: one task per game, which owns the game, checks every request with the rules
-//!   and stores every change before anyone hears of it;
-//! - [`storage`]: SQLite (default) or PostgreSQL behind one trait;
-//! - [`accounts`]: guests, sign-in, sessions and their limits, over [`names`] (what a name
-//!   may be) and [`passwords`] (bounded hashing, strength); [`socket_sessions`]: the sockets
-//!   that close when their session ends;
-//! - [`game::paired`]: games between two accounts (the lobby's), [`ratings`]: Glicko-2 at the
-//!   end of rated ones, [`players`]: profiles, archives and leaderboards over HTTP.
+//! The modules stand on floors; each imports only from the floors below it:
+//!
+//! 1. the model, which imports nothing of the crate above it: [`settings`] (limits and
+//!    timings, the lobby's among them), [`secrets`] (ids, invites, tokens), [`names`] (what a
+//!    name may be), [`passwords`] (bounded hashing, strength), [`ratings`] (Glicko-2 at the
+//!    end of rated games), [`pairing`] (who plays whom in a quick-pairing wave),
+//!    [`client_addr`] (the client's address through trusted proxies), [`socket_sessions`]
+//!    (the sockets that close when their session ends), [`log_escape`] and [`open_files`];
+//! 2. [`storage`]: SQLite (default) or PostgreSQL behind one trait, the lobby's tables, and
+//!    the cluster: [`storage::events`] (the event bus between nodes) and
+//!    [`storage::ownership`] (which node runs a game);
+//! 3. the services: [`game`] (one task per game, which owns the game, checks every request
+//!    with the rules and stores every change before anyone hears of it; [`game::paired`]:
+//!    games between two accounts) and [`lobby`] (seeks, quick-pairing pools, challenges,
+//!    counts);
+//! 4. [`http`]: the router and its handlers (create a game, join by invite, public state, the
+//!    RON save, health, the browser game's folder), the accept loop, the game's and the
+//!    lobby's websockets, accounts (guests, sign-in, sessions and their limits) and players
+//!    (profiles, archives, leaderboards).
+//!
+//! [`accounts`] ([`http::accounts`]) and [`events`] ([`storage::events`]) are re-exported at
+//! the crate root, for the binary's flags and the tests.
 //!
 //! The protocol is `boardcraft-protocol` (docs/protocol.md); running it on more than one
 //! machine is docs/online.md.
@@ -20,29 +30,31 @@ use std::sync::Arc;
 
 use tokio::net::TcpListener;
 
-pub mod accept;
-pub mod accounts;
-pub mod app;
-#[cfg(feature = "checks")]
-pub mod checks;
+// 1. The model.
 pub mod client_addr;
-pub mod events;
-pub mod game;
-pub mod http_errors;
-pub mod lobby;
 pub mod log_escape;
 pub mod names;
 pub mod open_files;
+pub mod pairing;
 pub mod passwords;
-pub mod players;
 pub mod ratings;
 pub mod secrets;
 pub mod settings;
 pub mod socket_sessions;
+// 2. Storage and the cluster.
 pub mod storage;
-pub mod ws;
+// 3. The services.
+pub mod game;
+pub mod lobby;
+// 4. HTTP and websockets.
+pub mod http;
+// The fuzz target's body, over everything above.
+#[cfg(feature = "checks")]
+pub mod checks;
 
+pub use http::accounts;
 pub use settings::Settings;
+pub use storage::events;
 
 /// The server's name and version, as the welcome and `/healthz` give it.
 pub const SERVER_NAME: &str = concat!("boardcraft-server ", env!("CARGO_PKG_VERSION"));
@@ -82,11 +94,12 @@ pub async fn serve_games(
         0 => open_files::default_max_connections(),
         n => n,
     };
-    let counts = accept::ConnectionCounts::new(max_connections, settings.max_connections_per_ip);
+    let counts =
+        http::accept::ConnectionCounts::new(max_connections, settings.max_connections_per_ip);
     let lobby = lobby::Lobby::start(games.clone(), settings.clone())
         .await
         .map_err(|e| std::io::Error::other(format!("starting the lobby: {e}")))?;
-    let state = app::AppState::new(games, settings.clone(), lobby);
-    let router = app::router(state);
-    accept::run(listener, router, settings, counts, shutdown).await
+    let state = http::AppState::new(games, settings.clone(), lobby);
+    let router = http::router(state);
+    http::accept::run(listener, router, settings, counts, shutdown).await
 }

@@ -1,5 +1,5 @@
-//! Ids, invites and seat tokens from the operating system's random source, and the
-//! constant-time comparison of tokens.
+//! Ids, invites and seat tokens from the operating system's random source, the constant-time
+//! comparison of tokens, and the operator's Telegram bot token (never printed).
 use subtle::ConstantTimeEq;
 
 const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
@@ -51,6 +51,27 @@ pub fn looks_like_id(s: &str) -> bool {
 /// A seat or session token's shape: [`seat_token`]'s 52 letters of the alphabet.
 pub fn looks_like_token(s: &str) -> bool {
     s.len() == 52 && looks_like_id(s)
+}
+
+/// The operator's Telegram bot token (`--telegram-bot-token-file`); never printed.
+#[derive(Clone)]
+pub struct TelegramBotToken(String);
+
+impl TelegramBotToken {
+    pub fn new(token: String) -> TelegramBotToken {
+        TelegramBotToken(token)
+    }
+
+    /// The token itself, for the one use that needs it: the key of the initData signature.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for TelegramBotToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TelegramBotToken(…)")
+    }
 }
 
 #[cfg(test)]

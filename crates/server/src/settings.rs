@@ -1,5 +1,10 @@
-//! The server's settings: limits and timings, each with a sane default and a command-line flag.
+//! The server's settings: limits and timings, each with a sane default and a command-line flag,
+//! the lobby's among them.
 use std::{net::IpAddr, path::PathBuf, time::Duration};
+
+use boardcraft_protocol::{PoolKey, TimeControl};
+
+use crate::{pairing::Range, secrets::TelegramBotToken};
 
 /// Everything the server can be told (see `boardcraft-server --help`).
 #[derive(Clone, Debug)]
@@ -70,12 +75,12 @@ pub struct Settings {
     pub password_hash_queue: usize,
     /// The Telegram bot token for Mini App sign-in (`--telegram-bot-token-file`); none: no
     /// Telegram sign-in.
-    pub telegram_bot_token: Option<crate::accounts::TelegramBotToken>,
+    pub telegram_bot_token: Option<TelegramBotToken>,
     /// Messages queued for a connection that does not read them; past this it is closed (the
     /// client reconnects and gets the whole game).
     pub outgoing_queue: usize,
     /// The lobby: pools, seeks, challenges, pairing (`crate::lobby`).
-    pub lobby: crate::lobby::LobbySettings,
+    pub lobby: LobbySettings,
 }
 
 impl Default for Settings {
@@ -108,7 +113,7 @@ impl Default for Settings {
             password_hash_workers: 0,
             password_hash_queue: 16,
             telegram_bot_token: None,
-            lobby: crate::lobby::LobbySettings::default(),
+            lobby: LobbySettings::default(),
         }
     }
 }
@@ -119,5 +124,72 @@ impl Settings {
     /// file; the file's own size is checked after decoding. Plus room for the other fields.
     pub fn max_body_bytes(&self) -> usize {
         self.max_variant_file_bytes * 6 + 16 * 1024
+    }
+}
+
+/// The lobby's settings (`boardcraft-server --help`).
+#[derive(Clone, Debug)]
+pub struct LobbySettings {
+    /// The quick-pairing pools, in the order the lobby shows them.
+    pub pools: Vec<PoolKey>,
+    /// Bot accounts may wait in the pools (by default they are refused: `not_allowed`).
+    pub allow_bots_in_pools: bool,
+    /// Open seeks per account.
+    pub max_seeks_per_account: u32,
+    /// Open challenges an account may have made.
+    pub max_challenges_per_account: u32,
+    /// A player whose last lobby connection closed keeps their seeks this long.
+    pub seek_grace: Duration,
+    /// A challenge not answered within this expires.
+    pub challenge_ttl: Duration,
+    /// Pairing waves run this often (and at once when a pool has two players).
+    pub wave_every: Duration,
+    /// The rating range of quick pairing (see [`crate::pairing`]).
+    pub range: Range,
+    /// Pool and player counts are broadcast at most this often.
+    pub broadcast_every: Duration,
+    /// A node not heard from for this long is taken for dead.
+    pub node_timeout: Duration,
+}
+
+/// The default grid of quick-pairing buttons: the shipped variants people play most, at a
+/// few clocks (minutes + seconds of increment).
+pub const DEFAULT_POOLS: &[(&str, u64, u64)] = &[
+    ("ugolki-9qum", 3, 2),
+    ("ugolki-9qum", 5, 3),
+    ("ugolki-9qum", 10, 5),
+    ("grasshopper", 3, 2),
+    ("grasshopper", 5, 3),
+    ("halma-16", 10, 5),
+    ("focus", 5, 3),
+    ("focus", 10, 5),
+    ("gipf-basic", 10, 5),
+];
+
+impl Default for LobbySettings {
+    fn default() -> Self {
+        LobbySettings {
+            pools: DEFAULT_POOLS
+                .iter()
+                .map(|(v, m, s)| PoolKey {
+                    variant: (*v).into(),
+                    time_control: TimeControl::minutes(*m, *s),
+                })
+                .collect(),
+            allow_bots_in_pools: false,
+            max_seeks_per_account: 3,
+            max_challenges_per_account: 5,
+            seek_grace: Duration::from_secs(20),
+            challenge_ttl: Duration::from_secs(300),
+            wave_every: Duration::from_secs(1),
+            range: Range {
+                start: 100.0,
+                step: 50.0,
+                step_every: Duration::from_secs(5),
+                unlimited_after: Duration::from_secs(45),
+            },
+            broadcast_every: Duration::from_millis(500),
+            node_timeout: Duration::from_secs(10),
+        }
     }
 }

@@ -46,87 +46,18 @@ use tracing::{debug, info, warn};
 
 use crate::{
     Settings,
-    events::{BusMessage, EventBus, MAX_PAYLOAD},
     game::{ConnId, Games, paired, rules},
-    secrets,
+    pairing, secrets,
     storage::{
         Account, Storage, StoreError,
+        events::{BusMessage, EventBus, MAX_PAYLOAD},
+        info_of,
         lobby::{self as store, ChallengeRow, LobbyStore, PoolEntry, SeekRow},
     },
 };
 
-pub mod pairing;
-pub mod ws;
-
-/// The NOTIFY channel of the lobby's events.
-pub const CHANNEL: &str = "boardcraft_lobby";
-
-/// The lobby's settings (`boardcraft-server --help`).
-#[derive(Clone, Debug)]
-pub struct LobbySettings {
-    /// The quick-pairing pools, in the order the lobby shows them.
-    pub pools: Vec<PoolKey>,
-    /// Bot accounts may wait in the pools (by default they are refused: `not_allowed`).
-    pub allow_bots_in_pools: bool,
-    /// Open seeks per account.
-    pub max_seeks_per_account: u32,
-    /// Open challenges an account may have made.
-    pub max_challenges_per_account: u32,
-    /// A player whose last lobby connection closed keeps their seeks this long.
-    pub seek_grace: Duration,
-    /// A challenge not answered within this expires.
-    pub challenge_ttl: Duration,
-    /// Pairing waves run this often (and at once when a pool has two players).
-    pub wave_every: Duration,
-    /// The rating range of quick pairing (see `pairing`).
-    pub range: pairing::Range,
-    /// Pool and player counts are broadcast at most this often.
-    pub broadcast_every: Duration,
-    /// A node not heard from for this long is taken for dead.
-    pub node_timeout: Duration,
-}
-
-/// The default grid of quick-pairing buttons: the shipped variants people play most, at a
-/// few clocks (minutes + seconds of increment).
-pub const DEFAULT_POOLS: &[(&str, u64, u64)] = &[
-    ("ugolki-9qum", 3, 2),
-    ("ugolki-9qum", 5, 3),
-    ("ugolki-9qum", 10, 5),
-    ("grasshopper", 3, 2),
-    ("grasshopper", 5, 3),
-    ("halma-16", 10, 5),
-    ("focus", 5, 3),
-    ("focus", 10, 5),
-    ("gipf-basic", 10, 5),
-];
-
-impl Default for LobbySettings {
-    fn default() -> Self {
-        LobbySettings {
-            pools: DEFAULT_POOLS
-                .iter()
-                .map(|(v, m, s)| PoolKey {
-                    variant: (*v).into(),
-                    time_control: TimeControl::minutes(*m, *s),
-                })
-                .collect(),
-            allow_bots_in_pools: false,
-            max_seeks_per_account: 3,
-            max_challenges_per_account: 5,
-            seek_grace: Duration::from_secs(20),
-            challenge_ttl: Duration::from_secs(300),
-            wave_every: Duration::from_secs(1),
-            range: pairing::Range {
-                start: 100.0,
-                step: 50.0,
-                step_every: Duration::from_secs(5),
-                unlimited_after: Duration::from_secs(45),
-            },
-            broadcast_every: Duration::from_millis(500),
-            node_timeout: Duration::from_secs(10),
-        }
-    }
-}
+pub use crate::settings::{DEFAULT_POOLS, LobbySettings};
+pub use crate::storage::lobby::CHANNEL;
 
 /// Reads a pool list: `variant minutes+seconds`, comma-separated
 /// (`ugolki-9qum 3+2, focus 10+5`).
@@ -646,7 +577,7 @@ impl Lobby {
         Ok(LobbyServerMessage::Welcome {
             protocol: PROTOCOL_VERSION,
             server: crate::SERVER_NAME.into(),
-            account: crate::accounts::info_of(account),
+            account: info_of(account),
             ratings,
             pools: view.pools.clone(),
             waiting_in,

@@ -7,12 +7,16 @@ use std::sync::Arc;
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{StoreError, StoreFuture, postgres::PostgresStore, sqlite::SqliteStore};
-use crate::events::EventBus;
+use super::{
+    StoreError, StoreFuture, events::EventBus, postgres::PostgresStore, sqlite::SqliteStore,
+};
 
 /// The pairing leader's lock (PostgreSQL, two-key form: apart from the games' locks); the
 /// second key is the lobby's scope's (`LobbyStore::scope`).
 pub const LEADER_LOCK: i32 = 1651470707;
+
+/// The NOTIFY channel of the lobby's events.
+pub const CHANNEL: &str = "boardcraft_lobby";
 
 /// An open seek: its owner, and the protocol's `Seek` as JSON.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,15 +6,18 @@
 //! - [`postgres::PostgresStore`] (`--database postgres://…`): for more than one machine (see
 //!   docs/online.md). Each change is one statement in autocommit, so a reply means it is
 //!   committed.
+//! - The cluster of nodes on one PostgreSQL: [`events`] (the bus between nodes, over
+//!   `LISTEN/NOTIFY`) and [`ownership`] (which node runs a game).
 //!
 //! The record is the moves table with a unique `(game, ply)`: a move is stored once, and a
 //! game is what its stored moves replay to.
 use std::{future::Future, pin::Pin};
 
 use boardcraft_protocol::{
-    EndCause, GamePlayers, GameResult, Rating, RatingChanges, Side, TimeControl,
+    EndCause, GamePlayers, GameResult, Rating, RatingChanges, Side, TimeControl, http::AccountInfo,
 };
 
+pub mod events;
 pub mod limits;
 pub mod lobby;
 pub mod migrations;
@@ -22,6 +25,7 @@ pub mod ownership;
 pub mod postgres;
 pub mod sqlite;
 
+pub use crate::ratings::{Glicko, GlickoChange, GlickoChanges};
 pub use ownership::{Acquired, ClusterEvent};
 
 /// A storage operation's future (boxed, so that the trait can be used as `dyn Storage`).
@@ -124,60 +128,14 @@ impl Account {
     }
 }
 
-/// A rating as kept: Glicko-2's three numbers.
-#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Glicko {
-    pub rating: f64,
-    pub deviation: f64,
-    pub volatility: f64,
-}
-
-impl Default for Glicko {
-    /// A new player's: 1500, 350, 0.06 (Glicko-2's).
-    fn default() -> Glicko {
-        Glicko {
-            rating: 1500.0,
-            deviation: 350.0,
-            volatility: 0.06,
-        }
-    }
-}
-
-/// One side's rating before and after a rated game, in full.
-#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct GlickoChange {
-    pub before: Glicko,
-    pub after: Glicko,
-}
-
-/// Both sides' (the `rating_changes` column's JSON).
-#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct GlickoChanges {
-    pub white: GlickoChange,
-    pub black: GlickoChange,
-}
-
-impl GlickoChanges {
-    /// As shown: rounded, provisional or not.
-    pub fn shown(&self) -> RatingChanges {
-        let short = |g: Glicko| {
-            Rating {
-                variant: String::new(),
-                rating: g.rating,
-                deviation: g.deviation,
-                volatility: g.volatility,
-                games: 0,
-            }
-            .short()
-        };
-        let change = |c: GlickoChange| boardcraft_protocol::RatingChange {
-            before: short(c.before),
-            after: short(c.after),
-        };
-        RatingChanges {
-            white: change(self.white),
-            black: change(self.black),
-        }
+/// An account as the protocol shows it (`/api/me`, the lobby's players).
+pub(crate) fn info_of(a: &Account) -> AccountInfo {
+    AccountInfo {
+        id: a.id.clone(),
+        name: a.name.clone(),
+        guest: a.is_guest(),
+        bot: a.bot,
+        telegram: a.telegram_id.is_some(),
     }
 }
 

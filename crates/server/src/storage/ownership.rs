@@ -25,8 +25,11 @@ use tokio::sync::{broadcast, oneshot};
 use tokio_postgres::Client;
 use tracing::{info, warn};
 
-use super::StoreError;
-use crate::events::{BusMessage, EventBus};
+use super::{
+    StoreError,
+    events::{BusMessage, EventBus},
+    lobby::CHANNEL as LOBBY_CHANNEL,
+};
 
 /// The channel handover requests go over (the payload: a game id).
 pub const HANDOVER_CHANNEL: &str = "boardcraft_handover";
@@ -71,11 +74,7 @@ impl Ownership {
     pub async fn connect(url: &str) -> Result<Arc<Ownership>, StoreError> {
         let (events, _) = broadcast::channel(1024);
         let (client, closed) = Self::open(url).await?;
-        let bus = EventBus::connect(
-            url,
-            &[HANDOVER_CHANNEL, GAMES_CHANNEL, crate::lobby::CHANNEL],
-        )
-        .await?;
+        let bus = EventBus::connect(url, &[HANDOVER_CHANNEL, GAMES_CHANNEL, LOBBY_CHANNEL]).await?;
         let ownership = Arc::new(Ownership {
             url: url.to_owned(),
             client: tokio::sync::RwLock::new(client),
@@ -91,7 +90,7 @@ impl Ownership {
     /// Opens the dedicated lock connection; `closed` resolves when it drops.
     async fn open(url: &str) -> Result<(Client, oneshot::Receiver<()>), StoreError> {
         // Notifications never arrive here: this connection only takes and releases locks.
-        crate::events::dedicated_connection(url, "lock", |_| {}).await
+        super::events::dedicated_connection(url, "lock", |_| {}).await
     }
 
     /// Turns the bus's events into what the node's games must do.

@@ -15,7 +15,7 @@ use tokio::sync::{RwLock, broadcast, oneshot};
 use tokio_postgres::{AsyncMessage, Client, NoTls};
 use tracing::{info, warn};
 
-use crate::storage::StoreError;
+use super::StoreError;
 
 /// PostgreSQL refuses payloads of 8000 bytes or more.
 pub const MAX_PAYLOAD: usize = 7999;

@@ -1,5 +1,14 @@
-//! The HTTP side: routes, the create / join / read handlers, per-address limits, and the
-//! browser game's folder.
+//! The HTTP side, the top floor: routes, the create / join / read handlers, per-address
+//! limits, and the browser game's folder; beneath the router:
+//! - [`accept`]: the accept loop (connections counted, header and idle timeouts);
+//! - [`ws`]: one task per game websocket (hello, limits, keep-alive);
+//! - [`lobby_ws`]: the lobby's websocket, over [`crate::lobby::Lobby`];
+//! - [`accounts`]: guests, sign-in, sessions and their limits;
+//! - [`players`]: profiles, archives and leaderboards;
+//! - [`errors`]: every refusal as JSON, and the request deadline.
+//!
+//! Its files use one another freely; below it are the services ([`crate::game`],
+//! [`crate::lobby`]) and what they stand on.
 use std::{
     collections::{HashMap, VecDeque},
     net::IpAddr,
@@ -28,12 +37,19 @@ use tower_http::services::ServeDir;
 use tracing::{info, warn};
 
 use crate::{
-    Settings, accounts,
+    Settings,
     client_addr::ClientIp,
     game::{Command, Games, LoadError, rules},
     secrets,
     storage::GameRecord,
 };
+
+pub mod accept;
+pub mod accounts;
+pub mod errors;
+pub mod lobby_ws;
+pub mod players;
+pub mod ws;
 
 /// What every handler shares.
 pub struct AppState {
@@ -44,7 +60,7 @@ pub struct AppState {
     per_ip: Mutex<HashMap<IpAddr, u32>>,
     created: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
     /// Sign-in and guest limits, and password hashing.
-    pub accounts: crate::accounts::AccountLimits,
+    pub accounts: accounts::AccountLimits,
     /// The open sockets of each session (closed when it ends).
     pub sessions: Arc<crate::socket_sessions::SessionSockets>,
     /// The lobby (this node's share of it).
@@ -64,7 +80,7 @@ impl AppState {
             next_conn: AtomicU64::new(1),
             per_ip: Mutex::new(HashMap::new()),
             created: Mutex::new(HashMap::new()),
-            accounts: crate::accounts::AccountLimits::new(&settings),
+            accounts: accounts::AccountLimits::new(&settings),
             sessions: Arc::default(),
             settings,
         })
@@ -196,17 +212,11 @@ pub fn router(state: Arc<AppState>) -> Router {
         )
         .route("/api/session/telegram", post(accounts::telegram))
         .route("/api/me", get(accounts::me))
-        .route("/api/players/{name}", get(crate::players::profile))
-        .route("/api/players/{name}/games", get(crate::players::games))
-        .route(
-            "/api/leaderboard/{variant}",
-            get(crate::players::leaderboard),
-        )
-        .route(WS_PATH, get(crate::ws::upgrade))
-        .route(
-            boardcraft_protocol::LOBBY_PATH,
-            get(crate::lobby::ws::upgrade),
-        )
+        .route("/api/players/{name}", get(players::profile))
+        .route("/api/players/{name}/games", get(players::games))
+        .route("/api/leaderboard/{variant}", get(players::leaderboard))
+        .route(WS_PATH, get(ws::upgrade))
+        .route(boardcraft_protocol::LOBBY_PATH, get(lobby_ws::upgrade))
         .layer(DefaultBodyLimit::max(state.settings.max_body_bytes()))
         .layer(middleware::from_fn(json_posts_only));
     app = match &state.settings.web_dir {
@@ -222,15 +232,15 @@ pub fn router(state: Arc<AppState>) -> Router {
                 )
                 .layer(axum::middleware::from_fn(web_cache_control)),
         ),
-        None => app.fallback(crate::http_errors::no_web_folder),
+        None => app.fallback(errors::no_web_folder),
     };
     // After the fallback, so that it is covered too: the deadline inside, the JSON errors
     // outside (they rewrite whatever answered, the deadline's 408 included).
     app.layer(middleware::from_fn_with_state(
         state.clone(),
-        crate::http_errors::deadline,
+        errors::deadline,
     ))
-    .layer(middleware::from_fn(crate::http_errors::json_errors))
+    .layer(middleware::from_fn(errors::json_errors))
     .with_state(state)
 }
 

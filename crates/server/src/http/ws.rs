@@ -22,9 +22,9 @@ use tracing::{debug, info};
 
 use crate::{
     Settings,
-    app::{AppState, ConnectionSlot, Refused},
     client_addr::ClientIp,
     game::{Command, ConnId, LoadError},
+    http::{AppState, ConnectionSlot, Refused},
     secrets,
 };
 
@@ -58,11 +58,11 @@ pub async fn upgrade(
     };
     // A browser sends its session cookie with the upgrade: the socket closes when that
     // session ends. (The game itself is played by the seat token of the hello.)
-    let session = crate::accounts::presented_token(&headers)
+    let session = crate::http::accounts::presented_token(&headers)
         .ok()
         .flatten()
         .filter(|(t, _)| secrets::looks_like_token(t))
-        .map(|(t, _)| crate::accounts::token_hash(&t));
+        .map(|(t, _)| crate::http::accounts::token_hash(&t));
     let max = state.settings.max_frame_bytes;
     // The transport's own cap is far above ours, so that an oversized frame gets our error
     // message before the close; frames past even that cap just close the connection.

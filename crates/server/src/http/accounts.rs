@@ -35,12 +35,13 @@ use subtle::ConstantTimeEq;
 use tokio::time::Instant;
 use tracing::{info, warn};
 
+pub use crate::secrets::TelegramBotToken;
 use crate::{
     Settings,
-    app::{AppState, Refused},
     client_addr::ClientIp,
+    http::{AppState, Refused},
     secrets,
-    storage::{Account, StoreError, name_key},
+    storage::{Account, StoreError, info_of, name_key},
 };
 
 /// The session cookie's name.
@@ -381,16 +382,6 @@ fn hashing_refused(e: crate::passwords::HashError) -> AccountRefusal {
     }
 }
 
-pub(crate) fn info_of(a: &Account) -> AccountInfo {
-    AccountInfo {
-        id: a.id.clone(),
-        name: a.name.clone(),
-        guest: a.is_guest(),
-        bot: a.bot,
-        telegram: a.telegram_id.is_some(),
-    }
-}
-
 fn internal(e: StoreError) -> Refused {
     warn!("accounts: {e}");
     Refused(ErrorCode::Internal, e.to_string())
@@ -437,7 +428,7 @@ pub(crate) fn presented_token(headers: &HeaderMap) -> Result<Option<(String, Pre
 /// the desktop game and bots send no `Origin`). Browsers send `Origin` with every POST and
 /// DELETE; `Sec-Fetch-Site: cross-site` is believed too, for a browser that left it out.
 /// (Browsers that send neither cannot send a cross-site `application/json` POST without the
-/// server's consent, which `crate::app`'s content-type rule relies on.)
+/// server's consent, which `crate::http`'s content-type rule relies on.)
 fn same_origin(settings: &Settings, headers: &HeaderMap, ip: IpAddr) -> Result<(), Refused> {
     let cross_site = headers
         .get("sec-fetch-site")
@@ -445,7 +436,7 @@ fn same_origin(settings: &Settings, headers: &HeaderMap, ip: IpAddr) -> Result<(
     let result = if cross_site && headers.get(header::ORIGIN).is_none() {
         Err("a cross-site request (Sec-Fetch-Site) may not change anything here".to_owned())
     } else {
-        crate::ws::origin_allowed(settings, headers)
+        crate::http::ws::origin_allowed(settings, headers)
     };
     result.map_err(|why| {
         info!(%ip, "refused an account request: {why}");
@@ -823,22 +814,6 @@ pub async fn me(
 
 // ----- Telegram
 
-/// The operator's Telegram bot token (`--telegram-bot-token-file`); never printed.
-#[derive(Clone)]
-pub struct TelegramBotToken(String);
-
-impl TelegramBotToken {
-    pub fn new(token: String) -> TelegramBotToken {
-        TelegramBotToken(token)
-    }
-}
-
-impl std::fmt::Debug for TelegramBotToken {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("TelegramBotToken(…)")
-    }
-}
-
 /// The Telegram user a checked initData names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TelegramUser {
@@ -881,7 +856,7 @@ pub fn verify_init_data(
         .filter(|h| h.len() == 32)
         .ok_or("the hash is not 64 hex digits")?;
     let check: Vec<String> = fields.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    let secret_key = hmac_sha256(b"WebAppData", bot_token.0.as_bytes());
+    let secret_key = hmac_sha256(b"WebAppData", bot_token.as_str().as_bytes());
     let expected = hmac_sha256(&secret_key, check.join("\n").as_bytes());
     if !bool::from(expected.ct_eq(presented.as_slice())) {
         return Err("the signature does not match".into());

@@ -1,7 +1,7 @@
-//! `GET /lobby`: the lobby's websocket. The same limits as the game's (`crate::ws`: origin
-//! check, connections per address, frame size, message rate, idle timeout with pings), whose
-//! pieces it uses; signed in by the session cookie or bearer header of the upgrade, or by the
-//! hello's `token`.
+//! `GET /lobby`: the lobby's websocket. The same limits as the game's (`crate::http::ws`:
+//! origin check, connections per address, frame size, message rate, idle timeout with pings),
+//! whose pieces it uses; signed in by the session cookie or bearer header of the upgrade, or by
+//! the hello's `token`.
 use std::{net::IpAddr, sync::Arc, sync::atomic::Ordering, time::Duration};
 
 use axum::{
@@ -22,12 +22,13 @@ use tokio::{
 use tracing::{debug, info};
 
 use crate::{
-    accounts,
-    app::{AppState, ConnectionSlot, Refused},
     client_addr::ClientIp,
+    http::{
+        AppState, ConnectionSlot, Refused, accounts,
+        ws::{RateLimit, close, error, fail, origin_allowed, receive_failed},
+    },
     secrets,
     socket_sessions::{CLOSE_SESSION_CHANGED, SessionChange},
-    ws::{RateLimit, close, error, fail, origin_allowed, receive_failed},
 };
 
 /// Whether a lobby message changes anything (a ping, or asking for counts, does not).

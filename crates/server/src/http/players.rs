@@ -20,8 +20,8 @@ use serde::Deserialize;
 use tracing::warn;
 
 use crate::{
-    app::{AppState, Refused},
     game::rules,
+    http::{AppState, Refused},
     storage::{self, Account, StoreError},
 };
 

@@ -12,7 +12,7 @@ use axum::{
 };
 use boardcraft_protocol::ErrorCode;
 
-use crate::app::{AppState, Refused};
+use crate::http::{AppState, Refused};
 
 /// The code that goes with a status axum or tower-http chose.
 fn code_of(status: StatusCode) -> ErrorCode {
