@@ -31,6 +31,7 @@ use axum::{
 use boardcraft_protocol::{
     ColorChoice, ErrorCode, PROTOCOL_VERSION, Side, WS_PATH,
     http::{ApiError, CreateGame, GameCreated, Health},
+    paths,
 };
 use tokio::time::Instant;
 use tower_http::services::ServeDir;
@@ -198,23 +199,23 @@ fn load_failed(e: LoadError) -> Refused {
 
 pub fn router(state: Arc<AppState>) -> Router {
     let mut app = Router::new()
-        .route("/healthz", get(health))
-        .route("/api/games", post(create_game))
-        .route("/api/games/{game}", get(public_state))
-        .route("/api/games/{game}/save.ron", get(save_file))
-        .route("/api/invites/{invite}", post(join_by_invite))
-        .route("/api/accounts/guest", post(accounts::create_guest))
-        .route("/api/accounts/claim", post(accounts::claim))
-        .route("/api/accounts/password", post(accounts::change_password))
+        .route(paths::HEALTH, get(health))
+        .route(paths::GAMES, post(create_game))
+        .route(paths::GAME_ROUTE, get(public_state))
+        .route(paths::SAVE_ROUTE, get(save_file))
+        .route(paths::INVITE_ROUTE, post(join_by_invite))
+        .route(paths::GUEST, post(accounts::create_guest))
+        .route(paths::CLAIM, post(accounts::claim))
+        .route(paths::PASSWORD, post(accounts::change_password))
         .route(
-            "/api/session",
+            paths::SESSION,
             post(accounts::sign_in).delete(accounts::sign_out),
         )
-        .route("/api/session/telegram", post(accounts::telegram))
-        .route("/api/me", get(accounts::me))
-        .route("/api/players/{name}", get(players::profile))
-        .route("/api/players/{name}/games", get(players::games))
-        .route("/api/leaderboard/{variant}", get(players::leaderboard))
+        .route(paths::TELEGRAM, post(accounts::telegram))
+        .route(paths::ME, get(accounts::me))
+        .route(paths::PLAYER_ROUTE, get(players::profile))
+        .route(paths::PLAYER_GAMES_ROUTE, get(players::games))
+        .route(paths::LEADERBOARD_ROUTE, get(players::leaderboard))
         .route(WS_PATH, get(ws::upgrade))
         .route(boardcraft_protocol::LOBBY_PATH, get(lobby_ws::upgrade))
         .layer(DefaultBodyLimit::max(state.settings.max_body_bytes()))
