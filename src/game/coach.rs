@@ -7,7 +7,7 @@ use bevy::{
     tasks::{AsyncComputeTaskPool, Task, futures::check_ready, futures_lite},
 };
 use boardcraft_ai::{AnySearch, Budget, Progress, Score, SearchConfig, ThinkResult};
-use boardcraft_rules::{AnyMove, AnyPosition, Color, Position};
+use boardcraft_rules::{AnyMove, AnyPosition, Seat, Position};
 
 use crate::{
     GameSystems,
@@ -28,7 +28,7 @@ pub struct Verdict {
     pub game_id: u64,
     /// The move's number in the history (1 = the first move of the game).
     pub ply: usize,
-    pub side: Color,
+    pub side: Seat,
     /// The move played, in notation, and its score for `side`.
     pub played: String,
     pub played_score: Score,

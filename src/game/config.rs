@@ -3,7 +3,7 @@
 use std::{path::PathBuf, str::FromStr};
 
 use bevy::prelude::*;
-use boardcraft_rules::Color;
+use boardcraft_rules::Seat;
 
 use crate::settings::Language;
 
@@ -83,10 +83,10 @@ impl Players {
         self.white == PlayerKind::Remote || self.black == PlayerKind::Remote
     }
 
-    pub fn of(&self, side: Color) -> PlayerKind {
+    pub fn of(&self, side: Seat) -> PlayerKind {
         match side {
-            Color::White => self.white,
-            Color::Black => self.black,
+            Seat::WHITE => self.white,
+            _ => self.black,
         }
     }
 }

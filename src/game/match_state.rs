@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 use boardcraft_rules::{
-    AnyEffect, AnyMove, AnyPosition, Color, EndReason, Outcome, Position, Variant, position,
+    AnyEffect, AnyMove, AnyPosition, Seat, EndReason, Outcome, Position, Variant, position,
 };
 
 use crate::{GameSystems, game::config::Players, game::review::Review};
@@ -48,7 +48,7 @@ pub enum TurnPhase {
 #[derive(Clone, Debug)]
 pub struct PlayedMove {
     /// The side that played it.
-    pub side: Color,
+    pub side: Seat,
     pub mv: AnyMove,
     /// The move in the game's notation.
     pub notation: String,
@@ -68,7 +68,7 @@ pub struct Match {
     pub redo: Vec<PlayedMove>,
     /// The side that resigned, if one did. Resignation ends the game without being a rule
     /// of it, so it lives here and not in the rules crate's [`Outcome`].
-    pub resigned: Option<Color>,
+    pub resigned: Option<Seat>,
     /// An end decided outside the rules and the board: by the online server (a flag fall, a
     /// game abandoned and claimed, a draw agreed). Set only through [`GameDecided`].
     pub decided: Option<GameEnd>,
@@ -80,14 +80,14 @@ pub struct Match {
 /// How a game ended: by a rule of the game or by a resignation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct GameEnd {
-    pub winner: Option<Color>,
+    pub winner: Option<Seat>,
     pub cause: EndCause,
 }
 
 impl GameEnd {
     /// The end of a game with this rules' outcome and resignation (a resignation can only
     /// come before the rules end the game, so it takes precedence).
-    pub fn of(outcome: Option<Outcome>, resigned: Option<Color>) -> Option<GameEnd> {
+    pub fn of(outcome: Option<Outcome>, resigned: Option<Seat>) -> Option<GameEnd> {
         Self::with_decided(outcome, resigned, None)
     }
 
@@ -96,7 +96,7 @@ impl GameEnd {
     /// have not).
     pub fn with_decided(
         outcome: Option<Outcome>,
-        resigned: Option<Color>,
+        resigned: Option<Seat>,
         decided: Option<GameEnd>,
     ) -> Option<GameEnd> {
         if let Some(side) = resigned {
@@ -109,7 +109,7 @@ impl GameEnd {
             return decided;
         }
         outcome.map(|o| GameEnd {
-            winner: o.winner,
+            winner: o.winner(),
             cause: EndCause::Rules(o.reason),
         })
     }
@@ -120,11 +120,11 @@ pub enum EndCause {
     /// The rules ended the game (see [`EndReason`] for each rule).
     Rules(EndReason),
     /// This side resigned.
-    Resigned(Color),
+    Resigned(Seat),
     /// Online: this side's clock ran out.
-    Timeout(Color),
+    Timeout(Seat),
     /// Online: this side left the game and the opponent claimed it after the grace period.
-    Abandoned(Color),
+    Abandoned(Seat),
     /// Online: both players agreed to a draw.
     DrawAgreed,
     /// Online: the game ended before both sides made two moves (a player left or ran out of
@@ -152,7 +152,7 @@ impl Match {
     }
 
     /// The side to move after `ply` plies of the history.
-    pub fn side_at(&self, ply: usize) -> Color {
+    pub fn side_at(&self, ply: usize) -> Seat {
         self.history
             .get(ply)
             .map_or_else(|| self.position.side_to_move(), |m| m.side)
@@ -254,7 +254,7 @@ pub struct StartGame {
     pub after: String,
     /// The side that had resigned (a loaded save): the game starts over. Ignored when the
     /// moves of `after` already end the game by its rules, as a resignation then is.
-    pub resigned: Option<Color>,
+    pub resigned: Option<Seat>,
     /// An end decided outside the rules (a loaded save of an online game that ended on time,
     /// by abandonment or by an agreed draw). Ignored, like `resigned`, when the game had ended
     /// otherwise.
@@ -300,7 +300,7 @@ pub struct RedoRequested;
 /// `side` resigns the current game.
 #[derive(Message, Clone, Copy, Debug)]
 pub struct ResignRequested {
-    pub side: Color,
+    pub side: Seat,
 }
 
 /// The online server ended the game outside its rules (time, abandonment, agreed draw): see

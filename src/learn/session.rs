@@ -14,7 +14,7 @@
 //! player stays out; the replies come from here) and the players chosen in the menu are put
 //! back when the player leaves.
 use bevy::prelude::*;
-use boardcraft_rules::{AnyMove, Color, Position};
+use boardcraft_rules::{AnyMove, Seat, Position};
 
 use crate::{
     GameSystems,
@@ -72,7 +72,7 @@ pub struct Active {
     pub id: ExerciseId,
     pub exercise: Exercise,
     /// The side the player plays: the side to move in the start position.
-    pub player: Color,
+    pub player: Seat,
     /// The game the exercise is played in, once it started.
     pub game_id: Option<u64>,
     pub progress: Progress,

@@ -123,8 +123,8 @@ fn run_queued(
             "resign" => {
                 if let Some(seat) = online.seat {
                     let side = match seat {
-                        boardcraft_protocol::Side::White => boardcraft_rules::Color::White,
-                        boardcraft_protocol::Side::Black => boardcraft_rules::Color::Black,
+                        boardcraft_protocol::Side::White => boardcraft_rules::Seat::WHITE,
+                        boardcraft_protocol::Side::Black => boardcraft_rules::Seat::BLACK,
                     };
                     resign.write(crate::game::match_state::ResignRequested { side });
                 }

@@ -128,8 +128,8 @@ fn player_text(lang: Language, p: &PlayerInfo) -> String {
 /// One side of a lobby game: "White: Anna (1512)".
 pub fn side_text(lang: Language, players: &GamePlayers, side: Side) -> String {
     let colour = match side {
-        Side::White => boardcraft_rules::Color::White,
-        Side::Black => boardcraft_rules::Color::Black,
+        Side::White => boardcraft_rules::Seat::WHITE,
+        Side::Black => boardcraft_rules::Seat::BLACK,
     };
     format!(
         "{}: {}",
@@ -156,8 +156,8 @@ pub fn result_words(lang: Language, result: &boardcraft_protocol::GameResult) ->
     match result.winner {
         Some(w) => {
             let c = match w {
-                Side::White => boardcraft_rules::Color::White,
-                Side::Black => boardcraft_rules::Color::Black,
+                Side::White => boardcraft_rules::Seat::WHITE,
+                Side::Black => boardcraft_rules::Seat::BLACK,
             };
             trf(
                 lang,
@@ -671,8 +671,8 @@ fn seeks_block(
 
 fn color_text(lang: Language, c: ColorChoice) -> &'static str {
     match c {
-        ColorChoice::White => crate::ui::i18n::side(lang, boardcraft_rules::Color::White),
-        ColorChoice::Black => crate::ui::i18n::side(lang, boardcraft_rules::Color::Black),
+        ColorChoice::White => crate::ui::i18n::side(lang, boardcraft_rules::Seat::WHITE),
+        ColorChoice::Black => crate::ui::i18n::side(lang, boardcraft_rules::Seat::BLACK),
         ColorChoice::Random => say(lang, Say::RandomSide),
     }
 }

@@ -13,7 +13,7 @@ use boardcraft_protocol::{
     GameStatus as ServerStatus, OfferKind, PROTOCOL_VERSION, PendingOffer, Presence, Seats,
     ServerMessage, Side, TimeControl, hash_text, http::CreateGame, parse_server_message,
 };
-use boardcraft_rules::{Color, Position, Variant};
+use boardcraft_rules::{Seat, Position, Variant};
 
 use super::{
     http::{Http, HttpAnswer},
@@ -344,10 +344,10 @@ pub fn parse_clock(text: &str) -> Result<Option<TimeControl>, String> {
     }))
 }
 
-fn color_of(side: Side) -> Color {
+fn color_of(side: Side) -> Seat {
     match side {
-        Side::White => Color::White,
-        Side::Black => Color::Black,
+        Side::White => Seat::WHITE,
+        Side::Black => Seat::BLACK,
     }
 }
 
@@ -1095,7 +1095,7 @@ pub fn sync_board(
                             online.rebuilds += 1;
                         }
                         let me = online.seat.map(color_of);
-                        let kind = |c: Color| {
+                        let kind = |c: Seat| {
                             if Some(c) == me {
                                 PlayerKind::Human
                             } else {
@@ -1103,8 +1103,8 @@ pub fn sync_board(
                             }
                         };
                         *board.players = Players {
-                            white: kind(Color::White),
-                            black: kind(Color::Black),
+                            white: kind(Seat::WHITE),
+                            black: kind(Seat::BLACK),
                         };
                         if let Some(path) = path {
                             board.library.playing = Some(path);
@@ -1195,7 +1195,7 @@ pub fn sync_board(
         online.result_applied = true;
         if game.end().is_none() {
             let winner = result.winner.map(color_of);
-            let loser = winner.map(Color::other);
+            let loser = winner.map(Seat::other);
             let end = |cause| GameEnd { winner, cause };
             match (&result.cause, loser) {
                 (ServerEnd::Resignation, Some(loser)) => {

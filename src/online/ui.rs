@@ -8,7 +8,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use boardcraft_protocol::{
     ColorChoice, GameStatus as ServerStatus, OfferKind, Presence, Side, TimeControl,
 };
-use boardcraft_rules::Color;
+use boardcraft_rules::Seat;
 
 use super::{
     Online, OnlineCommand, Stage,
@@ -64,8 +64,8 @@ pub fn plugin(app: &mut App) {
 
 fn side_choice(lang: Language, choice: ColorChoice) -> &'static str {
     match choice {
-        ColorChoice::White => side(lang, Color::White),
-        ColorChoice::Black => side(lang, Color::Black),
+        ColorChoice::White => side(lang, Seat::WHITE),
+        ColorChoice::Black => side(lang, Seat::BLACK),
         ColorChoice::Random => say(lang, Say::RandomSide),
     }
 }
@@ -77,10 +77,10 @@ fn clock_choice(lang: Language, clock: Option<(u64, u64)>) -> String {
     }
 }
 
-fn color_of(side: Side) -> Color {
+fn color_of(side: Side) -> Seat {
     match side {
-        Side::White => Color::White,
-        Side::Black => Color::Black,
+        Side::White => Seat::WHITE,
+        Side::Black => Seat::BLACK,
     }
 }
 

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use bevy::prelude::*;
-use boardcraft_rules::{AnyPosition, Color, Position, Variant};
+use boardcraft_rules::{AnyPosition, Seat, Position, Variant};
 use boardcraft_saves::{
     Decided, Player, SaveError, SavedGame,
     slot::slot_key,
@@ -173,7 +173,7 @@ struct ReadyToLoad {
     from: Option<AnyPosition>,
     line: String,
     /// The side that resigned, as the replay checked it.
-    resigned: Option<Color>,
+    resigned: Option<Seat>,
     /// The end decided outside the rules, as the replay checked it.
     decided: Option<GameEnd>,
     warnings: Vec<boardcraft_saves::SaveWarning>,

@@ -2,7 +2,7 @@
 //! with a home-clear rule (9qum's 40-move rule), a warning while pieces are still at home near
 //! the deadline. The verdict comes from `crate::game::coach`; the deadline from the rules crate.
 use bevy_egui::egui;
-use boardcraft_rules::{AnyPosition, Color};
+use boardcraft_rules::{AnyPosition, Seat};
 
 use crate::{
     game::coach::{Coach, Grade},
@@ -22,7 +22,7 @@ pub fn show(ui: &mut egui::Ui, lang: Language, game: &Match, coach: &Coach, play
     if let AnyPosition::Race(position) = &game.position
         && let Some(deadline) = position.home_deadline()
     {
-        for side in Color::BOTH {
+        for side in Seat::BOTH {
             if !players.of(side).is_human() {
                 continue;
             }

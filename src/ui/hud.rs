@@ -7,7 +7,7 @@
 //! region.
 use bevy::{ecs::system::SystemParam, prelude::*};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use boardcraft_rules::{Color, Position};
+use boardcraft_rules::{Seat, Position};
 
 use crate::{
     game::coach::Coach,
@@ -84,8 +84,8 @@ pub struct PanelActions<'w> {
 
 /// The side a "Resign" button resigns for: the only human, or the human to move when both
 /// sides are human; nobody when the computer plays both sides.
-pub fn resigning_side(game: &Match, players: &Players) -> Option<Color> {
-    let humans: Vec<Color> = Color::BOTH
+pub fn resigning_side(game: &Match, players: &Players) -> Option<Seat> {
+    let humans: Vec<Seat> = Seat::BOTH
         .into_iter()
         .filter(|c| players.of(*c).is_human())
         .collect();
@@ -368,7 +368,7 @@ fn more_buttons(
 
 fn header(ui: &mut egui::Ui, lang: Language, game: &Match, players: &Players) {
     ui.heading(variant_title(lang, &game.variant));
-    for c in Color::BOTH {
+    for c in Seat::BOTH {
         ui.label(
             egui::RichText::new(trf(
                 lang,

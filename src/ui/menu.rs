@@ -4,7 +4,7 @@
 //! progress, to loading a saved game and to the settings.
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use boardcraft_rules::Color;
+use boardcraft_rules::Seat;
 
 use crate::{
     game::config::{GameConfig, Level, PlayerKind, Players},
@@ -373,11 +373,11 @@ fn details(
         .num_columns(2)
         .spacing(egui::vec2(12.0, 6.0))
         .show(ui, |ui| {
-            for c in Color::BOTH {
+            for c in Seat::BOTH {
                 ui.label(side(lang, c));
                 let current = match c {
-                    Color::White => &mut draft.white,
-                    Color::Black => &mut draft.black,
+                    Seat::WHITE => &mut draft.white,
+                    _ => &mut draft.black,
                 };
                 egui::ComboBox::from_id_salt(("menu_player", c.index()))
                     .selected_text(player(lang, *current))

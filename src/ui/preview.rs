@@ -5,7 +5,7 @@ use std::{collections::HashMap, sync::Arc};
 
 use bevy::prelude::*;
 use bevy_egui::egui::{self, Color32, Pos2, Rect, Stroke};
-use boardcraft_rules::{Color as Side, Variant};
+use boardcraft_rules::{Seat as Side, Variant};
 
 use crate::{
     view::board::palette,
@@ -76,10 +76,10 @@ pub fn draw(painter: &egui::Painter, rect: Rect, layout: &Layout, snapshot: &Sna
         match cell.kind {
             CellKind::Square => {
                 let fill = match (cell.camp, cell.dark) {
-                    (Some(Side::White), false) => palette::WHITE_CAMP,
-                    (Some(Side::White), true) => palette::WHITE_CAMP_DARK,
-                    (Some(Side::Black), false) => palette::BLACK_CAMP,
-                    (Some(Side::Black), true) => palette::BLACK_CAMP_DARK,
+                    (Some(Side::WHITE), false) => palette::WHITE_CAMP,
+                    (Some(Side::WHITE), true) => palette::WHITE_CAMP_DARK,
+                    (Some(Side::BLACK), false) => palette::BLACK_CAMP,
+                    (Some(Side::BLACK), true) => palette::BLACK_CAMP_DARK,
                     (None, false) => palette::LIGHT_SQUARE,
                     (None, true) => palette::DARK_SQUARE,
                 };
@@ -104,8 +104,8 @@ pub fn draw(painter: &egui::Painter, rect: Rect, layout: &Layout, snapshot: &Sna
         let at = to_screen(layout.cells[i].at);
         let radius = scale * layout.piece.radius.min(0.42);
         let (fill, edge) = match top.color {
-            Side::White => (colour(palette::WHITE_PIECE), Color32::from_gray(90)),
-            Side::Black => (colour(palette::BLACK_PIECE), Color32::from_gray(160)),
+            Side::WHITE => (colour(palette::WHITE_PIECE), Color32::from_gray(90)),
+            _ => (colour(palette::BLACK_PIECE), Color32::from_gray(160)),
         };
         painter.circle(at, radius, fill, Stroke::new(1.0, edge));
         if top.gipf {

@@ -2,7 +2,7 @@
 //! the rules' own terms, scores, the coach's verdict and the 40-move warning. Plain functions
 //! (no egui), so the tests can check every case in every language.
 use boardcraft_ai::Score;
-use boardcraft_rules::{Color, EndReason, FamilyRules, Variant, race::HomeDeadline};
+use boardcraft_rules::{Seat, EndReason, FamilyRules, Variant, race::HomeDeadline};
 
 use boardcraft_saves::{SaveError, SaveWarning, SlotNameProblem};
 
@@ -27,7 +27,7 @@ pub fn end_text(
     language: Language,
     end: GameEnd,
     variant: &Variant,
-    side_to_move: Color,
+    side_to_move: Seat,
 ) -> EndText {
     let headline = match end.winner {
         None if end.cause == EndCause::Aborted => tr(language, Key::ResultAborted).to_owned(),
@@ -43,7 +43,7 @@ pub fn end_text(
     };
     let winner = end.winner.unwrap_or(side_to_move.other());
     let loser = winner.other();
-    let names = |c: Color| (side(language, c), side_lower(language, c));
+    let names = |c: Seat| (side(language, c), side_lower(language, c));
     let (winner_cap, winner_low) = names(winner);
     let (loser_cap, loser_low) = names(loser);
     let (mover_cap, mover_low) = names(side_to_move);
@@ -246,7 +246,7 @@ pub fn verdict_text(language: Language, verdict: &Verdict) -> String {
 pub fn deadline_warning(
     language: Language,
     deadline: &HomeDeadline,
-    side: Color,
+    side: Seat,
     within: u32,
 ) -> Option<String> {
     let at_home = &deadline.at_home[side.index()];

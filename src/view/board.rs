@@ -7,7 +7,7 @@ use bevy::{
     pbr::{MAX_CASCADES_PER_LIGHT, MAX_DIRECTIONAL_LIGHTS},
     prelude::*,
 };
-use boardcraft_rules::Color as Side;
+use boardcraft_rules::Seat as Side;
 
 use crate::{
     GameSystems,
@@ -156,10 +156,10 @@ impl CellMaterials {
         match (cell.kind, cell.camp) {
             (CellKind::Dot, _) => self.dot.clone(),
             (CellKind::Spot, _) => self.spot.clone(),
-            (CellKind::Square, Some(Side::White)) if cell.dark => self.white_camp_dark.clone(),
-            (CellKind::Square, Some(Side::White)) => self.white_camp.clone(),
-            (CellKind::Square, Some(Side::Black)) if cell.dark => self.black_camp_dark.clone(),
-            (CellKind::Square, Some(Side::Black)) => self.black_camp.clone(),
+            (CellKind::Square, Some(Side::WHITE)) if cell.dark => self.white_camp_dark.clone(),
+            (CellKind::Square, Some(Side::WHITE)) => self.white_camp.clone(),
+            (CellKind::Square, Some(Side::BLACK)) if cell.dark => self.black_camp_dark.clone(),
+            (CellKind::Square, Some(Side::BLACK)) => self.black_camp.clone(),
             (CellKind::Square, None) if cell.dark => self.dark.clone(),
             (CellKind::Square, None) => self.light.clone(),
         }

@@ -7,7 +7,7 @@ use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
 
 use bevy::{camera::ScalingMode, core_pipeline::tonemapping::Tonemapping, prelude::*};
 
-use boardcraft_rules::Color as Side;
+use boardcraft_rules::Seat as Side;
 
 use crate::{
     GameSystems,
@@ -38,7 +38,7 @@ impl Default for OrbitCamera {
             zoom: 1.0,
             fit: Vec2::splat(5.0),
             top_down: false,
-            facing: Side::White,
+            facing: Side::WHITE,
         }
     }
 }
@@ -145,9 +145,9 @@ fn follow_view_setting(settings: Res<Settings>, mut cameras: Query<&mut OrbitCam
 /// this screen, or nobody is (computer against computer, a spectator).
 pub fn facing(players: &Players) -> Side {
     match (players.white, players.black) {
-        (PlayerKind::Human, PlayerKind::Human) => Side::White,
-        (_, PlayerKind::Human) => Side::Black,
-        _ => Side::White,
+        (PlayerKind::Human, PlayerKind::Human) => Side::WHITE,
+        (_, PlayerKind::Human) => Side::BLACK,
+        _ => Side::WHITE,
     }
 }
 
@@ -182,8 +182,8 @@ fn place_camera(mut cameras: Query<(&OrbitCamera, &Camera, &mut Transform, &mut 
                 }
             }
             let up = match cam.facing {
-                Side::White => Vec3::NEG_Z,
-                Side::Black => Vec3::Z,
+                Side::WHITE => Vec3::NEG_Z,
+                _ => Vec3::Z,
             };
             *transform = Transform::from_xyz(0.0, 40.0, 0.0).looking_at(Vec3::ZERO, up);
         } else {
@@ -197,8 +197,8 @@ fn place_camera(mut cameras: Query<(&OrbitCamera, &Camera, &mut Transform, &mut 
             // towards the viewer) and its width both fit, whatever the yaw.
             let across = cam.fit.x.max(cam.fit.y);
             let yaw = match cam.facing {
-                Side::White => cam.yaw,
-                Side::Black => cam.yaw + std::f32::consts::PI,
+                Side::WHITE => cam.yaw,
+                _ => cam.yaw + std::f32::consts::PI,
             };
             let deep = cam.fit.y.max(cam.fit.x * yaw.sin().abs());
             let for_depth = deep * (pitch.sin() + 0.35 * pitch.cos()) / half_tan;

@@ -2,7 +2,7 @@
 //! [`sync_view`], the snap that makes the view equal the rules state after every animation.
 //! Presentation: meshes and materials for the entities.
 use bevy::{ecs::query::QueryFilter, prelude::*};
-use boardcraft_rules::Color as Side;
+use boardcraft_rules::Seat as Side;
 
 use crate::{
     GameSystems,
@@ -331,8 +331,8 @@ fn dress_pieces(
             tall: style.tall,
         };
         let material = match piece.kind.color {
-            Side::White => assets.white.clone(),
-            Side::Black => assets.black.clone(),
+            Side::WHITE => assets.white.clone(),
+            _ => assets.black.clone(),
         };
         if style.tall {
             // A race man: a flared base with a round head, like a Halma pawn.
@@ -383,8 +383,8 @@ fn dress_pieces(
         if piece.kind.gipf {
             // A GIPF-piece: a second disc on top, crowned with a gold ring.
             let ring = match piece.kind.color {
-                Side::White => assets.white_ring.clone(),
-                Side::Black => assets.black_ring.clone(),
+                Side::WHITE => assets.white_ring.clone(),
+                _ => assets.black_ring.clone(),
             };
             let crown = meshes.add(Torus::new(style.radius * 0.45, style.radius * 0.62));
             let top = meshes.add(piece_mesh(style.radius, style.height));
@@ -392,8 +392,8 @@ fn dress_pieces(
                 c.spawn((
                     Mesh3d(top),
                     MeshMaterial3d(match piece.kind.color {
-                        Side::White => assets.white.clone(),
-                        Side::Black => assets.black.clone(),
+                        Side::WHITE => assets.white.clone(),
+                        _ => assets.black.clone(),
                     }),
                     Transform::from_xyz(0.0, style.height, 0.0),
                 ));

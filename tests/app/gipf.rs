@@ -51,8 +51,8 @@ fn a_removed_gipf_piece_counts_as_two_basic_pieces() {
     assert_same_pieces(&view, &rules);
     // The trays hold basic pieces only (material is counted in basic pieces).
     for tray in [
-        Tray::Captured(boardcraft_rules::Color::White),
-        Tray::Captured(boardcraft_rules::Color::Black),
+        Tray::Captured(boardcraft_rules::Seat::WHITE),
+        Tray::Captured(boardcraft_rules::Seat::BLACK),
     ] {
         assert!(view.tray(tray).iter().all(|p| !p.gipf));
     }

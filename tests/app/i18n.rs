@@ -12,7 +12,7 @@ use boardcraft::{
 };
 use boardcraft_ai::{Score, score::WIN};
 use boardcraft_rules::{
-    Color, EndReason, FamilyRules,
+    Seat, EndReason, FamilyRules,
     race::{RacePosition, Square},
     shipped_variant, shipped_variants,
 };
@@ -131,14 +131,14 @@ fn all_ends() -> Vec<GameEnd> {
     ];
     let mut ends = Vec::new();
     for reason in reasons {
-        for winner in [Some(Color::White), Some(Color::Black), None] {
+        for winner in [Some(Seat::WHITE), Some(Seat::BLACK), None] {
             ends.push(GameEnd {
                 winner,
                 cause: EndCause::Rules(reason),
             });
         }
     }
-    for side in Color::BOTH {
+    for side in Seat::BOTH {
         ends.push(GameEnd {
             winner: Some(side.other()),
             cause: EndCause::Resigned(side),
@@ -154,7 +154,7 @@ fn every_end_of_game_is_told_in_every_language() {
         let variant = shipped_variant(name).unwrap();
         for end in all_ends() {
             for language in Language::ALL {
-                let text = end_text(language, end, &variant, Color::White);
+                let text = end_text(language, end, &variant, Seat::WHITE);
                 for part in [&text.headline, &text.reason] {
                     assert!(
                         !part.is_empty() && !part.contains('{') && !part.contains('}'),
@@ -170,13 +170,13 @@ fn every_end_of_game_is_told_in_every_language() {
 fn the_forty_move_rule_is_told_in_its_own_terms() {
     let variant = shipped_variant("ugolki-9qum").unwrap();
     let end = GameEnd {
-        winner: Some(Color::Black),
+        winner: Some(Seat::BLACK),
         cause: EndCause::Rules(EndReason::HomeNotVacated),
     };
-    let en = end_text(Language::English, end, &variant, Color::White);
+    let en = end_text(Language::English, end, &variant, Seat::WHITE);
     assert_eq!(en.headline, "Black wins");
     assert_eq!(en.reason, "40-move rule: White still had a piece at home.");
-    let ru = end_text(Language::Russian, end, &variant, Color::White);
+    let ru = end_text(Language::Russian, end, &variant, Seat::WHITE);
     assert_eq!(ru.headline, "Победили чёрные");
     assert_eq!(
         ru.reason,
@@ -189,7 +189,7 @@ fn the_forty_move_rule_is_told_in_its_own_terms() {
             cause: EndCause::Rules(EndReason::PlyCap),
         },
         &shipped_variant("halma-16").unwrap(),
-        Color::White,
+        Seat::WHITE,
     );
     assert!(capped.reason.contains("400 полуходов"), "{}", capped.reason);
 }
@@ -214,7 +214,7 @@ fn coach_sentences_have_no_holes() {
     let verdict = Verdict {
         game_id: 1,
         ply: 3,
-        side: Color::White,
+        side: Seat::WHITE,
         played: "a3-a4".into(),
         played_score: Score(-20),
         best: Some("c3-c4".into()),
@@ -251,19 +251,19 @@ fn the_deadline_warning_names_the_turns_and_the_pieces_at_home() {
         rules.clone(),
         &squares("a1 d4 e4 f4 g4 h4 d5 e5 f5"),
         &squares("a4 b4 c4 a5 b5 c5 d2 e2 h1"),
-        Color::White,
+        Seat::WHITE,
         72,
     )
     .unwrap();
     let deadline = race.home_deadline().unwrap();
     assert_eq!(deadline.turns_left, [4, 4]);
-    let en = deadline_warning(Language::English, &deadline, Color::White, 10).unwrap();
+    let en = deadline_warning(Language::English, &deadline, Seat::WHITE, 10).unwrap();
     assert!(en.starts_with("40-move rule: 4 moves left"), "{en}");
     assert!(en.contains("a1") && !en.contains("c3"), "{en}");
-    let ru = deadline_warning(Language::Russian, &deadline, Color::White, 10).unwrap();
+    let ru = deadline_warning(Language::Russian, &deadline, Seat::WHITE, 10).unwrap();
     assert!(ru.contains("осталось 4 хода"), "{ru}");
     assert_eq!(
-        deadline_warning(Language::English, &deadline, Color::White, 3),
+        deadline_warning(Language::English, &deadline, Seat::WHITE, 3),
         None,
         "not near enough yet"
     );

@@ -22,7 +22,7 @@ use boardcraft::{
     ui::i18n::{LearnKey, goal_text, learn_tr, placeholders},
 };
 use boardcraft_learn::Goal;
-use boardcraft_rules::{AnyMove, Color, Position};
+use boardcraft_rules::{AnyMove, Seat, Position};
 
 use crate::common::*;
 
@@ -261,7 +261,7 @@ fn one_puzzle_of_each_family_is_solved_with_the_computer_answering() {
         let line = puzzle.solutions[0].len();
         assert!(moves.len() >= line.min(1));
         if line > 1 {
-            let sides: Vec<Color> = app
+            let sides: Vec<Seat> = app
                 .world()
                 .resource::<Match>()
                 .history

@@ -160,8 +160,8 @@ fn a_guest_signs_in_sees_the_lobby_keeps_the_account_and_signs_in_again() {
 /// The app whose seat is to move.
 fn mover<'a>(a: &'a mut App, b: &'a mut App) -> &'a mut App {
     let to_move = match game(a).position.side_to_move() {
-        boardcraft_rules::Color::White => Side::White,
-        boardcraft_rules::Color::Black => Side::Black,
+        boardcraft_rules::Seat::WHITE => Side::White,
+        _ => Side::Black,
     };
     if online(a).seat == Some(to_move) {
         a
@@ -249,8 +249,8 @@ fn two_strangers_are_paired_play_and_see_their_ratings_change_and_the_game_archi
     let ratings = online(&a).ratings.unwrap();
     assert_eq!(ratings, online(&b).ratings.unwrap());
     let loser = match side {
-        boardcraft_rules::Color::White => Side::White,
-        boardcraft_rules::Color::Black => Side::Black,
+        boardcraft_rules::Seat::WHITE => Side::White,
+        _ => Side::Black,
     };
     assert!(ratings.get(loser).delta() < 0, "{ratings:?}");
     assert!(ratings.get(loser.other()).delta() > 0, "{ratings:?}");
@@ -348,7 +348,7 @@ fn a_lobby_game_resigned_at_once_is_aborted_and_unrated() {
     assert_eq!(online(&a).seat, Some(Side::White));
     // White resigns before any move: too early to count.
     a.world_mut().write_message(ResignRequested {
-        side: boardcraft_rules::Color::White,
+        side: boardcraft_rules::Seat::WHITE,
     });
     run_all(
         &mut [&mut a, &mut b],

@@ -190,7 +190,7 @@ pub(crate) fn longest_chain(position: &AnyPosition) -> String {
 /// boards to settle on the same line.
 fn play_line<'a>(a: &mut App, b: &mut App, moves: impl IntoIterator<Item = &'a str>) {
     for notation in moves {
-        let mover_is_a = game(a).position.side_to_move() == boardcraft_rules::Color::White;
+        let mover_is_a = game(a).position.side_to_move() == boardcraft_rules::Seat::WHITE;
         let n = game(a).history.len() + 1;
         if mover_is_a {
             play(a, notation);
@@ -240,7 +240,7 @@ fn the_opponents_jump_chain_lands_hop_by_hop_and_both_boards_agree() {
     let (mut a, mut b) = start_game(&server, "ugolki-hg-3x3");
     let mut chains = 0;
     for _ in 0..16 {
-        let mover_is_a = game(&a).position.side_to_move() == boardcraft_rules::Color::White;
+        let mover_is_a = game(&a).position.side_to_move() == boardcraft_rules::Seat::WHITE;
         let notation = longest_chain(&game(&a).position);
         let ply = game(&a).position.ply() + 1;
         play_line(&mut a, &mut b, [notation.as_str()]);
@@ -548,8 +548,8 @@ fn a_flag_fall_and_an_abandoned_game_end_in_words() {
     });
     for app in [&a, &b] {
         let end = game(app).end().unwrap();
-        assert_eq!(end.cause, EndCause::Timeout(boardcraft_rules::Color::White));
-        assert_eq!(end.winner, Some(boardcraft_rules::Color::Black));
+        assert_eq!(end.cause, EndCause::Timeout(boardcraft_rules::Seat::WHITE));
+        assert_eq!(end.winner, Some(boardcraft_rules::Seat::BLACK));
     }
 
     // Abandonment: a new untimed game; B goes away for good, A claims after the grace period.
@@ -573,7 +573,7 @@ fn a_flag_fall_and_an_abandoned_game_end_in_words() {
     let end = game(&a).end().unwrap();
     assert_eq!(
         end.cause,
-        EndCause::Abandoned(boardcraft_rules::Color::Black)
+        EndCause::Abandoned(boardcraft_rules::Seat::BLACK)
     );
     // In words, in both languages.
     for lang in [Language::English, Language::Russian] {

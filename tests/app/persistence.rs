@@ -17,7 +17,7 @@ use boardcraft::{
     },
     settings::{Language, Settings},
 };
-use boardcraft_rules::{Color, shipped_variant};
+use boardcraft_rules::{Seat, shipped_variant};
 use boardcraft_saves::SavedGame;
 
 use crate::common::*;
@@ -124,13 +124,13 @@ fn a_resigned_game_round_trips_as_resigned() {
     let home = tempfile::tempdir().unwrap();
     let mut app = app_in(home.path(), "ugolki-hg-3x3", "f2:f4 c7-d7", humans());
     app.world_mut()
-        .write_message(ResignRequested { side: Color::White });
+        .write_message(ResignRequested { side: Seat::WHITE });
     run_until(&mut app, 20, "the resignation", |w| {
         phase(w) == Some(TurnPhase::GameOver)
     });
     let resigned = GameEnd {
-        winner: Some(Color::Black),
-        cause: EndCause::Resigned(Color::White),
+        winner: Some(Seat::BLACK),
+        cause: EndCause::Resigned(Seat::WHITE),
     };
     assert_eq!(app.world().resource::<Match>().end(), Some(resigned));
     ask(
@@ -183,15 +183,15 @@ fn a_game_decided_online_round_trips_with_its_end() {
         (
             "on time",
             GameEnd {
-                winner: Some(Color::Black),
-                cause: EndCause::Timeout(Color::White),
+                winner: Some(Seat::BLACK),
+                cause: EndCause::Timeout(Seat::WHITE),
             },
         ),
         (
             "abandoned",
             GameEnd {
-                winner: Some(Color::White),
-                cause: EndCause::Abandoned(Color::Black),
+                winner: Some(Seat::WHITE),
+                cause: EndCause::Abandoned(Seat::BLACK),
             },
         ),
         (

@@ -13,7 +13,7 @@ use boardcraft::{
         words::{save_error_text, slot_result_text},
     },
 };
-use boardcraft_rules::Color;
+use boardcraft_rules::Seat;
 use boardcraft_saves::{SaveWarning, SlotNameProblem};
 
 use crate::common::*;
@@ -127,8 +127,8 @@ fn the_slot_list_words_a_finished_games_result_in_both_languages() {
     let (result, english, russian) = listed_result(&mut app, "done");
     assert_eq!(result, SlotResult::Over(end));
     let expected = match end.winner {
-        Some(Color::White) => ("White wins", "Победили белые"),
-        Some(Color::Black) => ("Black wins", "Победили чёрные"),
+        Some(Seat::WHITE) => ("White wins", "Победили белые"),
+        Some(_) => ("Black wins", "Победили чёрные"),
         None => ("Draw", "Ничья"),
     };
     assert_eq!((english.as_str(), russian.as_str()), expected);
@@ -136,7 +136,7 @@ fn the_slot_list_words_a_finished_games_result_in_both_languages() {
     // A resignation says who resigned.
     let mut app = recording_app("ugolki-hg-3x3", "f2:f4");
     app.world_mut()
-        .write_message(ResignRequested { side: Color::Black });
+        .write_message(ResignRequested { side: Seat::BLACK });
     run_until(&mut app, 20, "the resignation", |w| {
         phase(w) == Some(TurnPhase::GameOver)
     });
@@ -213,7 +213,7 @@ fn every_storage_problem_is_worded_in_every_language() {
         Notice::RecoveredFromBackup {
             problem: SaveError::Empty,
         },
-        Notice::Save(SaveWarning::ResignationIgnored { side: Color::White }),
+        Notice::Save(SaveWarning::ResignationIgnored { side: Seat::WHITE }),
         Notice::Save(SaveWarning::DecisionIgnored {
             decided: boardcraft_saves::Decided::DrawAgreed,
         }),

@@ -9,7 +9,7 @@ use boardcraft::{
     },
     view::pieces::ViewRepairs,
 };
-use boardcraft_rules::{Color, Position};
+use boardcraft_rules::{Seat, Position};
 
 use crate::common::*;
 
@@ -53,14 +53,14 @@ fn undo_takes_back_the_computer_reply_and_the_human_move_and_redo_replays_both()
     });
     settle(&mut app);
     let after_reply = game(&app).clone();
-    assert_eq!(after_reply.history[1].side, Color::Black);
+    assert_eq!(after_reply.history[1].side, Seat::BLACK);
 
     app.world_mut().write_message(UndoRequested);
     settle(&mut app);
     let undone = game(&app);
     assert!(undone.history.is_empty(), "both plies are taken back");
     assert_eq!(undone.position.hash(), start_hash);
-    assert_eq!(undone.position.side_to_move(), Color::White);
+    assert_eq!(undone.position.side_to_move(), Seat::WHITE);
     assert_eq!(undone.redo.len(), 2);
     assert_eq!(phase(app.world()), Some(TurnPhase::Ready));
     assert_view_is_the_game(&mut app);
@@ -113,7 +113,7 @@ fn undo_while_the_computer_thinks(threads: usize) {
     app.world_mut().write_message(UndoRequested);
     settle(&mut app);
     assert!(game(&app).history.is_empty());
-    assert_eq!(game(&app).position.side_to_move(), Color::White);
+    assert_eq!(game(&app).position.side_to_move(), Seat::WHITE);
     for _ in 0..40 {
         app.update();
     }
@@ -170,15 +170,15 @@ fn resigning_ends_the_game_and_an_undo_takes_the_resignation_back() {
     start(&mut app);
     let line = game(&app).line();
     app.world_mut()
-        .write_message(ResignRequested { side: Color::Black });
+        .write_message(ResignRequested { side: Seat::BLACK });
     app.update();
     app.update();
     assert_eq!(phase(app.world()), Some(TurnPhase::GameOver));
     assert_eq!(
         game(&app).end(),
         Some(GameEnd {
-            winner: Some(Color::White),
-            cause: EndCause::Resigned(Color::Black),
+            winner: Some(Seat::WHITE),
+            cause: EndCause::Resigned(Seat::BLACK),
         })
     );
     // No move is played in a finished game.
@@ -210,9 +210,9 @@ fn resign_is_for_the_human_side() {
     start(&mut app);
     let g = game(&app);
     // Between humans, the side to move (Black here) resigns.
-    assert_eq!(resigning_side(g, &humans()), Some(Color::Black));
+    assert_eq!(resigning_side(g, &humans()), Some(Seat::BLACK));
     // Against the computer, the human resigns even when it is not their turn.
-    assert_eq!(resigning_side(g, &human_vs_computer()), Some(Color::White));
+    assert_eq!(resigning_side(g, &human_vs_computer()), Some(Seat::WHITE));
     let computers = Players {
         white: PlayerKind::Computer(Level::Novice),
         black: PlayerKind::Computer(Level::Novice),

@@ -1,7 +1,7 @@
 //! The family-independent view model: layouts, snapshots, scripts.
 use bevy::math::{Vec2, Vec3};
 use boardcraft::view::model::*;
-use boardcraft_rules::Color;
+use boardcraft_rules::Seat;
 
 fn grid() -> Layout {
     square_grid(
@@ -24,8 +24,8 @@ fn a_phase_moves_its_pieces_together() {
     let b = layout.id("b1").unwrap();
     let c = layout.id("c1").unwrap();
     let mut s = Snapshot::empty(&layout);
-    s.stacks[a.index()].push(PieceKind::man(Color::White));
-    s.stacks[b.index()].push(PieceKind::man(Color::Black));
+    s.stacks[a.index()].push(PieceKind::man(Seat::WHITE));
+    s.stacks[b.index()].push(PieceKind::man(Seat::BLACK));
     // A push: a→b and b→c at once must not stack a onto b.
     let push = [
         Motion::carry(Place::Cell(a), Take::Top(1), Place::Cell(b)),
@@ -33,17 +33,17 @@ fn a_phase_moves_its_pieces_together() {
     ];
     apply_motions(&mut s, &push).unwrap();
     assert!(s.stacks[a.index()].is_empty());
-    assert_eq!(s.stacks[b.index()], vec![PieceKind::man(Color::White)]);
-    assert_eq!(s.stacks[c.index()], vec![PieceKind::man(Color::Black)]);
+    assert_eq!(s.stacks[b.index()], vec![PieceKind::man(Seat::WHITE)]);
+    assert_eq!(s.stacks[c.index()], vec![PieceKind::man(Seat::BLACK)]);
 }
 
 #[test]
 fn taking_from_the_bottom_keeps_order_and_missing_pieces_are_an_error() {
     let kind = |n: &i32| {
         Some(PieceKind::man(if *n % 2 == 0 {
-            Color::White
+            Seat::WHITE
         } else {
-            Color::Black
+            Seat::BLACK
         }))
     };
     let mut stack = vec![1, 2, 3, 4, 5];
@@ -54,7 +54,7 @@ fn taking_from_the_bottom_keeps_order_and_missing_pieces_are_an_error() {
     assert_eq!(stack, vec![3, 4]);
     // By kind: the topmost pieces of that kind, wherever they are in the pile.
     let mut pile = vec![1, 2, 3, 4, 5, 6];
-    let white = PieceKind::man(Color::White);
+    let white = PieceKind::man(Seat::WHITE);
     assert_eq!(
         take(&mut pile, Take::Kind(white, 2), kind),
         Some(vec![4, 6])
@@ -67,10 +67,10 @@ fn taking_from_the_bottom_keeps_order_and_missing_pieces_are_an_error() {
 #[test]
 fn reshaping_counts_material_in_basic_pieces() {
     let gipf = PieceKind {
-        color: Color::Black,
+        color: Seat::BLACK,
         gipf: true,
     };
-    let man = PieceKind::man(Color::Black);
+    let man = PieceKind::man(Seat::BLACK);
     assert_eq!(
         reshape(vec![gipf, man], Reshape::Split),
         vec![man, man, man]

@@ -1,5 +1,5 @@
 //! `analyse`: the evaluation and best line of a position, for the coach in the UI.
-use boardcraft_rules::{Color, Position};
+use boardcraft_rules::{Seat, Position};
 
 use crate::{
     eval::Evaluate,
@@ -32,8 +32,8 @@ pub fn analyse<P: Position + Evaluate>(position: &P, budget: Budget) -> Analysis
 pub fn analysis_of<P: Position>(position: &P, result: ThinkResult<P::Move>) -> Analysis<P::Move> {
     Analysis {
         white_score: match position.side_to_move() {
-            Color::White => result.score,
-            Color::Black => result.score.flip(),
+            Seat::WHITE => result.score,
+            _ => result.score.flip(),
         },
         score: result.score,
         pv_notation: notation_of_line(position, &result.pv),

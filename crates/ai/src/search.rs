@@ -24,7 +24,7 @@ use std::{
     time::Duration,
 };
 
-use boardcraft_rules::Position;
+use boardcraft_rules::{Outcome, Position, Seat};
 
 use crate::{
     clock::Clock,
@@ -200,6 +200,9 @@ struct Frame<P: Position> {
     hash: u64,
     undo: Option<P::Undo>,
     window: Window,
+    /// Whether the side to move after the move being searched plays for the other side of the
+    /// table than this node's (always with two seats; see [`Search::team`]).
+    flip: bool,
     /// A quiescence node (below the horizon): only noisy moves are searched, against the
     /// static value (stand pat).
     quiescent: bool,
@@ -224,6 +227,7 @@ impl<P: Position> Frame<P> {
             best_index: None,
             hash: 0,
             undo: None,
+            flip: true,
             window: Window::Full,
             pv_node: true,
             quiescent: false,
@@ -315,6 +319,14 @@ pub struct Search<P: Position + Evaluate> {
     /// (aspiration windows; the full window for the first iterations).
     root_window: (i32, i32),
     aspiration: i32,
+    /// The seat the search plays for and the table's size. With more than two seats the search
+    /// is paranoid (Sturtevant and Korf): every other seat is taken to play against the root
+    /// seat, so a node's value is that of its side to move's side of the table (the root's or
+    /// the others'), and it is negated only where the side to move changes sides. With two
+    /// seats the side changes at every ply: plain negamax.
+    root: Seat,
+    /// Mixed into the table's keys with more than two seats: values depend on the root seat.
+    root_key: u64,
 }
 
 impl<P: Position + Evaluate> Search<P> {
@@ -331,7 +343,15 @@ impl<P: Position + Evaluate> Search<P> {
         tt: Arc<TransTable>,
         depth_stride: u32,
     ) -> Self {
+        let root = position.side_to_move();
+        let seats = position.seat_count();
         let mut search = Search {
+            root,
+            root_key: if seats > 2 {
+                mix(0x524f_4f54 ^ root.index() as u64)
+            } else {
+                0
+            },
             pos: position.clone(),
             tt,
             depth_stride: depth_stride.max(1),
@@ -340,7 +360,7 @@ impl<P: Position + Evaluate> Search<P> {
             sp: 0,
             pending: Pending::Enter,
             killers: Vec::new(),
-            history: vec![0; 2 * HISTORY_SIZE],
+            history: vec![0; seats.max(2) * HISTORY_SIZE],
             pv: Vec::new(),
             path: Vec::new(),
             nodes: 0,
@@ -355,7 +375,7 @@ impl<P: Position + Evaluate> Search<P> {
         };
         if search.pos.is_game_over() || search.pos.count_legal_moves() == 0 {
             let score = match search.pos.outcome() {
-                Some(o) => terminal_score(o.winner, search.pos.side_to_move(), 0),
+                Some(o) => search.terminal_value(&o, 0),
                 None => 0,
             };
             search.done = Some(ThinkResult {
@@ -443,11 +463,60 @@ impl<P: Position + Evaluate> Search<P> {
     /// move at the root counts a draw as a small loss (it plays on unless clearly worse) and its
     /// opponent as a small gain.
     fn draw_score(&self, ply: usize) -> i32 {
-        if ply.is_multiple_of(2) {
+        let _ = ply;
+        if self.team(self.pos.side_to_move()) {
             -self.cfg.contempt
         } else {
             self.cfg.contempt
         }
+    }
+
+    /// Whether `seat` plays on the root's side of the table (only the root itself does).
+    #[inline]
+    fn team(&self, seat: Seat) -> bool {
+        seat == self.root
+    }
+
+    /// The child window of the window `(alpha, beta)` of this node, for a child whose side to
+    /// move is on the other side of the table (`flip`) or on the same.
+    #[inline]
+    fn child_window(flip: bool, alpha: i32, beta: i32) -> (i32, i32) {
+        if flip { (-beta, -alpha) } else { (alpha, beta) }
+    }
+
+    /// A finished game `ply` plies below the root, for the side to move there: the root's
+    /// place as a win (first alone), a loss (last alone) or a value between, on the side to
+    /// move's side of the table; a draw (every seat sharing first place) is a draw.
+    fn terminal_value(&self, outcome: &Outcome, ply: usize) -> i32 {
+        if outcome.is_draw() {
+            return self.draw_score(ply);
+        }
+        let score = outcome.places.score(self.root);
+        let root_value = if score >= 1.0 {
+            WIN - ply as i32
+        } else if score <= -1.0 {
+            -(WIN - ply as i32)
+        } else {
+            // A middle place: far above any evaluation, far below a win.
+            (score * f64::from(WIN_THRESHOLD / 2)) as i32
+        };
+        if self.team(self.pos.side_to_move()) {
+            root_value
+        } else {
+            -root_value
+        }
+    }
+
+    /// The static value of the position for its side to move's side of the table.
+    #[inline]
+    fn static_value(&self, hash: u64) -> i32 {
+        let for_root = self.pos.evaluate_for(self.root);
+        let v = if self.team(self.pos.side_to_move()) {
+            for_root
+        } else {
+            -for_root
+        };
+        with_noise(v, hash, self.cfg.seed, self.cfg.noise)
     }
 
     fn out_of_budget(&self) -> bool {
@@ -489,30 +558,29 @@ impl<P: Position + Evaluate> Search<P> {
     fn enter(&mut self) {
         self.nodes += 1;
         let ply = self.sp - 1;
-        let hash = self.pos.hash();
+        let hash = self.pos.hash() ^ self.root_key;
         self.path[ply] = hash;
         self.pv[ply].clear();
 
-        // A position met earlier on this path (same side to move): a draw by repetition.
-        if ply >= 2 && (0..=ply - 2).rev().step_by(2).any(|i| self.path[i] == hash) {
+        // A position met earlier on this path (the hash includes the side to move): a draw by
+        // repetition.
+        if ply >= 2 && (0..=ply - 2).rev().any(|i| self.path[i] == hash) {
             return self.leave(self.draw_score(ply));
         }
         if let Some(outcome) = self.pos.outcome() {
-            let v = match outcome.winner {
-                None => self.draw_score(ply),
-                Some(_) => terminal_score(outcome.winner, self.pos.side_to_move(), ply),
-            };
+            let v = self.terminal_value(&outcome, ply);
             return self.leave(v);
         }
-        let f = &mut self.frames[ply];
-        f.quiescent = false;
-        if f.depth <= 0 {
-            let v = evaluate_noisy(&self.pos, hash, self.cfg.seed, self.cfg.noise);
+        self.frames[ply].quiescent = false;
+        if self.frames[ply].depth <= 0 {
+            let v = self.static_value(hash);
+            let f = &self.frames[ply];
             if !P::QUIESCENCE || f.depth <= -QUIESCENCE_PLIES || v >= f.beta {
                 return self.leave(v);
             }
             return self.enter_quiescence(ply, v);
         }
+        let f = &self.frames[ply];
         let (mut alpha, mut beta) = (f.alpha, f.beta);
         if ply > 0 {
             // Mate-distance pruning: no result here can beat a win already found nearer the root.
@@ -539,7 +607,7 @@ impl<P: Position + Evaluate> Search<P> {
         }
         let pv_node = beta - alpha > 1;
         if ply > 0 && !pv_node && f.depth <= RFP_DEPTH && beta.abs() < WIN_THRESHOLD {
-            let v = evaluate_noisy(&self.pos, hash, self.cfg.seed, self.cfg.noise);
+            let v = self.static_value(hash);
             if v - RFP_MARGIN * f.depth >= beta {
                 return self.leave(v);
             }
@@ -629,10 +697,13 @@ impl<P: Position + Evaluate> Search<P> {
                 f.sorted = true;
             }
             let (_, index) = f.order[f.next];
+            let side = self.pos.side_to_move();
             f.undo = Some(self.pos.play_unchecked(&f.moves[usize::from(index)]));
+            f.flip = (side == self.root) != (self.pos.side_to_move() == self.root);
             f.window = Window::Full;
             let (alpha, beta, depth) = (f.alpha, f.beta, f.depth);
-            return self.push_frame(depth - 1, -beta, -alpha);
+            let (a, b) = Self::child_window(f.flip, alpha, beta);
+            return self.push_frame(depth - 1, a, b);
         }
         if self.frames[ply].next == self.frames[ply].order.len()
             && self.frames[ply].order.len() < self.frames[ply].moves.len()
@@ -672,11 +743,15 @@ impl<P: Position + Evaluate> Search<P> {
             return self.finish_node();
         }
         let mv = &f.moves[usize::from(index)];
+        let side = self.pos.side_to_move();
         f.undo = Some(self.pos.play_unchecked(mv));
+        let flip = (side == self.root) != (self.pos.side_to_move() == self.root);
+        f.flip = flip;
         let (alpha, beta, depth) = (f.alpha, f.beta, f.depth);
         if n == 0 {
             f.window = Window::Full;
-            self.push_frame(depth - 1, -beta, -alpha);
+            let (a, b) = Self::child_window(flip, alpha, beta);
+            self.push_frame(depth - 1, a, b);
         } else if depth >= 3 && n >= 3 && quiet && ply > 0 {
             f.window = Window::Reduced;
             let mut r = lmr_reduction(depth, n);
@@ -684,27 +759,32 @@ impl<P: Position + Evaluate> Search<P> {
                 r -= 1;
             }
             let r = r.clamp(1, depth - 1);
-            self.push_frame(depth - 1 - r, -alpha - 1, -alpha);
+            let (a, b) = Self::child_window(flip, alpha, alpha + 1);
+            self.push_frame(depth - 1 - r, a, b);
         } else {
             f.window = Window::Null;
-            self.push_frame(depth - 1, -alpha - 1, -alpha);
+            let (a, b) = Self::child_window(flip, alpha, alpha + 1);
+            self.push_frame(depth - 1, a, b);
         }
     }
 
     fn child_returned(&mut self, value: i32) {
         let ply = self.sp - 1;
-        let score = -value;
         let f = &mut self.frames[ply];
+        let flip = f.flip;
+        let score = if flip { -value } else { value };
         match f.window {
             Window::Reduced if score > f.alpha => {
                 f.window = Window::Null;
                 let (alpha, depth) = (f.alpha, f.depth);
-                return self.push_frame(depth - 1, -alpha - 1, -alpha);
+                let (a, b) = Self::child_window(flip, alpha, alpha + 1);
+                return self.push_frame(depth - 1, a, b);
             }
             Window::Null if score > f.alpha && score < f.beta => {
                 f.window = Window::Full;
                 let (alpha, beta, depth) = (f.alpha, f.beta, f.depth);
-                return self.push_frame(depth - 1, -beta, -alpha);
+                let (a, b) = Self::child_window(flip, alpha, beta);
+                return self.push_frame(depth - 1, a, b);
             }
             _ => {}
         }
@@ -907,20 +987,9 @@ fn search_time(t: Duration) -> Duration {
     t - t / 10
 }
 
-fn terminal_score(
-    winner: Option<boardcraft_rules::Color>,
-    to_move: boardcraft_rules::Color,
-    ply: usize,
-) -> i32 {
-    match winner {
-        None => 0,
-        Some(w) if w == to_move => WIN - ply as i32,
-        Some(_) => -(WIN - ply as i32),
-    }
-}
-
-fn evaluate_noisy<P: Evaluate>(pos: &P, hash: u64, seed: u64, noise: i32) -> i32 {
-    let v = pos.evaluate().clamp(-WIN_THRESHOLD + 1, WIN_THRESHOLD - 1);
+/// A static value kept clear of the win scores, with the level's noise.
+fn with_noise(v: i32, hash: u64, seed: u64, noise: i32) -> i32 {
+    let v = v.clamp(-WIN_THRESHOLD + 1, WIN_THRESHOLD - 1);
     if noise <= 0 {
         return v;
     }

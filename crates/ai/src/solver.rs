@@ -10,7 +10,7 @@
 //! checked against (the solution must be unique, or all equal ones listed).
 use std::collections::HashMap;
 
-use boardcraft_rules::{Color, Outcome, Position};
+use boardcraft_rules::{Seat, Outcome, Position};
 
 /// What the solver must achieve with one of its moves.
 pub trait Goal<P: Position> {
@@ -20,7 +20,7 @@ pub trait Goal<P: Position> {
 
     /// Whether a game that ended on the opponent's move counts as the goal reached for
     /// `solver` (for "win": the opponent moved into a lost position). Default: no.
-    fn reached_by_outcome(&self, _outcome: Outcome, _solver: Color) -> bool {
+    fn reached_by_outcome(&self, _outcome: Outcome, _solver: Seat) -> bool {
         false
     }
 }
@@ -163,11 +163,11 @@ impl<P: Position> Goal<P> for Win {
     fn reached(&self, before: &P, _mv: &P::Move, after: &P) -> bool {
         after
             .outcome()
-            .is_some_and(|o| o.winner == Some(before.side_to_move()))
+            .is_some_and(|o| o.winner() == Some(before.side_to_move()))
     }
 
-    fn reached_by_outcome(&self, outcome: Outcome, solver: Color) -> bool {
-        outcome.winner == Some(solver)
+    fn reached_by_outcome(&self, outcome: Outcome, solver: Seat) -> bool {
+        outcome.winner() == Some(solver)
     }
 }
 

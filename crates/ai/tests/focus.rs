@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use boardcraft_ai::{Budget, Evaluate, Level, score::WIN, think};
 use boardcraft_rules::{
-    AnyPosition, Color, FamilyRules, Position, Variant,
+    AnyPosition, Seat, FamilyRules, Position, Variant,
     focus::{FocusPosition, FocusRules, Square, Stack},
 };
 use common::{
@@ -31,20 +31,20 @@ fn sq(name: &str) -> Square {
 
 /// A position from `(square, stack bottom→top)` pairs; pieces not on the board are counted as
 /// captured by the opponent so that every side keeps its 18.
-fn position(stacks: &[(&str, &str)], reserve: [u16; 2], to_move: Color) -> FocusPosition {
+fn position(stacks: &[(&str, &str)], reserve: [u16; 2], to_move: Seat) -> FocusPosition {
     let stacks: Vec<(Square, Stack)> = stacks
         .iter()
         .map(|(s, st)| (sq(s), st.parse().unwrap()))
         .collect();
     let mut on_board = [0u16; 2];
     for (_, st) in &stacks {
-        for c in Color::BOTH {
+        for c in Seat::BOTH {
             on_board[c.index()] += u16::from(st.count(c));
         }
     }
     // captured[c] = pieces c took = the opponent's missing pieces.
-    let missing = |c: Color| 18 - on_board[c.index()] - reserve[c.index()];
-    let captured = [missing(Color::Black), missing(Color::White)];
+    let missing = |c: Seat| 18 - on_board[c.index()] - reserve[c.index()];
+    let captured = [missing(Seat::BLACK), missing(Seat::WHITE)];
     FocusPosition::from_setup(rules(), &stacks, reserve, captured, to_move).unwrap()
 }
 
@@ -55,7 +55,7 @@ fn win_in_one_captures_the_last_stack() {
     let pos = position(
         &[("d4", "W"), ("d5", "B"), ("g6", "WW")],
         [0, 0],
-        Color::White,
+        Seat::WHITE,
     );
     assert_search_finds_forced_win(&pos, 1);
     let r = think(&pos, Budget::depth(3));
@@ -69,7 +69,7 @@ fn win_in_two_waits_for_the_cornered_stack() {
     let pos = position(
         &[("b4", "W"), ("a3", "B"), ("g5", "W")],
         [0, 0],
-        Color::White,
+        Seat::WHITE,
     );
     assert_search_finds_forced_win(&pos, 3);
 }
@@ -99,7 +99,7 @@ proptest! {
 /// their distance from the root.
 fn quiescence(pos: &mut FocusPosition, ply: i32, below: i32) -> i32 {
     if let Some(o) = pos.outcome() {
-        return match o.winner {
+        return match o.winner() {
             None => 0,
             Some(w) if w == pos.side_to_move() => WIN - ply,
             Some(_) => -(WIN - ply),
@@ -160,8 +160,8 @@ fn sliced_equals_unsliced_on_focus() {
 #[test]
 fn evaluation_is_antisymmetric_in_material_and_delegates_through_any_position() {
     // Same board, White with an extra reserve piece: good for White whoever is to move.
-    let w = position(&[("d4", "W"), ("d5", "B")], [1, 0], Color::White);
-    let b = position(&[("d4", "W"), ("d5", "B")], [1, 0], Color::Black);
+    let w = position(&[("d4", "W"), ("d5", "B")], [1, 0], Seat::WHITE);
+    let b = position(&[("d4", "W"), ("d5", "B")], [1, 0], Seat::BLACK);
     assert!(w.evaluate() > 0 && b.evaluate() < 0);
     let any = AnyPosition::Focus(w.clone());
     assert_eq!(any.evaluate(), w.evaluate());

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use boardcraft_ai::{Budget, Evaluate, think};
 use boardcraft_rules::{
-    Color, FamilyRules, Position, Variant,
+    Seat, FamilyRules, Position, Variant,
     gipf::{GipfPosition, GipfRules, GipfSetup},
     position::play_line,
 };
@@ -95,7 +95,7 @@ fn evaluation_counts_the_reserve() {
     rich.reserve = [8, 5];
     let pos = GipfPosition::from_setup(rules("gipf-standard"), &rich).unwrap();
     assert!(pos.evaluate() > 0);
-    rich.to_move = Color::Black;
+    rich.to_move = Seat::BLACK;
     rich.ply = 3;
     let pos = GipfPosition::from_setup(rules("gipf-standard"), &rich).unwrap();
     assert!(pos.evaluate() < 0);

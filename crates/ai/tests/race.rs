@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use boardcraft_ai::{Budget, Evaluate, think};
 use boardcraft_rules::{
-    Color, FamilyRules, Position, Variant,
+    Seat, FamilyRules, Position, Variant,
     race::{RacePosition, RaceRules, Square},
 };
 use common::{
@@ -33,7 +33,7 @@ fn halma_endgame(holes: &str, white_outside: &str) -> RacePosition {
     let r = rules("halma-16");
     let holes = squares(holes);
     let mut white: Vec<Square> = r
-        .target(Color::White)
+        .target(Seat::WHITE)
         .iter()
         .copied()
         .filter(|s| !holes.contains(s))
@@ -41,9 +41,9 @@ fn halma_endgame(holes: &str, white_outside: &str) -> RacePosition {
     white.extend(squares(white_outside));
     // Black: 18 pieces home in White's camp (one square free) and one far behind on h8, so it
     // is nowhere near winning or blocking.
-    let mut black: Vec<Square> = r.target(Color::Black).iter().copied().skip(1).collect();
+    let mut black: Vec<Square> = r.target(Seat::BLACK).iter().copied().skip(1).collect();
     black.extend(squares("h8"));
-    RacePosition::from_board(r, &white, &black, Color::White, 100).unwrap()
+    RacePosition::from_board(r, &white, &black, Seat::WHITE, 100).unwrap()
 }
 
 #[test]
@@ -70,14 +70,14 @@ fn halma_parlett_plays_for_the_full_target_the_spoiler_cannot_stop() {
         let r = rules(name);
         let left = squares("a16 b16 b12 d14");
         let mut white: Vec<Square> = r
-            .target(Color::White)
+            .target(Seat::WHITE)
             .iter()
             .copied()
             .filter(|s| !left.contains(s))
             .collect();
         white.extend(squares("c11 e13 o16 p16"));
         let black = squares("a16 b16 f6 g6 h6 i6 j6 k6 l6 m6 n6 o6 f7 g7 h7 i7 j7 k7 l7");
-        RacePosition::from_board(r, &white, &black, Color::White, 120).unwrap()
+        RacePosition::from_board(r, &white, &black, Seat::WHITE, 120).unwrap()
     };
     let parlett = position("halma-16-parlett");
     assert_search_finds_forced_win(&parlett, 3);
@@ -93,7 +93,7 @@ fn ugolki_anti_blocking_win_in_one() {
     let r = rules("ugolki-hg-3x3");
     let black = squares("a6 b6 c6 a7 b7 c7 a8 b8 h4");
     let white = squares("d8 d1 d2 d3 e1 e2 e3 e4 e5");
-    let pos = RacePosition::from_board(r, &white, &black, Color::White, 60).unwrap();
+    let pos = RacePosition::from_board(r, &white, &black, Seat::WHITE, 60).unwrap();
     assert_search_finds_forced_win(&pos, 1);
     let r = think(&pos, Budget::depth(3));
     assert_eq!(pos.format_move(r.best_move.as_ref().unwrap()), "d8-c8");
@@ -108,7 +108,7 @@ fn a_piece_beside_the_target_is_not_rated_as_one_inside_it() {
     let black = squares("e5 f5 g5 h5 e6 f6 g6 h6 e7 f7 g7 h7");
     let eval_with = |piece: &str| {
         let white = squares(&format!("a8 a7 b8 a6 b7 c8 e1 f1 g1 h1 e2 {piece}"));
-        RacePosition::from_board(r.clone(), &white, &black, Color::White, 40)
+        RacePosition::from_board(r.clone(), &white, &black, Seat::WHITE, 40)
             .unwrap()
             .evaluate()
     };
@@ -124,9 +124,9 @@ fn a_lead_is_worth_less_while_an_opponent_piece_is_walled_in_inside_the_target()
     // With that piece one step back on d13 the straggler can jump out over c15, and White is
     // better off although its piece is further from home.
     let r = rules("halma-16");
-    let target = r.target(Color::White).to_vec();
+    let target = r.target(Seat::WHITE).to_vec();
     let black: Vec<Square> = r
-        .target(Color::Black)
+        .target(Seat::BLACK)
         .iter()
         .copied()
         .skip(1)
@@ -139,7 +139,7 @@ fn a_lead_is_worth_less_while_an_opponent_piece_is_walled_in_inside_the_target()
             .filter(|&s| s != Square::parse("b16").unwrap() && s != Square::parse("d14").unwrap())
             .collect();
         white.extend(squares(&format!("h9 {moved}")));
-        RacePosition::from_board(r.clone(), &white, &black, Color::White, 200)
+        RacePosition::from_board(r.clone(), &white, &black, Seat::WHITE, 200)
             .unwrap()
             .evaluate()
     };
@@ -157,7 +157,7 @@ fn halma_pieces_leave_home_although_their_camp_walls_them_in() {
         let mv = think(&pos, Budget::depth(2)).best_move.unwrap();
         pos.play(&mv).unwrap();
     }
-    for side in Color::BOTH {
+    for side in Seat::BOTH {
         let at_home = pos
             .piece_squares(side)
             .filter(|&s| pos.rules().in_camp(side, s))
@@ -205,8 +205,8 @@ fn evaluation_prefers_progress_and_fears_the_forty_move_rule() {
     let white_away = squares("d4 d5 d6 e4 e5 e6 f4 f5 f3");
     let white_home = squares("a1 d5 d6 e4 e5 e6 f4 f5 f3");
     let black = squares("c4 c5 c6 b4 b5 b6 a4 a5 a6");
-    let away = RacePosition::from_board(r.clone(), &white_away, &black, Color::White, 70).unwrap();
-    let home = RacePosition::from_board(r, &white_home, &black, Color::White, 70).unwrap();
+    let away = RacePosition::from_board(r.clone(), &white_away, &black, Seat::WHITE, 70).unwrap();
+    let home = RacePosition::from_board(r, &white_home, &black, Seat::WHITE, 70).unwrap();
     assert!(away.evaluate() - home.evaluate() > 300);
 }
 
@@ -216,8 +216,8 @@ fn any_search_matches_the_family_search_and_slices_alike() {
     use boardcraft_rules::{AnyMove, AnyPosition};
     let pos = RacePosition::new(rules("ugolki-hg-3x4"));
     assert_eq!(
-        pos.piece_squares(Color::White).collect::<Vec<_>>(),
-        pos.pieces(Color::White)
+        pos.piece_squares(Seat::WHITE).collect::<Vec<_>>(),
+        pos.pieces(Seat::WHITE)
     );
     let cfg = SearchConfig::new(Budget::nodes(15_000))
         .with_seed(3)

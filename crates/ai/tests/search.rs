@@ -12,7 +12,7 @@ use proptest::prelude::*;
 /// search defines it (win `n` plies from the root = `WIN - n`).
 fn solve<P: Position>(pos: &mut P, ply: i32) -> i32 {
     if let Some(o) = pos.outcome() {
-        return match o.winner {
+        return match o.winner() {
             None => 0,
             Some(w) if w == pos.side_to_move() => WIN - ply,
             Some(_) => -(WIN - ply),

@@ -13,12 +13,36 @@ pub struct Start {
     /// spaces.
     #[arg(long)]
     pub after: Option<String>,
+    /// The number of players, for variants that offer several (see `list`); default the
+    /// fewest the variant offers.
+    #[arg(long)]
+    pub players: Option<usize>,
+}
+
+/// The variant named on the command line, played by `players` seats if given.
+pub fn variant_for(variant: &str, players: Option<usize>) -> Result<Variant, String> {
+    let variant = Variant::resolve(variant).map_err(|e| e.to_string())?;
+    match players {
+        None => Ok(variant),
+        Some(n) => variant.with_players(n).ok_or_else(|| {
+            let offered: Vec<String> = variant
+                .player_counts()
+                .iter()
+                .map(|n| n.to_string())
+                .collect();
+            format!(
+                "{} is played by {} players, not {n}",
+                variant.name,
+                offered.join(", ")
+            )
+        }),
+    }
 }
 
 /// The variant named on the command line (a shipped name or a path to a RON file) and the
 /// position: the `--position` text or the start, then the `--after` moves.
 pub fn position_after(variant: &str, start: &Start) -> Result<(Variant, AnyPosition), String> {
-    let variant = Variant::resolve(variant).map_err(|e| e.to_string())?;
+    let variant = variant_for(variant, start.players)?;
     let mut pos = match &start.position {
         Some(text) => variant
             .position_from_text(text)

@@ -133,7 +133,7 @@ impl State {
                 vec![match pos.outcome() {
                     Some(o) => format!(
                         "eval over {} {}",
-                        o.winner.map_or("draw", |c| c.name()),
+                        o.winner().map_or("draw", |c| c.name()),
                         o.reason
                     ),
                     None => format!("eval {} side {}", pos.evaluate(), pos.side_to_move()),

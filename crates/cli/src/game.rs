@@ -1,5 +1,6 @@
-//! One game between two players, move by move: the loop that `match` and `soak` share.
-use boardcraft_rules::{AnyPosition, Color, IllegalMove, Outcome, Position};
+//! One game between its players (one per seat), move by move: the loop that `match` and
+//! `soak` share.
+use boardcraft_rules::{AnyPosition, Seat, IllegalMove, Outcome, Position};
 
 use crate::player::{Choice, Player};
 
@@ -8,10 +9,10 @@ use crate::player::{Choice, Player};
 pub enum GameError {
     /// A player could not choose a move (an external engine failed or stopped answering, or
     /// a search found no move in a position that is not over).
-    Player { side: Color, message: String },
+    Player { side: Seat, message: String },
     /// A player chose a move that `play` rejects.
     Illegal {
-        side: Color,
+        side: Seat,
         notation: String,
         error: IllegalMove,
     },
@@ -21,23 +22,20 @@ pub enum GameError {
 
 /// Plays the game on from `pos` (reached from the start by `line`, moves in notation) until
 /// it ends, and returns the outcome; `pos` and `line` follow every move. `players` are indexed
-/// by [`Color::index`]; `seed_of_ply` gives each move's seed (the levels' noise, tie breaks).
+/// by [`Seat::index`], one per seat of the table; `seed_of_ply` gives each move's seed (the levels' noise, tie breaks).
 /// `observe` sees every chosen move in the position it is chosen in, before it is played, and
 /// may stop the game.
 pub fn play_game(
     pos: &mut AnyPosition,
     line: &mut Vec<String>,
-    players: [&mut Player; 2],
+    players: &mut [&mut Player],
     seed_of_ply: impl Fn(u32) -> u64,
-    mut observe: impl FnMut(&mut AnyPosition, Color, &Choice) -> Result<(), String>,
+    mut observe: impl FnMut(&mut AnyPosition, Seat, &Choice) -> Result<(), String>,
 ) -> Result<Outcome, GameError> {
-    let [white, black] = players;
+    assert_eq!(players.len(), pos.seat_count(), "one player per seat");
     while !pos.is_game_over() {
         let side = pos.side_to_move();
-        let player = match side {
-            Color::White => &mut *white,
-            Color::Black => &mut *black,
-        };
+        let player = &mut *players[side.index()];
         let choice = player
             .choose(pos, line, seed_of_ply(pos.ply()))
             .map_err(|message| GameError::Player { side, message })?;

@@ -1,12 +1,15 @@
 //! `match`: plays a series of games between two players and measures their difference in
-//! strength (W/D/L, score, Elo with a 95 % interval, time and speed per side).
+//! strength (W/D/L, score, Elo with a 95 % interval, time and speed per side); with `--seats`,
+//! games of a table of two to six, each player taking every seat in turn, reported as each
+//! player's places.
 use std::{collections::BTreeMap, fs::File, io::Write, process::ExitCode, time::Duration};
 
 use boardcraft_ai::rng::{SplitMix64, mix};
-use boardcraft_rules::{AnyPosition, Color, Position, Variant};
+use boardcraft_rules::{AnyPosition, Position, Seat};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::{
+    common::variant_for,
     game::{GameError, play_game},
     player::{Player, PlayerSpec, parse_duration},
 };
@@ -16,11 +19,16 @@ pub struct Args {
     /// A shipped variant name (see `list`) or a path to a variant RON file.
     variant: String,
     /// Player A: novice, amateur, strong, master, greedy, random, or engine:<command line>.
-    #[arg(long)]
-    a: PlayerSpec,
+    #[arg(long, required_unless_present = "seats", conflicts_with = "seats")]
+    a: Option<PlayerSpec>,
     /// Player B, as for --a.
-    #[arg(long)]
-    b: PlayerSpec,
+    #[arg(long, required_unless_present = "seats", conflicts_with = "seats")]
+    b: Option<PlayerSpec>,
+    /// One player per seat, comma-separated (`master,amateur,amateur`), for a table of that
+    /// many (the variant must offer it): the players move one seat on every game, so each
+    /// plays every seat, and each game of a round shares its opening.
+    #[arg(long, value_delimiter = ',')]
+    seats: Vec<PlayerSpec>,
     /// Number of games; colours alternate, and each pair of games shares its opening.
     #[arg(long, default_value_t = 100)]
     games: u32,
@@ -59,10 +67,17 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     if args.games == 0 {
         return Err("--games must be at least 1".into());
     }
-    let variant = Variant::resolve(&args.variant).map_err(|e| e.to_string())?;
+    if !args.seats.is_empty() {
+        return run_seats(&args);
+    }
+    let (spec_a, spec_b) = match (&args.a, &args.b) {
+        (Some(a), Some(b)) => (a, b),
+        _ => return Err("give --a and --b, or --seats".into()),
+    };
+    let variant = variant_for(&args.variant, Some(2))?;
     let start = variant.new_game();
-    let mut a = Player::start(&args.a, &args.variant, args.time_per_move)?;
-    let mut b = Player::start(&args.b, &args.variant, args.time_per_move)?;
+    let mut a = Player::start(spec_a, &args.variant, args.time_per_move)?;
+    let mut b = Player::start(spec_b, &args.variant, args.time_per_move)?;
     a.set_threads(args.threads);
     b.set_threads(args.threads);
     let mut log = match &args.log {
@@ -71,7 +86,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         }
         None => None,
     };
-    let (label_a, label_b) = (args.a.label(), args.b.label());
+    let (label_a, label_b) = (spec_a.label(), spec_b.label());
     println!(
         "{}: {label_a} (A) vs {label_b} (B), {} games, seed {}, {} random opening plies, {}",
         variant.name,
@@ -102,7 +117,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         let opening_len = line.len();
         a.new_game()?;
         b.new_game()?;
-        let players = if a_is_white {
+        let mut players = if a_is_white {
             [&mut a, &mut b]
         } else {
             [&mut b, &mut a]
@@ -111,10 +126,10 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         let played = play_game(
             &mut pos,
             &mut line,
-            players,
+            &mut players,
             seed_of_ply,
             |_, side, choice| {
-                let a_moves = (side == Color::White) == a_is_white;
+                let a_moves = (side == Seat::WHITE) == a_is_white;
                 let s = &mut stats[if a_moves { 0 } else { 1 }];
                 s.moves += 1;
                 s.nodes += choice.nodes;
@@ -128,8 +143,8 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
                 Ok(())
             },
         );
-        let label_of = |side: Color| {
-            if (side == Color::White) == a_is_white {
+        let label_of = |side: Seat| {
+            if (side == Seat::WHITE) == a_is_white {
                 &label_a
             } else {
                 &label_b
@@ -160,9 +175,9 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         total_plies += u64::from(pos.ply());
         *endings.entry(outcome.reason.to_string()).or_default() += 1;
         let a_color = if a_is_white {
-            Color::White
+            Seat::WHITE
         } else {
-            Color::Black
+            Seat::BLACK
         };
         match outcome.score_for(a_color) {
             1 => wins += 1,
@@ -237,6 +252,178 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     let endings: Vec<String> = endings.iter().map(|(r, c)| format!("{c}× {r}")).collect();
     println!("endings: {}", endings.join("; "));
     Ok(ExitCode::SUCCESS)
+}
+
+/// A match of a table of `--seats` players: every game the players move one seat on, so that
+/// each plays every seat; the report gives each player's places (and how often it came first,
+/// with a 95 % interval), its time and speed.
+fn run_seats(args: &Args) -> Result<ExitCode, String> {
+    let n = args.seats.len();
+    let variant = variant_for(&args.variant, Some(n))?;
+    let start = variant.new_game();
+    let mut players = args
+        .seats
+        .iter()
+        .map(|spec| {
+            let mut p = Player::start(spec, &args.variant, args.time_per_move)?;
+            p.set_threads(args.threads);
+            Ok(p)
+        })
+        .collect::<Result<Vec<Player>, String>>()?;
+    let labels: Vec<String> = args
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("{} {}", i + 1, s.label()))
+        .collect();
+    let mut log = match &args.log {
+        Some(path) => {
+            Some(File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    println!(
+        "{} for {n}: {}; {} games, seats rotating, seed {}, {} random opening plies, {}",
+        variant.name,
+        labels.join(", "),
+        args.games,
+        args.seed,
+        args.opening_plies,
+        match args.time_per_move {
+            Some(t) => format!("{:.3} s per move", t.as_secs_f64()),
+            None => "level budgets".to_owned(),
+        }
+    );
+    let bar = ProgressBar::new(u64::from(args.games));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]")
+            .expect("valid template"),
+    );
+    // places[player][place - 1]: games the player ended in that place (shared places count).
+    let mut places = vec![vec![0u32; n]; n];
+    let mut stats: Vec<SideStats> = (0..n).map(|_| SideStats::default()).collect();
+    let mut endings: BTreeMap<String, u32> = BTreeMap::new();
+    let mut total_plies = 0u64;
+    for game in 0..args.games {
+        let round = u64::from(game) / n as u64;
+        let shift = game as usize % n;
+        // Player j sits in seat (j + shift) mod n.
+        let player_in = |seat: usize| (seat + n - shift) % n;
+        let (mut pos, mut line) = opening(&start, args.opening_plies, mix(args.seed ^ mix(round)));
+        let opening_len = line.len();
+        for p in &mut players {
+            p.new_game()?;
+        }
+        let mut by_seat: Vec<&mut Player> = players.iter_mut().collect();
+        by_seat.rotate_right(shift);
+        let seed_of_ply = |ply: u32| mix(args.seed ^ mix(u64::from(game) << 20 ^ u64::from(ply)));
+        let played = play_game(&mut pos, &mut line, &mut by_seat, seed_of_ply, |_, side, choice| {
+            let s = &mut stats[player_in(side.index())];
+            s.moves += 1;
+            s.nodes += choice.nodes;
+            s.time += choice.elapsed;
+            s.slowest = s.slowest.max(choice.elapsed);
+            s.cpu = match (s.moves, s.cpu, choice.cpu) {
+                (1, _, c) => c,
+                (_, Some(a), Some(b)) => Some(a + b),
+                _ => None,
+            };
+            Ok(())
+        });
+        let outcome = match played {
+            Ok(outcome) => outcome,
+            Err(GameError::Illegal { side, notation, error }) => {
+                return Err(format!(
+                    "{} played an illegal move {notation} in game {}: {error}",
+                    labels[player_in(side.index())],
+                    game + 1
+                ));
+            }
+            Err(GameError::Player { side, message }) => {
+                return Err(format!("{} in game {}: {message}", labels[player_in(side.index())], game + 1));
+            }
+            Err(GameError::Stopped(message)) => return Err(message),
+        };
+        total_plies += u64::from(pos.ply());
+        *endings.entry(outcome.reason.to_string()).or_default() += 1;
+        for seat in Seat::all(n) {
+            let place = usize::from(outcome.places.of(seat));
+            places[player_in(seat.index())][place - 1] += 1;
+        }
+        if let Some(f) = log.as_mut() {
+            let seats: Vec<String> = Seat::all(n)
+                .map(|s| format!("{}={}", pos.seat_name(s), args.seats[player_in(s.index())].label()))
+                .collect();
+            writeln!(
+                f,
+                "game {} {} opening=[{}] moves=[{}] result={}",
+                game + 1,
+                seats.join(" "),
+                line[..opening_len].join(" "),
+                line[opening_len..].join(" "),
+                outcome.describe(|s| pos.seat_name(s)),
+            )
+            .map_err(|e| format!("writing the log: {e}"))?;
+        }
+        bar.set_message(format!("{} first {}×", labels[0], places[0][0]));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let games = f64::from(args.games);
+    let ordinal = |k: usize| boardcraft_rules::outcome::ordinal(k as u8 + 1);
+    for (j, label) in labels.iter().enumerate() {
+        let row: Vec<String> = places[j]
+            .iter()
+            .enumerate()
+            .map(|(k, c)| format!("{} {c}", ordinal(k)))
+            .collect();
+        let mean = places[j]
+            .iter()
+            .enumerate()
+            .map(|(k, c)| (k + 1) as f64 * f64::from(*c))
+            .sum::<f64>()
+            / games;
+        let first = f64::from(places[j][0]) / games;
+        let (lo, hi) = wilson(places[j][0], args.games);
+        println!(
+            "player {label}: {}; first {:.1} % (95 % interval {:.1} .. {:.1} %), mean place {mean:.2}",
+            row.join(", "),
+            100.0 * first,
+            100.0 * lo,
+            100.0 * hi
+        );
+    }
+    println!(
+        "{:<28} {:>8} {:>14} {:>14} {:>12} {:>12}",
+        "player", "moves", "avg wall/move", "avg CPU/move", "max wall", "nodes/s(CPU)"
+    );
+    for (label, s) in labels.iter().zip(&stats) {
+        let per_move = |d: Duration| if s.moves > 0 { d.as_secs_f64() / s.moves as f64 } else { 0.0 };
+        let cpu = s.cpu.map_or("-".to_owned(), |c| format!("{:.4} s", per_move(c)));
+        let busy = s.cpu.unwrap_or(s.time).as_secs_f64();
+        let nps = if busy > 0.0 && s.nodes > 0 { format!("{:.0}", s.nodes as f64 / busy) } else { "-".to_owned() };
+        println!(
+            "{label:<28} {:>8} {:>12.4} s {cpu:>14} {:>10.3} s {nps:>12}",
+            s.moves,
+            per_move(s.time),
+            s.slowest.as_secs_f64()
+        );
+    }
+    println!("average game length: {:.1} plies", total_plies as f64 / games);
+    let endings: Vec<String> = endings.iter().map(|(r, c)| format!("{c}× {r}")).collect();
+    println!("endings: {}", endings.join("; "));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The Wilson score interval (95 %) of a rate of `k` in `n`.
+fn wilson(k: u32, n: u32) -> (f64, f64) {
+    let (k, n) = (f64::from(k), f64::from(n));
+    let z = 1.96;
+    let p = k / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 /// `plies` random legal moves from the start (re-drawn if they would end the game), as the

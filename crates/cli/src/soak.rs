@@ -18,7 +18,7 @@ use std::{
 
 use boardcraft_ai::rng::{SplitMix64, mix};
 use boardcraft_rules::{
-    AnyPosition, Color, EndReason, Outcome, Position, Variant,
+    AnyPosition, Seat, EndReason, Outcome, Position, Variant,
     checks::{Violation, check_move, check_position},
     shipped_variant, shipped_variants,
     variant::fnv1a,
@@ -55,6 +55,9 @@ pub struct Args {
     /// Write every game (number, players, moves, result) to this file.
     #[arg(long)]
     log: Option<PathBuf>,
+    /// Only this number of players (default: every seat count each variant offers).
+    #[arg(long)]
+    players: Option<usize>,
 }
 
 /// Players with weights, as `random:4,greedy:3,novice`.
@@ -142,8 +145,10 @@ struct Failure {
     kind: Kind,
     variant: String,
     game: u32,
-    white: String,
-    black: String,
+    /// Who played each seat.
+    players: Vec<String>,
+    /// The table's size.
+    seats: usize,
     moves: Vec<String>,
     message: String,
 }
@@ -153,8 +158,10 @@ struct Failure {
 struct Tally {
     games: u32,
     plies: u64,
-    /// Wins by colour index, and draws.
-    wins: [u32; 2],
+    /// First places (alone) by seat, and games every seat shared (draws).
+    wins: [u32; Seat::MAX],
+    /// The table's size.
+    seats: usize,
     draws: u32,
     /// "White wins: …" / "draw: …" → games.
     endings: BTreeMap<String, u32>,
@@ -170,9 +177,10 @@ impl Tally {
 
     fn add(&mut self, other: &Tally) {
         self.games += other.games;
+        self.seats = self.seats.max(other.seats);
         self.plies += other.plies;
         self.draws += other.draws;
-        for c in 0..2 {
+        for c in 0..Seat::MAX {
             self.wins[c] += other.wins[c];
         }
         for (k, n) in &other.failures {
@@ -201,22 +209,48 @@ thread_local! {
     static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
-/// The variants `<variant|all>` names.
-fn select(which: &str) -> Result<Vec<Variant>, String> {
+/// The variants `<variant|all>` names, each at every seat count it offers (or only at
+/// `players`).
+fn select(which: &str, players: Option<usize>) -> Result<Vec<Variant>, String> {
     let family = match which.to_ascii_lowercase().as_str() {
         "all" => Some(None),
         f @ ("race" | "focus" | "gipf") => Some(Some(f.to_owned())),
         _ => None,
     };
-    match family {
+    let variants: Vec<Variant> = match family {
         Some(family) => shipped_variants()
             .map(|name| shipped_variant(name).map_err(|e| e.to_string()))
             .filter(|v| match (&family, v) {
                 (Some(f), Ok(v)) => v.rules.family_name().eq_ignore_ascii_case(f),
                 _ => true,
             })
-            .collect(),
-        None => Ok(vec![Variant::resolve(which).map_err(|e| e.to_string())?]),
+            .collect::<Result<_, _>>()?,
+        None => vec![Variant::resolve(which).map_err(|e| e.to_string())?],
+    };
+    let mut tables = Vec::new();
+    for v in variants {
+        for n in v.player_counts() {
+            if players.is_none_or(|p| p == n) {
+                tables.push(v.with_players(n).expect("a count the variant offers"));
+            }
+        }
+    }
+    if tables.is_empty() {
+        return Err(format!(
+            "no variant of `{which}` is played by {} players",
+            players.unwrap_or(0)
+        ));
+    }
+    Ok(tables)
+}
+
+/// A variant and its table size, as the tables print it: `halma-16` for its fewest seats,
+/// `halma-16/4p` for the others.
+fn table_name(v: &Variant) -> String {
+    if v.players() == v.player_counts()[0] {
+        v.name.clone()
+    } else {
+        format!("{}/{}p", v.name, v.players())
     }
 }
 
@@ -229,7 +263,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     if args.games == 0 {
         return Err("--games must be at least 1".into());
     }
-    let variants = select(&args.variant)?;
+    let variants = select(&args.variant, args.players)?;
     let mut log = match &args.log {
         Some(path) => {
             Some(File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?)
@@ -270,25 +304,29 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         let start_cpu = thread_cpu_time();
         let start = variant.new_game();
         for game in args.first_game..args.first_game.saturating_add(args.games) {
-            bar.set_message(format!("{}  failed {total_failed}", variant.name));
-            let seed = game_seed(args.seed, &variant.name, game);
+            let name = table_name(variant);
+            bar.set_message(format!("{name}  failed {total_failed}"));
+            let seed = game_seed(args.seed, &name, game);
             let mut rng = SplitMix64::new(seed);
-            let specs = [args.levels.draw(&mut rng), args.levels.draw(&mut rng)];
-            let labels = specs.map(PlayerSpec::label);
+            let specs: Vec<&PlayerSpec> = (0..variant.players())
+                .map(|_| args.levels.draw(&mut rng))
+                .collect();
+            let labels: Vec<String> = specs.iter().map(|s| s.label()).collect();
             let GameRun {
                 moves: line,
                 result,
-            } = run_game(&start, specs, &variant.name, seed, &checks_at_every_move);
+            } = run_game(&start, &specs, &variant.name, seed, &checks_at_every_move);
             tally.games += 1;
             tally.plies += line.len() as u64;
             let verdict = match result {
                 Ok(outcome) => {
-                    match outcome.winner {
+                    match outcome.winner() {
                         Some(c) => tally.wins[c.index()] += 1,
-                        None => tally.draws += 1,
+                        None if outcome.is_draw() => tally.draws += 1,
+                        None => {}
                     }
                     *tally.endings.entry(ending(&outcome)).or_default() += 1;
-                    outcome.to_string()
+                    outcome.describe(|s| start.seat_name(s))
                 }
                 Err((kind, message)) => {
                     *tally.failures.entry(kind_key(kind)).or_default() += 1;
@@ -296,9 +334,9 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
                     let failure = Failure {
                         kind,
                         variant: variant.name.clone(),
+                        seats: variant.players(),
                         game,
-                        white: labels[0].clone(),
-                        black: labels[1].clone(),
+                        players: labels.clone(),
                         moves: line.clone(),
                         message,
                     };
@@ -312,10 +350,8 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             if let Some(f) = log.as_mut() {
                 writeln!(
                     f,
-                    "{} game {game} White={} Black={} moves=[{}] result={verdict}",
-                    variant.name,
-                    labels[0],
-                    labels[1],
+                    "{name} game {game} {} moves=[{}] result={verdict}",
+                    seat_list(start.seat_count(), &labels, |s| start.seat_name(s)),
                     line.join(" ")
                 )
                 .map_err(|e| format!("writing the log: {e}"))?;
@@ -337,7 +373,8 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
                 tally.wall.as_secs_f64()
             )
         });
-        tallies.push((variant.name.clone(), tally));
+        tally.seats = variant.players();
+        tallies.push((table_name(variant), tally));
     }
     panic::set_hook(default_hook);
     bar.finish_and_clear();
@@ -352,9 +389,14 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
 /// How a game ended, for the endings table: the outcome in words, without the counts that
 /// 9qum's count rule names (they would make every count its own line).
 fn ending(outcome: &Outcome) -> String {
-    match (outcome.reason, outcome.winner) {
+    match (outcome.reason, outcome.winner()) {
         (EndReason::PieceCount { .. }, Some(w)) => format!("{w} wins: count after move 100"),
         (EndReason::PieceCount { .. }, None) => "draw: count after move 100".to_owned(),
+        // More seats: who came first, not every place (too many combinations to tabulate).
+        (reason, winner) if outcome.places.seats() > 2 => match winner {
+            Some(w) => format!("seat {} first: {reason}", w.index() + 1),
+            None => format!("first place shared: {reason}"),
+        },
         _ => outcome.to_string(),
     }
 }
@@ -385,12 +427,12 @@ fn checks_at_every_move(pos: &mut AnyPosition, choice: &Choice) -> Result<(), (K
     check_move(pos, &choice.mv).map_err(broken)
 }
 
-/// Plays one game from `start` between the players `specs` (White, Black) with `check` at
+/// Plays one game from `start` between the players `specs` (one per seat) with `check` at
 /// every move, and at the end checks the final position (no move left, the outcome stays, one
 /// ply per move). A panic anywhere in the game is caught and reported as a failure.
 fn run_game(
     start: &AnyPosition,
-    specs: [&PlayerSpec; 2],
+    specs: &[&PlayerSpec],
     variant: &str,
     seed: u64,
     check: &MoveCheck,
@@ -399,14 +441,18 @@ fn run_game(
     let mut line = Vec::new();
     let result = panic::catch_unwind(AssertUnwindSafe(|| {
         let player_failed = |message| (Kind::Player, message);
-        let mut white = Player::start(specs[0], variant, None).map_err(player_failed)?;
-        let mut black = Player::start(specs[1], variant, None).map_err(player_failed)?;
+        let mut players = specs
+            .iter()
+            .map(|spec| Player::start(spec, variant, None))
+            .collect::<Result<Vec<Player>, String>>()
+            .map_err(player_failed)?;
+        let mut seats: Vec<&mut Player> = players.iter_mut().collect();
         // The observer's error travels as text through `play_game`; its kind waits here.
         let kind = std::cell::Cell::new(Kind::Invariant);
         let outcome = play_game(
             &mut pos,
             &mut line,
-            [&mut white, &mut black],
+            &mut seats,
             |ply| mix(seed ^ mix(u64::from(ply))),
             |pos, _, choice| {
                 check(pos, choice).map_err(|(k, message)| {
@@ -453,19 +499,29 @@ fn run_game(
     }
 }
 
+/// Who played each seat: `White=novice Black=random` (the seats' names as the game calls
+/// them).
+fn seat_list(seats: usize, labels: &[String], name: impl Fn(Seat) -> String) -> String {
+    Seat::all(seats)
+        .zip(labels)
+        .map(|(s, l)| format!("{}={l}", name(s)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A failure as printed when it happens: what broke, and how to replay it.
 fn describe(f: &Failure, args: &Args) -> String {
     format!(
-        "FAILED {} in {} game {} (White {}, Black {}) after {} plies: {}\n  moves: {}\n  replay: boardcraft-cli soak {} --games 1 --first-game {} --seed {} --levels {}",
+        "FAILED {} in {} game {} ({}) after {} plies: {}\n  moves: {}\n  replay: boardcraft-cli soak {} --players {} --games 1 --first-game {} --seed {} --levels {}",
         f.kind,
         f.variant,
         f.game,
-        f.white,
-        f.black,
+        seat_list(f.seats, &f.players, |s| format!("seat {}", s.index() + 1)),
         f.moves.len(),
         f.message,
         f.moves.join(" "),
         f.variant,
+        f.seats,
         f.game,
         args.seed,
         args.levels,
@@ -474,13 +530,12 @@ fn describe(f: &Failure, args: &Args) -> String {
 
 fn report(tallies: &[(String, Tally)], failures: &[Failure], args: &Args) {
     println!(
-        "{:<18} {:>7} {:>9} {:>7} {:>6} {:>6} {:>6} {:>7} {:>9} {:>6} {:>8} {:>8}",
+        "{:<22} {:>7} {:>9} {:>7} {:>17} {:>6} {:>7} {:>9} {:>6} {:>8} {:>8}",
         "variant",
         "games",
         "plies",
         "avg",
-        "White",
-        "Black",
+        "wins by seat",
         "draws",
         "illegal",
         "broken",
@@ -494,13 +549,16 @@ fn report(tallies: &[(String, Tally)], failures: &[Failure], args: &Args) {
     };
     let row = |name: &str, t: &Tally| {
         println!(
-            "{:<18} {:>7} {:>9} {:>7.1} {:>6} {:>6} {:>6} {:>7} {:>9} {:>6} {:>8.1} {:>8}",
+            "{:<22} {:>7} {:>9} {:>7.1} {:>17} {:>6} {:>7} {:>9} {:>6} {:>8.1} {:>8}",
             name,
             t.games,
             t.plies,
             t.plies as f64 / f64::from(t.games.max(1)),
-            t.wins[Color::White.index()],
-            t.wins[Color::Black.index()],
+            t.wins[..t.seats.max(2)]
+                .iter()
+                .map(|w| w.to_string())
+                .collect::<Vec<_>>()
+                .join("/"),
             t.draws,
             t.count(Kind::Illegal),
             t.count(Kind::Invariant) + t.count(Kind::Player),

@@ -15,7 +15,7 @@ use boardcraft_protocol::{
     ClientMessage, GameTerms, LobbyClientMessage, LobbyServerMessage, PROTOCOL_VERSION,
     ServerMessage, Side, http::SignedIn, parse_lobby_server_message, parse_server_message,
 };
-use boardcraft_rules::{AnyPosition, Color, Position, shipped_variant};
+use boardcraft_rules::{AnyPosition, Seat, Position, shipped_variant};
 use boardcraft_server::{Settings, serve, storage};
 use futures_util::{SinkExt, StreamExt};
 use tokio::{
@@ -325,7 +325,7 @@ async fn play(
         }
         let mine = matches!(
             (position.side_to_move(), p.color),
-            (Color::White, Side::White) | (Color::Black, Side::Black)
+            (Seat::WHITE, Side::White) | (Seat::BLACK, Side::Black)
         );
         if mine && !position.is_game_over() && sent_for != Some(ply) {
             position.legal_moves(&mut moves);

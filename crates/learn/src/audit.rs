@@ -84,7 +84,7 @@ fn eval_after(pos: &AnyPosition, mv: &AnyMove, budget: Budget) -> Score {
     after.play_unchecked(mv);
     if let Some(o) = after.outcome() {
         let me = pos.side_to_move();
-        return Score(match o.winner {
+        return Score(match o.winner() {
             Some(w) if w == me => boardcraft_ai::score::WIN - 1,
             Some(_) => -(boardcraft_ai::score::WIN - 1),
             None => 0,

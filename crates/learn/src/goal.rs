@@ -1,7 +1,7 @@
 //! Judging a move against a [`Goal`]: the rules decide (outcomes, pieces in the target, the
 //! pieces a move took), the solver in `boardcraft_ai::solver` searches.
 use boardcraft_ai::solver;
-use boardcraft_rules::{AnyEffect, AnyMove, AnyPosition, Color, EndReason, Outcome, Position};
+use boardcraft_rules::{AnyEffect, AnyMove, AnyPosition, Seat, EndReason, Outcome, Position};
 
 use crate::{
     Goal,
@@ -17,8 +17,8 @@ impl solver::Goal<AnyPosition> for Judge {
         reached(self.0, before, mv, after)
     }
 
-    fn reached_by_outcome(&self, outcome: Outcome, solver: Color) -> bool {
-        matches!(self.0, Goal::WinIn(_)) && outcome.winner == Some(solver)
+    fn reached_by_outcome(&self, outcome: Outcome, solver: Seat) -> bool {
+        matches!(self.0, Goal::WinIn(_)) && outcome.winner() == Some(solver)
     }
 }
 
@@ -28,15 +28,15 @@ impl solver::Goal<AnyPosition> for Judge {
 pub fn reached(goal: Goal, before: &AnyPosition, mv: &AnyMove, after: &AnyPosition) -> bool {
     let me = before.side_to_move();
     let outcome = after.outcome();
-    let won = outcome.is_some_and(|o| o.winner == Some(me));
-    let lost = outcome.is_some_and(|o| o.winner == Some(me.other()));
+    let won = outcome.is_some_and(|o| o.winner() == Some(me));
+    let lost = outcome.is_some_and(|o| o.winner() == Some(me.other()));
     if lost {
         return false;
     }
     match goal {
         Goal::WinIn(_) => won,
         Goal::NoMoveIn(_) => {
-            outcome.is_some_and(|o| o.winner == Some(me) && o.reason == EndReason::NoStackNoReserve)
+            outcome.is_some_and(|o| o.winner() == Some(me) && o.reason == EndReason::NoStackNoReserve)
         }
         Goal::ReachTarget { pieces, .. } => match after {
             AnyPosition::Race(p) => p.pieces_in_target(me) >= pieces,

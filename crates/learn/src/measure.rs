@@ -12,13 +12,13 @@
 use std::cmp::Ordering;
 
 use boardcraft_rules::{
-    AnyMove, AnyPosition, Color,
+    AnyMove, AnyPosition, Seat,
     race::{RaceMove, RacePosition, RaceRules, Square},
 };
 
 /// The square of `side`'s target camp farthest from `side`'s own camp (ties: the first in the
 /// camp's order), the corner a race is run to.
-pub fn target_corner(rules: &RaceRules, side: Color) -> Square {
+pub fn target_corner(rules: &RaceRules, side: Seat) -> Square {
     let camp = rules.camp(side);
     let far = |t: &Square| camp.iter().map(|c| rows_between(*c, *t)).sum::<u32>();
     let target = rules.target(side);
@@ -37,7 +37,7 @@ pub fn rows_between(a: Square, b: Square) -> u32 {
 }
 
 /// The rows a piece of `side` on `square` still has to cover to the target corner.
-pub fn distance_to_target(rules: &RaceRules, side: Color, square: Square) -> u32 {
+pub fn distance_to_target(rules: &RaceRules, side: Seat, square: Square) -> u32 {
     rows_between(square, target_corner(rules, side))
 }
 
@@ -126,8 +126,8 @@ mod tests {
             let FamilyRules::Race(r) = Variant::resolve(name).unwrap().rules else {
                 unreachable!()
             };
-            assert_eq!(target_corner(&r, Color::White).to_string(), white, "{name}");
-            assert_eq!(target_corner(&r, Color::Black).to_string(), black, "{name}");
+            assert_eq!(target_corner(&r, Seat::WHITE).to_string(), white, "{name}");
+            assert_eq!(target_corner(&r, Seat::BLACK).to_string(), black, "{name}");
         }
     }
 

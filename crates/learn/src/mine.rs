@@ -455,7 +455,7 @@ pub fn mine(
         let decisive = positions
             .last()
             .and_then(|p| p.outcome())
-            .is_some_and(|o| o.winner.is_some());
+            .is_some_and(|o| o.winner().is_some());
         let mut per_game = 0;
         let mut last_found: Option<usize> = None;
         for (i, pos) in positions.iter().enumerate() {

@@ -141,7 +141,7 @@ impl Exercise {
         after.play_unchecked(mv);
         if after
             .outcome()
-            .is_some_and(|o| o.winner == Some(pos.side_to_move().other()))
+            .is_some_and(|o| o.winner() == Some(pos.side_to_move().other()))
         {
             return Some(WhyWrong::Loses);
         }

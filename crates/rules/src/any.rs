@@ -2,7 +2,7 @@
 use std::fmt;
 
 use crate::{
-    Color, IllegalMove, NotationError, Outcome, Position, focus::FocusPosition, gipf::GipfPosition,
+    Seat, IllegalMove, NotationError, Outcome, Position, focus::FocusPosition, gipf::GipfPosition,
     race::RacePosition,
 };
 
@@ -69,8 +69,16 @@ impl Position for AnyPosition {
     type Undo = AnyUndo;
     type Effect = AnyEffect;
 
-    fn side_to_move(&self) -> Color {
+    fn side_to_move(&self) -> Seat {
         each!(self, p => p.side_to_move())
+    }
+
+    fn seat_count(&self) -> usize {
+        each!(self, p => p.seat_count())
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        each!(self, p => p.seat_name(seat))
     }
 
     fn ply(&self) -> u32 {

@@ -12,7 +12,7 @@
 pub mod any;
 #[cfg(feature = "checks")]
 pub mod checks;
-pub mod color;
+pub mod seat;
 pub mod draw_guard;
 pub mod focus;
 pub mod gipf;
@@ -24,8 +24,8 @@ pub mod text;
 pub mod variant;
 
 pub use any::{AnyEffect, AnyMove, AnyPosition};
-pub use color::Color;
-pub use outcome::{EndReason, Outcome};
+pub use seat::Seat;
+pub use outcome::{EndReason, Outcome, Places};
 pub use position::{IllegalMove, NotationError, Position};
 pub use variant::{
     FamilyRules, FieldError, Variant, VariantError, VariantWarning, shipped_variant,

@@ -1,6 +1,6 @@
 use std::{fmt, hash::Hash};
 
-use crate::{Color, Outcome};
+use crate::{Seat, Outcome};
 
 /// A game position of any family, in the spirit of shakmaty's `Position`: legal move
 /// generation, checked and unchecked play, undo for search, outcome, Zobrist hash and notation.
@@ -24,7 +24,18 @@ pub trait Position: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
     type Effect: Clone + fmt::Debug + Send + Sync + 'static;
 
     /// The side whose turn it is.
-    fn side_to_move(&self) -> Color;
+    fn side_to_move(&self) -> Seat;
+
+    /// How many seats the table has (seats `0 .. seat_count()`); two unless the family seats
+    /// more.
+    fn seat_count(&self) -> usize {
+        2
+    }
+
+    /// What the game calls a seat ("White", "Red").
+    fn seat_name(&self, seat: Seat) -> String {
+        seat.name().to_owned()
+    }
 
     /// Plies played since the start position.
     fn ply(&self) -> u32;

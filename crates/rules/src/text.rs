@@ -13,7 +13,7 @@
 //! afresh.
 use std::fmt;
 
-use crate::{AnyPosition, Color, FamilyRules, Variant};
+use crate::{AnyPosition, Seat, FamilyRules, Variant};
 
 /// Why a text is not a position of the variant: what is wrong, and where (the 1-based
 /// character column in the text, when it is one place).
@@ -74,6 +74,22 @@ pub fn position_from_text(
 }
 
 impl AnyPosition {
+    /// Where `seat`'s pieces stand, by cell name: a race game's pieces, Focus's stacks the seat
+    /// controls (its piece on top), GIPF's pieces (`o`/`O` … as the family prints them).
+    pub fn pieces_text(&self, seat: Seat) -> Vec<String> {
+        match self {
+            AnyPosition::Race(p) => p.pieces(seat).iter().map(|s| s.to_string()).collect(),
+            AnyPosition::Focus(p) => p
+                .stacks()
+                .filter(|(_, st)| st.top() == Some(seat))
+                .map(|(sq, st)| format!("{sq}:{st}"))
+                .collect(),
+            AnyPosition::Gipf(p) => crate::gipf::Spot::all()
+                .filter_map(|s| p.piece_at(s).filter(|pc| pc.color == seat).map(|pc| format!("{s}:{}", pc.symbol())))
+                .collect(),
+        }
+    }
+
     /// The position as one line of text (read back by [`Variant::position_from_text`]).
     pub fn to_text(&self) -> String {
         match self {
@@ -140,19 +156,40 @@ impl<'a> Fields<'a> {
         rest
     }
 
-    /// The board, side to move and ply that every family's text starts with.
-    pub fn common(&mut self) -> Result<((usize, &'a str), Color, u32), PositionTextError> {
+    /// The board, side to move and ply that every family's text starts with, for the two
+    /// seats White (`w`) and Black (`b`).
+    pub fn common(&mut self) -> Result<((usize, &'a str), Seat, u32), PositionTextError> {
+        self.common_seats(&[('W', "White"), ('B', "Black")])
+    }
+
+    /// As [`Self::common`] for a table whose seats have these letters and names, in seat
+    /// order (the side to move is written as its seat's letter in lower case).
+    pub fn common_seats(
+        &mut self,
+        seats: &[(char, &str)],
+    ) -> Result<((usize, &'a str), Seat, u32), PositionTextError> {
         let board = self.expect("the board")?;
-        let (col, side) = self.expect("the side to move (`w` or `b`)")?;
-        let side = match side {
-            "w" => Color::White,
-            "b" => Color::Black,
-            other => {
-                return Err(PositionTextError::at(
-                    col,
-                    format!("`{other}` is not a side to move: write `w` (White) or `b` (Black)"),
-                ));
-            }
+        let choices: Vec<String> = seats
+            .iter()
+            .map(|(l, name)| format!("`{}` ({name})", l.to_ascii_lowercase()))
+            .collect();
+        let (col, side) = self.expect(&format!("the side to move ({})", choices.join(" or ")))?;
+        let mut chars = side.chars();
+        let seat = match (chars.next(), chars.next()) {
+            (Some(c), None) => seats
+                .iter()
+                .position(|(l, _)| l.to_ascii_lowercase() == c)
+                .map(Seat::at),
+            _ => None,
+        };
+        let Some(side) = seat else {
+            return Err(PositionTextError::at(
+                col,
+                format!(
+                    "`{side}` is not a side to move: write {}",
+                    choices.join(" or ")
+                ),
+            ));
         };
         let (col, ply) = self.expect("the ply (plies played so far)")?;
         let ply = ply.parse::<u32>().map_err(|_| {
@@ -168,7 +205,7 @@ impl<'a> Fields<'a> {
 }
 
 /// The side to move must be the one whose turn it is after `ply` plies.
-pub(crate) fn check_turn(first: Color, side: Color, ply: u32) -> Result<(), PositionTextError> {
+pub(crate) fn check_turn(first: Seat, side: Seat, ply: u32) -> Result<(), PositionTextError> {
     let expected = if ply.is_multiple_of(2) {
         first
     } else {
@@ -183,10 +220,10 @@ pub(crate) fn check_turn(first: Color, side: Color, ply: u32) -> Result<(), Posi
     }
 }
 
-pub(crate) fn side_letter(c: Color) -> char {
+pub(crate) fn side_letter(c: Seat) -> char {
     match c {
-        Color::White => 'w',
-        Color::Black => 'b',
+        Seat::WHITE => 'w',
+        _ => 'b',
     }
 }
 

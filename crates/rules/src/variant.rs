@@ -76,7 +76,11 @@ pub struct Variant {
     pub aliases: Vec<String>,
     pub title: String,
     pub description: String,
+    /// The rules for the seat count being played ([`Variant::players`]; the fewest the variant
+    /// offers until [`Variant::with_players`] picks another).
     pub rules: FamilyRules,
+    /// The rules for every seat count the variant offers, fewest seats first.
+    pub seatings: Vec<(usize, FamilyRules)>,
     /// FNV-1a hash of the file's text, so a save can tell whether its variant file changed.
     pub content_hash: u64,
     /// What is odd about the file without making it unusable (its `name` differs from its file
@@ -155,13 +159,21 @@ impl Variant {
         if parsed.title.trim().is_empty() {
             errors.push(FieldError::new("title", "the title must not be empty"));
         }
-        let rules = match parsed.rules {
-            FamilySpec::Race(spec) => spec.validate().map(|r| FamilyRules::Race(Arc::new(r))),
-            FamilySpec::Focus(spec) => spec.validate().map(|r| FamilyRules::Focus(Arc::new(r))),
-            FamilySpec::Gipf(spec) => spec.validate().map(|r| FamilyRules::Gipf(Arc::new(r))),
+        let seatings = match parsed.rules {
+            FamilySpec::Race(spec) => spec.validate_all().map(|all| {
+                all.into_iter()
+                    .map(|r| (r.seat_count(), FamilyRules::Race(Arc::new(r))))
+                    .collect::<Vec<_>>()
+            }),
+            FamilySpec::Focus(spec) => spec
+                .validate()
+                .map(|r| vec![(2, FamilyRules::Focus(Arc::new(r)))]),
+            FamilySpec::Gipf(spec) => spec
+                .validate()
+                .map(|r| vec![(2, FamilyRules::Gipf(Arc::new(r)))]),
         };
-        let rules = match rules {
-            Ok(rules) if errors.is_empty() => rules,
+        let seatings = match seatings {
+            Ok(seatings) if errors.is_empty() => seatings,
             Ok(_) => return Err(located(errors)),
             Err(family_errors) => {
                 errors.extend(family_errors.into_iter().map(|mut fe| {
@@ -193,9 +205,32 @@ impl Variant {
             aliases: parsed.aliases,
             title: parsed.title,
             description: parsed.description,
-            rules,
+            rules: seatings[0].1.clone(),
+            seatings,
             content_hash: fnv1a(text.as_bytes()),
             warnings,
+        })
+    }
+
+    /// The number of seats of the table being played.
+    pub fn players(&self) -> usize {
+        match &self.rules {
+            FamilyRules::Race(r) => r.seat_count(),
+            FamilyRules::Focus(_) | FamilyRules::Gipf(_) => 2,
+        }
+    }
+
+    /// The seat counts the variant offers, fewest first.
+    pub fn player_counts(&self) -> Vec<usize> {
+        self.seatings.iter().map(|(n, _)| *n).collect()
+    }
+
+    /// The variant played by `players` seats, if it offers that many.
+    pub fn with_players(&self, players: usize) -> Option<Variant> {
+        let (_, rules) = self.seatings.iter().find(|(n, _)| *n == players)?;
+        Some(Variant {
+            rules: rules.clone(),
+            ..self.clone()
         })
     }
 

@@ -1,11 +1,11 @@
 //! Perft for Focus, every number cross-checked against a naive reference generator written
-//! here from rules.md §5 alone: stacks as `Vec<Color>`, the board from its row strings, the
+//! here from rules.md §5 alone: stacks as `Vec<Seat>`, the board from its row strings, the
 //! set-up from the square lists of rules.md, repetition by comparing whole states. It shares
-//! nothing with the engine but the `Color` type.
+//! nothing with the engine but the `Seat` type.
 use std::collections::BTreeMap;
 
 use boardcraft_rules::{
-    Color, FamilyRules, Position,
+    Seat, FamilyRules, Position,
     focus::FocusPosition,
     perft::{divide, perft},
     position::play_line,
@@ -18,10 +18,10 @@ use boardcraft_rules::{
 #[derive(Clone, PartialEq, Eq, Debug)]
 struct Naive {
     /// `stacks[rank][file]`, bottom → top; `None` off the board.
-    stacks: Vec<Vec<Option<Vec<Color>>>>,
+    stacks: Vec<Vec<Option<Vec<Seat>>>>,
     reserve: [u32; 2],
     captured: [u32; 2],
-    side: Color,
+    side: Seat,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -41,10 +41,10 @@ struct NaiveGame {
     repetition: usize,
 }
 
-fn idx(c: Color) -> usize {
+fn idx(c: Seat) -> usize {
     match c {
-        Color::White => 0,
-        Color::Black => 1,
+        Seat::WHITE => 0,
+        _ => 1,
     }
 }
 
@@ -69,7 +69,7 @@ impl NaiveMove {
 
 impl Naive {
     /// `rows`: top rank first, `.` square, `#` none. `white`/`black`: single pieces.
-    fn new(rows: &[&str], white: &str, black: &str, first: Color) -> Naive {
+    fn new(rows: &[&str], white: &str, black: &str, first: Seat) -> Naive {
         let h = rows.len();
         let mut stacks = vec![vec![None; rows[0].len()]; h];
         for (i, row) in rows.iter().enumerate() {
@@ -79,7 +79,7 @@ impl Naive {
                 }
             }
         }
-        for (list, color) in [(white, Color::White), (black, Color::Black)] {
+        for (list, color) in [(white, Seat::WHITE), (black, Seat::BLACK)] {
             for s in list.split_whitespace() {
                 let (r, f) = parse_name(s);
                 stacks[r][f].as_mut().unwrap().push(color);
@@ -113,7 +113,7 @@ impl Naive {
         out
     }
 
-    fn stack(&self, (r, f): (usize, usize)) -> &Vec<Color> {
+    fn stack(&self, (r, f): (usize, usize)) -> &Vec<Seat> {
         self.stacks[r][f].as_ref().unwrap()
     }
 
@@ -186,8 +186,8 @@ impl Naive {
             }
         }
         next.side = match me {
-            Color::White => Color::Black,
-            Color::Black => Color::White,
+            Seat::WHITE => Seat::BLACK,
+            _ => Seat::WHITE,
         };
         next
     }
@@ -280,7 +280,7 @@ fn cross_check(variant: &str, reference: (Naive, NaiveGame), line: &str, depth: 
 
 fn standard() -> (Naive, NaiveGame) {
     (
-        Naive::new(&BOARD_8, WHITE_8, BLACK_8, Color::White),
+        Naive::new(&BOARD_8, WHITE_8, BLACK_8, Seat::WHITE),
         NaiveGame {
             limit: 5,
             repetition: 3,
@@ -318,9 +318,9 @@ fn perft_midgame_with_reserves_and_captures() {
     let mut pos = engine("focus");
     play_line(&mut pos, MIDGAME_RESERVES).unwrap();
     // The position is what its name says.
-    assert!(pos.reserve(Color::Black) > 0 && pos.reserve(Color::White) > 0);
-    assert!(pos.captured_by(Color::White) > 0 && pos.captured_by(Color::Black) > 0);
-    assert_eq!(pos.side_to_move(), Color::Black);
+    assert!(pos.reserve(Seat::BLACK) > 0 && pos.reserve(Seat::WHITE) > 0);
+    assert!(pos.captured_by(Seat::WHITE) > 0 && pos.captured_by(Seat::BLACK) > 0);
+    assert_eq!(pos.side_to_move(), Seat::BLACK);
     cross_check("focus", standard(), MIDGAME_RESERVES, 3);
 }
 
@@ -336,7 +336,7 @@ fn perft_midgame_with_full_stacks() {
 #[test]
 fn perft_6x6_height_4() {
     let reference = (
-        Naive::new(&BOARD_6, WHITE_6, BLACK_6, Color::White),
+        Naive::new(&BOARD_6, WHITE_6, BLACK_6, Seat::WHITE),
         NaiveGame {
             limit: 4,
             repetition: 3,

@@ -2,7 +2,7 @@
 use std::sync::Arc;
 
 use boardcraft_rules::{
-    Color, FamilyRules, Position, Variant,
+    Seat, FamilyRules, Position, Variant,
     focus::{FocusMove, FocusPosition, FocusRules},
     shipped_variant,
 };
@@ -29,7 +29,7 @@ fn check_position(pos: &FocusPosition) -> Vec<FocusMove> {
         let top = stack.top().unwrap();
         controlled[top.index()] += 1;
     }
-    for c in Color::BOTH {
+    for c in Seat::BOTH {
         // F-10.
         let total = pos.pieces_on_board(c)
             + u32::from(pos.reserve(c))

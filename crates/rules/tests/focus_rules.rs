@@ -1,9 +1,11 @@
 //! The Focus tests of rules.md §5 (F-1 … F-10) and the end rules of §8 (A-F5, A-F6).
+#![allow(non_upper_case_globals)]
 use std::sync::Arc;
 
-use Color::{Black, White};
+const White: Seat = Seat::WHITE;
+const Black: Seat = Seat::BLACK;
 use boardcraft_rules::{
-    Color, EndReason, FamilyRules, NotationError, Outcome, Position, Variant,
+    Seat, EndReason, FamilyRules, NotationError, Outcome, Position, Variant,
     focus::{Action, Fate, FocusMove, FocusPosition, FocusRules, Overflowed, Square, Stack},
     position::play_line,
     shipped_variant,
@@ -47,7 +49,7 @@ fn position(
     stacks: &[(&str, &str)],
     reserve: [u16; 2],
     captured: [u16; 2],
-    to_move: Color,
+    to_move: Seat,
 ) -> FocusPosition {
     let stacks: Vec<_> = stacks.iter().map(|(s, t)| (sq(s), st(t))).collect();
     FocusPosition::from_setup(focus(), &stacks, reserve, captured, to_move)

@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use boardcraft_rules::{
-    Color, Position,
+    Seat, Position,
     gipf::{
         Action, GipfEntry, GipfMove, GipfPosition, GipfRemoval, GipfReturn, GipfRules, LoseWhen,
         Point, Spot, geometry::geometry,
@@ -103,12 +103,12 @@ type Key = (Option<Vec<String>>, String, Vec<String>);
 struct Ref<'g> {
     g: &'g Geo,
     rules: Arc<GipfRules>,
-    board: HashMap<Cube, (Color, bool)>,
+    board: HashMap<Cube, (Seat, bool)>,
     reserve: [u32; 2],
     gipf_reserve: [u32; 2],
     moved: [bool; 2],
     basic: [bool; 2],
-    to_move: Color,
+    to_move: Seat,
     pending: bool,
     settled: BTreeSet<usize>,
 }
@@ -141,10 +141,10 @@ impl<'g> Ref<'g> {
             g,
             rules: pos.rules().clone(),
             board,
-            reserve: Color::BOTH.map(|c| pos.reserve(c)),
-            gipf_reserve: Color::BOTH.map(|c| pos.gipf_reserve(c)),
-            moved: Color::BOTH.map(|c| pos.has_moved(c)),
-            basic: Color::BOTH.map(|c| pos.has_entered_basic(c)),
+            reserve: Seat::BOTH.map(|c| pos.reserve(c)),
+            gipf_reserve: Seat::BOTH.map(|c| pos.gipf_reserve(c)),
+            moved: Seat::BOTH.map(|c| pos.has_moved(c)),
+            basic: Seat::BOTH.map(|c| pos.has_entered_basic(c)),
             to_move: pos.side_to_move(),
             pending: pos.pending_removal().is_some(),
             settled,
@@ -172,7 +172,7 @@ impl<'g> Ref<'g> {
         (m.pre.as_ref().map(names), action, names(&m.post))
     }
 
-    fn optional(&self, taker: Color, owner: Color) -> bool {
+    fn optional(&self, taker: Seat, owner: Seat) -> bool {
         let rule = if taker == owner {
             self.rules.own_gipf_removal
         } else {
@@ -184,9 +184,9 @@ impl<'g> Ref<'g> {
     /// Rows of `owner` on unsettled lines: (line, whole run).
     fn rows(
         &self,
-        board: &HashMap<Cube, (Color, bool)>,
+        board: &HashMap<Cube, (Seat, bool)>,
         settled: &BTreeSet<usize>,
-        owner: Color,
+        owner: Seat,
     ) -> Vec<(usize, Vec<Cube>)> {
         let mut rows = vec![];
         for (li, line) in self.g.lines.iter().enumerate() {
@@ -208,7 +208,7 @@ impl<'g> Ref<'g> {
     }
 
     /// Every distinct set of spots `owner`'s removal step can take.
-    fn removals(&self, owner: Color) -> BTreeSet<BTreeSet<Cube>> {
+    fn removals(&self, owner: Seat) -> BTreeSet<BTreeSet<Cube>> {
         let mut out = BTreeSet::new();
         self.removal_rec(&self.board, &self.settled, owner, BTreeSet::new(), &mut out);
         out
@@ -216,9 +216,9 @@ impl<'g> Ref<'g> {
 
     fn removal_rec(
         &self,
-        board: &HashMap<Cube, (Color, bool)>,
+        board: &HashMap<Cube, (Seat, bool)>,
         settled: &BTreeSet<usize>,
-        owner: Color,
+        owner: Seat,
         removed: BTreeSet<Cube>,
         out: &mut BTreeSet<BTreeSet<Cube>>,
     ) {
@@ -256,7 +256,7 @@ impl<'g> Ref<'g> {
         }
     }
 
-    fn remove(&mut self, owner: Color, spots: &BTreeSet<Cube>) {
+    fn remove(&mut self, owner: Seat, spots: &BTreeSet<Cube>) {
         for c in spots {
             let (color, gipf) = self.board.remove(c).unwrap();
             if color == owner {
@@ -275,7 +275,7 @@ impl<'g> Ref<'g> {
         }
     }
 
-    fn first_turn_gipf(&self, me: Color) -> bool {
+    fn first_turn_gipf(&self, me: Seat) -> bool {
         self.rules.gipf_first_turn && !self.moved[me.index()]
     }
 
@@ -370,12 +370,12 @@ impl<'g> Ref<'g> {
     /// After a pending decision: does the game end before the action?
     fn ends_before_action(&self) -> bool {
         let me = self.to_move;
-        let lacks = |c: Color| {
+        let lacks = |c: Seat| {
             self.rules.lose_without_gipf
                 && self.moved[c.index()]
                 && !self.board.values().any(|&(col, g)| col == c && g)
         };
-        let pieces = |c: Color| {
+        let pieces = |c: Seat| {
             self.board.values().filter(|(col, _)| *col == c).count() as u32
                 + self.reserve[c.index()]
                 + self.gipf_reserve[c.index()]

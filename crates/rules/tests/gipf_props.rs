@@ -2,7 +2,7 @@
 mod gipf_support;
 
 use boardcraft_rules::{
-    Color, EndReason, Position,
+    Seat, EndReason, Position,
     gipf::{GipfMove, GipfPosition, Spot, geometry::geometry},
 };
 use gipf_support::*;
@@ -12,7 +12,7 @@ use proptest::prelude::*;
 fn check_invariants(pos: &GipfPosition, name: &str) {
     let total = pos.rules().total_units;
     // G-12: per player, board (GIPF = 2) + reserve + captured by the opponent is constant.
-    for c in Color::BOTH {
+    for c in Seat::BOTH {
         assert_eq!(
             material(pos, c),
             total[c.index()],
@@ -37,7 +37,7 @@ fn check_invariants(pos: &GipfPosition, name: &str) {
     }
     let settled = pos.settled_rows();
     for line in &geometry().lines {
-        for c in Color::BOTH {
+        for c in Seat::BOTH {
             let mut streak = 0;
             let mut row = false;
             for s in line.ray.spots() {

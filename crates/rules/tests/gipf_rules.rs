@@ -5,7 +5,7 @@ mod gipf_support;
 use std::collections::HashSet;
 
 use boardcraft_rules::{
-    Color, EndReason, NotationError, Outcome, Position,
+    Seat, EndReason, NotationError, Outcome, Position,
     gipf::{ActionEffect, Destination, Dot, GipfMove, PieceKind, geometry::geometry},
 };
 use gipf_support::*;
@@ -157,8 +157,8 @@ fn g01_a1_b2_pushes_black_to_c3() {
     let effect = play(&mut pos, "a1-b2");
     assert_eq!(at(&pos, "b2"), 'o');
     assert_eq!(at(&pos, "c3"), 'x');
-    assert_eq!(pos.reserve(Color::White), 11);
-    assert_eq!(pos.side_to_move(), Color::Black);
+    assert_eq!(pos.reserve(Seat::WHITE), 11);
+    assert_eq!(pos.side_to_move(), Seat::BLACK);
     match effect.action {
         Some(ActionEffect::Entry {
             dot,
@@ -166,7 +166,7 @@ fn g01_a1_b2_pushes_black_to_c3() {
             piece,
         }) => {
             assert_eq!((dot.to_string(), s), ("a1".to_owned(), spot("b2")));
-            assert_eq!((piece.color, piece.kind), (Color::White, PieceKind::Basic));
+            assert_eq!((piece.color, piece.kind), (Seat::WHITE, PieceKind::Basic));
         }
         other => panic!("{other:?}"),
     }
@@ -219,7 +219,7 @@ fn g04_full_column_blocks_both_ends_only() {
             name,
             "White: e2 e4 e6 e8 Gb5; Black: e3 e5 e7 Gh2",
             [5, 5],
-            Color::White,
+            Seat::WHITE,
         );
         assert!(illegal_reason(&pos, "e1-e2").contains("full"), "{name}");
         assert!(illegal_reason(&pos, "e9-e8").contains("full"), "{name}");
@@ -235,22 +235,22 @@ fn g05_row_with_extension_goes_whole() {
         "gipf-basic",
         "White: e2 e3 e4 e7; Black: e6",
         [5, 10],
-        Color::White,
+        Seat::WHITE,
     );
     // The row is forced: no removal list needed, and the written one is accepted too.
     let written = pos.parse_move("e1-e2;xe2,e3,e4,e5,e6,e7").unwrap();
     assert_eq!(pos.parse_move("e1-e2").unwrap(), written);
     assert_eq!(pos.format_move(&written), "e1-e2");
-    let lost_before = pos.captured(Color::Black);
+    let lost_before = pos.captured(Seat::BLACK);
     let effect = play(&mut pos, "e1-e2");
     for s in ["e2", "e3", "e4", "e5", "e6", "e7", "e8"] {
         assert_eq!(at(&pos, s), '.', "{s}");
     }
-    assert_eq!(pos.reserve(Color::White), 5 - 1 + 5);
-    assert_eq!(pos.captured(Color::Black), lost_before + 1);
-    assert_eq!(pos.reserve(Color::Black), 10);
+    assert_eq!(pos.reserve(Seat::WHITE), 5 - 1 + 5);
+    assert_eq!(pos.captured(Seat::BLACK), lost_before + 1);
+    assert_eq!(pos.reserve(Seat::BLACK), 10);
     let step = &effect.removals[0];
-    assert_eq!(step.by, Color::White);
+    assert_eq!(step.by, Seat::WHITE);
     assert_eq!(step.rows.len(), 1);
     let row = &step.rows[0];
     assert_eq!(row.run.len(), 6);
@@ -270,7 +270,7 @@ fn g06_crossing_rows_take_one_of_them() {
         "gipf-basic",
         "White: c3 d4 f5 e2 e3 e4",
         [5, 12],
-        Color::White,
+        Seat::WHITE,
     );
     let mut choices: Vec<String> = legal_texts(&pos)
         .into_iter()
@@ -292,8 +292,8 @@ fn g06_crossing_rows_take_one_of_them() {
             assert_eq!(at(&p, s), 'o', "{choice}: {s}");
         }
         assert_eq!(at(&p, "e5"), '.');
-        assert_eq!(p.board_units(Color::White), 3);
-        assert_eq!(p.reserve(Color::White), 5 - 1 + 4);
+        assert_eq!(p.board_units(Seat::WHITE), 3);
+        assert_eq!(p.reserve(Seat::WHITE), 5 - 1 + 4);
     }
 }
 
@@ -303,36 +303,36 @@ fn g07_push_makes_a_black_row_black_takes_it() {
         "gipf-basic",
         "White: e2 e3 c3; Black: e4 d4 f5 g5",
         [5, 5],
-        Color::White,
+        Seat::WHITE,
     );
-    let lost_before = pos.captured(Color::White);
+    let lost_before = pos.captured(Seat::WHITE);
     let effect = play(&mut pos, "e1-e2");
     assert_eq!(effect.removals.len(), 1);
-    assert_eq!(effect.removals[0].by, Color::Black);
+    assert_eq!(effect.removals[0].by, Seat::BLACK);
     assert!(effect.pending_for.is_none());
     for s in ["c3", "d4", "e5", "f5", "g5"] {
         assert_eq!(at(&pos, s), '.', "{s}");
     }
-    assert_eq!(pos.reserve(Color::Black), 5 + 4);
-    assert_eq!(pos.captured(Color::White), lost_before + 1);
-    assert_eq!(pos.side_to_move(), Color::Black);
+    assert_eq!(pos.reserve(Seat::BLACK), 5 + 4);
+    assert_eq!(pos.captured(Seat::WHITE), lost_before + 1);
+    assert_eq!(pos.side_to_move(), Seat::BLACK);
     assert!(pos.outcome().is_none());
 }
 
 #[test]
 fn g08_empty_reserve_loses_at_the_start_of_the_turn() {
-    let pos = setup("gipf-basic", "White: e2; Black: e8", [0, 0], Color::White);
+    let pos = setup("gipf-basic", "White: e2; Black: e8", [0, 0], Seat::WHITE);
     assert_eq!(
         pos.outcome(),
-        Some(Outcome::win(Color::Black, EndReason::ReserveExhausted))
+        Some(Outcome::win(Seat::BLACK, EndReason::ReserveExhausted))
     );
     assert_eq!(pos.count_legal_moves(), 0);
     // One piece left: White plays it, then Black (empty) loses.
-    let mut pos = setup("gipf-basic", "White: e2; Black: e8", [1, 0], Color::White);
+    let mut pos = setup("gipf-basic", "White: e2; Black: e8", [1, 0], Seat::WHITE);
     play(&mut pos, "a1-b2");
     assert_eq!(
         pos.outcome(),
-        Some(Outcome::win(Color::White, EndReason::ReserveExhausted))
+        Some(Outcome::win(Seat::WHITE, EndReason::ReserveExhausted))
     );
 }
 
@@ -342,7 +342,7 @@ fn g09_gipf_piece_in_a_row_is_optional_and_returns_as_two() {
         "gipf-standard",
         "White: e2 Ge3 e4 Gb5; Black: Gb2 Gh2",
         [5, 5],
-        Color::White,
+        Seat::WHITE,
     );
     let mut choices: Vec<String> = legal_texts(&pos)
         .into_iter()
@@ -352,11 +352,11 @@ fn g09_gipf_piece_in_a_row_is_optional_and_returns_as_two() {
     assert_eq!(choices, ["e1-e2;xe2,e3,e4,e5", "e1-e2;xe2,e3,e5"]);
     let mut take = pos.clone();
     play(&mut take, "e1-e2;xe2,e3,e4,e5");
-    assert_eq!(take.reserve(Color::White), 5 - 1 + 3 + 2);
-    assert_eq!(take.gipf_on_board(Color::White), 1);
+    assert_eq!(take.reserve(Seat::WHITE), 5 - 1 + 3 + 2);
+    assert_eq!(take.gipf_on_board(Seat::WHITE), 1);
     let mut keep = pos.clone();
     play(&mut keep, "e1-e2;xe2,e3,e5");
-    assert_eq!(keep.reserve(Color::White), 5 - 1 + 3);
+    assert_eq!(keep.reserve(Seat::WHITE), 5 - 1 + 3);
     assert_eq!(at(&keep, "e4"), 'O');
     assert!(keep.outcome().is_none());
 }
@@ -367,15 +367,15 @@ fn g10_losing_the_last_gipf_piece_loses() {
         "gipf-standard",
         "White: e2 e3 e4 Gb5; Black: Ge6 b2",
         [5, 5],
-        Color::White,
+        Seat::WHITE,
     );
     let mut p = pos.clone();
     play(&mut p, "e1-e2;xe2,e3,e4,e5,e6");
     assert_eq!(
         p.outcome(),
-        Some(Outcome::win(Color::White, EndReason::NoGipfPiece))
+        Some(Outcome::win(Seat::WHITE, EndReason::NoGipfPiece))
     );
-    assert_eq!(p.captured(Color::Black), pos.captured(Color::Black) + 2);
+    assert_eq!(p.captured(Seat::BLACK), pos.captured(Seat::BLACK) + 2);
     let mut p = pos.clone();
     play(&mut p, "e1-e2;xe2,e3,e4,e5");
     assert_eq!(p.outcome(), None);
@@ -388,7 +388,7 @@ fn g11_tournament_gipf_first_then_no_gipf_after_a_basic_piece() {
     let why = illegal_reason(&pos, "e1-e2");
     assert!(why.contains("first turn"), "{why}");
     play(&mut pos, "Ge1-e2");
-    assert_eq!(pos.reserve(Color::White), 16);
+    assert_eq!(pos.reserve(Seat::WHITE), 16);
     assert!(illegal_reason(&pos, "e9-e8").contains("first turn"));
     play(&mut pos, "Ge9-e8");
     // Second turn: either kind.
@@ -421,7 +421,7 @@ fn g12_material_is_conserved_in_the_shipped_games() {
                 .wrapping_add(1442695040888963407);
             let mv = moves[(seed >> 33) as usize % moves.len()];
             pos.play(&mv).unwrap();
-            for c in Color::BOTH {
+            for c in Seat::BOTH {
                 assert_eq!(material(&pos, c), total, "{name} ply {}\n{pos}", pos.ply());
             }
         }
@@ -437,12 +437,12 @@ fn opponents_choice_is_made_at_the_start_of_his_turn() {
         "gipf-basic",
         "White: h5; Black: e2 e3 e4 e6 c3 d4 f5",
         [5, 5],
-        Color::White,
+        Seat::WHITE,
     );
     let effect = play(&mut pos, "e1-e2");
-    assert_eq!(effect.pending_for, Some(Color::Black));
+    assert_eq!(effect.pending_for, Some(Seat::BLACK));
     assert!(effect.removals.is_empty());
-    assert_eq!(pos.side_to_move(), Color::Black);
+    assert_eq!(pos.side_to_move(), Seat::BLACK);
     assert_eq!(pos.outcome(), None);
     let opts: Vec<String> = pos
         .pending_removal()
@@ -459,14 +459,14 @@ fn opponents_choice_is_made_at_the_start_of_his_turn() {
     assert!(pos.parse_move("xe5;a1-b2").is_err());
     let effect = play(&mut pos, "xe2,e3,e4,e5,e6;a1-b2");
     let pre = effect.pre_removal.unwrap();
-    assert_eq!(pre.by, Color::Black);
+    assert_eq!(pre.by, Seat::BLACK);
     assert_eq!(pre.rows[0].removed.len(), 5);
     assert_eq!(
-        pos.captured(Color::White),
+        pos.captured(Seat::WHITE),
         15 - 1 - 5 + 1,
         "White's e2 was in the extension"
     );
-    assert_eq!(pos.reserve(Color::Black), 5 + 4 - 1);
+    assert_eq!(pos.reserve(Seat::BLACK), 5 + 4 - 1);
     assert_eq!(
         (at(&pos, "c3"), at(&pos, "d4"), at(&pos, "f5")),
         ('x', 'x', 'x')
@@ -483,12 +483,12 @@ fn pending_decision_comes_before_the_reserve_check() {
         "gipf-basic",
         "White: h5; Black: e2 e3 e4 e6 c3 d4 f5",
         [5, 0],
-        Color::White,
+        Seat::WHITE,
     );
     play(&mut pos, "e1-e2");
     assert_eq!(pos.outcome(), None, "Black's reserve refills with his row");
     play(&mut pos, "xc3,d4,e5,f5;a1-b2");
-    assert_eq!(pos.reserve(Color::Black), 3);
+    assert_eq!(pos.reserve(Seat::BLACK), 3);
 }
 
 /// A-G12: a removal step that leaves both players without GIPF-pieces loses for its maker;
@@ -499,7 +499,7 @@ fn last_gipf_pieces_of_both_players() {
         "gipf-standard",
         "White: e2 e3 Ge4; Black: Ge6 b2",
         [5, 5],
-        Color::White,
+        Seat::WHITE,
     );
     let mut choices: Vec<String> = legal_texts(&pos)
         .into_iter()
@@ -520,8 +520,8 @@ fn last_gipf_pieces_of_both_players() {
         play(&mut p, text);
         p.outcome()
     };
-    let black = Some(Outcome::win(Color::Black, EndReason::NoGipfPiece));
-    let white = Some(Outcome::win(Color::White, EndReason::NoGipfPiece));
+    let black = Some(Outcome::win(Seat::BLACK, EndReason::NoGipfPiece));
+    let white = Some(Outcome::win(Seat::WHITE, EndReason::NoGipfPiece));
     assert_eq!(result("e1-e2;xe2,e3,e4,e5,e6"), black);
     assert_eq!(result("e1-e2;xe2,e3,e4,e5"), black);
     assert_eq!(result("e1-e2;xe2,e3,e4,e6"), white);
@@ -629,7 +629,7 @@ fn steps_push_and_never_reach_a_dot() {
     let effect = play(&mut pos, "b5-b4");
     assert!(matches!(effect.action, Some(ActionEffect::Step { .. })));
     assert_eq!((at(&pos, "b5"), at(&pos, "b4")), ('.', 'o'));
-    assert_eq!(pos.reserve(Color::White), 12, "a step uses no reserve");
+    assert_eq!(pos.reserve(Seat::WHITE), 12, "a step uses no reserve");
     // Black steps b2-b3 pushing into White's b4: b4 → b5.
     play(&mut pos, "b2-b3");
     let column: String = ["b2", "b3", "b4", "b5"]
@@ -644,19 +644,19 @@ fn steps_push_and_never_reach_a_dot() {
 
 #[test]
 fn steps_empty_reserve_is_no_loss_but_annihilation_is() {
-    let pos = setup("gipf-steps", "White: e2; Black: e8", [0, 0], Color::White);
+    let pos = setup("gipf-steps", "White: e2; Black: e8", [0, 0], Seat::WHITE);
     assert_eq!(pos.outcome(), None);
     assert!(legal_texts(&pos).iter().all(|t| t.starts_with("e2-")));
     let mut pos = setup(
         "gipf-steps",
         "White: e2 e3 e4; Black: e6",
         [3, 0],
-        Color::White,
+        Seat::WHITE,
     );
     play(&mut pos, "e1-e2");
     assert_eq!(
         pos.outcome(),
-        Some(Outcome::win(Color::White, EndReason::Annihilated))
+        Some(Outcome::win(Seat::WHITE, EndReason::Annihilated))
     );
 }
 
@@ -677,16 +677,16 @@ fn steps_gipf_pieces_enemy_gipf_is_mandatory_own_is_optional_and_returns_as_gipf
     assert_eq!(choices, ["e1-e2;xe2,e3,e4,e5,e6", "e1-e2;xe2,e3,e5,e6"]);
     let mut p = pos.clone();
     play(&mut p, "e1-e2;xe2,e3,e4,e5,e6");
-    assert_eq!(p.gipf_reserve(Color::White), 2);
-    assert_eq!(p.reserve(Color::White), 5 - 1 + 3);
-    assert_eq!(p.captured(Color::Black), pos.captured(Color::Black) + 2);
+    assert_eq!(p.gipf_reserve(Seat::WHITE), 2);
+    assert_eq!(p.reserve(Seat::WHITE), 5 - 1 + 3);
+    assert_eq!(p.captured(Seat::BLACK), pos.captured(Seat::BLACK) + 2);
     assert_eq!(
         p.outcome(),
         None,
         "no last-GIPF-piece rule in gipf-steps-gipf-pieces"
     );
     play(&mut p, "Ga1-b2");
-    assert_eq!(p.gipf_reserve(Color::Black), 0);
+    assert_eq!(p.gipf_reserve(Seat::BLACK), 0);
 }
 
 // ----- notation ----------------------------------------------------------------------------------
@@ -761,6 +761,6 @@ fn formatting_a_foreign_move_does_not_panic() {
     assert_eq!(full.format_move(&mv), "b1-b2");
     assert!(full.play(&mv).is_err());
     other.play(&mv).unwrap();
-    let empty = setup("gipf-basic", "White: e2; Black: e8", [0, 0], Color::White);
+    let empty = setup("gipf-basic", "White: e2; Black: e8", [0, 0], Seat::WHITE);
     assert_eq!(empty.format_move(&mv), "b1-b2");
 }

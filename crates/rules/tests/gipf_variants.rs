@@ -5,7 +5,7 @@ mod gipf_support;
 use std::path::Path;
 
 use boardcraft_rules::{
-    Color, Variant,
+    Seat, Variant,
     gipf::{GipfEntry, GipfRemoval, GipfReturn, LoseWhen, PieceKind},
 };
 use gipf_support::*;
@@ -108,7 +108,7 @@ fn shipped_variants_have_the_published_rules() {
             .filter(|(_, p)| p.kind == PieceKind::Gipf)
             .count();
         assert_eq!(r.ply_cap, Some(1000), "{name}");
-        assert_eq!(r.first_player, Color::White);
+        assert_eq!(r.first_player, Seat::WHITE);
         match name {
             "gipf-basic" => {
                 assert_eq!(

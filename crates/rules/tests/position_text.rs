@@ -39,7 +39,7 @@ fn check_round_trip(variant: &Variant, pos: &AnyPosition) -> bool {
     let exact_hash = match pos {
         AnyPosition::Gipf(g) => {
             g.rules().gipf_until_first_basic
-                || boardcraft_rules::Color::BOTH
+                || boardcraft_rules::Seat::BOTH
                     .iter()
                     .all(|&c| g.has_entered_basic(c) == g.has_moved(c))
         }

@@ -3,7 +3,7 @@
 //! generator in `race_support`).
 mod race_support;
 
-use boardcraft_rules::{Color, EndReason, Outcome, Position, perft::perft};
+use boardcraft_rules::{Seat, EndReason, Outcome, Position, perft::perft};
 use race_support::*;
 
 fn assert_start_perft(name: &str, expected: &[u64]) {
@@ -55,7 +55,7 @@ fn hg_3x4_early_anti_blocking_win_explains_perft_4() {
     assert_eq!(
         pos.outcome(),
         Some(Outcome::win(
-            Color::White,
+            Seat::WHITE,
             EndReason::TargetBlockedButReached
         ))
     );

@@ -1,7 +1,7 @@
 //! Property tests over random playouts of every shipped race variant.
 mod race_support;
 
-use boardcraft_rules::{Color, Position, race::RacePosition};
+use boardcraft_rules::{Seat, Position, race::RacePosition};
 use proptest::prelude::*;
 use race_support::*;
 
@@ -19,14 +19,14 @@ fn snapshot(
 ) -> (
     Vec<boardcraft_rules::race::Square>,
     Vec<boardcraft_rules::race::Square>,
-    Color,
+    Seat,
     u32,
     u64,
     Option<boardcraft_rules::Outcome>,
 ) {
     (
-        pos.pieces(Color::White),
-        pos.pieces(Color::Black),
+        pos.pieces(Seat::WHITE),
+        pos.pieces(Seat::BLACK),
         pos.side_to_move(),
         pos.ply(),
         pos.hash(),
@@ -39,8 +39,8 @@ fn snapshot(
 fn check_position(pos: &mut RacePosition, reference: &RefGame) {
     let rules = pos.rules().clone();
     let n = rules.pieces_per_side();
-    assert_eq!(pos.pieces(Color::White).len(), n);
-    assert_eq!(pos.pieces(Color::Black).len(), n);
+    assert_eq!(pos.pieces(Seat::WHITE).len(), n);
+    assert_eq!(pos.pieces(Seat::BLACK).len(), n);
     assert_eq!(
         reference.outcome(&rules),
         pos.outcome(),
@@ -72,8 +72,8 @@ fn check_position(pos: &mut RacePosition, reference: &RefGame) {
         assert_eq!(path.first(), Some(&mv.from()));
         assert_eq!(path.last(), Some(&mv.to()));
         let undo = pos.play_unchecked(mv);
-        assert_eq!(pos.pieces(Color::White).len(), n);
-        assert_eq!(pos.pieces(Color::Black).len(), n);
+        assert_eq!(pos.pieces(Seat::WHITE).len(), n);
+        assert_eq!(pos.pieces(Seat::BLACK).len(), n);
         assert_ne!(pos.hash(), before.4);
         pos.undo(mv, undo);
         assert_eq!(snapshot(pos), before, "undo of {text}");

@@ -3,7 +3,7 @@
 mod race_support;
 
 use boardcraft_rules::{
-    Color, EndReason, NotationError, Outcome, Position,
+    Seat, EndReason, NotationError, Outcome, Position,
     race::{MoveKind, RacePosition},
 };
 use race_support::*;
@@ -36,7 +36,7 @@ fn dests(pos: &RacePosition, from: &str) -> Vec<String> {
     d
 }
 
-fn count(pos: &RacePosition, side: Color) -> usize {
+fn count(pos: &RacePosition, side: Seat) -> usize {
     pos.pieces(side).len()
 }
 
@@ -49,8 +49,8 @@ fn hg_1_jump_over_own_piece_leaves_it() {
     assert_eq!(effect.kind, MoveKind::Jump);
     assert_eq!(effect.path, squares("g2 e2"));
     assert_eq!(effect.jumped, squares("f2"));
-    assert_eq!(pos.piece_at(sq("f2")), Some(Color::White));
-    assert_eq!(pos.piece_at(sq("e2")), Some(Color::White));
+    assert_eq!(pos.piece_at(sq("f2")), Some(Seat::WHITE));
+    assert_eq!(pos.piece_at(sq("e2")), Some(Seat::WHITE));
     assert_eq!(pos.piece_at(sq("g2")), None);
 }
 
@@ -67,7 +67,7 @@ fn hg_2_no_jump_over_an_empty_square() {
 fn hg_3_jump_in_3x4() {
     let mut pos = start("ugolki-hg-3x4");
     play(&mut pos, "f2:d2");
-    assert_eq!(pos.piece_at(sq("e2")), Some(Color::White));
+    assert_eq!(pos.piece_at(sq("e2")), Some(Seat::WHITE));
 }
 
 #[test]
@@ -79,7 +79,7 @@ fn hg_4_no_landing_on_a_piece() {
 fn hg_5_first_moves_3x3() {
     let pos = after("ugolki-hg-3x3", "1. g2:e2 b7:d7");
     assert_eq!(
-        (count(&pos, Color::White), count(&pos, Color::Black)),
+        (count(&pos, Seat::WHITE), count(&pos, Seat::BLACK)),
         (9, 9)
     );
     assert_eq!(pos.outcome(), None);
@@ -90,7 +90,7 @@ fn hg_5_first_moves_3x3() {
 fn hg_6_first_moves_3x4() {
     let pos = after("ugolki-hg-3x4", "1. f2:d2 c7:e7");
     assert_eq!(
-        (count(&pos, Color::White), count(&pos, Color::Black)),
+        (count(&pos, Seat::WHITE), count(&pos, Seat::BLACK)),
         (12, 12)
     );
     assert_eq!(pos.outcome(), None);
@@ -122,8 +122,8 @@ fn hg_8_no_return_home_depends_on_the_camp_size() {
     let r34 = rules("ugolki-hg-3x4");
     let r33 = rules("ugolki-hg-3x3");
     for s in ["e1", "e2", "e3"] {
-        assert!(r34.in_camp(Color::White, sq(s)));
-        assert!(!r33.in_camp(Color::White, sq(s)));
+        assert!(r34.in_camp(Seat::WHITE, sq(s)));
+        assert!(!r33.in_camp(Seat::WHITE, sq(s)));
     }
     let mut pos = after("ugolki-hg-3x4", "1. e3-e4 a6-a5");
     play(&mut pos, "f3-e3");
@@ -152,7 +152,7 @@ fn hg_no_return_applies_mid_chain() {
         "ugolki-hg-3x4",
         "d3 e1 f1 g1 h1 e2 f2 g2 h2 f3 g3 h3",
         "d4 a6 b6 c6 d6 a7 b7 c7 d7 a8 b8 c8",
-        Color::White,
+        Seat::WHITE,
         10,
     );
     assert_illegal(
@@ -172,7 +172,7 @@ fn hg_10_anti_blocking_win() {
         "ugolki-hg-3x3",
         "d6 f1 g1 h1 f2 g2 h2 f3 g3",
         "a6 b6 a7 b7 c7 a8 b8 c8 h8",
-        Color::White,
+        Seat::WHITE,
         40,
     );
     assert_eq!(pos.outcome(), None);
@@ -180,7 +180,7 @@ fn hg_10_anti_blocking_win() {
     assert_eq!(
         pos.outcome(),
         Some(Outcome::win(
-            Color::White,
+            Seat::WHITE,
             EndReason::TargetBlockedButReached
         ))
     );
@@ -195,7 +195,7 @@ fn hg_10_anti_blocking_win_can_come_early_in_3x4() {
     assert_eq!(
         pos.outcome(),
         Some(Outcome::win(
-            Color::White,
+            Seat::WHITE,
             EndReason::TargetBlockedButReached
         ))
     );
@@ -207,13 +207,13 @@ fn hg_all_pieces_in_target_is_target_filled() {
         "ugolki-hg-3x3",
         "a6 b6 c6 a7 b7 c7 a8 b8 d8",
         "f1 g1 h1 f2 g2 h2 f3 g3 e5",
-        Color::White,
+        Seat::WHITE,
         60,
     );
     play(&mut pos, "d8-c8");
     assert_eq!(
         pos.outcome(),
-        Some(Outcome::win(Color::White, EndReason::TargetFilled))
+        Some(Outcome::win(Seat::WHITE, EndReason::TargetFilled))
     );
 }
 
@@ -223,7 +223,7 @@ fn hg_11_piece_starting_in_target_stays_there() {
         "ugolki-hg-3x3",
         "c6 f1 g1 h1 f2 g2 h2 f3 g3",
         "d6 a7 b7 c7 a8 b8 c8 h8 c5",
-        Color::White,
+        Seat::WHITE,
         30,
     );
     assert_illegal(&pos, "c6:e6", "must stay inside it; e6 is outside");
@@ -236,7 +236,7 @@ fn hg_11_piece_starting_in_target_stays_there() {
         "ugolki-hg-3x3",
         "c6 f1 g1 h1 f2 g2 h2 f3 g3",
         "a7 b7 c7 a8 b8 c8 h8 h7 h6",
-        Color::White,
+        Seat::WHITE,
         30,
     );
     assert_illegal(&pos, "c6-c5", "must stay inside it; c5 is outside");
@@ -252,7 +252,7 @@ fn hg_11_chain_may_pass_through_the_target_a_u1() {
         "ugolki-hg-3x3",
         "c4 f1 g1 h1 f2 g2 h2 f3 g3",
         "c5 d6 a7 b7 c7 a8 b8 c8 h8",
-        Color::White,
+        Seat::WHITE,
         30,
     );
     let mut p = pos.clone();
@@ -292,8 +292,8 @@ fn hg_13_piece_counts_never_change() {
             }
             let mv = moves[(ply as usize * 7 + 3) % moves.len()];
             pos.play(&mv).unwrap();
-            assert_eq!(count(&pos, Color::White), n, "{name} ply {ply}");
-            assert_eq!(count(&pos, Color::Black), n, "{name} ply {ply}");
+            assert_eq!(count(&pos, Seat::WHITE), n, "{name} ply {ply}");
+            assert_eq!(count(&pos, Seat::BLACK), n, "{name} ply {ply}");
         }
     }
 }
@@ -328,7 +328,7 @@ fn q_3_notation_example() {
         "ugolki-9qum",
         "a1 b1 c1 a2 b2 c2 a3 b3 c3",
         "d4 f6 g6 h6 f7 g7 h7 f8 g8",
-        Color::White,
+        Seat::WHITE,
         10,
     );
     let effect = play(&mut pos, "b3:d3:d5");
@@ -342,12 +342,12 @@ fn q_4_jumping_an_opponent_captures_nothing() {
         "ugolki-9qum",
         "a1 b1 c1 a2 b2 c2 a3 b3 c3",
         "d4 f6 g6 h6 f7 g7 h7 f8 g8",
-        Color::White,
+        Seat::WHITE,
         10,
     );
     play(&mut pos, "b3:d3:d5");
-    assert_eq!(pos.piece_at(sq("d4")), Some(Color::Black));
-    assert_eq!(count(&pos, Color::Black), 9);
+    assert_eq!(pos.piece_at(sq("d4")), Some(Seat::BLACK));
+    assert_eq!(count(&pos, Seat::BLACK), 9);
 }
 
 /// White has eight pieces in f6–h8 and e8 next to the empty f8; Black eight in a1–c3 and d3
@@ -357,7 +357,7 @@ fn q5_position() -> RacePosition {
         "ugolki-9qum",
         "f6 g6 h6 f7 g7 h7 g8 h8 e8",
         "a1 b1 c1 a2 b2 c2 a3 b3 d3",
-        Color::White,
+        Seat::WHITE,
         60,
     )
 }
@@ -378,7 +378,7 @@ fn q_6_no_equaliser_white_wins() {
     play(&mut pos, "d3-d4");
     assert_eq!(
         pos.outcome(),
-        Some(Outcome::win(Color::White, EndReason::TargetFilled))
+        Some(Outcome::win(Seat::WHITE, EndReason::TargetFilled))
     );
 }
 
@@ -388,13 +388,13 @@ fn q_7_black_finishing_first_wins_at_once() {
         "ugolki-9qum",
         "f6 g6 h6 f7 g7 h7 g8 e8 e7",
         "a1 b1 c1 a2 b2 c2 a3 b3 d3",
-        Color::Black,
+        Seat::BLACK,
         61,
     );
     play(&mut pos, "d3-c3");
     assert_eq!(
         pos.outcome(),
-        Some(Outcome::win(Color::Black, EndReason::TargetFilled))
+        Some(Outcome::win(Seat::BLACK, EndReason::TargetFilled))
     );
 }
 
@@ -405,7 +405,7 @@ fn q_8_forty_move_rule_loser() {
         "ugolki-9qum",
         "a1 d4 e4 f4 g4 h4 d5 e5 f5",
         "a4 b4 c4 a5 b5 c5 d2 e2 h1",
-        Color::Black,
+        Seat::BLACK,
         79,
     );
     assert_eq!(pos.outcome(), None);
@@ -413,7 +413,7 @@ fn q_8_forty_move_rule_loser() {
     assert_eq!(pos.ply(), 80);
     assert_eq!(
         pos.outcome(),
-        Some(Outcome::win(Color::Black, EndReason::HomeNotVacated))
+        Some(Outcome::win(Seat::BLACK, EndReason::HomeNotVacated))
     );
 }
 
@@ -423,7 +423,7 @@ fn q_9_forty_move_rule_both_at_home_draws() {
         "ugolki-9qum",
         "a1 d4 e4 f4 g4 h4 d5 e5 f5",
         "a4 b4 c4 a5 b5 c5 d2 e2 h8",
-        Color::Black,
+        Seat::BLACK,
         79,
     );
     play(&mut pos, "e2-e1");
@@ -436,7 +436,7 @@ fn q_9_forty_move_rule_both_at_home_draws() {
         "ugolki-9qum",
         "a1 d4 e4 f4 g4 h4 d5 e5 f5",
         "a4 b4 c4 a5 b5 c5 d2 e2 h8",
-        Color::Black,
+        Seat::BLACK,
         81,
     );
     play(&mut later, "e2-e1");
@@ -450,14 +450,14 @@ fn q_10_count_after_ply_200() {
         "ugolki-9qum",
         "f6 g6 h6 f7 g7 h7 f8 d5 d6",
         "a1 b1 c1 a2 b2 c2 e3 e4 e5",
-        Color::Black,
+        Seat::BLACK,
         199,
     );
     play(&mut pos, "e3-e2");
     assert_eq!(
         pos.outcome(),
         Some(Outcome::win(
-            Color::White,
+            Seat::WHITE,
             EndReason::PieceCount { white: 7, black: 6 }
         ))
     );
@@ -466,7 +466,7 @@ fn q_10_count_after_ply_200() {
         "ugolki-9qum",
         "f6 g6 h6 f7 g7 h7 d5 d6 d7",
         "a1 b1 c1 a2 b2 c2 e3 e4 e5",
-        Color::Black,
+        Seat::BLACK,
         199,
     );
     play(&mut pos, "e3-e2");
@@ -483,14 +483,14 @@ fn q_11_no_legal_move_loses() {
         "ugolki-9qum",
         "a1",
         "a2 b1 a3 c2 f6 g6 h6 f7 g7",
-        Color::Black,
+        Seat::BLACK,
         21,
     );
     assert_eq!(pos.outcome(), None);
     play(&mut pos, "c2-c1");
     assert_eq!(
         pos.outcome(),
-        Some(Outcome::win(Color::Black, EndReason::NoLegalMoves))
+        Some(Outcome::win(Seat::BLACK, EndReason::NoLegalMoves))
     );
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
@@ -539,7 +539,7 @@ fn h_5_piece_in_target_cannot_step_out() {
         "halma-16",
         "e16 l1 m1 n1 o1 p1 l2 m2 n2 o2 p2 m3 n3 o3 p3 n4 o4 p4 o5",
         "a7 b7 c7 d7 e7 f7 g7 h7 i7 j7 a8 b8 c8 d8 e8 f8 g8 h8 i8",
-        Color::White,
+        Seat::WHITE,
         100,
     );
     assert_eq!(dests(&pos, "e16"), ["d15", "d16", "e15"]);
@@ -552,7 +552,7 @@ fn h_6_per_landing_lock_mid_chain() {
         "halma-16",
         "f15 l1 m1 n1 o1 p1 l2 m2 n2 o2 p2 m3 n3 o3 p3 n4 o4 p4 o5",
         "e15 d14 c7 d7 e7 f7 g7 h7 i7 j7 a8 b8 c8 d8 e8 f8 g8 h8 i8",
-        Color::White,
+        Seat::WHITE,
         100,
     );
     let mut p = pos.clone();
@@ -571,14 +571,14 @@ fn h_7_filling_the_target_wins() {
         "halma-16",
         "a16 b16 c16 d16 e16 a15 b15 c15 d15 e15 a14 b14 c14 d14 a13 b13 c13 b12 a11",
         "l1 m1 n1 o1 p1 l2 m2 n2 o2 p2 m3 n3 o3 p3 n4 o4 p4 o5 g8",
-        Color::White,
+        Seat::WHITE,
         150,
     );
     assert_eq!(pos.outcome(), None);
     play(&mut pos, "a11-a12");
     assert_eq!(
         pos.outcome(),
-        Some(Outcome::win(Color::White, EndReason::TargetFilled))
+        Some(Outcome::win(Seat::WHITE, EndReason::TargetFilled))
     );
 }
 
@@ -589,7 +589,7 @@ fn h8_position(name_or_rules: std::sync::Arc<boardcraft_rules::race::RaceRules>)
         name_or_rules,
         &squares("b16 c16 d16 e16 a15 b15 c15 d15 e15 a14 b14 c14 d14 a13 b13 c13 a12 c11 h1"),
         &squares("a16 l1 m1 n1 o1 p1 l2 m2 n2 o2 p2 m3 n3 o3 p3 n4 o4 p4 o5"),
-        Color::White,
+        Seat::WHITE,
         150,
     )
     .unwrap()
@@ -617,7 +617,7 @@ fn h_11_parlett_full_target_with_an_own_piece_wins() {
     assert_eq!(
         pos.outcome(),
         Some(Outcome::win(
-            Color::White,
+            Seat::WHITE,
             EndReason::TargetBlockedButReached
         ))
     );
@@ -626,13 +626,13 @@ fn h_11_parlett_full_target_with_an_own_piece_wins() {
         "halma-16-parlett",
         "a16 b16 c16 d16 e16 a15 b15 c15 d15 e15 a14 b14 c14 d14 a13 b13 c13 b12 a11",
         "l1 m1 n1 o1 p1 l2 m2 n2 o2 p2 m3 n3 o3 p3 n4 o4 p4 o5 g8",
-        Color::White,
+        Seat::WHITE,
         150,
     );
     play(&mut pos, "a11-a12");
     assert_eq!(
         pos.outcome(),
-        Some(Outcome::win(Color::White, EndReason::TargetFilled))
+        Some(Outcome::win(Seat::WHITE, EndReason::TargetFilled))
     );
 }
 
@@ -644,7 +644,7 @@ fn parlett_a_target_full_of_the_owners_pieces_is_not_reached() {
         "halma-16-parlett",
         "l1 m1 n1 o1 p1 l2 m2 n2 o2 p2 m3 n3 o3 p3 n4 o4 p4 o5 p5",
         "a16 b16 c16 d16 e16 a15 b15 c15 d15 e15 a14 b14 c14 d14 a13 b13 c13 a12 b12",
-        Color::Black,
+        Seat::BLACK,
         1,
     );
     play(&mut pos, "b12-c11");
@@ -660,14 +660,14 @@ fn parlett_filling_the_opponents_target_for_him_loses() {
         "halma-16-parlett",
         "o6 a8 b8 c8 d8 e8 f8 g8 h8 i8 j8 a9 b9 c9 d9 e9 f9 g9 h9",
         "l1 m1 n1 o1 p1 l2 m2 n2 o2 p2 m3 n3 o3 p3 n4 o4 p4 o5 a1",
-        Color::White,
+        Seat::WHITE,
         100,
     );
     play(&mut pos, "o6-p5");
     assert_eq!(
         pos.outcome(),
         Some(Outcome::win(
-            Color::Black,
+            Seat::BLACK,
             EndReason::TargetBlockedButReached
         ))
     );
@@ -751,7 +751,7 @@ fn play_all(pos: &mut RacePosition, line: &str) {
 fn h_10_ply_cap_draws() {
     let white = "l1 m1 n1 o1 p1 l2 m2 n2 o2 p2 m3 n3 o3 p3 n4 o4 p4 o5 p5";
     let black = "a16 b16 c16 d16 e16 a15 b15 c15 d15 e15 a14 b14 c14 d14 a13 b13 c13 a12 h8";
-    let mut pos = board("halma-16", white, black, Color::White, 398);
+    let mut pos = board("halma-16", white, black, Seat::WHITE, 398);
     play(&mut pos, "l2-k3");
     assert_eq!(pos.outcome(), None);
     play(&mut pos, "h8-h7");
@@ -771,7 +771,7 @@ fn notation_errors_say_what_is_wrong() {
         ("z9-a1", "`z9` is not a square"),
         ("a1-b2:c3", "not both"),
         ("a1-a2-a3", "a step names two squares"),
-        ("f3-q17", "`q17` is not a square"),
+        ("f3-t20", "`t20` is not a square"),
     ] {
         match pos.parse_move(text) {
             Err(NotationError::Syntax { why: got, .. }) => {
@@ -842,16 +842,16 @@ fn game_over_refuses_moves() {
 fn from_board_is_validated() {
     let r = rules("ugolki-hg-3x3");
     let err =
-        RacePosition::from_board(r.clone(), &squares("a1 a1"), &[], Color::White, 0).unwrap_err();
+        RacePosition::from_board(r.clone(), &squares("a1 a1"), &[], Seat::WHITE, 0).unwrap_err();
     assert!(err.contains("a1 is given twice"), "{err}");
-    let err = RacePosition::from_board(r.clone(), &squares("a1"), &squares("a1"), Color::White, 0)
+    let err = RacePosition::from_board(r.clone(), &squares("a1"), &squares("a1"), Seat::WHITE, 0)
         .unwrap_err();
     assert!(err.contains("a1 is given twice"), "{err}");
     let err =
-        RacePosition::from_board(r.clone(), &squares("i1"), &[], Color::White, 0).unwrap_err();
+        RacePosition::from_board(r.clone(), &squares("i1"), &[], Seat::WHITE, 0).unwrap_err();
     assert!(err.contains("i1 is not on the 8×8 board"), "{err}");
     let err =
-        RacePosition::from_board(r, &squares("a1"), &squares("h8"), Color::Black, 0).unwrap_err();
+        RacePosition::from_board(r, &squares("a1"), &squares("h8"), Seat::BLACK, 0).unwrap_err();
     assert!(err.contains("after 0 plies it is White's turn"), "{err}");
 }
 
@@ -878,15 +878,15 @@ fn q_home_deadline_counts_turns_and_pieces_at_home() {
     let d = pos.home_deadline().expect("9qum has the 40-move rule");
     assert_eq!((d.check_ply, d.plies_left), (80, 80));
     assert_eq!(d.turns_left, [40, 40]);
-    assert_eq!(d.at_home[Color::White.index()].len(), 9);
-    assert_eq!(d.at_home[Color::Black.index()].len(), 9);
+    assert_eq!(d.at_home[Seat::WHITE.index()].len(), 9);
+    assert_eq!(d.at_home[Seat::BLACK.index()].len(), 9);
     play(&mut pos, "a3-a4");
     let d = pos.home_deadline().unwrap();
     assert_eq!(d.plies_left, 79);
     // Black is to move: it has the odd ply left over.
     assert_eq!(d.turns_left, [39, 40]);
-    assert_eq!(d.at_home[Color::White.index()].len(), 8);
-    assert!(!d.at_home[Color::White.index()].contains(&sq("a3")));
+    assert_eq!(d.at_home[Seat::WHITE.index()].len(), 8);
+    assert!(!d.at_home[Seat::WHITE.index()].contains(&sq("a3")));
 }
 
 #[test]
@@ -896,19 +896,19 @@ fn q_home_deadline_names_the_pieces_the_rule_will_judge() {
         "ugolki-9qum",
         "a1 d4 e4 f4 g4 h4 d5 e5 f5",
         "a4 b4 c4 a5 b5 c5 d2 e2 h1",
-        Color::Black,
+        Seat::BLACK,
         79,
     );
     let d = pos.home_deadline().unwrap();
     assert_eq!((d.plies_left, d.turns_left), (1, [0, 1]));
-    assert_eq!(d.at_home[Color::White.index()], squares("a1"));
-    assert!(d.at_home[Color::Black.index()].is_empty());
+    assert_eq!(d.at_home[Seat::WHITE.index()], squares("a1"));
+    assert!(d.at_home[Seat::BLACK.index()].is_empty());
     // The deadline agrees with the rule: after Black's move, White (a1 at home) loses.
     let mut after = pos.clone();
     play(&mut after, "h1-h2");
     assert_eq!(
         after.outcome(),
-        Some(Outcome::win(Color::Black, EndReason::HomeNotVacated))
+        Some(Outcome::win(Seat::BLACK, EndReason::HomeNotVacated))
     );
     assert_eq!(after.home_deadline(), None, "the check is behind");
 }

@@ -5,7 +5,7 @@ mod race_support;
 use std::path::Path;
 
 use boardcraft_rules::{
-    Color, Variant, VariantError,
+    Seat, Variant, VariantError,
     race::{Directions, NoLegalMove, RaceRules, TargetLock, WinRule},
     shipped_variants,
 };
@@ -63,7 +63,7 @@ fn broken_unknown_field() {
             15,
             Some(9),
             None,
-            "unknown field `diagonal_jumps` in `rules: Race(…)`; the fields allowed here are: width, height, directions",
+            "unknown field `diagonal_jumps` in `rules: Race(…)`; the fields allowed here are: width, height, board, directions",
         )],
     );
 }
@@ -115,7 +115,7 @@ fn broken_bad_square_name() {
             11,
             None,
             Some("rules.white_camp[3]"),
-            "`hh3` is not a square name; squares are a file letter a–p and a rank 1–16",
+            "`hh3` is not a square name; squares are a file letter a–s and a rank 1–19",
         )],
     );
 }
@@ -128,7 +128,7 @@ fn broken_board_too_big() {
             8,
             None,
             Some("rules.width"),
-            "the board must be 1 to 16 squares wide; 20 is not supported",
+            "the board must be 1 to 19 squares wide; 20 is not supported",
         )],
     );
 }
@@ -207,7 +207,7 @@ fn broken_file_reports_every_problem() {
                 9,
                 None,
                 Some("rules.height"),
-                "the board must be 1 to 16 squares high; 0 is not supported",
+                "the board must be 1 to 19 squares high; 0 is not supported",
             ),
             (
                 12,
@@ -271,27 +271,27 @@ fn shipped_files_say_what_rules_md_says() {
         assert_eq!(r.repetition_draw(), Some(3));
         assert_eq!(r.ply_cap(), Some(400));
         assert_eq!(r.no_legal_move(), NoLegalMove::Loses);
-        assert_eq!(r.first_player(), Color::White);
+        assert_eq!(r.first_player(), Seat::WHITE);
     }
     assert_eq!(
-        rules("ugolki-hg-3x3").camp(Color::White),
+        rules("ugolki-hg-3x3").camp(Seat::WHITE),
         squares("f1 g1 h1 f2 g2 h2 f3 g3 h3")
     );
     assert_eq!(
-        rules("ugolki-hg-3x3").camp(Color::Black),
+        rules("ugolki-hg-3x3").camp(Seat::BLACK),
         squares("a6 b6 c6 a7 b7 c7 a8 b8 c8")
     );
     assert_eq!(
-        rules("ugolki-hg-3x4").camp(Color::White),
+        rules("ugolki-hg-3x4").camp(Seat::WHITE),
         squares("e1 f1 g1 h1 e2 f2 g2 h2 e3 f3 g3 h3")
     );
     assert_eq!(
-        rules("ugolki-hg-3x4").target(Color::White),
+        rules("ugolki-hg-3x4").target(Seat::WHITE),
         squares("a6 b6 c6 d6 a7 b7 c7 d7 a8 b8 c8 d8")
     );
     let q = rules("ugolki-9qum");
-    assert_eq!(q.camp(Color::White), squares("a1 b1 c1 a2 b2 c2 a3 b3 c3"));
-    assert_eq!(q.camp(Color::Black), squares("f6 g6 h6 f7 g7 h7 f8 g8 h8"));
+    assert_eq!(q.camp(Seat::WHITE), squares("a1 b1 c1 a2 b2 c2 a3 b3 c3"));
+    assert_eq!(q.camp(Seat::BLACK), squares("f6 g6 h6 f7 g7 h7 f8 g8 h8"));
     assert!(!q.no_return_home());
     assert_eq!(q.target_lock(), TargetLock::Off);
     assert_eq!(q.win(), WinRule::FillWithOwn);
@@ -303,10 +303,10 @@ fn shipped_files_say_what_rules_md_says() {
         (16, 16, Directions::All)
     );
     assert_eq!(
-        h.camp(Color::White),
+        h.camp(Seat::WHITE),
         squares("l1 m1 n1 o1 p1 l2 m2 n2 o2 p2 m3 n3 o3 p3 n4 o4 p4 o5 p5")
     );
-    let mut black = h.camp(Color::Black).to_vec();
+    let mut black = h.camp(Seat::BLACK).to_vec();
     black.sort();
     let mut expected =
         squares("a16 b16 c16 d16 e16 a15 b15 c15 d15 e15 a14 b14 c14 d14 a13 b13 c13 a12 b12");
@@ -322,7 +322,7 @@ fn shipped_files_say_what_rules_md_says() {
     let all_but_win = |r: &RaceRules| {
         (
             (r.width(), r.height(), r.directions(), r.first_player()),
-            Color::BOTH.map(|c| r.camp(c).to_vec()),
+            Seat::BOTH.map(|c| r.camp(c).to_vec()),
             (r.no_return_home(), r.target_lock(), r.equalising_reply()),
             (r.home_clear_ply(), r.count_ply(), r.no_legal_move()),
             (r.repetition_draw(), r.ply_cap()),
@@ -332,7 +332,7 @@ fn shipped_files_say_what_rules_md_says() {
     let g = rules("grasshopper");
     assert_eq!(g.pieces_per_side(), 10);
     assert_eq!(
-        g.camp(Color::White),
+        g.camp(Seat::WHITE),
         squares("a1 b1 c1 d1 a2 b2 c2 a3 b3 a4")
     );
 }
@@ -355,7 +355,7 @@ fn a_mod_with_an_odd_board_works() {
         panic!()
     };
     let pos = boardcraft_rules::race::RacePosition::new(r.clone());
-    assert_eq!(boardcraft_rules::Position::side_to_move(&pos), Color::Black);
+    assert_eq!(boardcraft_rules::Position::side_to_move(&pos), Seat::BLACK);
     // Compare with the reference generator for a few plies.
     let g = RefGame::from_position(&pos);
     let mut p = pos.clone();

@@ -60,7 +60,7 @@ fn main() {
                 .with_saved_at(1_764_000_000 + seed % 10_000_000);
             // A game in progress that one side resigned.
             if label == "midgame" && i % 2 == 0 && outcome.is_none() {
-                save = save.with_resignation(boardcraft_rules::Color::Black);
+                save = save.with_resignation(boardcraft_rules::Seat::BLACK);
             }
             fs::write(out.join(format!("{name}-{label}.ron")), save.to_ron()).unwrap();
         }

@@ -2,7 +2,7 @@
 //! English `Display` text or translates by kind, using the fields.
 use std::io;
 
-use boardcraft_rules::Color;
+use boardcraft_rules::Seat;
 
 /// Why a save (or another stored file) could not be read, replayed or written.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -141,7 +141,7 @@ pub enum SaveWarning {
     },
     /// The save says `side` resigned, but the rules had already ended the game: the game is
     /// loaded as the rules ended it.
-    ResignationIgnored { side: Color },
+    ResignationIgnored { side: Seat },
     /// The save says the game ended so (online: time, abandonment, an agreed draw), but its
     /// rules or a resignation had already ended it: the game is loaded as they ended it.
     DecisionIgnored { decided: crate::Decided },

@@ -16,7 +16,7 @@
 //! resignation, and says so ([`SaveWarning::ResignationIgnored`]); refusing the whole save for
 //! a claim the replay can settle would lose a good game, as with a differing `result`.
 use boardcraft_rules::{
-    AnyMove, AnyPosition, Color, NotationError, Outcome, Position, Variant, shipped_variant,
+    AnyMove, AnyPosition, Seat, NotationError, Outcome, Position, Variant, shipped_variant,
 };
 
 use crate::{
@@ -34,7 +34,7 @@ pub struct Replayed {
     /// The rules' outcome after the last move (a resignation is not in it).
     pub outcome: Option<Outcome>,
     /// The side that resigned, when the save says so and the rules had not ended the game.
-    pub resigned: Option<Color>,
+    pub resigned: Option<Seat>,
     /// The end decided outside the rules, when the save says so and nothing else had ended
     /// the game.
     pub decided: Option<Decided>,

@@ -1,6 +1,6 @@
 //! The save file: a readable RON text, written by hand-made layout (one line per move pair, with
 //! move numbers) and read back with `ron`, strictly (unknown fields are errors).
-use boardcraft_rules::{Color, Outcome, Variant};
+use boardcraft_rules::{Seat, Outcome, Variant};
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use crate::{Player, SaveError};
@@ -46,7 +46,7 @@ pub struct SavedGame {
     /// the replay cannot find it: the save is what keeps it. Absent (= nobody resigned) from
     /// saves written before it existed. See [`SavedGame::replay`] for how it is checked.
     #[serde(default)]
-    pub resigned: Option<Color>,
+    pub resigned: Option<Seat>,
     /// An end decided outside the rules and the board (an online game: a flag fall, a game
     /// abandoned and claimed, a draw agreed). Like a resignation the replay cannot find it, so
     /// the save keeps it. Absent (= none) from saves written before it existed.
@@ -58,9 +58,9 @@ pub struct SavedGame {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Decided {
     /// This side's clock ran out.
-    Timeout(Color),
+    Timeout(Seat),
     /// This side left the game and the opponent claimed it.
-    Abandoned(Color),
+    Abandoned(Seat),
     /// Both players agreed to a draw.
     DrawAgreed,
     /// A game between accounts (online, protocol 2) that ended before each side made two
@@ -70,7 +70,7 @@ pub enum Decided {
 
 impl Decided {
     /// The winner (none for a draw).
-    pub fn winner(self) -> Option<Color> {
+    pub fn winner(self) -> Option<Seat> {
         match self {
             Decided::Timeout(side) | Decided::Abandoned(side) => Some(side.other()),
             Decided::DrawAgreed | Decided::Aborted => None,
@@ -131,7 +131,7 @@ impl SavedGame {
     }
 
     /// Records that `side` resigned (the game the save was made from ended so).
-    pub fn with_resignation(mut self, side: Color) -> Self {
+    pub fn with_resignation(mut self, side: Seat) -> Self {
         self.resigned = Some(side);
         self.result = result_text(self.outcome, self.resigned);
         self
@@ -240,7 +240,7 @@ impl SavedGame {
 }
 
 /// The result in words, as a save writes it: the rules' outcome, or the resignation.
-pub fn result_text(outcome: Option<Outcome>, resigned: Option<Color>) -> Option<String> {
+pub fn result_text(outcome: Option<Outcome>, resigned: Option<Seat>) -> Option<String> {
     end_text(outcome, resigned, None)
 }
 
@@ -248,7 +248,7 @@ pub fn result_text(outcome: Option<Outcome>, resigned: Option<Color>) -> Option<
 /// the decision, then the rules' outcome (the order in which they can happen).
 pub fn end_text(
     outcome: Option<Outcome>,
-    resigned: Option<Color>,
+    resigned: Option<Seat>,
     decided: Option<Decided>,
 ) -> Option<String> {
     match (resigned, decided) {
@@ -367,7 +367,7 @@ mod tests {
 
     #[test]
     fn a_resignation_round_trips() {
-        let save = a_save().with_resignation(Color::White);
+        let save = a_save().with_resignation(Seat::WHITE);
         assert_eq!(save.result.as_deref(), Some("Black wins: White resigned"));
         let text = save.to_ron();
         assert!(text.contains("    resigned: Some(White),\n"), "{text}");

@@ -3,7 +3,7 @@
 //! depend on hand-made lines that a rules change could break.
 use boardcraft_ai::Level;
 use boardcraft_rules::{
-    Color, Position, Variant, checks::SeededMoves, shipped_variant, shipped_variants,
+    Seat, Position, Variant, checks::SeededMoves, shipped_variant, shipped_variants,
 };
 use boardcraft_saves::{
     Decided, FORMAT_VERSION, Player, SaveError, SaveWarning, SavedGame, hash_hex,
@@ -282,12 +282,12 @@ fn a_tampered_result_is_a_warning_and_the_replay_wins() {
 fn a_resignation_replays_and_one_after_the_end_is_ignored() {
     // A game still on: the resignation ends it, with no warning.
     let (variant, save) = small_saves().swap_remove(1);
-    let resigned = save.with_resignation(Color::Black);
+    let resigned = save.with_resignation(Seat::BLACK);
     let replayed = SavedGame::parse(&resigned.to_ron())
         .unwrap()
         .replay(&variant)
         .unwrap();
-    assert_eq!(replayed.resigned, Some(Color::Black));
+    assert_eq!(replayed.resigned, Some(Seat::BLACK));
     assert_eq!(replayed.outcome, None);
     assert!(replayed.warnings.is_empty(), "{:?}", replayed.warnings);
 
@@ -296,13 +296,13 @@ fn a_resignation_replays_and_one_after_the_end_is_ignored() {
     let outcome = finished.outcome;
     assert!(outcome.is_some());
     let mut edited = finished.clone();
-    edited.resigned = Some(Color::White);
+    edited.resigned = Some(Seat::WHITE);
     let replayed = edited.replay(&variant).unwrap();
     assert_eq!(replayed.resigned, None);
     assert_eq!(replayed.outcome, outcome);
     assert_eq!(
         replayed.warnings,
-        vec![SaveWarning::ResignationIgnored { side: Color::White }]
+        vec![SaveWarning::ResignationIgnored { side: Seat::WHITE }]
     );
 }
 
@@ -312,8 +312,8 @@ fn a_resignation_replays_and_one_after_the_end_is_ignored() {
 #[test]
 fn an_end_decided_online_replays_and_one_after_another_end_is_ignored() {
     for decided in [
-        Decided::Timeout(Color::White),
-        Decided::Abandoned(Color::Black),
+        Decided::Timeout(Seat::WHITE),
+        Decided::Abandoned(Seat::BLACK),
         Decided::DrawAgreed,
         Decided::Aborted,
     ] {
@@ -350,15 +350,15 @@ fn an_end_decided_online_replays_and_one_after_another_end_is_ignored() {
         }]
     );
     let (variant, save) = small_saves().swap_remove(1);
-    let mut both = save.with_resignation(Color::Black);
-    both.decided = Some(Decided::Timeout(Color::White));
+    let mut both = save.with_resignation(Seat::BLACK);
+    both.decided = Some(Decided::Timeout(Seat::WHITE));
     let replayed = both.replay(&variant).unwrap();
-    assert_eq!(replayed.resigned, Some(Color::Black));
+    assert_eq!(replayed.resigned, Some(Seat::BLACK));
     assert_eq!(replayed.decided, None);
     assert_eq!(
         replayed.warnings,
         vec![SaveWarning::DecisionIgnored {
-            decided: Decided::Timeout(Color::White)
+            decided: Decided::Timeout(Seat::WHITE)
         }]
     );
 }

@@ -155,10 +155,10 @@ async fn http_retry(lb: &str, method: &str, path: &str, body: &str) -> String {
     unreachable!()
 }
 
-fn side_of(color: boardcraft_rules::Color) -> boardcraft_protocol::Side {
+fn side_of(color: boardcraft_rules::Seat) -> boardcraft_protocol::Side {
     match color {
-        boardcraft_rules::Color::White => boardcraft_protocol::Side::White,
-        boardcraft_rules::Color::Black => boardcraft_protocol::Side::Black,
+        boardcraft_rules::Seat::WHITE => boardcraft_protocol::Side::White,
+        _ => boardcraft_protocol::Side::Black,
     }
 }
 

@@ -12,7 +12,7 @@
 //! written by the rules engine (a broken variant file's problems, for its modder).
 use std::fmt::Display;
 
-use boardcraft_rules::Color;
+use boardcraft_rules::Seat;
 
 use crate::{game::config::PlayerKind, settings::Language};
 
@@ -324,19 +324,19 @@ pub fn plural_form(language: Language, n: u64) -> usize {
 }
 
 /// A side's name: "White" / "Белые" (as the subject of a sentence).
-pub fn side(language: Language, color: Color) -> &'static str {
+pub fn side(language: Language, color: Seat) -> &'static str {
     tr(
         language,
         match color {
-            Color::White => Key::White,
-            Color::Black => Key::Black,
+            Seat::WHITE => Key::White,
+            _ => Key::Black,
         },
     )
 }
 
 /// A side's name inside a sentence: Russian lower-cases it ("ходят белые"); English keeps
 /// the capital ("White to move").
-pub fn side_lower(language: Language, color: Color) -> String {
+pub fn side_lower(language: Language, color: Seat) -> String {
     let name = side(language, color);
     match language {
         Language::English => name.to_owned(),

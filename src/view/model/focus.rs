@@ -3,7 +3,7 @@
 //! then any overflow leaves the bottom of the landing stack for a tray.
 use bevy::math::Vec2;
 use boardcraft_rules::{
-    Color,
+    Seat,
     focus::{Action, Fate, FocusEffect, FocusMove, FocusPosition, FocusRules, Square},
 };
 
@@ -33,22 +33,22 @@ pub fn layout(rules: &FocusRules) -> Layout {
     let (min, max) = (layout.min, layout.max);
     layout.trays = vec![
         (
-            Tray::Reserve(Color::White),
+            Tray::Reserve(Seat::WHITE),
             Vec2::new(max.x + 1.5, min.y),
             Vec2::new(0.0, 0.85),
         ),
         (
-            Tray::Captured(Color::White),
+            Tray::Captured(Seat::WHITE),
             Vec2::new(max.x + 2.5, min.y),
             Vec2::new(0.0, 0.85),
         ),
         (
-            Tray::Reserve(Color::Black),
+            Tray::Reserve(Seat::BLACK),
             Vec2::new(min.x - 1.5, max.y),
             Vec2::new(0.0, -0.85),
         ),
         (
-            Tray::Captured(Color::Black),
+            Tray::Captured(Seat::BLACK),
             Vec2::new(min.x - 2.5, max.y),
             Vec2::new(0.0, -0.85),
         ),
@@ -67,7 +67,7 @@ pub fn snapshot(position: &FocusPosition, layout: &Layout) -> Snapshot {
             snapshot.stacks[c.index()] = stack.pieces().map(PieceKind::man).collect();
         }
     }
-    for side in Color::BOTH {
+    for side in Seat::BOTH {
         let reserve = usize::from(position.reserve(side));
         *snapshot.tray_mut(Tray::Reserve(side)) = vec![PieceKind::man(side); reserve];
         // `captured_by(side)` counts the opponent's pieces `side` has taken.

@@ -3,7 +3,7 @@
 //! front one spot (all at once), then each removal step sends its rows to the trays.
 use bevy::math::Vec2;
 use boardcraft_rules::{
-    Color,
+    Seat,
     gipf::{
         effect::{ActionEffect, Destination, GipfEffect, RemovalStep},
         geometry::{Direction, Dot, Point, Spot, geometry},
@@ -98,22 +98,22 @@ pub fn layout(_rules: &GipfRules) -> Layout {
     let (min, max) = (layout.min, layout.max);
     layout.trays = vec![
         (
-            Tray::Reserve(Color::White),
+            Tray::Reserve(Seat::WHITE),
             Vec2::new(max.x + 1.3, min.y + 0.5),
             Vec2::new(0.0, 0.8),
         ),
         (
-            Tray::Captured(Color::White),
+            Tray::Captured(Seat::WHITE),
             Vec2::new(max.x + 2.3, min.y + 0.5),
             Vec2::new(0.0, 0.8),
         ),
         (
-            Tray::Reserve(Color::Black),
+            Tray::Reserve(Seat::BLACK),
             Vec2::new(min.x - 1.3, max.y - 0.5),
             Vec2::new(0.0, -0.8),
         ),
         (
-            Tray::Captured(Color::Black),
+            Tray::Captured(Seat::BLACK),
             Vec2::new(min.x - 2.3, max.y - 0.5),
             Vec2::new(0.0, -0.8),
         ),
@@ -129,7 +129,7 @@ fn dot(layout: &Layout, d: Dot) -> Option<CellId> {
     layout.id(&d.to_string())
 }
 
-fn kind(color: Color, k: GipfKind) -> PieceKind {
+fn kind(color: Seat, k: GipfKind) -> PieceKind {
     PieceKind {
         color,
         gipf: k == GipfKind::Gipf,
@@ -146,7 +146,7 @@ pub fn snapshot(position: &GipfPosition, layout: &Layout) -> Snapshot {
             snapshot.stacks[c.index()].push(kind(piece.color, piece.kind));
         }
     }
-    for side in Color::BOTH {
+    for side in Seat::BOTH {
         let reserve = snapshot.tray_mut(Tray::Reserve(side));
         reserve.extend(std::iter::repeat_n(
             PieceKind::man(side),

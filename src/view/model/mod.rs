@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use bevy::math::{Vec2, Vec3};
-use boardcraft_rules::{AnyEffect, AnyMove, AnyPosition, Color, FamilyRules, Position, Variant};
+use boardcraft_rules::{AnyEffect, AnyMove, AnyPosition, Seat, FamilyRules, Position, Variant};
 
 pub mod focus;
 pub mod gipf;
@@ -48,7 +48,7 @@ pub struct Cell {
     pub at: Vec2,
     pub kind: CellKind,
     /// The side whose start camp this cell belongs to (tinted on the board).
-    pub camp: Option<Color>,
+    pub camp: Option<Seat>,
     /// Checkerboard shading for square boards.
     pub dark: bool,
 }
@@ -57,30 +57,30 @@ pub struct Cell {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Tray {
     /// Pieces a side can still bring into play (Focus reserve, GIPF reserve).
-    Reserve(Color),
+    Reserve(Seat),
     /// Pieces a side has captured (taken out of the game).
-    Captured(Color),
+    Captured(Seat),
 }
 
 impl Tray {
     pub const ALL: [Tray; 4] = [
-        Tray::Reserve(Color::White),
-        Tray::Reserve(Color::Black),
-        Tray::Captured(Color::White),
-        Tray::Captured(Color::Black),
+        Tray::Reserve(Seat::WHITE),
+        Tray::Reserve(Seat::BLACK),
+        Tray::Captured(Seat::WHITE),
+        Tray::Captured(Seat::BLACK),
     ];
 }
 
 /// The kind of a piece, as far as the view tells pieces apart.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PieceKind {
-    pub color: Color,
+    pub color: Seat,
     /// A GIPF-piece (two basic pieces stacked, drawn as a double disc).
     pub gipf: bool,
 }
 
 impl PieceKind {
-    pub const fn man(color: Color) -> Self {
+    pub const fn man(color: Seat) -> Self {
         PieceKind { color, gipf: false }
     }
 }
@@ -457,7 +457,7 @@ pub enum Token {
     /// A cell (or a piece standing on it).
     Cell(CellId),
     /// A side's reserve (Focus drops).
-    Reserve(Color),
+    Reserve(Seat),
 }
 
 /// The clicks that name a legal move, in order (e.g. from-cell, to-cell).
@@ -506,7 +506,7 @@ pub fn square_grid(
     files: u8,
     ranks: u8,
     exists: impl Fn(u8, u8) -> bool,
-    camp: impl Fn(u8, u8) -> Option<Color>,
+    camp: impl Fn(u8, u8) -> Option<Seat>,
     piece: PieceStyle,
 ) -> Layout {
     let mut cells = Vec::new();

@@ -1,7 +1,7 @@
 //! View adapter for the race family (Ugolki, Halma): a rectangular board with tinted camps,
 //! one piece per square, moves animated landing by landing along the effect's path.
 use boardcraft_rules::{
-    Color, Position,
+    Seat, Position,
     race::{MoveKind, RaceEffect, RaceMove, RacePosition, RaceRules, Square},
 };
 
@@ -20,7 +20,7 @@ const STYLE: PieceStyle = PieceStyle {
 pub fn layout(rules: &RaceRules) -> Layout {
     let camp = |file: u8, rank: u8| {
         let s = Square::new(file, rank)?;
-        Color::BOTH.into_iter().find(|side| rules.in_camp(*side, s))
+        Seat::BOTH.into_iter().find(|side| rules.in_camp(*side, s))
     };
     square_grid(
         rules.width(),
@@ -37,7 +37,7 @@ fn cell(layout: &Layout, s: Square) -> Option<CellId> {
 
 pub fn snapshot(position: &RacePosition, layout: &Layout) -> Snapshot {
     let mut snapshot = Snapshot::empty(layout);
-    for side in Color::BOTH {
+    for side in Seat::BOTH {
         for s in position.pieces(side) {
             if let Some(c) = cell(layout, s) {
                 snapshot.stacks[c.index()].push(PieceKind::man(side));

@@ -7,7 +7,7 @@
 //! more when tall (more ways to move, more pieces to bury the opponent's under) and when they
 //! hold own pieces beneath the top (those return to the reserve when the stack overflows).
 use boardcraft_rules::{
-    Color, Position,
+    Seat, Position,
     focus::{FocusMove, FocusPosition},
 };
 
@@ -48,7 +48,7 @@ impl Evaluate for FocusPosition {
                 + OWN_BENEATH * (i32::from(own) - 1)
                 + MOBILITY * i32::from(board.move_count(sq, h));
         }
-        for c in Color::BOTH {
+        for c in Seat::BOTH {
             let reserve = i32::from(self.reserve(c));
             side[c.index()] += (alive[c.index()] + reserve) * ALIVE + reserve * RESERVE;
             if !controlled[c.index()] {
@@ -106,8 +106,8 @@ impl Overflows for FocusPosition {
         let bottom = target.bits() & ((1u16 << overflow) - 1);
         let black = bottom.count_ones() as i32;
         let (mine, theirs) = match me {
-            Color::White => (i32::from(overflow) - black, black),
-            Color::Black => (black, i32::from(overflow) - black),
+            Seat::WHITE => (i32::from(overflow) - black, black),
+            _ => (black, i32::from(overflow) - black),
         };
         Overflow {
             mine,

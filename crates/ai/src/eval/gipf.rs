@@ -9,7 +9,7 @@
 //! in the extension captured), two is the start of one. Central spots lie on longer lines and
 //! take part in more rows.
 use boardcraft_rules::{
-    Color, Position,
+    Seat, Position,
     gipf::{GipfMove, GipfPosition, LoseWhen, geometry::geometry},
 };
 
@@ -40,7 +40,7 @@ impl Evaluate for GipfPosition {
         let rules = self.rules();
         let g = geometry();
         let mut side = [0i32; 2];
-        for c in Color::BOTH {
+        for c in Seat::BOTH {
             let reserve = (self.reserve(c) + 2 * self.gipf_reserve(c)) as i32;
             let board = self.board_units(c) as i32;
             let mut v = match rules.lose_when {
@@ -68,8 +68,8 @@ impl Evaluate for GipfPosition {
             let spots = line.ray.spots();
             for (cell, &s) in cells.iter_mut().zip(spots) {
                 *cell = match self.piece_at(s).map(|p| p.color) {
-                    Some(Color::White) => 1,
-                    Some(Color::Black) => 8,
+                    Some(Seat::WHITE) => 1,
+                    Some(_) => 8,
                     None => 0,
                 };
             }
@@ -84,10 +84,10 @@ impl Evaluate for GipfPosition {
                 }
                 let (white, black) = ((sum & 7) as usize, (sum >> 3) as usize);
                 if black == 0 {
-                    side[Color::White.index()] += THREAT[white];
+                    side[Seat::WHITE.index()] += THREAT[white];
                 }
                 if white == 0 {
-                    side[Color::Black.index()] += THREAT[black];
+                    side[Seat::BLACK.index()] += THREAT[black];
                 }
             }
         }

@@ -1,11 +1,24 @@
 //! Static evaluation: what the search calls at its horizon, one implementation per family.
-use boardcraft_rules::{AnyMove, AnyPosition, Position};
+use boardcraft_rules::{AnyMove, AnyPosition, Position, Seat};
 
 /// A heuristic value of a position for the side to move, in [`crate::score::UNIT`]s (100 ≈ one
 /// move's worth of progress), strictly inside `±WIN_THRESHOLD`. Only called on positions that
 /// are not finished (the search scores finished games itself).
 pub trait Evaluate: Position {
+    /// The position's value for its side to move (centipawn-like: about 40 per square of
+    /// progress in the race games).
     fn evaluate(&self) -> i32;
+
+    /// The position's value for `seat`, whoever is to move: how much better `seat` stands than
+    /// the strongest of the others (a multi-player search scores the root seat by it). With two
+    /// seats it is `evaluate()` for the side to move and its negation for the other.
+    fn evaluate_for(&self, seat: Seat) -> i32 {
+        if seat == self.side_to_move() {
+            self.evaluate()
+        } else {
+            -self.evaluate()
+        }
+    }
 
     /// A cheap guess of how promising `mv` is, to order moves before the search knows better
     /// (e.g. captures or forward progress first). Larger is tried earlier; 0 is neutral.
@@ -40,6 +53,14 @@ impl Evaluate for AnyPosition {
             AnyPosition::Race(p) => p.evaluate(),
             AnyPosition::Focus(p) => p.evaluate(),
             AnyPosition::Gipf(p) => p.evaluate(),
+        }
+    }
+
+    fn evaluate_for(&self, seat: Seat) -> i32 {
+        match self {
+            AnyPosition::Race(p) => p.evaluate_for(seat),
+            AnyPosition::Focus(p) => p.evaluate_for(seat),
+            AnyPosition::Gipf(p) => p.evaluate_for(seat),
         }
     }
 

@@ -24,7 +24,7 @@ use std::{
 };
 
 use boardcraft_rules::{
-    Color, Position,
+    Seat, Position,
     race::{Directions, RaceMove, RacePosition, RaceRules, Square, WinRule},
 };
 
@@ -51,13 +51,14 @@ const STRAGGLERS: usize = 3;
 struct Geometry {
     rules: Weak<RaceRules>,
     metric: Directions,
-    /// The deepest square of each side's target (farthest from its home).
-    corner: [Square; 2],
-    /// Each target square with its distance to the corner, nearest first.
-    target: [Vec<(Square, i32)>; 2],
-    /// For each square (`rank * width + file`), its distance to the nearest square of each
-    /// side's target: a piece must cover at least that much, whatever square it ends on.
-    to_target: [Vec<i32>; 2],
+    /// The deepest square of each seat's target (farthest from its home).
+    corner: Vec<Square>,
+    /// Each target square with its distance to the corner, nearest first, per seat.
+    target: Vec<Vec<(Square, i32)>>,
+    /// For each square of the board's box (`rank * width + file`), its distance to the
+    /// nearest square of each seat's target: a piece must cover at least that much, whatever
+    /// square it ends on.
+    to_target: Vec<Vec<i32>>,
     width: usize,
 }
 
@@ -90,13 +91,19 @@ fn distance(metric: Directions, a: Square, b: Square) -> i32 {
     match metric {
         Directions::Orthogonal => dx + dy,
         Directions::Diagonal | Directions::All => dx.max(dy),
+        // Axial coordinates whose diagonal neighbours are (+1, -1) and (-1, +1).
+        Directions::Hex => {
+            let dq = i32::from(a.file()) - i32::from(b.file());
+            let dr = i32::from(a.rank()) - i32::from(b.rank());
+            dq.abs().max(dr.abs()).max((dq + dr).abs())
+        }
     }
 }
 
 impl Geometry {
     fn new(rules: &Arc<RaceRules>) -> Geometry {
         let metric = rules.directions();
-        let corner = Color::BOTH.map(|c| {
+        let corner: Vec<Square> = rules.seats().map(|c| {
             // The target square with the largest total distance from the side's home camp.
             let home = rules.camp(c);
             *rules
@@ -104,8 +111,8 @@ impl Geometry {
                 .iter()
                 .max_by_key(|&&t| home.iter().map(|&h| distance(metric, t, h)).sum::<i32>())
                 .expect("camps are not empty")
-        });
-        let target = Color::BOTH.map(|c| {
+        }).collect();
+        let target = rules.seats().map(|c| {
             let mut t: Vec<(Square, i32)> = rules
                 .target(c)
                 .iter()
@@ -113,9 +120,9 @@ impl Geometry {
                 .collect();
             t.sort_by_key(|&(_, d)| d);
             t
-        });
+        }).collect();
         let (width, height) = (rules.width(), rules.height());
-        let to_target = Color::BOTH.map(|c| {
+        let to_target = rules.seats().map(|c| {
             let target = rules.target(c);
             (0..height)
                 .flat_map(|rank| (0..width).map(move |file| (file, rank)))
@@ -128,7 +135,7 @@ impl Geometry {
                         .expect("camps are not empty")
                 })
                 .collect()
-        });
+        }).collect();
         Geometry {
             rules: Arc::downgrade(rules),
             metric,
@@ -140,7 +147,7 @@ impl Geometry {
     }
 
     /// How far `s` is from the nearest square of `side`'s target.
-    fn to_target(&self, side: Color, s: Square) -> i32 {
+    fn to_target(&self, side: Seat, s: Square) -> i32 {
         self.to_target[side.index()][usize::from(s.rank()) * self.width + usize::from(s.file())]
     }
 }
@@ -149,15 +156,15 @@ impl Geometry {
 /// directions is off the board or occupied, and so is every square a jump would land on — with
 /// at least one piece of `by` in that wall (a camp full of its owner's own pieces does not count).
 trait WalledIn {
-    fn is_walled_in(&self, s: Square, by: Color) -> bool;
+    fn is_walled_in(&self, s: Square, by: Seat) -> bool;
     /// Whether an opponent piece walled in inside `side`'s target keeps `side` from finishing.
-    fn cannot_finish(&self, side: Color) -> bool;
+    fn cannot_finish(&self, side: Seat) -> bool;
 }
 
 impl WalledIn for RacePosition {
-    fn is_walled_in(&self, s: Square, by: Color) -> bool {
+    fn is_walled_in(&self, s: Square, by: Seat) -> bool {
         let rules = self.rules();
-        let on_board = |q: &Square| q.file() < rules.width() && q.rank() < rules.height();
+        let on_board = |q: &Square| rules.on_board(*q);
         let mut theirs = false;
         let shut = rules.directions().iter().all(|d| {
             let (dx, dy) = d.delta();
@@ -176,7 +183,7 @@ impl WalledIn for RacePosition {
         shut && theirs
     }
 
-    fn cannot_finish(&self, side: Color) -> bool {
+    fn cannot_finish(&self, side: Seat) -> bool {
         // Only where nothing forces the opponent out of one's target (Halma, Grasshopper; not
         // under the anti-blocking rule or the 40-move rule): an opponent piece there that
         // one's own pieces help wall in is a square one can never fill while the wall stands
@@ -190,7 +197,7 @@ impl WalledIn for RacePosition {
                 .target(side)
                 .iter()
                 .copied()
-                .filter(move |&s| self.piece_at(s) == Some(side.other()))
+                .filter(move |&s| matches!(self.piece_at(s), Some(o) if o != side))
         };
         theirs().nth(STRAGGLERS).is_none() && theirs().any(|s| self.is_walled_in(s, side))
     }
@@ -198,16 +205,16 @@ impl WalledIn for RacePosition {
 
 /// The evaluation, with scratch buffers at least as long as a side's pieces and its
 /// target's squares.
-fn evaluate_with(
+fn seat_values(
     pos: &RacePosition,
     g: &Geometry,
     buf: &mut [(i32, i32)],
     slots: &mut [i32],
-) -> i32 {
+) -> [i32; Seat::MAX] {
     let rules = pos.rules();
     let ply = pos.ply();
-    let mut side = [0i32; 2];
-    for c in Color::BOTH {
+    let mut side = [0i32; Seat::MAX];
+    for c in rules.seats() {
         let corner = g.corner[c.index()];
         // Distances of the pieces to the corner, nearest first, each with its distance to
         // the nearest target square (camps hold at most half of a 16×16 board).
@@ -223,7 +230,8 @@ fn evaluate_with(
         let mut k = 0;
         for &(s, d) in &g.target[c.index()] {
             if k < slots.len()
-                && (rules.win() == WinRule::FillWithOwn || pos.piece_at(s) != Some(c.other()))
+                && (rules.win() == WinRule::FillWithOwn
+                    || !matches!(pos.piece_at(s), Some(o) if o != c))
             {
                 slots[k] = d;
                 k += 1;
@@ -259,33 +267,57 @@ fn evaluate_with(
         }
         side[c.index()] = value;
     }
-    let me = pos.side_to_move();
-    let lead = side[me.index()] - side[me.other().index()];
+    side
+}
+
+/// `me`'s lead over the strongest of the seats still racing (with two seats: over the other),
+/// from the seats' values, plus the tempo of the side to move (minus it for the others).
+fn lead_of(pos: &RacePosition, side: &[i32; Seat::MAX], me: Seat) -> i32 {
+    let rival = pos
+        .rules()
+        .seats()
+        .filter(|&o| o != me && !pos.has_finished(o))
+        .max_by_key(|&o| side[o.index()]);
+    let Some(rival) = rival else {
+        return side[me.index()];
+    };
+    let lead = side[me.index()] - side[rival.index()];
     // A side that cannot finish cannot cash in its lead: the game is heading for a draw.
-    let lead = if (lead > 0 && pos.cannot_finish(me)) || (lead < 0 && pos.cannot_finish(me.other()))
-    {
+    let lead = if (lead > 0 && pos.cannot_finish(me)) || (lead < 0 && pos.cannot_finish(rival)) {
         lead / BLOCKED_LEAD_DIVISOR
     } else {
         lead
     };
-    lead + TEMPO
+    if me == pos.side_to_move() {
+        lead + TEMPO
+    } else {
+        lead - TEMPO
+    }
+}
+
+/// Every seat's standing (higher is better: minus the work left, with the camp rules' terms).
+fn values(pos: &RacePosition) -> [i32; Seat::MAX] {
+    {
+        let this = pos;
+        with_geometry(this.rules(), |g| {
+            // Camps of up to 32 squares (every shipped variant) use small stack buffers.
+            let size = this.rules().pieces_per_side();
+            if size <= 32 {
+                seat_values(this, g, &mut [(0, 0); 32], &mut [0; 32])
+            } else {
+                seat_values(this, g, &mut vec![(0, 0); size], &mut vec![0; size])
+            }
+        })
+    }
 }
 
 impl Evaluate for RacePosition {
     fn evaluate(&self) -> i32 {
-        with_geometry(self.rules(), |g| {
-            // Camps of up to 32 squares (every shipped variant) use small stack buffers.
-            let rules = self.rules();
-            let size = rules
-                .camp(Color::White)
-                .len()
-                .max(rules.camp(Color::Black).len());
-            if size <= 32 {
-                evaluate_with(self, g, &mut [(0, 0); 32], &mut [0; 32])
-            } else {
-                evaluate_with(self, g, &mut vec![(0, 0); size], &mut vec![0; size])
-            }
-        })
+        lead_of(self, &values(self), self.side_to_move())
+    }
+
+    fn evaluate_for(&self, seat: Seat) -> i32 {
+        lead_of(self, &values(self), seat)
     }
 
     /// Dearer per node than the 8×8 games on the biggest boards, in proportion to the board:

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use boardcraft_ai::{Evaluate, rng::mix};
-use boardcraft_rules::{Color, EndReason, IllegalMove, NotationError, Outcome, Position};
+use boardcraft_rules::{Seat, EndReason, IllegalMove, NotationError, Outcome, Position};
 
 /// Subtraction Nim: take 1–3 counters from one pile; whoever takes the last one wins. The side
 /// to move wins iff the pile is not a multiple of 4, by taking `pile % 4`.
@@ -25,11 +25,11 @@ impl Position for Nim {
     type Undo = ();
     type Effect = ();
 
-    fn side_to_move(&self) -> Color {
+    fn side_to_move(&self) -> Seat {
         if self.ply.is_multiple_of(2) {
-            Color::White
+            Seat::WHITE
         } else {
-            Color::Black
+            Seat::BLACK
         }
     }
     fn ply(&self) -> u32 {
@@ -96,9 +96,9 @@ impl Evaluate for Nim {
 pub struct Mnk {
     pub n: usize,
     pub k: usize,
-    pub cells: Vec<Option<Color>>,
+    pub cells: Vec<Option<Seat>>,
     pub ply: u32,
-    pub winner: Option<Color>,
+    pub winner: Option<Seat>,
 }
 
 impl Mnk {
@@ -120,8 +120,8 @@ impl Mnk {
         for (r, row) in rows.iter().enumerate() {
             for (c, ch) in row.chars().enumerate() {
                 g.cells[r * n + c] = match ch {
-                    'X' => Some(Color::White),
-                    'O' => Some(Color::Black),
+                    'X' => Some(Seat::WHITE),
+                    'O' => Some(Seat::BLACK),
                     _ => None,
                 };
             }
@@ -163,14 +163,14 @@ impl Mnk {
 
 impl Position for Mnk {
     type Move = usize;
-    type Undo = Option<Color>;
+    type Undo = Option<Seat>;
     type Effect = ();
 
-    fn side_to_move(&self) -> Color {
+    fn side_to_move(&self) -> Seat {
         if self.ply.is_multiple_of(2) {
-            Color::White
+            Seat::WHITE
         } else {
-            Color::Black
+            Seat::BLACK
         }
     }
     fn ply(&self) -> u32 {
@@ -192,7 +192,7 @@ impl Position for Mnk {
         self.play_unchecked(mv);
         Ok(())
     }
-    fn play_unchecked(&mut self, mv: &usize) -> Option<Color> {
+    fn play_unchecked(&mut self, mv: &usize) -> Option<Seat> {
         let before = self.winner;
         self.cells[*mv] = Some(self.side_to_move());
         self.ply += 1;
@@ -201,7 +201,7 @@ impl Position for Mnk {
         }
         before
     }
-    fn undo(&mut self, mv: &usize, before: Option<Color>) {
+    fn undo(&mut self, mv: &usize, before: Option<Seat>) {
         self.cells[*mv] = None;
         self.ply -= 1;
         self.winner = before;
@@ -246,8 +246,8 @@ impl fmt::Display for Mnk {
         for r in 0..self.n {
             for c in 0..self.n {
                 let ch = match self.cells[r * self.n + c] {
-                    Some(Color::White) => 'X',
-                    Some(Color::Black) => 'O',
+                    Some(Seat::WHITE) => 'X',
+                    Some(_) => 'O',
                     None => '.',
                 };
                 write!(f, "{ch}")?;
@@ -302,14 +302,14 @@ pub fn wins_within<P: Position>(pos: &mut P, plies: u32) -> bool {
     moves.iter().any(|mv| {
         let undo = pos.play_unchecked(mv);
         let won = match pos.outcome() {
-            Some(o) => o.winner == Some(me),
+            Some(o) => o.winner() == Some(me),
             None if plies >= 3 => {
                 let mut replies = Vec::new();
                 pos.legal_moves(&mut replies);
                 replies.iter().all(|r| {
                     let u = pos.play_unchecked(r);
                     let w = match pos.outcome() {
-                        Some(o) => o.winner == Some(me),
+                        Some(o) => o.winner() == Some(me),
                         None => wins_within(pos, plies - 2),
                     };
                     pos.undo(r, u);
@@ -353,14 +353,14 @@ pub fn assert_search_finds_forced_win<P: Position + Evaluate>(pos: &P, plies: u3
     let me = pos.side_to_move();
     after.play(&mv).unwrap();
     let kept = match after.outcome() {
-        Some(o) => o.winner == Some(me),
+        Some(o) => o.winner() == Some(me),
         None => {
             let mut replies = Vec::new();
             after.legal_moves(&mut replies);
             replies.iter().all(|r| {
                 let mut a = after.clone();
                 a.play(r).unwrap();
-                a.outcome().is_some_and(|o| o.winner == Some(me)) || wins_within(&mut a, plies - 2)
+                a.outcome().is_some_and(|o| o.winner() == Some(me)) || wins_within(&mut a, plies - 2)
             })
         }
     };

@@ -1,6 +1,6 @@
 //! A client's copy of a game, replayed with the rules from what the server sent.
 use boardcraft_protocol::{GameSnapshot, Side, hash_text};
-use boardcraft_rules::{AnyPosition, Color, Position, Variant, shipped_variant};
+use boardcraft_rules::{AnyPosition, Seat, Position, Variant, shipped_variant};
 
 pub struct Mirror {
     pub position: AnyPosition,
@@ -53,8 +53,8 @@ impl Mirror {
 
     pub fn side_to_move(&self) -> Side {
         match self.position.side_to_move() {
-            Color::White => Side::White,
-            Color::Black => Side::Black,
+            Seat::WHITE => Side::White,
+            _ => Side::Black,
         }
     }
 }

@@ -3,7 +3,7 @@
 use std::{collections::HashSet, fmt};
 
 use crate::{
-    AnyMove, AnyPosition, Color, Position,
+    AnyMove, AnyPosition, Seat, Position,
     focus::FocusPosition,
     gipf::{GipfPosition, Spot},
     race::RacePosition,
@@ -35,8 +35,8 @@ pub fn fresh_hash(pos: &AnyPosition) -> u64 {
     match pos {
         AnyPosition::Race(p) => RacePosition::from_board(
             p.rules().clone(),
-            &p.pieces(Color::White),
-            &p.pieces(Color::Black),
+            &p.pieces(Seat::WHITE),
+            &p.pieces(Seat::BLACK),
             p.side_to_move(),
             p.ply(),
         )
@@ -60,7 +60,7 @@ pub fn same_position(a: &AnyPosition, b: &AnyPosition) -> bool {
 type RaceSnapshot = (
     Vec<crate::race::Square>,
     Vec<crate::race::Square>,
-    Color,
+    Seat,
     u32,
     u64,
     Option<crate::Outcome>,
@@ -69,8 +69,8 @@ type RaceSnapshot = (
 
 fn race_snapshot(p: &RacePosition) -> RaceSnapshot {
     (
-        p.pieces(Color::White),
-        p.pieces(Color::Black),
+        p.pieces(Seat::WHITE),
+        p.pieces(Seat::BLACK),
         p.side_to_move(),
         p.ply(),
         p.hash(),
@@ -141,7 +141,7 @@ pub fn check_position(pos: &AnyPosition) -> Result<Vec<AnyMove>, Violation> {
 
 fn race_material(pos: &AnyPosition, p: &RacePosition) -> Result<(), Violation> {
     let n = p.rules().pieces_per_side();
-    for c in Color::BOTH {
+    for c in Seat::BOTH {
         let on_board = p.pieces(c).len();
         if on_board != n {
             return fail(
@@ -174,7 +174,7 @@ fn focus_material(pos: &AnyPosition, p: &FocusPosition) -> Result<(), Violation>
             controlled[top.index()] += 1;
         }
     }
-    for c in Color::BOTH {
+    for c in Seat::BOTH {
         let total =
             p.pieces_on_board(c) + u32::from(p.reserve(c)) + u32::from(p.captured_by(c.other()));
         if total != u32::from(rules.pieces_per_side()) {
@@ -205,7 +205,7 @@ fn focus_material(pos: &AnyPosition, p: &FocusPosition) -> Result<(), Violation>
 
 fn gipf_material(pos: &AnyPosition, p: &GipfPosition) -> Result<(), Violation> {
     let total = p.rules().total_units;
-    for c in Color::BOTH {
+    for c in Seat::BOTH {
         // rules.md G-12: board (GIPF-piece = 2) + reserve (GIPF-piece = 2) + captured by the
         // opponent is constant.
         let material = p.board_units(c) + p.reserve(c) + 2 * p.gipf_reserve(c) + p.captured(c);

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::position::FocusPosition;
-use crate::{Color, Position};
+use crate::{Seat, Position};
 
 impl fmt::Display for FocusPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -34,14 +34,14 @@ impl fmt::Display for FocusPosition {
         writeln!(
             f,
             "Reserve:  White {}, Black {}",
-            self.reserve(Color::White),
-            self.reserve(Color::Black)
+            self.reserve(Seat::WHITE),
+            self.reserve(Seat::BLACK)
         )?;
         writeln!(
             f,
             "Captured: by White {}, by Black {}",
-            self.captured_by(Color::White),
-            self.captured_by(Color::Black)
+            self.captured_by(Seat::WHITE),
+            self.captured_by(Seat::BLACK)
         )?;
         match self.outcome() {
             Some(outcome) => write!(f, "Game over after ply {}: {outcome}", self.ply()),

@@ -1,7 +1,7 @@
 //! Moves and what they do (the effect a view animates).
 use super::square::Square;
 use super::stack::Stack;
-use crate::Color;
+use crate::Seat;
 
 /// A Focus turn: move the top `count` pieces of a controlled stack exactly `count` squares in a
 /// straight orthogonal line, or drop one reserve piece on any square.
@@ -35,7 +35,7 @@ impl FocusMove {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FocusEffect {
     /// The side that moved.
-    pub mover: Color,
+    pub mover: Seat,
     pub action: Action,
     /// The pieces that fell off the bottom of the landing stack because it grew taller than the
     /// height limit, bottom first (empty when nothing fell).
@@ -65,7 +65,7 @@ pub enum Action {
 /// One piece that fell off the bottom of an overgrown stack.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Overflowed {
-    pub color: Color,
+    pub color: Seat,
     pub fate: Fate,
 }
 

@@ -6,7 +6,7 @@ use super::rules::FocusRules;
 use super::square::Square;
 use super::stack::Stack;
 use super::zobrist;
-use crate::{Color, EndReason, IllegalMove, NotationError, Outcome, Position};
+use crate::{Seat, EndReason, IllegalMove, NotationError, Outcome, Position};
 
 /// A Focus position. Cloning copies the board array (512 bytes, boxed to keep the value small)
 /// and the repetition history.
@@ -20,7 +20,7 @@ pub struct FocusPosition {
     captured: [u16; 2],
     /// How many stacks each side controls, kept up to date for the end rule and move counts.
     controlled: [u16; 2],
-    side: Color,
+    side: Seat,
     ply: u32,
     hash: u64,
     /// `history[i]`: the hash of the position before ply `i + 1` (so `history.len() == ply`
@@ -104,7 +104,7 @@ impl FocusPosition {
         stacks: &[(Square, Stack)],
         reserve: [u16; 2],
         captured: [u16; 2],
-        side_to_move: Color,
+        side_to_move: Seat,
     ) -> Result<Self, InvalidPosition> {
         let mut problems = Vec::new();
         let mut board = Box::new([Stack::EMPTY; 256]);
@@ -126,11 +126,11 @@ impl FocusPosition {
                 continue;
             }
             board[sq.index()] = stack;
-            for c in Color::BOTH {
+            for c in Seat::BOTH {
                 on_board[c.index()] += u32::from(stack.count(c));
             }
         }
-        for c in Color::BOTH {
+        for c in Seat::BOTH {
             let total = on_board[c.index()]
                 + u32::from(reserve[c.index()])
                 + u32::from(captured[c.other().index()]);
@@ -187,22 +187,22 @@ impl FocusPosition {
     }
 
     /// The pieces `color` holds in reserve.
-    pub fn reserve(&self, color: Color) -> u16 {
+    pub fn reserve(&self, color: Seat) -> u16 {
         self.reserve[color.index()]
     }
 
     /// The opponent pieces `color` has captured.
-    pub fn captured_by(&self, color: Color) -> u16 {
+    pub fn captured_by(&self, color: Seat) -> u16 {
         self.captured[color.index()]
     }
 
     /// How many stacks `color` controls (has the top piece of).
-    pub fn controlled_stacks(&self, color: Color) -> u16 {
+    pub fn controlled_stacks(&self, color: Seat) -> u16 {
         self.controlled[color.index()]
     }
 
     /// How many of `color`'s pieces are on the board.
-    pub fn pieces_on_board(&self, color: Color) -> u32 {
+    pub fn pieces_on_board(&self, color: Seat) -> u32 {
         self.rules
             .board()
             .squares()
@@ -223,7 +223,7 @@ impl FocusPosition {
 
     /// The hash from scratch (the incremental one must always equal it).
     pub fn compute_hash(&self) -> u64 {
-        let mut h = if self.side == Color::Black {
+        let mut h = if self.side == Seat::BLACK {
             zobrist::SIDE
         } else {
             0
@@ -231,7 +231,7 @@ impl FocusPosition {
         for &sq in self.rules.board().squares() {
             h ^= zobrist::stack(sq, self.stacks[sq.index()]);
         }
-        for c in Color::BOTH {
+        for c in Seat::BOTH {
             h ^= zobrist::reserve(c, self.reserve[c.index()]);
             h ^= zobrist::captured(c, self.captured[c.index()]);
         }
@@ -351,7 +351,7 @@ impl FocusPosition {
     }
 
     #[inline]
-    fn add_reserve(&mut self, color: Color, delta: i32) {
+    fn add_reserve(&mut self, color: Seat, delta: i32) {
         let old = self.reserve[color.index()];
         let new = (i32::from(old) + delta) as u16;
         self.hash ^= zobrist::reserve(color, old) ^ zobrist::reserve(color, new);
@@ -359,7 +359,7 @@ impl FocusPosition {
     }
 
     #[inline]
-    fn add_captured(&mut self, color: Color, n: u16) {
+    fn add_captured(&mut self, color: Seat, n: u16) {
         let old = self.captured[color.index()];
         let new = old + n;
         self.hash ^= zobrist::captured(color, old) ^ zobrist::captured(color, new);
@@ -402,7 +402,7 @@ impl Position for FocusPosition {
     type Undo = FocusUndo;
     type Effect = FocusEffect;
 
-    fn side_to_move(&self) -> Color {
+    fn side_to_move(&self) -> Seat {
         self.side
     }
 

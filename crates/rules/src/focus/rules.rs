@@ -9,7 +9,7 @@ use serde::{
 use super::board::Board;
 use super::square::{MAX_SIDE, Square};
 use super::stack::{MAX_HEIGHT, Stack};
-use crate::{Color, FieldError, draw_guard};
+use crate::{Seat, FieldError, draw_guard};
 
 /// The largest number of pieces per side a variant may give (reserve counters are `u16`).
 pub const MAX_PIECES_PER_SIDE: u32 = 4000;
@@ -33,7 +33,7 @@ pub struct FocusSpec {
     /// and `B` (Black, Player 2), e.g. `"c3": "W"` or `"d4": "BW"`.
     pub setup: SetupEntries,
     /// Who moves first.
-    pub first_player: Color,
+    pub first_player: Seat,
     /// Engine guard (Sackson's rules have none): `Some(n)`: the n-th occurrence of the same
     /// position (board, reserves and side to move) is a draw, `Some(3)` being threefold
     /// repetition. Default `None`.
@@ -82,7 +82,7 @@ pub struct FocusRules {
     pieces_per_side: u16,
     starting_reserve: u16,
     setup: Vec<(Square, Stack)>,
-    first_player: Color,
+    first_player: Seat,
     repetition_draw: Option<u16>,
     ply_cap: Option<u32>,
     draw_is_first_player_win: bool,
@@ -110,7 +110,7 @@ impl FocusRules {
         &self.setup
     }
 
-    pub fn first_player(&self) -> Color {
+    pub fn first_player(&self) -> Seat {
         self.first_player
     }
 
@@ -211,7 +211,7 @@ impl FocusSpec {
                     ),
                 ));
             }
-            for c in Color::BOTH {
+            for c in Seat::BOTH {
                 counts[c.index()] += u32::from(stack.count(c));
             }
             setup.push((square, stack));

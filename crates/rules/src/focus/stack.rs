@@ -1,7 +1,7 @@
 //! A stack of pieces on one square, packed into 16 bits.
 use std::{fmt, str::FromStr};
 
-use crate::Color;
+use crate::Seat;
 
 /// The tallest stack the encoding can hold (and so the largest `height_limit` a variant may set).
 pub const MAX_HEIGHT: u8 = 15;
@@ -18,12 +18,12 @@ impl Stack {
     pub const EMPTY: Stack = Stack(1);
 
     /// A stack of one piece.
-    pub const fn single(color: Color) -> Stack {
+    pub const fn single(color: Seat) -> Stack {
         Stack(0b10 | color_bit(color) as u16)
     }
 
     /// A stack of the given pieces, bottom → top; `None` if taller than [`MAX_HEIGHT`].
-    pub fn from_pieces(pieces: impl IntoIterator<Item = Color>) -> Option<Stack> {
+    pub fn from_pieces(pieces: impl IntoIterator<Item = Seat>) -> Option<Stack> {
         let mut bits: u32 = 0;
         let mut height: u32 = 0;
         for color in pieces {
@@ -54,7 +54,7 @@ impl Stack {
 
     /// The owner of the top piece, who controls the stack.
     #[inline]
-    pub const fn top(self) -> Option<Color> {
+    pub const fn top(self) -> Option<Seat> {
         match self.height() {
             0 => None,
             h => Some(color_of(self.0 >> (h - 1) & 1)),
@@ -62,22 +62,22 @@ impl Stack {
     }
 
     /// The piece `level` places above the bottom (0 = bottom).
-    pub fn piece(self, level: u8) -> Option<Color> {
+    pub fn piece(self, level: u8) -> Option<Seat> {
         (level < self.height()).then(|| color_of(self.0 >> level & 1))
     }
 
     /// The pieces bottom → top.
-    pub fn pieces(self) -> impl Iterator<Item = Color> + Clone {
+    pub fn pieces(self) -> impl Iterator<Item = Seat> + Clone {
         (0..self.height()).map(move |i| color_of(self.0 >> i & 1))
     }
 
     /// How many pieces of `color` the stack holds.
     #[inline]
-    pub const fn count(self, color: Color) -> u8 {
+    pub const fn count(self, color: Seat) -> u8 {
         let black = (self.0 & !(1 << self.height())).count_ones() as u8;
         match color {
-            Color::Black => black,
-            Color::White => self.height() - black,
+            Seat::BLACK => black,
+            _ => self.height() - black,
         }
     }
 
@@ -109,23 +109,23 @@ impl Stack {
 }
 
 #[inline]
-const fn color_bit(color: Color) -> u32 {
+const fn color_bit(color: Seat) -> u32 {
     match color {
-        Color::White => 0,
-        Color::Black => 1,
+        Seat::WHITE => 0,
+        _ => 1,
     }
 }
 
 #[inline]
-const fn color_of(bit: u16) -> Color {
-    if bit == 0 { Color::White } else { Color::Black }
+const fn color_of(bit: u16) -> Seat {
+    if bit == 0 { Seat::WHITE } else { Seat::BLACK }
 }
 
 /// The piece letter used in set-ups, printouts and tests: `W` or `B`.
-pub const fn piece_letter(color: Color) -> char {
+pub const fn piece_letter(color: Seat) -> char {
     match color {
-        Color::White => 'W',
-        Color::Black => 'B',
+        Seat::WHITE => 'W',
+        _ => 'B',
     }
 }
 
@@ -168,8 +168,8 @@ impl FromStr for Stack {
         let pieces = text
             .chars()
             .map(|c| match c.to_ascii_uppercase() {
-                'W' => Ok(Color::White),
-                'B' => Ok(Color::Black),
+                'W' => Ok(Seat::WHITE),
+                'B' => Ok(Seat::BLACK),
                 _ => Err(BadStack::BadPiece(c)),
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -180,7 +180,8 @@ impl FromStr for Stack {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use Color::{Black as B, White as W};
+    const B: Seat = Seat::BLACK;
+    const W: Seat = Seat::WHITE;
 
     fn s(text: &str) -> Stack {
         text.parse().unwrap()

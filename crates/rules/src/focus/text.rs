@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::{FocusPosition, FocusRules, Stack};
 use crate::{
-    Color, Position,
+    Seat, Position,
     text::{Fields, PositionTextError, check_turn, pair, parse_rows, print_rows, side_letter},
 };
 
@@ -36,10 +36,10 @@ impl FocusPosition {
             print_rows(rows),
             side_letter(self.side_to_move()),
             self.ply(),
-            self.reserve(Color::White),
-            self.reserve(Color::Black),
-            self.captured_by(Color::White),
-            self.captured_by(Color::Black),
+            self.reserve(Seat::WHITE),
+            self.reserve(Seat::BLACK),
+            self.captured_by(Seat::WHITE),
+            self.captured_by(Seat::BLACK),
         )
     }
 

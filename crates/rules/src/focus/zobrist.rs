@@ -3,7 +3,7 @@
 //! as well spread as a random table.
 use super::square::Square;
 use super::stack::Stack;
-use crate::Color;
+use crate::Seat;
 
 /// SplitMix64's finaliser: a bijective mix of a 64-bit value.
 #[inline]
@@ -34,7 +34,7 @@ pub fn stack(sq: Square, stack: Stack) -> u64 {
 
 /// The key of `color` holding `n` pieces in reserve; 0 for none.
 #[inline]
-pub fn reserve(color: Color, n: u16) -> u64 {
+pub fn reserve(color: Seat, n: u16) -> u64 {
     if n == 0 {
         0
     } else {
@@ -44,7 +44,7 @@ pub fn reserve(color: Color, n: u16) -> u64 {
 
 /// The key of `color` having captured `n` opponent pieces; 0 for none.
 #[inline]
-pub fn captured(color: Color, n: u16) -> u64 {
+pub fn captured(color: Seat, n: u16) -> u64 {
     if n == 0 {
         0
     } else {

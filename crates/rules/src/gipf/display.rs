@@ -5,7 +5,7 @@ use super::{
     geometry::{Dot, Point, Spot, point_name_parts},
     position::GipfPosition,
 };
-use crate::{Color, Position};
+use crate::{Seat, Position};
 
 /// Every point with its printout coordinates: column 0…8 and half-step level 0…16 (bottom up).
 fn layout() -> Vec<(Point, usize, usize)> {
@@ -45,10 +45,10 @@ impl fmt::Display for GipfPosition {
             writeln!(f, "{line}   {}", names.join(" "))?;
         }
         writeln!(f, "  a   b   c   d   e   f   g   h   i")?;
-        for c in Color::BOTH {
+        for c in Seat::BOTH {
             let (basic, gipf) = match c {
-                Color::White => ('o', 'O'),
-                Color::Black => ('x', 'X'),
+                Seat::WHITE => ('o', 'O'),
+                _ => ('x', 'X'),
             };
             write!(
                 f,

@@ -4,7 +4,7 @@ use super::{
     geometry::{Dot, Spot},
     piece::Piece,
 };
-use crate::{Color, Outcome};
+use crate::{Seat, Outcome};
 
 /// Where a removed piece goes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -35,7 +35,7 @@ pub struct RemovedRow {
 /// The rows one player took in one removal step, in the order taken.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RemovalStep {
-    pub by: Color,
+    pub by: Seat,
     pub rows: Vec<RemovedRow>,
 }
 
@@ -60,7 +60,7 @@ pub enum ActionEffect {
 /// forced), and what is left for the opponent to decide.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GipfEffect {
-    pub mover: Color,
+    pub mover: Seat,
     pub pre_removal: Option<RemovalStep>,
     pub action: Option<ActionEffect>,
     /// Pieces pushed by the action, from the far end of the run backwards (the order in which
@@ -69,6 +69,6 @@ pub struct GipfEffect {
     pub removals: Vec<RemovalStep>,
     /// The opponent has rows of his colour to take and a choice to make: he does so as the first
     /// part of his next move.
-    pub pending_for: Option<Color>,
+    pub pending_for: Option<Seat>,
     pub outcome: Option<Outcome>,
 }

@@ -1,7 +1,7 @@
 //! Pieces and the one-byte cell code the board stores.
 use std::fmt;
 
-use crate::Color;
+use crate::Seat;
 
 /// A basic piece, or a GIPF-piece (two basic pieces stacked; one piece on the board and in
 /// rows, two pieces' worth of material).
@@ -13,12 +13,12 @@ pub enum PieceKind {
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
-    pub color: Color,
+    pub color: Seat,
     pub kind: PieceKind,
 }
 
 impl Piece {
-    pub const fn new(color: Color, kind: PieceKind) -> Piece {
+    pub const fn new(color: Seat, kind: PieceKind) -> Piece {
         Piece { color, kind }
     }
 
@@ -33,14 +33,14 @@ impl Piece {
     /// The board's cell code: 1 White, 2 White GIPF, 3 Black, 4 Black GIPF (0 = empty).
     #[inline]
     pub(crate) const fn code(self) -> u8 {
-        1 + 2 * (self.color as u8) + (self.kind as u8)
+        1 + 2 * (self.color.index() as u8) + (self.kind as u8)
     }
 
     #[inline]
     pub(crate) const fn from_code(code: u8) -> Option<Piece> {
         let color = match code {
-            1 | 2 => Color::White,
-            3 | 4 => Color::Black,
+            1 | 2 => Seat::WHITE,
+            3 | 4 => Seat::BLACK,
             _ => return None,
         };
         let kind = if code.is_multiple_of(2) {
@@ -54,10 +54,10 @@ impl Piece {
     /// One-letter symbol of the printout: `o` / `O` White, `x` / `X` Black (capital = GIPF).
     pub const fn symbol(self) -> char {
         match (self.color, self.kind) {
-            (Color::White, PieceKind::Basic) => 'o',
-            (Color::White, PieceKind::Gipf) => 'O',
-            (Color::Black, PieceKind::Basic) => 'x',
-            (Color::Black, PieceKind::Gipf) => 'X',
+            (Seat::WHITE, PieceKind::Basic) => 'o',
+            (Seat::WHITE, PieceKind::Gipf) => 'O',
+            (_, PieceKind::Basic) => 'x',
+            (_, PieceKind::Gipf) => 'X',
         }
     }
 }
@@ -77,7 +77,7 @@ mod tests {
 
     #[test]
     fn codes_round_trip() {
-        for color in Color::BOTH {
+        for color in Seat::BOTH {
             for kind in [PieceKind::Basic, PieceKind::Gipf] {
                 let p = Piece::new(color, kind);
                 assert_eq!(Piece::from_code(p.code()), Some(p));

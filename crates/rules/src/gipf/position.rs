@@ -10,7 +10,7 @@ use super::{
     spec::{GipfEntry, GipfRules},
     state::{ALL_LINES, State},
 };
-use crate::{Color, IllegalMove, NotationError, Outcome, Position};
+use crate::{Seat, IllegalMove, NotationError, Outcome, Position};
 
 /// A GIPF position: the board, both reserves and captures, the side to move and any removal
 /// decision it still has to make.
@@ -43,10 +43,10 @@ impl std::fmt::Debug for GipfPosition {
 #[derive(Clone, Debug)]
 pub struct GipfSetup {
     pub pieces: Vec<(Spot, Piece)>,
-    /// Basic pieces in each reserve (by [`Color::index`]).
+    /// Basic pieces in each reserve (by [`Seat::index`]).
     pub reserve: [u8; 2],
     pub gipf_reserve: [u8; 2],
-    pub to_move: Color,
+    pub to_move: Seat,
     /// Whether each player has taken a turn already (tournament first-turn rule, A-G13).
     pub moved: [bool; 2],
     /// Whether each player has entered a basic piece (tournament GIPF-first rule).
@@ -65,8 +65,8 @@ impl GipfSetup {
                 .split_once(':')
                 .ok_or_else(|| format!("`{part}`: expected `White: …` or `Black: …`"))?;
             let color = match side.trim() {
-                "White" | "W" => Color::White,
-                "Black" | "B" => Color::Black,
+                "White" | "W" => Seat::WHITE,
+                "Black" | "B" => Seat::BLACK,
                 other => return Err(format!("`{other}` is not White or Black")),
             };
             for token in spots.split_whitespace() {
@@ -83,7 +83,7 @@ impl GipfSetup {
             pieces,
             reserve: [0; 2],
             gipf_reserve: [0; 2],
-            to_move: Color::White,
+            to_move: Seat::WHITE,
             moved: [true; 2],
             basic_entered: [true; 2],
             ply: 2,
@@ -98,7 +98,7 @@ impl GipfPosition {
         for &(s, p) in &rules.start {
             st.set(s, p.code());
         }
-        for c in Color::BOTH {
+        for c in Seat::BOTH {
             st.set_reserve(c, rules.reserve[c.index()]);
             st.set_gipf_reserve(c, rules.gipf_reserve[c.index()]);
         }
@@ -130,7 +130,7 @@ impl GipfPosition {
             }
             st.set(s, p.code());
         }
-        for c in Color::BOTH {
+        for c in Seat::BOTH {
             let i = c.index();
             st.set_reserve(c, setup.reserve[i]);
             st.set_gipf_reserve(c, setup.gipf_reserve[i]);
@@ -152,7 +152,7 @@ impl GipfPosition {
             }
         }
         for l in 0..geometry().lines.len() {
-            if settled & (1 << l) != 0 && Color::BOTH.iter().all(|&c| st.row_run(l, c, 0) == 0) {
+            if settled & (1 << l) != 0 && Seat::BOTH.iter().all(|&c| st.row_run(l, c, 0) == 0) {
                 return Err(format!(
                     "the line {} is given as settled, but no row of four stands on it",
                     geometry().lines[l].ray.spots()[0]
@@ -189,26 +189,26 @@ impl GipfPosition {
     }
 
     /// Basic pieces in `c`'s reserve.
-    pub fn reserve(&self, c: Color) -> u32 {
+    pub fn reserve(&self, c: Seat) -> u32 {
         u32::from(self.st.reserve[c.index()])
     }
 
     /// GIPF-pieces in `c`'s reserve (seed variant with GIPF-pieces).
-    pub fn gipf_reserve(&self, c: Color) -> u32 {
+    pub fn gipf_reserve(&self, c: Seat) -> u32 {
         u32::from(self.st.gipf_reserve[c.index()])
     }
 
     /// Material of colour `c` captured by the opponent, in basic-piece units (GIPF-piece = 2).
-    pub fn captured(&self, c: Color) -> u32 {
+    pub fn captured(&self, c: Seat) -> u32 {
         u32::from(self.st.captured[c.index()])
     }
 
     /// `c`'s material on the board in basic-piece units (GIPF-piece = 2).
-    pub fn board_units(&self, c: Color) -> u32 {
+    pub fn board_units(&self, c: Seat) -> u32 {
         self.st.board_units(c)
     }
 
-    pub fn gipf_on_board(&self, c: Color) -> u32 {
+    pub fn gipf_on_board(&self, c: Seat) -> u32 {
         self.st.gipf_on_board(c)
     }
 
@@ -234,11 +234,11 @@ impl GipfPosition {
     }
 
     /// Whether `c` has already taken a turn / entered a basic piece (tournament rules).
-    pub fn has_moved(&self, c: Color) -> bool {
+    pub fn has_moved(&self, c: Seat) -> bool {
         self.st.moved(c)
     }
 
-    pub fn has_entered_basic(&self, c: Color) -> bool {
+    pub fn has_entered_basic(&self, c: Seat) -> bool {
         self.st.basic_entered(c)
     }
 
@@ -425,7 +425,7 @@ fn shifts_of(st: &State, action: Action) -> (ActionEffect, Vec<Shift>) {
 fn describe_removal(
     st: &State,
     rules: &GipfRules,
-    by: Color,
+    by: Seat,
     candidates: u32,
     mask: u64,
 ) -> RemovalStep {
@@ -786,7 +786,7 @@ impl Position for GipfPosition {
     type Undo = GipfUndo;
     type Effect = GipfEffect;
 
-    fn side_to_move(&self) -> Color {
+    fn side_to_move(&self) -> Seat {
         self.st.to_move
     }
 

@@ -8,7 +8,7 @@ use super::{
     geometry::{Point, Spot, geometry},
     piece::{Piece, PieceKind},
 };
-use crate::{Color, FieldError, draw_guard};
+use crate::{Seat, FieldError, draw_guard};
 
 /// Largest number of basic-piece units (a GIPF-piece counts 2) one player may own in total.
 pub const MAX_UNITS: u32 = 120;
@@ -64,10 +64,10 @@ pub enum StartPiece {
 impl StartPiece {
     fn piece(self) -> Piece {
         match self {
-            StartPiece::White => Piece::new(Color::White, PieceKind::Basic),
-            StartPiece::Black => Piece::new(Color::Black, PieceKind::Basic),
-            StartPiece::WhiteGipf => Piece::new(Color::White, PieceKind::Gipf),
-            StartPiece::BlackGipf => Piece::new(Color::Black, PieceKind::Gipf),
+            StartPiece::White => Piece::new(Seat::WHITE, PieceKind::Basic),
+            StartPiece::Black => Piece::new(Seat::BLACK, PieceKind::Basic),
+            StartPiece::WhiteGipf => Piece::new(Seat::WHITE, PieceKind::Gipf),
+            StartPiece::BlackGipf => Piece::new(Seat::BLACK, PieceKind::Gipf),
         }
     }
 }
@@ -86,7 +86,7 @@ pub struct PerSide {
 #[serde(deny_unknown_fields)]
 pub struct GipfSpec {
     /// Who moves first (official: White).
-    pub first_player: Color,
+    pub first_player: Seat,
     /// Pieces on the board at the start: `("b5", White)`, `("e2", WhiteGipf)`, …
     pub start: Vec<(String, StartPiece)>,
     /// Basic pieces in each reserve at the start (official: 12, tournament 18; handicap: more).
@@ -124,9 +124,9 @@ pub struct GipfSpec {
 /// Validated GIPF rules, shared by every position of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GipfRules {
-    pub first_player: Color,
+    pub first_player: Seat,
     pub start: Vec<(Spot, Piece)>,
-    /// Basic pieces in reserve at the start, per [`Color::index`].
+    /// Basic pieces in reserve at the start, per [`Seat::index`].
     pub reserve: [u8; 2],
     /// GIPF-pieces in reserve at the start.
     pub gipf_reserve: [u8; 2],
@@ -148,7 +148,7 @@ pub struct GipfRules {
 
 impl GipfRules {
     /// The removal rule for a GIPF-piece of `owner` in a row taken by `taker`.
-    pub fn gipf_removal(&self, taker: Color, owner: Color) -> GipfRemoval {
+    pub fn gipf_removal(&self, taker: Seat, owner: Seat) -> GipfRemoval {
         if taker == owner {
             self.own_gipf_removal
         } else {
@@ -214,7 +214,7 @@ impl GipfSpec {
         }
         // A row of four in the start layout would have to be taken before the first move.
         for line in &g.lines {
-            for color in Color::BOTH {
+            for color in Seat::BOTH {
                 let mut run = 0;
                 let mut best = 0;
                 for s in line.ray.spots() {
@@ -247,7 +247,7 @@ impl GipfSpec {
         ];
         let counts_ok = errors.len() == errors_before_counts;
         let mut total_units = [0u32; 2];
-        for c in Color::BOTH {
+        for c in Seat::BOTH {
             let on_board: u32 = start
                 .iter()
                 .filter(|(_, p)| p.color == c)
@@ -267,7 +267,7 @@ impl GipfSpec {
         }
 
         // GIPF-piece options that contradict each other.
-        let gipf_on_board = |c: Color| {
+        let gipf_on_board = |c: Seat| {
             start
                 .iter()
                 .any(|(_, p)| p.color == c && p.kind == PieceKind::Gipf)
@@ -310,7 +310,7 @@ impl GipfSpec {
             }
         }
         if self.gipf_first_turn {
-            for c in Color::BOTH {
+            for c in Seat::BOTH {
                 let can = match self.gipf_entry {
                     GipfEntry::FromTwoBasic => reserve[c.index()] >= 2,
                     GipfEntry::FromGipfReserve => gipf_reserve[c.index()] >= 1,
@@ -325,7 +325,7 @@ impl GipfSpec {
             }
         }
         if self.lose_without_gipf {
-            for c in Color::BOTH {
+            for c in Seat::BOTH {
                 if !gipf_on_board(c) && !self.gipf_first_turn {
                     errors.push(FieldError::new(
                         "lose_without_gipf",

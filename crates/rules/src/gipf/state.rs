@@ -8,7 +8,7 @@ use super::{
     spec::{GipfEntry, GipfRemoval, GipfReturn, GipfRules, LoseWhen},
     zobrist::KEYS,
 };
-use crate::{Color, EndReason, Outcome};
+use crate::{Seat, EndReason, Outcome};
 
 /// Every spot occupied.
 pub(crate) const ALL_SPOTS: u64 = (1 << SPOT_COUNT) - 1;
@@ -36,7 +36,7 @@ pub(crate) struct State {
     pub flags: u8,
     /// The side to move has rows of its own colour to remove, with a choice, before acting.
     pub pending: bool,
-    pub to_move: Color,
+    pub to_move: Seat,
     pub ply: u32,
     pub hash: u64,
     pub outcome: Option<Outcome>,
@@ -58,7 +58,7 @@ fn lines_touched(mask: u64) -> u32 {
 }
 
 impl State {
-    pub fn empty(to_move: Color) -> State {
+    pub fn empty(to_move: Seat) -> State {
         let mut st = State {
             cells: [0; SPOT_COUNT],
             occ: 0,
@@ -102,7 +102,7 @@ impl State {
         if self.pending {
             h ^= KEYS.pending;
         }
-        if self.to_move == Color::Black {
+        if self.to_move == Seat::BLACK {
             h ^= KEYS.black_to_move;
         }
         h
@@ -133,13 +133,13 @@ impl State {
         }
     }
 
-    pub fn set_reserve(&mut self, c: Color, n: u8) {
+    pub fn set_reserve(&mut self, c: Seat, n: u8) {
         let i = c.index();
         self.hash ^= KEYS.reserve[i][self.reserve[i] as usize] ^ KEYS.reserve[i][n as usize];
         self.reserve[i] = n;
     }
 
-    pub fn set_gipf_reserve(&mut self, c: Color, n: u8) {
+    pub fn set_gipf_reserve(&mut self, c: Seat, n: u8) {
         let i = c.index();
         self.hash ^=
             KEYS.gipf_reserve[i][self.gipf_reserve[i] as usize] ^ KEYS.gipf_reserve[i][n as usize];
@@ -176,7 +176,7 @@ impl State {
         self.ply += 1;
     }
 
-    pub fn set_moved(&mut self, c: Color, moved: bool, basic_entered: bool) {
+    pub fn set_moved(&mut self, c: Seat, moved: bool, basic_entered: bool) {
         if moved {
             self.set_flag(MOVED << c.index());
         }
@@ -185,27 +185,27 @@ impl State {
         }
     }
 
-    pub fn moved(&self, c: Color) -> bool {
+    pub fn moved(&self, c: Seat) -> bool {
         self.flags & (MOVED << c.index()) != 0
     }
 
-    pub fn basic_entered(&self, c: Color) -> bool {
+    pub fn basic_entered(&self, c: Seat) -> bool {
         self.flags & (BASIC_ENTERED << c.index()) != 0
     }
 
-    pub fn gipf_on_board(&self, c: Color) -> u32 {
+    pub fn gipf_on_board(&self, c: Seat) -> u32 {
         (self.color_bb[c.index()] & self.gipf_bb).count_ones()
     }
 
     /// Pieces on the board (GIPF-piece = 1) and in reserve (either kind).
-    pub fn pieces(&self, c: Color) -> u32 {
+    pub fn pieces(&self, c: Seat) -> u32 {
         self.color_bb[c.index()].count_ones()
             + u32::from(self.reserve[c.index()])
             + u32::from(self.gipf_reserve[c.index()])
     }
 
     /// Material on the board in basic-piece units (GIPF-piece = 2).
-    pub fn board_units(&self, c: Color) -> u32 {
+    pub fn board_units(&self, c: Seat) -> u32 {
         self.color_bb[c.index()].count_ones() + self.gipf_on_board(c)
     }
 
@@ -215,7 +215,7 @@ impl State {
     /// line `l`, ignoring the spots in `removed`; 0 if there is no such row. A line of at most
     /// seven spots holds at most one row.
     #[inline]
-    pub fn row_run(&self, l: usize, c: Color, removed: u64) -> u64 {
+    pub fn row_run(&self, l: usize, c: Seat, removed: u64) -> u64 {
         let line = &geometry().lines[l];
         let mine = self.color_bb[c.index()] & !removed;
         // Fewer than four of `c`'s pieces on the line: none left after dropping three (cheaper
@@ -250,7 +250,7 @@ impl State {
     }
 
     /// Lines among `lines` (and not settled) that hold a row of `c`.
-    pub fn row_lines(&self, c: Color, lines: u32) -> u32 {
+    pub fn row_lines(&self, c: Seat, lines: u32) -> u32 {
         let mut found = 0;
         let mut ls = lines & !self.settled;
         while ls != 0 {
@@ -264,9 +264,9 @@ impl State {
     }
 
     /// The GIPF-pieces `taker` may choose to keep when they stand in a row he takes.
-    fn optional_gipf(&self, rules: &GipfRules, taker: Color) -> u64 {
+    fn optional_gipf(&self, rules: &GipfRules, taker: Seat) -> u64 {
         let mut m = 0;
-        for owner in Color::BOTH {
+        for owner in Seat::BOTH {
             if rules.gipf_removal(taker, owner) == GipfRemoval::Optional {
                 m |= self.color_bb[owner.index()] & self.gipf_bb;
             }
@@ -285,7 +285,7 @@ impl State {
     pub fn removal_options(
         &self,
         rules: &GipfRules,
-        owner: Color,
+        owner: Seat,
         candidates: u32,
         out: &mut Vec<u64>,
     ) {
@@ -320,7 +320,7 @@ impl State {
     pub fn removal_path(
         &self,
         rules: &GipfRules,
-        owner: Color,
+        owner: Seat,
         candidates: u32,
         target: u64,
     ) -> Option<Vec<RowChoice>> {
@@ -355,7 +355,7 @@ impl State {
     #[allow(clippy::too_many_arguments)]
     fn explore(
         &self,
-        owner: Color,
+        owner: Seat,
         lines: u32,
         optional: u64,
         removed: u64,
@@ -413,7 +413,7 @@ impl State {
     /// Takes the pieces of `mask` off the board as `owner`'s removal step: own pieces to his
     /// reserve, others captured. Then marks as settled every row of `owner` still standing
     /// (all of them were kept whole, A-G14) and forgets settled rows on changed lines.
-    pub fn apply_removal(&mut self, rules: &GipfRules, owner: Color, mask: u64) {
+    pub fn apply_removal(&mut self, rules: &GipfRules, owner: Seat, mask: u64) {
         for s in Spot::iter_mask(mask) {
             let Some(p) = self.piece_at(s) else { continue };
             self.set(s, 0);
@@ -447,7 +447,7 @@ impl State {
     // ----- actions ----------------------------------------------------------------------
 
     /// Which kinds of piece `c` may enter now: `(basic, gipf)`.
-    pub fn entry_kinds(&self, rules: &GipfRules, c: Color) -> (bool, bool) {
+    pub fn entry_kinds(&self, rules: &GipfRules, c: Seat) -> (bool, bool) {
         let i = c.index();
         let first_turn_gipf = rules.gipf_first_turn && !self.moved(c);
         let basic = self.reserve[i] >= 1 && !first_turn_gipf;
@@ -463,7 +463,7 @@ impl State {
 
     /// Whether `c` may make on-board steps now (seed variant; not on a turn that must enter a
     /// GIPF-piece).
-    pub fn steps_allowed(&self, rules: &GipfRules, c: Color) -> bool {
+    pub fn steps_allowed(&self, rules: &GipfRules, c: Seat) -> bool {
         rules.board_steps && (self.moved(c) || !rules.gipf_first_turn)
     }
 
@@ -500,7 +500,7 @@ impl State {
     }
 
     /// Plays the action of `c` (assumed legal) and returns the spots that changed.
-    pub fn apply_action(&mut self, rules: &GipfRules, c: Color, action: Action) -> u64 {
+    pub fn apply_action(&mut self, rules: &GipfRules, c: Seat, action: Action) -> u64 {
         let g = geometry();
         let changed = match action {
             Action::Entry { entry, kind } => {
@@ -541,7 +541,7 @@ impl State {
     }
 
     /// Whether `c` has any legal action (entry or step) in this state.
-    pub fn has_action(&self, rules: &GipfRules, c: Color) -> bool {
+    pub fn has_action(&self, rules: &GipfRules, c: Seat) -> bool {
         let (basic, gipf) = self.entry_kinds(rules, c);
         // An empty spot lies on a line with an entry at both ends.
         if (basic || gipf) && self.occ != ALL_SPOTS {
@@ -562,14 +562,14 @@ impl State {
 
     // ----- end of the game ----------------------------------------------------------------
 
-    fn lacks_gipf(&self, rules: &GipfRules, c: Color) -> bool {
+    fn lacks_gipf(&self, rules: &GipfRules, c: Seat) -> bool {
         rules.lose_without_gipf && self.moved(c) && self.gipf_on_board(c) == 0
     }
 
     /// Checks after a removal step made by `maker` (A-G7, A-G12): a player without GIPF-piece
     /// loses (the maker first, if the step left both without one); in the seed variant a player
     /// without pieces loses.
-    pub fn after_step(&self, rules: &GipfRules, maker: Color) -> Option<Outcome> {
+    pub fn after_step(&self, rules: &GipfRules, maker: Seat) -> Option<Outcome> {
         let other = maker.other();
         if self.lacks_gipf(rules, maker) {
             return Some(Outcome::win(other, EndReason::NoGipfPiece));
@@ -589,7 +589,7 @@ impl State {
     }
 
     /// Checks for `q`, who is about to act (all removals done): material and legal actions.
-    pub fn before_action(&self, rules: &GipfRules, q: Color) -> Option<Outcome> {
+    pub fn before_action(&self, rules: &GipfRules, q: Seat) -> Option<Outcome> {
         let other = q.other();
         if let Some(o) = self.after_step(rules, other) {
             return Some(o);

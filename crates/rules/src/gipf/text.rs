@@ -17,7 +17,7 @@ use super::{
     GipfPosition, GipfRules, GipfSetup, Piece, PieceKind, Spot, geometry::geometry, spec::GipfEntry,
 };
 use crate::{
-    Color, Position,
+    Seat, Position,
     text::{Fields, PositionTextError, check_turn, pair, parse_rows, print_rows, side_letter},
 };
 
@@ -42,7 +42,7 @@ fn line_name(l: usize) -> String {
 }
 
 fn colors_text(flags: [bool; 2]) -> String {
-    Color::BOTH
+    Seat::BOTH
         .iter()
         .filter(|c| flags[c.index()])
         .map(|&c| side_letter(c))
@@ -58,8 +58,8 @@ impl GipfPosition {
                 .map(|s| {
                     self.piece_at(s).map(|p| {
                         let c = match p.color {
-                            Color::White => 'w',
-                            Color::Black => 'b',
+                            Seat::WHITE => 'w',
+                            _ => 'b',
                         };
                         match p.kind {
                             PieceKind::Basic => c.to_string(),
@@ -74,17 +74,17 @@ impl GipfPosition {
             print_rows(rows),
             side_letter(self.side_to_move()),
             self.ply(),
-            self.reserve(Color::White),
-            self.reserve(Color::Black)
+            self.reserve(Seat::WHITE),
+            self.reserve(Seat::BLACK)
         );
         if rules.gipf_entry == GipfEntry::FromGipfReserve {
             out.push_str(&format!(
                 " gipf-reserve={},{}",
-                self.gipf_reserve(Color::White),
-                self.gipf_reserve(Color::Black)
+                self.gipf_reserve(Seat::WHITE),
+                self.gipf_reserve(Seat::BLACK)
             ));
         }
-        let entered = Color::BOTH.map(|c| self.has_entered_basic(c));
+        let entered = Seat::BOTH.map(|c| self.has_entered_basic(c));
         if rules.gipf_until_first_basic && entered.contains(&true) {
             out.push_str(&format!(" basic-entered={}", colors_text(entered)));
         }
@@ -229,10 +229,10 @@ impl GipfPosition {
             for (spot, cell) in column_spots(letter, top).zip(cells) {
                 let Some(cell) = cell else { continue };
                 let piece = match cell.text {
-                    "w" => Piece::new(Color::White, PieceKind::Basic),
-                    "b" => Piece::new(Color::Black, PieceKind::Basic),
-                    "W" => Piece::new(Color::White, PieceKind::Gipf),
-                    "B" => Piece::new(Color::Black, PieceKind::Gipf),
+                    "w" => Piece::new(Seat::WHITE, PieceKind::Basic),
+                    "b" => Piece::new(Seat::BLACK, PieceKind::Basic),
+                    "W" => Piece::new(Seat::WHITE, PieceKind::Gipf),
+                    "B" => Piece::new(Seat::BLACK, PieceKind::Gipf),
                     other => {
                         return Err(PositionTextError::at(
                             cell.column,
@@ -247,7 +247,7 @@ impl GipfPosition {
         }
         // A side has taken a turn once the plies reach it (the first player's at ply 1).
         let first = rules.first_player;
-        let moved = Color::BOTH.map(|c| ply >= if c == first { 1 } else { 2 });
+        let moved = Seat::BOTH.map(|c| ply >= if c == first { 1 } else { 2 });
         let basic_entered = if rules.gipf_until_first_basic {
             entered.unwrap_or([false, false])
         } else {

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use super::{RacePosition, Square};
-use crate::{Color, Position};
+use crate::{Seat, Position};
 
 /// The longest legal path of one jump move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,7 +39,7 @@ impl RacePosition {
         if self.outcome().is_some() {
             return Some(Vec::new());
         }
-        let side: Color = self.side_to_move();
+        let side: Seat = self.side_to_move();
         let mut best: HashMap<(Square, Square), Vec<Square>> = HashMap::new();
         let mut walked = 0usize;
         for from in self.pieces(side) {

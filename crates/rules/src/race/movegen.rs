@@ -34,7 +34,7 @@ use super::{
     square::Square,
     word_flood::Flood,
 };
-use crate::Color;
+use crate::Seat;
 
 /// Up to 64 waves: every landing of a chain keeps the parity of file and rank, so a chain on a
 /// 16×16 board visits at most 64 squares.
@@ -42,39 +42,55 @@ const MAX_WAVES: usize = 64;
 
 /// Runs `$body` with `$node` bound to a [`Node`] for the rules' bit-set width and line count.
 macro_rules! with_node {
-    ($rules:expr, $pieces:expr, $side:expr, $node:ident => $body:expr) => {{
+    ($rules:expr, $own:expr, $occupied:expr, $side:expr, $node:ident => $body:expr) => {{
         use $crate::race::rules::TableSet;
         let rules: &$crate::race::rules::RaceRules = $rules;
         match (&rules.tables, rules.line_count()) {
             (TableSet::Small(t), 2) => {
                 let mut $node =
-                    $crate::race::movegen::Node::<u64, 2>::new(t, rules, $pieces, $side);
+                    $crate::race::movegen::Node::<u64, 2>::new(t, rules, $own, $occupied, $side);
+                $body
+            }
+            (TableSet::Small(t), 3) => {
+                let mut $node =
+                    $crate::race::movegen::Node::<u64, 3>::new(t, rules, $own, $occupied, $side);
                 $body
             }
             (TableSet::Small(t), _) => {
                 let mut $node =
-                    $crate::race::movegen::Node::<u64, 4>::new(t, rules, $pieces, $side);
+                    $crate::race::movegen::Node::<u64, 4>::new(t, rules, $own, $occupied, $side);
                 $body
             }
             (TableSet::Medium(t), 2) => {
                 let mut $node =
-                    $crate::race::movegen::Node::<u128, 2>::new(t, rules, $pieces, $side);
+                    $crate::race::movegen::Node::<u128, 2>::new(t, rules, $own, $occupied, $side);
+                $body
+            }
+            (TableSet::Medium(t), 3) => {
+                let mut $node =
+                    $crate::race::movegen::Node::<u128, 3>::new(t, rules, $own, $occupied, $side);
                 $body
             }
             (TableSet::Medium(t), _) => {
                 let mut $node =
-                    $crate::race::movegen::Node::<u128, 4>::new(t, rules, $pieces, $side);
+                    $crate::race::movegen::Node::<u128, 4>::new(t, rules, $own, $occupied, $side);
                 $body
             }
             (TableSet::Large(t), 2) => {
                 let mut $node = $crate::race::movegen::Node::<$crate::race::bitboard::Wide, 2>::new(
-                    t, rules, $pieces, $side,
+                    t, rules, $own, $occupied, $side,
+                );
+                $body
+            }
+            (TableSet::Large(t), 3) => {
+                let mut $node = $crate::race::movegen::Node::<$crate::race::bitboard::Wide, 3>::new(
+                    t, rules, $own, $occupied, $side,
                 );
                 $body
             }
             (TableSet::Large(t), _) => {
                 let mut $node = $crate::race::movegen::Node::<$crate::race::bitboard::Wide, 4>::new(
-                    t, rules, $pieces, $side,
+                    t, rules, $own, $occupied, $side,
                 );
                 $body
             }
@@ -117,7 +133,9 @@ pub(crate) struct Node<'a, B, const L: usize> {
     empty: B,
     home: B,
     target: B,
-    side: Color,
+    side: Seat,
+    /// Where the mover's moves may end (all cells unless other seats' regions are closed).
+    rest: B,
     no_return: bool,
     lock: TargetLock,
 }
@@ -196,12 +214,19 @@ where
 
 impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     #[inline]
-    pub fn new(t: &'a Tables<B>, rules: &RaceRules, pieces: &[Wide; 2], side: Color) -> Self {
-        let own = B::from_wide(&pieces[side.index()]);
-        let occupied = own | B::from_wide(&pieces[side.other().index()]);
+    pub fn new(
+        t: &'a Tables<B>,
+        rules: &RaceRules,
+        own: &Wide,
+        occupied: &Wide,
+        side: Seat,
+    ) -> Self {
+        let own = B::from_wide(own);
+        let occupied = B::from_wide(occupied);
         let empty = t.board & !occupied;
-        let home = t.camps[side.index()];
-        let target = t.camps[side.other().index()];
+        let home = t.homes[side.index()];
+        let target = t.targets[side.index()];
+        let rest = t.rest[side.index()];
         let no_return = rules.no_return_home();
         let lock = rules.target_lock();
         Node {
@@ -222,9 +247,14 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             at_home: if no_return { home } else { B::ZERO },
             step: [
                 empty & target,
-                empty,
-                if no_return { empty & !home } else { empty },
+                empty & rest,
+                if no_return {
+                    empty & !home & rest
+                } else {
+                    empty & rest
+                },
             ],
+            rest,
             flights: std::cell::OnceCell::new(),
             empty,
             home,
@@ -337,7 +367,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             }
         }
         for from in (self.own & self.jumpers).iter() {
-            total += self.reach(from, self.flight(from)).count();
+            total += (self.reach(from, self.flight(from)) & self.rest).count();
         }
         u64::from(total)
     }
@@ -346,7 +376,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     pub fn destinations(&mut self, from: usize) -> B {
         self.prepare_jumps();
         let steps = self.t.neighbours[from] & self.step[self.flight_index(from)];
-        steps | self.reach(from, self.flight(from))
+        steps | (self.reach(from, self.flight(from)) & self.rest)
     }
 
     /// Whether the side to move has any legal move (steps are checked first: they are cheap
@@ -367,7 +397,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
         self.prepare_jumps();
         (self.own & self.jumpers)
             .iter()
-            .any(|from| !self.reach(from, self.flight(from)).is_zero())
+            .any(|from| !(self.reach(from, self.flight(from)) & self.rest).is_zero())
     }
 
     /// Which of the three flights (locked, at home, out) the piece on `from` flies.
@@ -462,8 +492,8 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
         let occupied = *occupied;
         let empty = pt.board & !occupied;
         let (home, target) = (
-            pt.camps[self.side.index()],
-            pt.camps[self.side.other().index()],
+            pt.homes[self.side.index()],
+            pt.targets[self.side.index()],
         );
         let flights = flights(empty, home, target, !Wide::EMPTY, self.no_return, self.lock);
         CLASS_WORK.with_borrow_mut(|work| {
@@ -489,7 +519,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
                     sets_ready |= 1 << key;
                 }
                 // On a board 16 wide a square's code is its bit index.
-                let square = |i: usize| Square::from_code(i as u8);
+                let square = |i: usize| Square::from_code(((i & 15) | (i >> 4 & 15) << 5) as u16);
                 if !steps.is_zero() {
                     emit_neighbours(from, steps, &pt.neighbours, square, out);
                 }
@@ -549,7 +579,8 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
         let mut rules = ([B::ZERO; 3], [B::ZERO; 3]);
         landing_rules(flight, B::ZERO, &mut rules);
         let (here, allowed_from) = rules;
-        for i in 0..L {
+        // Only the real lines: a padding line's direction would overwrite a real one's set.
+        for i in 0..L.min(self.t.line_count) {
             let line = &self.t.lines[i];
             let k2 = self.shift2[i];
             let (mut pos, mut neg) = (B::ZERO, B::ZERO);

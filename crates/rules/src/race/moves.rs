@@ -2,7 +2,7 @@
 use std::{fmt, hash::Hash};
 
 use super::square::{Dir, Square};
-use crate::Color;
+use crate::Seat;
 
 /// Hops a move can hold: a chain keeps the parity of file and rank, so on a 16×16 board it
 /// visits at most 64 squares, i.e. makes at most 63 hops.
@@ -19,7 +19,7 @@ pub(crate) const HOPS_PER_WORD: usize = 21;
 pub struct RaceMove {
     /// The direction of each jump, 3 bits each, 21 per word.
     dirs: [u64; 3],
-    /// `from`'s code, `to`'s code << 8, and the number of jumps (0 for a step) << 16: one
+    /// `from`'s code, `to`'s code << 16, and the number of jumps (0 for a step) << 32: one
     /// word, so a move is built in registers and stored whole (byte fields were assembled on
     /// the stack and read back wider, which stalls every move the generator writes).
     head: u64,
@@ -31,7 +31,7 @@ impl RaceMove {
     pub(crate) const fn new(from: Square, to: Square, hops: u8, dirs: [u64; 3]) -> RaceMove {
         RaceMove {
             dirs,
-            head: from.code() as u64 | (to.code() as u64) << 8 | (hops as u64) << 16,
+            head: from.code() as u64 | (to.code() as u64) << 16 | (hops as u64) << 32,
         }
     }
 
@@ -52,17 +52,17 @@ impl RaceMove {
 
     #[inline]
     pub fn from(&self) -> Square {
-        Square::from_code(self.head as u8)
+        Square::from_code(self.head as u16)
     }
 
     #[inline]
     pub fn to(&self) -> Square {
-        Square::from_code((self.head >> 8) as u8)
+        Square::from_code((self.head >> 16) as u16)
     }
 
     #[inline]
     fn hops(&self) -> u8 {
-        (self.head >> 16) as u8
+        (self.head >> 32) as u8
     }
 
     pub fn is_step(&self) -> bool {
@@ -122,7 +122,7 @@ impl RaceMove {
 
 impl PartialEq for RaceMove {
     fn eq(&self, other: &Self) -> bool {
-        self.head & 0xffff == other.head & 0xffff
+        self.head & 0xffff_ffff == other.head & 0xffff_ffff
     }
 }
 
@@ -168,7 +168,7 @@ pub enum MoveKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RaceEffect {
     /// The side that moved.
-    pub side: Color,
+    pub side: Seat,
     pub kind: MoveKind,
     /// `from`, then every landing as played; the last square is the destination.
     pub path: Vec<Square>,

@@ -41,7 +41,7 @@ pub(crate) fn parse(pos: &RacePosition, text: &str) -> Result<RaceMove, Notation
                 return Err(NotationError::syntax(
                     text,
                     format!(
-                        "`{part}` is not a square; squares are a file letter a–p and a rank 1–16, like e4"
+                        "`{part}` is not a square; squares are a file letter a–s and a rank 1–19, like e4"
                     ),
                 ));
             }

@@ -130,8 +130,9 @@ pub(crate) fn shift(x: u64, n: i8) -> u64 {
 #[derive(Clone, Debug)]
 pub(crate) struct ParityTables {
     pub board: Wide,
-    /// White's and Black's camps.
-    pub camps: [Wide; 2],
+    /// Per seat: its home and its target, split by class.
+    pub homes: Vec<Wide>,
+    pub targets: Vec<Wide>,
     /// Per direction (by [`Dir::index`]), per class: the squares whose jump in that direction
     /// stays on the board (none for a direction the variant does not move in).
     pub jump_ok: [Wide; 8],
@@ -145,7 +146,7 @@ pub(crate) struct ParityTables {
 
 impl ParityTables {
     /// For a board 16 squares wide and at most 16 high.
-    pub fn new(height: u8, directions: Directions, camps: &[Wide; 2]) -> ParityTables {
+    pub fn new(height: u8, directions: Directions, homes: &[Wide], targets: &[Wide]) -> ParityTables {
         let h = i32::from(height);
         let on = |f: i32, r: i32| (0..16).contains(&f) && (0..h).contains(&r);
         let mut board = Wide::EMPTY;
@@ -174,7 +175,8 @@ impl ParityTables {
         }
         ParityTables {
             board,
-            camps: [split(&camps[0]), split(&camps[1])],
+            homes: homes.iter().map(split).collect(),
+            targets: targets.iter().map(split).collect(),
             neighbours: [-17, -16, -15, -1, 1, 15, 16, 17],
             jump_ok,
             over,
@@ -245,7 +247,7 @@ mod tests {
 
     #[test]
     fn jumps_over_the_square_between() {
-        let pt = ParityTables::new(16, Directions::All, &[Wide::EMPTY; 2]);
+        let pt = ParityTables::new(16, Directions::All, &[Wide::EMPTY; 2], &[Wide::EMPTY; 2]);
         for i in 0..256usize {
             let (f, r) = ((i % 16) as i32, (i / 16) as i32);
             for d in Dir::ALL {

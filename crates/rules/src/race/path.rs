@@ -70,7 +70,7 @@ impl RacePosition {
             return Err("a move needs a destination".into());
         }
         let home = |s: Square| rules.in_camp(side, s);
-        let target = |s: Square| rules.in_camp(side.other(), s);
+        let target = |s: Square| rules.in_target(side, s);
         let lock = rules.target_lock();
         let started_in_target = lock != TargetLock::Off && target(from);
         let mut entered_target = target(from);
@@ -163,6 +163,17 @@ impl RacePosition {
             left_home |= !home(b);
             entered_target |= target(b);
             visited.push(b);
+        }
+        let end = path[path.len() - 1];
+        if !rules.rest_in_other_regions()
+            && !home(end)
+            && !target(end)
+            && let Some(region) = rules.region_at(end)
+        {
+            return Err(format!(
+                "{end} is in the region {}, which is neither {side}'s home nor its target: a piece may pass through it but not stop there",
+                region.name
+            ));
         }
         Ok(())
     }

@@ -6,10 +6,10 @@ use super::{
     movegen::with_node,
     moves::{RaceEffect, RaceMove},
     parity,
-    rules::{NoLegalMove, RaceRules, TargetLock, WinRule},
+    rules::{EndRule, NoLegalMove, RaceRules, TargetLock, WinRule},
     square::Square,
 };
-use crate::{Color, EndReason, IllegalMove, NotationError, Outcome, Position};
+use crate::{EndReason, IllegalMove, NotationError, Outcome, Places, Position, Seat};
 
 const fn splitmix64(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -19,29 +19,82 @@ const fn splitmix64(mut x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Zobrist keys per colour and bit index, fixed at compile time.
-static PIECE_KEYS: [[u64; 256]; 2] = {
-    let mut keys = [[0; 256]; 2];
+/// Zobrist keys per seat and bit index, fixed at compile time (seats 0 and 1 keep the keys they
+/// had when the engine knew two sides).
+static PIECE_KEYS: [[u64; 256]; Seat::MAX] = {
+    let mut keys = [[0; 256]; Seat::MAX];
     let mut i = 0;
-    while i < 512 {
+    while i < 256 * Seat::MAX {
         keys[i / 256][i % 256] = splitmix64(0x5241_4345_0000_0000 ^ i as u64);
         i += 1;
     }
     keys
 };
-const BLACK_TO_MOVE_KEY: u64 = splitmix64(0x5241_4345_ffff_ffff);
+/// The key of the seat to move; seat 0's is 0 and seat 1's the former "Black to move" key.
+static SIDE_KEYS: [u64; Seat::MAX] = {
+    let mut keys = [0; Seat::MAX];
+    keys[1] = splitmix64(0x5241_4345_ffff_ffff);
+    let mut i = 2;
+    while i < Seat::MAX {
+        keys[i] = splitmix64(0x5241_4345_ffff_ff00 ^ i as u64);
+        i += 1;
+    }
+    keys
+};
 
-/// A position of a jump-chain race game (Ugolki, Halma and mods).
+/// Who has finished, in which order, and who is out (lost by having no legal move): the turns
+/// of both are skipped.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+struct Finishers {
+    /// Bit per seat.
+    done: u8,
+    count: u8,
+    order: [u8; Seat::MAX],
+    /// Bit per seat that is out, and the order they went out in.
+    out: u8,
+    out_count: u8,
+    out_order: [u8; Seat::MAX],
+}
+
+impl Finishers {
+    fn has(&self, seat: Seat) -> bool {
+        self.done >> seat.index() & 1 == 1
+    }
+    /// Neither finished nor out.
+    fn plays(&self, seat: Seat) -> bool {
+        (self.done | self.out) >> seat.index() & 1 == 0
+    }
+    fn put_out(&mut self, seat: Seat) {
+        self.out |= 1 << seat.index();
+        self.out_order[usize::from(self.out_count)] = seat.index() as u8;
+        self.out_count += 1;
+    }
+    fn add(&mut self, seat: Seat) {
+        self.done |= 1 << seat.index();
+        self.order[usize::from(self.count)] = seat.index() as u8;
+        self.count += 1;
+    }
+    fn order(&self) -> Vec<Seat> {
+        self.order[..usize::from(self.count)]
+            .iter()
+            .map(|&i| Seat::at(usize::from(i)))
+            .collect()
+    }
+}
+
+/// A position of a jump-chain race game (Ugolki, Halma, Chinese checkers and mods).
 #[derive(Clone)]
 pub struct RacePosition {
     rules: Arc<RaceRules>,
-    /// Pieces per colour, as bit indices `rank * width + file`.
-    pieces: [Wide; 2],
-    /// Both colours' pieces with their bit indices arranged by parity class (see
-    /// `parity::split`), kept up to date so the move lists of a 16-wide board need not
-    /// rearrange the board for every list (kept on every board: it costs two bit flips a ply).
+    /// Pieces per seat, as bit indices (see the rules' layout); only the table's seats are used.
+    pieces: [Wide; Seat::MAX],
+    /// Every seat's pieces together.
+    occupied: Wide,
+    /// All pieces with their bit indices arranged by parity class (see `parity::split`), kept
+    /// up to date so the move lists of a 16-wide board need not rearrange the board for every
+    /// list (kept on every board: it costs two bit flips a ply).
     classes: Wide,
-    side: Color,
+    side: Seat,
     ply: u32,
     hash: u64,
     /// Hash of every position since the start (or construction), the current one last.
@@ -50,13 +103,15 @@ pub struct RacePosition {
     /// positions cannot recur, so repetition checks stop there.
     fresh: u32,
     outcome: Option<Outcome>,
-    /// `in_camp[owner][color]`: how many of `color`'s pieces stand in `owner`'s home camp,
-    /// kept up to date so the win rules cost nothing per ply.
-    in_camp: [[u8; 2]; 2],
+    finishers: Finishers,
+    /// Per seat: how many of its own pieces stand in its target, and how many pieces of any
+    /// seat do, kept up to date so the finish rules cost nothing per ply.
+    own_in_target: [u8; Seat::MAX],
+    all_in_target: [u8; Seat::MAX],
 }
 
-/// Where the home-clear rule stands (see [`RacePosition::home_deadline`]). Per-side arrays
-/// are indexed by [`Color::index`].
+/// Where the home-clear rule stands (see [`RacePosition::home_deadline`]; two-seat games).
+/// Per-side arrays are indexed by [`Seat::index`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HomeDeadline {
     /// The ply after which the rule is checked (the variant's `home_clear_ply`; 80 = after
@@ -76,74 +131,122 @@ pub struct HomeDeadline {
 pub struct RaceUndo {
     outcome: Option<Outcome>,
     fresh: u32,
+    side: Seat,
+    finishers: Finishers,
 }
 
 impl RacePosition {
-    /// The start position: every camp square holds its owner's piece.
+    /// The start position: every seat's home holds its pieces.
     pub fn new(rules: Arc<RaceRules>) -> Self {
-        let pieces = rules.camp_bits;
+        let mut pieces = [Wide::EMPTY; Seat::MAX];
+        pieces[..rules.seat_count()].copy_from_slice(&rules.homes);
         let side = rules.first_player();
-        Self::assemble(rules, pieces, side, 0)
+        Self::assemble(rules, pieces, side, 0, None)
     }
 
-    /// A hand-made position for tests and puzzles: White's and Black's squares, the side to
-    /// move and the ply count (whose parity must agree with the side to move). The position is
-    /// judged as if reached by a ply (so a finished game reports its outcome); its repetition
-    /// history starts here.
+    /// A hand-made two-seat position for tests and puzzles (see [`Self::from_seats`]).
     #[doc(hidden)]
     pub fn from_board(
         rules: Arc<RaceRules>,
         white: &[Square],
         black: &[Square],
-        side_to_move: Color,
+        side_to_move: Seat,
         ply: u32,
     ) -> Result<Self, String> {
-        let mut pieces = [Wide::EMPTY; 2];
-        for (color, squares) in [(Color::White, white), (Color::Black, black)] {
-            for &s in squares {
-                if !rules.on_board(s) {
-                    return Err(format!(
-                        "{s} is not on the {}×{} board",
-                        rules.width(),
-                        rules.height()
-                    ));
-                }
-                let i = rules.index(s);
-                if pieces[0].has(i) || pieces[1].has(i) {
-                    return Err(format!("{s} is given twice"));
-                }
-                pieces[color.index()].set(i);
-            }
-        }
-        let expected = if ply.is_multiple_of(2) {
-            rules.first_player()
-        } else {
-            rules.first_player().other()
-        };
-        if side_to_move != expected {
-            return Err(format!(
-                "after {ply} plies it is {expected}'s turn ({} moves first)",
-                rules.first_player()
-            ));
-        }
-        Ok(Self::assemble(rules, pieces, side_to_move, ply))
+        Self::from_seats(rules, &[white.to_vec(), black.to_vec()], side_to_move, ply)
     }
 
-    fn assemble(rules: Arc<RaceRules>, pieces: [Wide; 2], side: Color, ply: u32) -> Self {
-        let mut hash = if side == Color::Black {
-            BLACK_TO_MOVE_KEY
-        } else {
-            0
-        };
-        for c in Color::BOTH {
+    /// A hand-made position: each seat's squares, the seat to move and the ply count. With two
+    /// seats the ply's parity must agree with the side to move. Seats whose finish rule holds on
+    /// this board count as finished, in seat order; the position is judged as if reached by a
+    /// ply (so a finished game reports its outcome); its repetition history starts here.
+    #[doc(hidden)]
+    pub fn from_seats(
+        rules: Arc<RaceRules>,
+        seats: &[Vec<Square>],
+        side_to_move: Seat,
+        ply: u32,
+    ) -> Result<Self, String> {
+        Self::from_seats_finished(rules, seats, side_to_move, ply, None)
+    }
+
+    /// As [`Self::from_seats`], with the seats that have finished in the order they finished
+    /// (`None`: those whose finish rule holds on this board, in seat order).
+    #[doc(hidden)]
+    pub fn from_seats_finished(
+        rules: Arc<RaceRules>,
+        seats: &[Vec<Square>],
+        side_to_move: Seat,
+        ply: u32,
+        finished: Option<&[Seat]>,
+    ) -> Result<Self, String> {
+        let n = rules.seat_count();
+        if let Some(f) = finished
+            && f.contains(&side_to_move)
+        {
+            return Err(format!("{side_to_move} has finished and cannot be the side to move"));
+        }
+        if seats.len() != n {
+            return Err(format!("the table has {n} seats; {} are given", seats.len()));
+        }
+        if side_to_move.index() >= n {
+            return Err(format!("{side_to_move} is not a seat of this {n}-seat table"));
+        }
+        let mut pieces = [Wide::EMPTY; Seat::MAX];
+        let mut occupied = Wide::EMPTY;
+        for (seat, squares) in seats.iter().enumerate() {
+            for &s in squares {
+                if !rules.on_board(s) {
+                    return Err(if rules.is_rectangular() {
+                        format!("{s} is not on the {}×{} board", rules.width(), rules.height())
+                    } else {
+                        format!("{s} is not a cell of the board")
+                    });
+                }
+                let i = rules.index(s);
+                if occupied.has(i) {
+                    return Err(format!("{s} is given twice"));
+                }
+                occupied.set(i);
+                pieces[seat].set(i);
+            }
+        }
+        if n == 2 {
+            let expected = if ply.is_multiple_of(2) {
+                rules.first_player()
+            } else {
+                rules.first_player().other()
+            };
+            if side_to_move != expected {
+                return Err(format!(
+                    "after {ply} plies it is {expected}'s turn ({} moves first)",
+                    rules.first_player()
+                ));
+            }
+        }
+        Ok(Self::assemble(rules, pieces, side_to_move, ply, finished))
+    }
+
+    fn assemble(
+        rules: Arc<RaceRules>,
+        pieces: [Wide; Seat::MAX],
+        side: Seat,
+        ply: u32,
+        finished: Option<&[Seat]>,
+    ) -> Self {
+        let mut hash = SIDE_KEYS[side.index()];
+        let mut occupied = Wide::EMPTY;
+        for c in rules.seats() {
             for i in pieces[c.index()].iter() {
                 hash ^= PIECE_KEYS[c.index()][i];
             }
+            occupied |= pieces[c.index()];
         }
-        let classes = parity::split(&(pieces[0] | pieces[1]));
+        let classes = parity::split(&occupied);
         let mut pos = RacePosition {
             rules,
             pieces,
+            occupied,
             classes,
             side,
             ply,
@@ -151,15 +254,39 @@ impl RacePosition {
             history: vec![hash],
             fresh: 0,
             outcome: None,
-            in_camp: [[0; 2]; 2],
+            finishers: Finishers::default(),
+            own_in_target: [0; Seat::MAX],
+            all_in_target: [0; Seat::MAX],
         };
-        for owner in Color::BOTH {
-            for c in Color::BOTH {
-                let n = (pos.pieces[c.index()] & pos.rules.camp_bits[owner.index()]).count();
-                pos.in_camp[owner.index()][c.index()] = n.min(255) as u8;
+        for c in pos.rules.seats() {
+            let target = pos.rules.targets[c.index()];
+            pos.own_in_target[c.index()] = (pos.pieces[c.index()] & target).count().min(255) as u8;
+            pos.all_in_target[c.index()] = (occupied & target).count().min(255) as u8;
+        }
+        // Seats already finished: as given, or those finished on this board in seat order.
+        match finished {
+            Some(order) => order.iter().for_each(|&c| pos.finishers.add(c)),
+            None => {
+                for c in pos.rules.seats() {
+                    if pos.finished(c) {
+                        pos.finishers.add(c);
+                    }
+                }
             }
         }
-        pos.outcome = pos.judge();
+        // Judged as if reached by a ply of the seat before: a seat to move that cannot move
+        // passes or goes out as the rules say.
+        let mover = pos.previous_seat(side);
+        let (mut went_out, mut stuck) = (false, false);
+        if pos.rules.no_legal_move() != NoLegalMove::Draw && !pos.can_move(side) {
+            let next = pos.next_seat(mover);
+            went_out = pos.finishers.out_count > 0;
+            stuck = next.is_none();
+            pos.side = next.unwrap_or(side);
+            pos.hash ^= SIDE_KEYS[side.index()] ^ SIDE_KEYS[pos.side.index()];
+            pos.history = vec![pos.hash];
+        }
+        pos.outcome = pos.judge(mover, went_out, stuck);
         pos
     }
 
@@ -168,48 +295,56 @@ impl RacePosition {
     }
 
     /// The piece on `s`, if any.
-    pub fn piece_at(&self, s: Square) -> Option<Color> {
+    pub fn piece_at(&self, s: Square) -> Option<Seat> {
         if !self.rules.on_board(s) {
             return None;
         }
         let i = self.rules.index(s);
-        Color::BOTH
-            .into_iter()
-            .find(|c| self.pieces[c.index()].has(i))
+        if !self.occupied.has(i) {
+            return None;
+        }
+        self.rules.seats().find(|c| self.pieces[c.index()].has(i))
     }
 
-    /// The squares of `side`'s pieces, in bit order (rank by rank from a1).
-    pub fn pieces(&self, side: Color) -> Vec<Square> {
-        self.pieces[side.index()]
-            .iter()
-            .map(|i| self.rules.square(i))
-            .collect()
+    /// The squares of `side`'s pieces, in bit order (rank by rank from the bottom).
+    pub fn pieces(&self, side: Seat) -> Vec<Square> {
+        self.piece_squares(side).collect()
     }
 
     /// The squares of `side`'s pieces, in bit order, without allocating (for evaluation).
-    pub fn piece_squares(&self, side: Color) -> impl Iterator<Item = Square> + '_ {
+    pub fn piece_squares(&self, side: Seat) -> impl Iterator<Item = Square> + '_ {
         self.pieces[side.index()]
             .iter()
             .map(|i| self.rules.square(i))
     }
 
     /// How many of `side`'s pieces stand in its target camp.
-    pub fn pieces_in_target(&self, side: Color) -> u32 {
-        u32::from(self.in_camp[side.other().index()][side.index()])
+    pub fn pieces_in_target(&self, side: Seat) -> u32 {
+        u32::from(self.own_in_target[side.index()])
+    }
+
+    /// Whether `side` has finished (its turns are skipped while the others play on).
+    pub fn has_finished(&self, side: Seat) -> bool {
+        self.finishers.has(side)
+    }
+
+    /// The seats that have finished, first finisher first.
+    pub fn finish_order(&self) -> Vec<Seat> {
+        self.finishers.order()
     }
 
     /// The pieces of `side` standing on its own home (start) squares.
-    pub fn pieces_at_home(&self, side: Color) -> Vec<Square> {
-        (self.pieces[side.index()] & self.rules.camp_bits[side.index()])
+    pub fn pieces_at_home(&self, side: Seat) -> Vec<Square> {
+        (self.pieces[side.index()] & self.rules.homes[side.index()])
             .iter()
             .map(|i| self.rules.square(i))
             .collect()
     }
 
-    /// The home-clear rule (9qum's 40-move rule, `home_clear_ply`) as it stands before its
-    /// check: how many turns each side has left and which of its pieces are still at home.
-    /// `None` when the variant has no such rule or the check is already behind (or is this
-    /// very position, which the rule has judged).
+    /// The home-clear rule (9qum's 40-move rule, `home_clear_ply`, two seats) as it stands
+    /// before its check: how many turns each side has left and which of its pieces are still at
+    /// home. `None` when the variant has no such rule or the check is already behind (or is
+    /// this very position, which the rule has judged).
     pub fn home_deadline(&self) -> Option<HomeDeadline> {
         let check_ply = self.rules.home_clear_ply()?;
         if self.ply >= check_ply || self.outcome.is_some() {
@@ -225,10 +360,26 @@ impl RacePosition {
             plies_left,
             turns_left,
             at_home: [
-                self.pieces_at_home(Color::White),
-                self.pieces_at_home(Color::Black),
+                self.pieces_at_home(Seat::WHITE),
+                self.pieces_at_home(Seat::BLACK),
             ],
         })
+    }
+
+    /// Keeps the moves that may end where they end (other seats' regions may be closed).
+    fn keep_resting(&self, side: Seat, moves: &mut Vec<RaceMove>, start: usize) {
+        if self.rules.rest_in_other_regions() {
+            return;
+        }
+        let rest = self.rules.rest[side.index()];
+        let mut i = start;
+        while i < moves.len() {
+            if rest.has(self.rules.index(moves[i].to())) {
+                i += 1;
+            } else {
+                moves.remove(i);
+            }
+        }
     }
 
     /// The legal destinations of the piece on `from` (empty unless it is the mover's).
@@ -237,7 +388,8 @@ impl RacePosition {
             return Vec::new();
         }
         let i = self.rules.index(from);
-        let dests: Vec<usize> = with_node!(&self.rules, &self.pieces, self.side, node => {
+        let own = &self.pieces[self.side.index()];
+        let dests: Vec<usize> = with_node!(&self.rules, own, &self.occupied, self.side, node => {
             node.destinations(i).iter().collect()
         });
         dests.into_iter().map(|i| self.rules.square(i)).collect()
@@ -250,9 +402,11 @@ impl RacePosition {
             return out;
         }
         let i = self.rules.index(from);
-        with_node!(&self.rules, &self.pieces, self.side, node => {
+        let own = &self.pieces[self.side.index()];
+        with_node!(&self.rules, own, &self.occupied, self.side, node => {
             node.piece_moves(i, &mut out);
         });
+        self.keep_resting(self.side, &mut out, 0);
         out
     }
 
@@ -261,25 +415,25 @@ impl RacePosition {
         self.piece_moves(from).into_iter().find(|m| m.to() == to)
     }
 
-    fn has_legal_move(&self) -> bool {
-        with_node!(&self.rules, &self.pieces, self.side, node => node.has_move())
+    fn can_move(&self, side: Seat) -> bool {
+        let own = &self.pieces[side.index()];
+        with_node!(&self.rules, own, &self.occupied, side, node => node.has_move())
     }
 
-    /// `side` has met its winning condition on the current board.
+    /// `side` has met its finish rule on the current board.
     #[inline]
-    fn finished(&self, side: Color) -> bool {
-        let target = &self.in_camp[side.other().index()];
+    fn finished(&self, side: Seat) -> bool {
         let size = self.rules.pieces_per_side();
-        let own = usize::from(target[side.index()]);
+        let own = usize::from(self.own_in_target[side.index()]);
         match self.rules.win() {
             WinRule::FillWithOwn => own == size,
             WinRule::FullWithAnyOwn => {
-                own > 0 && own + usize::from(target[side.other().index()]) == size
+                own > 0 && usize::from(self.all_in_target[side.index()]) == size
             }
         }
     }
 
-    fn finish_reason(&self, side: Color) -> EndReason {
+    fn finish_reason(&self, side: Seat) -> EndReason {
         if self.pieces_in_target(side) as usize == self.rules.pieces_per_side() {
             EndReason::TargetFilled
         } else {
@@ -287,12 +441,76 @@ impl RacePosition {
         }
     }
 
-    /// The end rules, in the order of rules.md A-U9, judged for the position just reached
-    /// (the side that moved last is the other side): the finish (with the equalising reply),
-    /// the home-clear rule, the count, no legal move, then the guards (repetition, ply cap).
-    fn judge(&self) -> Option<Outcome> {
+    /// The seat whose turn came before `side`'s (the mover of the ply that led here).
+    fn previous_seat(&self, side: Seat) -> Seat {
+        let n = self.rules.seat_count();
+        Seat::at((side.index() + n - 1) % n)
+    }
+
+    /// Records the seats that finished with the last ply, the mover first (its move may also
+    /// have completed another seat's target), then the others in turn order.
+    fn record_finishes(&mut self, mover: Seat) {
+        let n = self.rules.seat_count();
+        for k in 0..n {
+            let seat = Seat::at((mover.index() + k) % n);
+            if !self.finishers.has(seat) && self.finished(seat) {
+                self.finishers.add(seat);
+            }
+        }
+    }
+
+    /// Finds the seat to move after `mover`: the next seat still playing that has a legal
+    /// move. On the way, a seat without one passes (`Pass`) or is out (`Loses`: it takes the
+    /// last place open, and the others play on). With `Draw` the next seat is taken as it is
+    /// (`judge` ends the game if it cannot move). `None` when nobody is left to move.
+    fn next_seat(&mut self, mover: Seat) -> Option<Seat> {
+        let n = self.rules.seat_count();
+        let rule = self.rules.no_legal_move();
+        for k in 1..=n {
+            let s = Seat::at((mover.index() + k) % n);
+            if !self.finishers.plays(s) {
+                continue;
+            }
+            if rule == NoLegalMove::Draw || self.can_move(s) {
+                return Some(s);
+            }
+            if rule == NoLegalMove::Loses {
+                self.finishers.put_out(s);
+            }
+        }
+        None
+    }
+
+    /// Seats still playing (neither finished nor out).
+    fn playing(&self) -> usize {
+        self.rules
+            .seats()
+            .filter(|&s| self.finishers.plays(s))
+            .count()
+    }
+
+    /// Places so far: the finishers in order, then the seats still playing sharing the next
+    /// place, then the seats that went out, the last to go out first.
+    fn places(&self) -> Places {
+        let f = &self.finishers;
+        let seat = |&i: &u8| Seat::at(usize::from(i));
+        let finished: Vec<Seat> = f.order[..usize::from(f.count)].iter().map(seat).collect();
+        let playing: Vec<Seat> = self.rules.seats().filter(|&s| f.plays(s)).collect();
+        let out: Vec<Seat> = f.out_order[..usize::from(f.out_count)].iter().rev().map(seat).collect();
+        let mut groups: Vec<&[Seat]> = finished.chunks(1).collect();
+        groups.push(&playing);
+        groups.extend(out.chunks(1));
+        Places::from_groups(&groups, self.rules.seat_count())
+    }
+
+    /// The end rules, judged for the position just reached by `mover`'s ply. Two seats, in the
+    /// order of rules.md A-U9: the finish (with the equalising reply), the home-clear rule, the
+    /// count, no legal move, then the guards (repetition, ply cap). More seats: the finishes
+    /// (the game ends at the first with `FirstFinish`, else when one seat is left), no seat
+    /// able to move, then the guards.
+    fn judge(&self, mover: Seat, went_out: bool, nobody_moves: bool) -> Option<Outcome> {
         let rules = &*self.rules;
-        let mover = self.side.other();
+        let n = rules.seat_count();
         let mut reply_owed = false;
         if rules.equalising_reply() {
             let first = rules.first_player();
@@ -308,58 +526,67 @@ impl RacePosition {
                 return Some(Outcome::win(second, self.finish_reason(second)));
             }
             reply_owed = mover == first && self.finished(first);
-        } else {
-            for side in [mover, mover.other()] {
-                if self.finished(side) {
-                    return Some(Outcome::win(side, self.finish_reason(side)));
-                }
-            }
+        } else if self.finishers.count > 0
+            && (rules.end() == EndRule::FirstFinish || self.playing() <= 1)
+        {
+            // The first finish ends the game (two seats, or `FirstFinish`), or one seat is left.
+            let first = Seat::at(usize::from(self.finishers.order[0]));
+            let last = Seat::at(usize::from(self.finishers.order[usize::from(self.finishers.count) - 1]));
+            let reason = self.finish_reason(if n == 2 { first } else { last });
+            return Some(Outcome::placed(self.places(), reason));
         }
         if !reply_owed {
             if rules.home_clear_ply() == Some(self.ply) {
                 let at_home =
-                    |c: Color| !(self.pieces[c.index()] & rules.camp_bits[c.index()]).is_zero();
-                match (at_home(Color::White), at_home(Color::Black)) {
+                    |c: Seat| !(self.pieces[c.index()] & rules.homes[c.index()]).is_zero();
+                match (at_home(Seat::WHITE), at_home(Seat::BLACK)) {
                     (true, true) => return Some(Outcome::draw(EndReason::HomeNotVacated)),
                     (true, false) => {
-                        return Some(Outcome::win(Color::Black, EndReason::HomeNotVacated));
+                        return Some(Outcome::win(Seat::BLACK, EndReason::HomeNotVacated));
                     }
                     (false, true) => {
-                        return Some(Outcome::win(Color::White, EndReason::HomeNotVacated));
+                        return Some(Outcome::win(Seat::WHITE, EndReason::HomeNotVacated));
                     }
                     (false, false) => {}
                 }
             }
             if rules.count_ply().is_some_and(|c| self.ply >= c) {
-                let white = self.pieces_in_target(Color::White).min(255) as u8;
-                let black = self.pieces_in_target(Color::Black).min(255) as u8;
+                let white = self.pieces_in_target(Seat::WHITE).min(255) as u8;
+                let black = self.pieces_in_target(Seat::BLACK).min(255) as u8;
                 let reason = EndReason::PieceCount { white, black };
                 return Some(match white.cmp(&black) {
-                    std::cmp::Ordering::Greater => Outcome::win(Color::White, reason),
-                    std::cmp::Ordering::Less => Outcome::win(Color::Black, reason),
+                    std::cmp::Ordering::Greater => Outcome::win(Seat::WHITE, reason),
+                    std::cmp::Ordering::Less => Outcome::win(Seat::BLACK, reason),
                     std::cmp::Ordering::Equal => Outcome::draw(reason),
                 });
             }
         }
-        if !self.has_legal_move() {
+        // No legal move: with `Draw` for the seat to move; else nobody left who can move (the
+        // others passed or went out), or one seat left playing after others went out.
+        let stuck = match rules.no_legal_move() {
+            NoLegalMove::Draw => !self.can_move(self.side),
+            _ => nobody_moves || (went_out && self.playing() <= 1),
+        };
+        if stuck {
             return Some(match rules.no_legal_move() {
-                NoLegalMove::Loses => Outcome::win(mover, EndReason::NoLegalMoves),
                 NoLegalMove::Draw => Outcome::draw(EndReason::NoLegalMoves),
+                _ => Outcome::placed(self.places(), EndReason::NoLegalMoves),
             });
         }
         if reply_owed {
             return None;
         }
-        // A position recurs four plies later at the earliest, so its n-th occurrence needs at
-        // least 4(n-1)+1 positions since the last irreversible move (9 for threefold).
-        if let Some(n) = rules.repetition_draw().map(usize::from)
-            && self.history.len() - self.fresh as usize > 4 * (n - 1)
-            && self.occurrences() >= n
+        // A position recurs four plies later at the earliest (each seat that moved must move
+        // back, and another seat moves between), so its n-th occurrence needs at least
+        // 4(n-1)+1 positions since the last irreversible move (9 for threefold).
+        if let Some(k) = rules.repetition_draw().map(usize::from)
+            && self.history.len() - self.fresh as usize > 4 * (k - 1)
+            && self.occurrences() >= k
         {
-            return Some(Outcome::draw(EndReason::Repetition));
+            return Some(Outcome::placed(self.places(), EndReason::Repetition));
         }
         if rules.ply_cap().is_some_and(|cap| self.ply >= cap) {
-            return Some(Outcome::draw(EndReason::PlyCap));
+            return Some(Outcome::placed(self.places(), EndReason::PlyCap));
         }
         None
     }
@@ -368,28 +595,30 @@ impl RacePosition {
     pub fn occurrences(&self) -> usize {
         self.history[self.fresh as usize..]
             .iter()
-            .rev()
-            .step_by(2)
             .filter(|&&h| h == self.hash)
             .count()
     }
 
     /// A move that can never be undone by later moves: leaving home under the no-return rule,
     /// or entering the target under a lock.
-    fn is_irreversible(&self, side: Color, from: usize, to: usize) -> bool {
+    fn is_irreversible(&self, side: Seat, from: usize, to: usize) -> bool {
         let rules = &*self.rules;
-        let home = rules.camp_bits[side.index()];
-        let target = rules.camp_bits[side.other().index()];
+        let home = rules.homes[side.index()];
+        let target = rules.targets[side.index()];
         (rules.no_return_home() && home.has(from) && !home.has(to))
             || (rules.target_lock() != TargetLock::Off && !target.has(from) && target.has(to))
     }
 
     #[inline]
-    fn move_camp_counts(&mut self, side: Color, from: usize, to: usize) {
-        for owner in 0..2 {
-            let camp = &self.rules.camp_bits[owner];
-            let n = &mut self.in_camp[owner][side.index()];
-            *n = *n - u8::from(camp.has(from)) + u8::from(camp.has(to));
+    fn move_target_counts(&mut self, side: Seat, from: usize, to: usize) {
+        let rules = &*self.rules;
+        for seat in 0..rules.seat_count() {
+            let target = &rules.targets[seat];
+            let delta = |n: u8| n - u8::from(target.has(from)) + u8::from(target.has(to));
+            self.all_in_target[seat] = delta(self.all_in_target[seat]);
+            if seat == side.index() {
+                self.own_in_target[seat] = delta(self.own_in_target[seat]);
+            }
         }
     }
 
@@ -413,8 +642,16 @@ impl Position for RacePosition {
     type Undo = RaceUndo;
     type Effect = RaceEffect;
 
-    fn side_to_move(&self) -> Color {
+    fn side_to_move(&self) -> Seat {
         self.side
+    }
+
+    fn seat_count(&self) -> usize {
+        self.rules.seat_count()
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        self.rules.seat_name(seat).to_owned()
     }
 
     fn ply(&self) -> u32 {
@@ -426,14 +663,17 @@ impl Position for RacePosition {
         if self.outcome.is_some() {
             return;
         }
-        with_node!(&self.rules, &self.pieces, self.side, node => node.moves(moves, &self.classes));
+        let own = &self.pieces[self.side.index()];
+        with_node!(&self.rules, own, &self.occupied, self.side, node => node.moves(moves, &self.classes));
+        self.keep_resting(self.side, moves, 0);
     }
 
     fn count_legal_moves(&self) -> u64 {
         if self.outcome.is_some() {
             return 0;
         }
-        with_node!(&self.rules, &self.pieces, self.side, node => node.count())
+        let own = &self.pieces[self.side.index()];
+        with_node!(&self.rules, own, &self.occupied, self.side, node => node.count())
     }
 
     fn is_legal(&self, mv: &RaceMove) -> bool {
@@ -465,38 +705,54 @@ impl Position for RacePosition {
         let undo = RaceUndo {
             outcome: self.outcome,
             fresh: self.fresh,
+            side: self.side,
+            finishers: self.finishers,
         };
         let (from, to) = self.ends(mv);
         let side = self.side;
         let bits = &mut self.pieces[side.index()];
         bits.clear(from);
         bits.set(to);
+        self.occupied.clear(from);
+        self.occupied.set(to);
         self.classes.toggle(parity::class_bit(from));
         self.classes.toggle(parity::class_bit(to));
         let keys = &PIECE_KEYS[side.index()];
-        self.hash ^= keys[from] ^ keys[to] ^ BLACK_TO_MOVE_KEY;
-        self.move_camp_counts(side, from, to);
-        if self.is_irreversible(side, from, to) {
+        self.hash ^= keys[from] ^ keys[to];
+        self.move_target_counts(side, from, to);
+        let mut irreversible = self.is_irreversible(side, from, to);
+        let (finished, out) = (self.finishers.count, self.finishers.out_count);
+        self.record_finishes(side);
+        let next = self.next_seat(side);
+        let went_out = self.finishers.out_count != out;
+        irreversible |= self.finishers.count != finished || went_out;
+        // Nobody left to move: the game is over, and `judge` says how.
+        let stuck = next.is_none();
+        let next = next.unwrap_or(side);
+        self.hash ^= SIDE_KEYS[side.index()] ^ SIDE_KEYS[next.index()];
+        if irreversible {
             self.fresh = self.history.len() as u32;
         }
         self.history.push(self.hash);
-        self.side = side.other();
+        self.side = next;
         self.ply += 1;
-        self.outcome = self.judge();
+        self.outcome = self.judge(side, went_out, stuck);
         undo
     }
 
     #[inline]
     fn undo(&mut self, mv: &RaceMove, undo: RaceUndo) {
         let (from, to) = self.ends(mv);
-        self.side = self.side.other();
+        self.side = undo.side;
         self.ply -= 1;
         let bits = &mut self.pieces[self.side.index()];
         bits.clear(to);
         bits.set(from);
+        self.occupied.clear(to);
+        self.occupied.set(from);
         self.classes.toggle(parity::class_bit(to));
         self.classes.toggle(parity::class_bit(from));
-        self.move_camp_counts(self.side, to, from);
+        self.move_target_counts(self.side, to, from);
         self.history.pop();
         self.hash = *self
             .history
@@ -504,6 +760,7 @@ impl Position for RacePosition {
             .expect("history holds the start position");
         self.outcome = undo.outcome;
         self.fresh = undo.fresh;
+        self.finishers = undo.finishers;
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -525,9 +782,11 @@ impl Position for RacePosition {
 
 impl fmt::Debug for RacePosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RacePosition")
-            .field("white", &self.pieces(Color::White))
-            .field("black", &self.pieces(Color::Black))
+        let mut d = f.debug_struct("RacePosition");
+        for seat in self.rules.seats() {
+            d.field(self.rules.seat_name(seat), &self.pieces(seat));
+        }
+        d
             .field("side_to_move", &self.side)
             .field("ply", &self.ply)
             .field("outcome", &self.outcome)

@@ -1,6 +1,6 @@
 //! The race family's variant schema ([`RaceSpec`], what a RON file says) and its validated form
 //! ([`RaceRules`], with the lookup tables the move generator uses).
-use std::fmt;
+use std::{collections::BTreeMap, fmt};
 
 use serde::Deserialize;
 
@@ -9,61 +9,153 @@ use super::{
     parity::ParityTables,
     square::{Dir, Directions, MAX_SIDE, Square},
 };
-use crate::{Color, FieldError, draw_guard};
+use crate::{Seat, FieldError, draw_guard};
 
 /// The `rules: Race( … )` block of a variant file. Field by field documentation is in the
-/// shipped files (`assets/variants/ugolki-hg-3x3.ron` is a good one to copy).
+/// shipped files (`assets/variants/ugolki-hg-3x3.ron` is a good one to copy,
+/// `chinese-checkers.ron` for boards drawn as data and more than two seats) and in
+/// `docs/modding.md`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RaceSpec {
-    /// Board size in squares, 1 to 16 each. Files are a… (left to right), ranks 1… (bottom up).
+    /// Board size in squares, 1 to 19 each, for a rectangular board (`board: Rectangle`, the
+    /// default). Files are a… (left to right), ranks 1… (bottom up). Other shapes size
+    /// themselves and leave these out.
+    #[serde(default)]
     pub width: u32,
+    #[serde(default)]
     pub height: u32,
-    /// Directions of both steps and jumps: `Orthogonal`, `Diagonal` or `All`.
+    /// The board's cells: the whole `width × height` rectangle (default), rows of characters,
+    /// or a named shape (`Star(4)`, `Hexagon(5)`).
+    #[serde(default)]
+    pub board: BoardSpec,
+    /// Directions of both steps and jumps: `Orthogonal`, `Diagonal`, `All` (square grids) or
+    /// `Hex` (the six directions of a hex grid in axial coordinates).
     pub directions: Directions,
-    /// White's home camp = where White's pieces start = Black's target. Entries are squares
-    /// (`"f1"`) or rectangles given by two opposite corners (`"f1:h3"`).
+    /// White's home camp = where White's pieces start = Black's target, for the two-seat game
+    /// of a format-1 file. Entries are squares (`"f1"`) or rectangles given by two opposite
+    /// corners (`"f1:h3"`).
+    #[serde(default)]
     pub white_camp: Vec<String>,
     /// Black's home camp = Black's start = White's target.
+    #[serde(default)]
     pub black_camp: Vec<String>,
-    /// Who moves first. Default `White`.
-    #[serde(default = "white")]
-    pub first_player: Color,
+    /// Named sets of cells (camps, the points of a star) that seats start in and race to.
+    /// `Star(n)` boards name their six points `S`, `SW`, `NW`, `N`, `NE`, `SE` themselves.
+    #[serde(default)]
+    pub regions: Vec<RegionSpec>,
+    /// The seats for each number of players the variant offers, in turn order: each seat's
+    /// name, letter (in position text), home region and target region. A format-1 file's
+    /// `white_camp` and `black_camp` are the two-seat entry.
+    #[serde(default)]
+    pub seats: BTreeMap<u32, Vec<SeatSpec>>,
+    /// Who moves first (a seat of the table, by its place in the list). Default `White`
+    /// (seat 0).
+    #[serde(default = "first_seat")]
+    pub first_player: Seat,
     /// A piece that has been outside its home camp may not land on it again (Happy-Games
     /// Ugolki). Default `false`.
     #[serde(default)]
     pub no_return_home: bool,
+    /// May a piece end its move in a region that is neither its home nor its target? (It may
+    /// always pass through.) Default `true`; Chinese checkers says `false`.
+    #[serde(default = "yes")]
+    pub rest_in_other_regions: bool,
     /// When a piece in its target camp is stuck there. Default `Off`.
     #[serde(default)]
     pub target_lock: TargetLock,
-    /// What wins.
+    /// What a seat must achieve in its target to finish.
     pub win: WinRule,
+    /// With more than two seats: `PlayOn` (default), a finished seat's turns are skipped and
+    /// the others play on for the places until one is left; `FirstFinish`, the game ends at the
+    /// first finish and the others share second place. Two seats: the same either way.
+    #[serde(default)]
+    pub end: EndRule,
     /// When the first player completes the win, the second player still gets one reply; if it
-    /// completes too, the game is drawn (9qum Ugolki). Default `false`.
+    /// completes too, the game is drawn (9qum Ugolki; two seats only). Default `false`.
     #[serde(default)]
     pub equalising_reply: bool,
-    /// After this ply, a side that still has a piece on its own home squares loses (both: draw).
-    /// 9qum's 40-move rule is `Some(80)`. Default `None`.
+    /// After this ply, a side that still has a piece on its own home squares loses (both: draw;
+    /// two seats only). 9qum's 40-move rule is `Some(80)`. Default `None`.
     #[serde(default)]
     pub home_clear_ply: Option<u32>,
-    /// After this ply the game ends: more own pieces in the target camp wins, equal is a draw.
-    /// 9qum's 100-move count is `Some(200)`. Default `None`.
+    /// After this ply the game ends: more own pieces in the target camp wins, equal is a draw
+    /// (two seats only). 9qum's 100-move count is `Some(200)`. Default `None`.
     #[serde(default)]
     pub count_ply: Option<u32>,
-    /// What happens to a side that has no legal move on its turn. Default `Loses`.
+    /// What happens to a seat that has no legal move on its turn: `Loses` (default; it takes
+    /// the last place open and the others play on), `Pass` (the turn goes on to the next seat)
+    /// or `Draw` (two seats only).
     #[serde(default)]
     pub no_legal_move: NoLegalMove,
     /// Engine guard: `Some(n)`: the n-th occurrence of the same position (board and side to
-    /// move) is a draw, `Some(3)` being threefold repetition. Default `None`.
+    /// move) ends the game, the seats not yet finished sharing the places left (a draw for
+    /// two). `Some(3)` is threefold repetition. Default `None`.
     #[serde(default)]
     pub repetition_draw: Option<i64>,
-    /// Engine guard: `Some(n)`: the game is drawn once n plies have been played. Default `None`.
+    /// Engine guard: `Some(n)`: the game ends once n plies have been played, as above. Default
+    /// `None`.
     #[serde(default)]
     pub ply_cap: Option<i64>,
+    /// Engine guard: as `ply_cap`, as a number of plies per seat (`Some(200)`: 400 plies for
+    /// two, 1200 for six). Default `None`.
+    #[serde(default)]
+    pub ply_cap_per_seat: Option<i64>,
 }
 
-fn white() -> Color {
-    Color::White
+fn first_seat() -> Seat {
+    Seat::WHITE
+}
+
+fn no_letter() -> char {
+    ' '
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Which cells of the grid are on the board.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub enum BoardSpec {
+    /// Every cell of `width × height`.
+    #[default]
+    Rectangle,
+    /// One string per rank, the top rank first, one character per file from `a`: `.` (or any
+    /// letter) is a cell, `#`, `-` and spaces are not. On a hex grid file and rank are the
+    /// cell's axial coordinates, so each rank is drawn half a cell further right than the one
+    /// below it.
+    Rows(Vec<String>),
+    /// A six-pointed star on the hex grid: a hexagon of side `n + 1` with a triangle of `n`
+    /// rows on each side (`Star(4)`: Chinese checkers' 121 cells, files a–q, ranks 1–17). Its
+    /// points are the regions `S`, `SW`, `NW`, `N`, `NE`, `SE`.
+    Star(u32),
+    /// A hexagon of `n` cells a side on the hex grid.
+    Hexagon(u32),
+}
+
+/// A named set of cells.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegionSpec {
+    pub name: String,
+    /// Squares (`"f1"`) or rectangles (`"f1:h3"`).
+    pub cells: Vec<String>,
+}
+
+/// One seat of a table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatSpec {
+    /// What the game calls the seat ("Red"); its pieces' colour.
+    pub name: String,
+    /// The seat's letter in position text (`'R'`); default the name's first letter.
+    #[serde(default = "no_letter")]
+    pub letter: char,
+    /// The region its pieces start in.
+    pub home: String,
+    /// The region it races to.
+    pub target: String,
 }
 
 /// When a piece inside its target camp is locked in it.
@@ -76,133 +168,418 @@ pub enum TargetLock {
     /// passes through the target may leave it again (Happy-Games Ugolki).
     StartOfTurn,
     /// Once a piece lands in the target, even mid-chain, every later landing must be inside it
-    /// (Halma).
+    /// (Halma, Chinese checkers).
     PerLanding,
 }
 
-/// What a side must achieve in its target camp to win (checked after every ply).
+/// What a seat must achieve in its target to finish (checked after every ply).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Deserialize)]
 pub enum WinRule {
-    /// Every target square holds one of the side's own pieces (Halma, 9qum Ugolki).
+    /// Every target square holds one of the seat's own pieces (Halma, 9qum Ugolki).
     FillWithOwn,
-    /// Every target square is occupied, by either colour, and at least one holds an own piece:
-    /// the anti-blocking rule of Happy-Games Ugolki (Parlett's anti-spoiling rule in Halma).
+    /// Every target square is occupied, by any seat's pieces, and at least one holds an own
+    /// piece: the anti-blocking rule of Happy-Games Ugolki (Parlett's anti-spoiling rule in
+    /// Halma, the usual rule of Chinese checkers).
     FullWithAnyOwn,
 }
 
-/// What happens to a side without a legal move.
+/// When a game of more than two seats ends.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
-pub enum NoLegalMove {
+pub enum EndRule {
+    /// Play on for the places until one seat is left unfinished.
     #[default]
-    Loses,
-    Draw,
+    PlayOn,
+    /// The first seat to finish wins; the others share second place.
+    FirstFinish,
 }
 
-/// A validated rule set. Shared between positions through an `Arc`.
+/// What happens to a seat without a legal move.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+pub enum NoLegalMove {
+    /// The seat is out: it takes the last place still open, and the others play on (with two
+    /// seats, the other wins).
+    #[default]
+    Loses,
+    /// The game is drawn (two seats only).
+    Draw,
+    /// The turn goes to the next seat; if no seat can move, the game ends and the seats not yet
+    /// finished share the places left.
+    Pass,
+}
+
+/// A seat of a validated table.
+#[derive(Clone, Debug)]
+pub struct SeatRules {
+    pub name: String,
+    pub letter: char,
+    /// Indices into [`RaceRules::regions`].
+    pub home: usize,
+    pub target: usize,
+}
+
+/// A named region of a validated board.
+#[derive(Clone, Debug)]
+pub struct Region {
+    pub name: String,
+    /// In bit order.
+    pub squares: Vec<Square>,
+}
+
+/// How the cells of a board are laid out as bits: bit `rank * stride + file - base`. A full
+/// rectangle has `stride = width` and `base = 0`; a shape that is narrower than its box row by
+/// row (a star) packs its rows closer, so that a 121-cell star fits 256 bits. Neighbours stay a
+/// fixed bit distance apart either way, which is all the set-wise move generator needs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Layout {
+    pub stride: u16,
+    pub base: u16,
+    /// One past the highest bit index.
+    pub span: u16,
+}
+
+/// A validated rule set for one number of seats. Shared between positions through an `Arc`.
 pub struct RaceRules {
     width: u8,
     height: u8,
+    layout: Layout,
+    /// The cells in bit order.
+    cells: Vec<Square>,
+    /// Whether every cell of the `width × height` box is on the board.
+    rectangular: bool,
     directions: Directions,
-    camps: [Vec<Square>; 2],
-    first_player: Color,
+    regions: Vec<Region>,
+    seats: Vec<SeatRules>,
+    /// The seat counts the variant offers (this table's among them).
+    seat_counts: Vec<usize>,
+    first_player: Seat,
     no_return_home: bool,
+    rest_in_other_regions: bool,
     target_lock: TargetLock,
     win: WinRule,
+    end: EndRule,
     equalising_reply: bool,
     home_clear_ply: Option<u32>,
     count_ply: Option<u32>,
     no_legal_move: NoLegalMove,
     repetition_draw: Option<u16>,
     ply_cap: Option<u32>,
-    /// Home camps as bit sets, indexed by colour.
-    pub(crate) camp_bits: [Wide; 2],
+    /// The board's cells as a bit set.
+    pub(crate) board_bits: Wide,
+    /// Per seat: its home, its target, and where its moves may end (everything but other
+    /// seats' regions when `rest_in_other_regions` is off).
+    pub(crate) homes: Vec<Wide>,
+    pub(crate) targets: Vec<Wide>,
+    pub(crate) rest: Vec<Wide>,
+    /// The square of every bit index (those off the board hold a1).
+    index_squares: Vec<Square>,
     pub(crate) tables: TableSet,
 }
 
-impl RaceSpec {
-    /// Checks everything and reports every problem, each with its field.
-    pub fn validate(self) -> Result<RaceRules, Vec<FieldError>> {
-        let mut errors = Vec::new();
-        let side_ok = |v: u32, what: &str, field: &str, errors: &mut Vec<FieldError>| {
-            if (1..=u32::from(MAX_SIDE)).contains(&v) {
-                true
-            } else {
+/// The cells of a board and its regions, before the seats are read.
+struct Geometry {
+    width: u8,
+    height: u8,
+    cells: Vec<Square>,
+    rectangular: bool,
+    /// Regions the shape itself names (a star's points).
+    regions: Vec<Region>,
+}
+
+fn shape_geometry(spec: &RaceSpec, errors: &mut Vec<FieldError>) -> Option<Geometry> {
+    let side_ok = |v: u32, what: &str, field: &str, errors: &mut Vec<FieldError>| {
+        if (1..=u32::from(MAX_SIDE)).contains(&v) {
+            true
+        } else {
+            errors.push(FieldError::new(
+                field,
+                format!("the board must be 1 to {MAX_SIDE} squares {what}; {v} is not supported"),
+            ));
+            false
+        }
+    };
+    let given = |errors: &mut Vec<FieldError>, what: &str| {
+        for (field, v) in [("width", spec.width), ("height", spec.height)] {
+            if v != 0 {
                 errors.push(FieldError::new(
                     field,
-                    format!(
-                        "the board must be 1 to {MAX_SIDE} squares {what}; {v} is not supported"
-                    ),
-                ));
-                false
-            }
-        };
-        let w_ok = side_ok(self.width, "wide", "width", &mut errors);
-        let h_ok = side_ok(self.height, "high", "height", &mut errors);
-        let (width, height) = (self.width as u8, self.height as u8);
-        let errors_before_camps = errors.len();
-        let camps = [
-            read_camp(
-                "white_camp",
-                "White",
-                &self.white_camp,
-                w_ok && h_ok,
-                width,
-                height,
-                &mut errors,
-            ),
-            read_camp(
-                "black_camp",
-                "Black",
-                &self.black_camp,
-                w_ok && h_ok,
-                width,
-                height,
-                &mut errors,
-            ),
-        ];
-        // Sizes are compared only when both lists were read without problems: a bad entry
-        // would make them differ for no reason of their own.
-        let camps_read = errors.len() == errors_before_camps;
-        // Overlap: report each shared square once, at its place in black_camp.
-        for (i, entry) in self.black_camp.iter().enumerate() {
-            let shared: Vec<String> = expand_entry(entry)
-                .unwrap_or_default()
-                .into_iter()
-                .filter(|s| camps[0].contains(s))
-                .map(|s| s.to_string())
-                .collect();
-            if !shared.is_empty() {
-                errors.push(FieldError::new(
-                    format!("black_camp[{i}]"),
-                    format!(
-                        "{} {} in both camps; a square can belong to one camp only",
-                        shared.join(", "),
-                        if shared.len() == 1 { "is" } else { "are" }
-                    ),
+                    format!("a {what} board sizes itself; leave `{field}` out"),
                 ));
             }
         }
-        if camps_read && !camps[0].is_empty() && camps[0].len() != camps[1].len() {
+    };
+    let hex = spec.directions == Directions::Hex;
+    let axial = |n: i32, shape: &str, on: &dyn Fn(i32, i32) -> bool, errors: &mut Vec<FieldError>| {
+        if !hex {
             errors.push(FieldError::new(
-                "black_camp",
-                format!(
-                    "the camps must be the same size (each side has one piece per square of its camp): white_camp has {} squares, black_camp has {}",
-                    camps[0].len(),
-                    camps[1].len()
-                ),
+                "directions",
+                format!("a {shape} board is drawn on the hex grid; set `directions: Hex`"),
+            ));
+        }
+        let side = 2 * n + 1;
+        let cells: Vec<Square> = (0..side)
+            .flat_map(|r| (0..side).map(move |f| (f, r)))
+            .filter(|&(f, r)| on(f - n, r - n))
+            .filter_map(|(f, r)| Square::new(f as u8, r as u8))
+            .collect();
+        (side as u8, cells)
+    };
+    match &spec.board {
+        BoardSpec::Rectangle => {
+            let w_ok = side_ok(spec.width, "wide", "width", errors);
+            let h_ok = side_ok(spec.height, "high", "height", errors);
+            if !(w_ok && h_ok) {
+                return None;
+            }
+            let (width, height) = (spec.width as u8, spec.height as u8);
+            let cells = (0..height)
+                .flat_map(|r| (0..width).filter_map(move |f| Square::new(f, r)))
+                .collect();
+            Some(Geometry {
+                width,
+                height,
+                cells,
+                rectangular: true,
+                regions: Vec::new(),
+            })
+        }
+        BoardSpec::Rows(rows) => {
+            given(errors, "`Rows`");
+            let height = rows.len();
+            let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+            if !(1..=usize::from(MAX_SIDE)).contains(&height)
+                || !(1..=usize::from(MAX_SIDE)).contains(&width)
+            {
+                errors.push(FieldError::new(
+                    "board",
+                    format!(
+                        "the rows must make a board of 1 to {MAX_SIDE} cells each way; these are {width} wide and {height} high"
+                    ),
+                ));
+                return None;
+            }
+            let mut cells = Vec::new();
+            for (i, row) in rows.iter().enumerate() {
+                let rank = (height - 1 - i) as u8;
+                for (file, c) in row.chars().enumerate() {
+                    match c {
+                        '#' | '-' | ' ' => {}
+                        c if c == '.' || c.is_alphanumeric() => {
+                            cells.extend(Square::new(file as u8, rank));
+                        }
+                        other => errors.push(FieldError::new(
+                            format!("board[{i}]"),
+                            format!("`{other}` is neither a cell (`.`) nor a gap (`#`, `-`, space)"),
+                        )),
+                    }
+                }
+            }
+            cells.sort_by_key(|s| (s.rank(), s.file()));
+            let rectangular = cells.len() == width * height;
+            Some(Geometry {
+                width: width as u8,
+                height: height as u8,
+                cells,
+                rectangular,
+                regions: Vec::new(),
+            })
+        }
+        BoardSpec::Star(n) => {
+            given(errors, "`Star`");
+            if !(1..=4).contains(n) {
+                errors.push(FieldError::new(
+                    "board",
+                    format!("a star's points have 1 to 4 rows (Star(4) is Chinese checkers); {n} is not supported"),
+                ));
+                return None;
+            }
+            let k = *n as i32;
+            let on = |q: i32, r: i32| {
+                (q >= -k && r >= -k && q + r <= k) || (q <= k && r <= k && q + r >= -k)
+            };
+            let (side, cells) = axial(2 * k, "star", &on, errors);
+            let centre = 2 * k;
+            let point = |name: &str, inside: &dyn Fn(i32, i32) -> bool| Region {
+                name: name.to_owned(),
+                squares: cells
+                    .iter()
+                    .copied()
+                    .filter(|s| {
+                        inside(i32::from(s.file()) - centre, i32::from(s.rank()) - centre)
+                    })
+                    .collect(),
+            };
+            let regions = vec![
+                point("S", &|_, r| r < -k),
+                point("SW", &|q, r| q + r < -k),
+                point("NW", &|q, _| q < -k),
+                point("N", &|_, r| r > k),
+                point("NE", &|q, r| q + r > k),
+                point("SE", &|q, _| q > k),
+            ];
+            Some(Geometry {
+                width: side,
+                height: side,
+                cells,
+                rectangular: false,
+                regions,
+            })
+        }
+        BoardSpec::Hexagon(n) => {
+            given(errors, "`Hexagon`");
+            let max = u32::from(MAX_SIDE).div_ceil(2);
+            if !(2..=max).contains(n) {
+                errors.push(FieldError::new(
+                    "board",
+                    format!("a hexagon has 2 to {max} cells a side; {n} is not supported"),
+                ));
+                return None;
+            }
+            let k = *n as i32 - 1;
+            let on = |q: i32, r: i32| q.abs() <= k && r.abs() <= k && (q + r).abs() <= k;
+            let (side, cells) = axial(k, "hexagon", &on, errors);
+            Some(Geometry {
+                width: side,
+                height: side,
+                cells,
+                rectangular: false,
+                regions: Vec::new(),
+            })
+        }
+    }
+}
+
+/// The bit layout of a board: its box's width as the stride when it is a rectangle, else the
+/// smallest stride that keeps every cell's bit distinct and in rank order.
+fn layout_of(geo: &Geometry) -> Layout {
+    let (w, h) = (usize::from(geo.width), usize::from(geo.height));
+    let stride = if geo.rectangular {
+        w
+    } else {
+        // Row extents; rows without cells are left out of the comparison.
+        let mut rows: Vec<(usize, usize, usize)> = Vec::new();
+        for r in 0..h {
+            let files = geo
+                .cells
+                .iter()
+                .filter(|s| usize::from(s.rank()) == r)
+                .map(|s| usize::from(s.file()));
+            if let (Some(lo), Some(hi)) = (files.clone().min(), files.max()) {
+                rows.push((r, lo, hi));
+            }
+        }
+        let mut stride = 2; // a hex grid's (-1, +1) neighbour must lie ahead in bit order
+        for (i, &(r1, _, hi)) in rows.iter().enumerate() {
+            for &(r2, lo, _) in &rows[i + 1..] {
+                // Every cell of rank r2 must come after every cell of rank r1.
+                let need = (hi.saturating_sub(lo)) / (r2 - r1) + 1;
+                stride = stride.max(need);
+            }
+        }
+        stride.max(2)
+    };
+    let at = |s: &Square| usize::from(s.rank()) * stride + usize::from(s.file());
+    let base = geo.cells.iter().map(at).min().unwrap_or(0);
+    let top = geo.cells.iter().map(at).max().unwrap_or(0);
+    Layout {
+        stride: stride as u16,
+        base: base as u16,
+        span: (top - base + 1) as u16,
+    }
+}
+
+impl RaceSpec {
+    /// Checks everything for every seat count and returns the rules of the smallest one.
+    pub fn validate(self) -> Result<RaceRules, Vec<FieldError>> {
+        self.validate_all().map(|mut all| all.remove(0))
+    }
+
+    /// Checks everything and reports every problem, each with its field; on success, the
+    /// rules for each seat count the variant offers, fewest seats first.
+    pub fn validate_all(self) -> Result<Vec<RaceRules>, Vec<FieldError>> {
+        let mut errors = Vec::new();
+        let geometry = shape_geometry(&self, &mut errors);
+        let on_board = |geo: &Geometry, s: Square| geo.cells.binary_search_by_key(&(s.rank(), s.file()), |c| (c.rank(), c.file())).is_ok();
+        let errors_before_regions = errors.len();
+        // Regions: the shape's own, the format-1 camps, and the file's list.
+        let mut regions: Vec<Region> = geometry.as_ref().map(|g| g.regions.clone()).unwrap_or_default();
+        let camp_lists = [
+            ("white_camp", "White", &self.white_camp),
+            ("black_camp", "Black", &self.black_camp),
+        ];
+        let format1 = !self.white_camp.is_empty() || !self.black_camp.is_empty();
+        let mut region_fields: Vec<String> = regions.iter().map(|_| "board".to_owned()).collect();
+        if format1 {
+            for (field, side, entries) in camp_lists {
+                let squares = read_cells(field, side, entries, geometry.as_ref(), &on_board, &mut errors);
+                regions.push(Region { name: side.to_lowercase(), squares });
+                region_fields.push(field.to_owned());
+            }
+            // Overlap: report each shared square once, at its place in black_camp.
+            for (i, entry) in self.black_camp.iter().enumerate() {
+                let shared: Vec<String> = expand_entry(entry)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|s| regions[regions.len() - 2].squares.contains(s))
+                    .map(|s| s.to_string())
+                    .collect();
+                if !shared.is_empty() {
+                    errors.push(FieldError::new(
+                        format!("black_camp[{i}]"),
+                        format!(
+                            "{} {} in both camps; a square can belong to one camp only",
+                            shared.join(", "),
+                            if shared.len() == 1 { "is" } else { "are" }
+                        ),
+                    ));
+                }
+            }
+        }
+        for (i, region) in self.regions.iter().enumerate() {
+            let field = format!("regions[{i}]");
+            if regions.iter().any(|r| r.name == region.name) {
+                errors.push(FieldError::new(
+                    format!("{field}.name"),
+                    format!("there is already a region called `{}`", region.name),
+                ));
+                continue;
+            }
+            let squares = read_cells(&format!("{field}.cells"), &region.name, &region.cells, geometry.as_ref(), &on_board, &mut errors);
+            regions.push(Region { name: region.name.clone(), squares });
+            region_fields.push(field);
+        }
+        // Seats per count.
+        let mut tables: BTreeMap<u32, Vec<SeatSpec>> = self.seats.clone();
+        if format1 {
+            if tables.contains_key(&2) {
+                errors.push(FieldError::new(
+                    "seats",
+                    "two seats are given twice: by white_camp and black_camp, and in `seats`; keep one",
+                ));
+            } else {
+                let seat = |name: &str, letter, home: &str, target: &str| SeatSpec {
+                    name: name.to_owned(),
+                    letter,
+                    home: home.to_owned(),
+                    target: target.to_owned(),
+                };
+                tables.insert(2, vec![seat("White", 'W', "white", "black"), seat("Black", 'B', "black", "white")]);
+            }
+        }
+        if tables.is_empty() {
+            errors.push(FieldError::new(
+                "seats",
+                "no seats: give white_camp and black_camp, or `seats` with the seats of each player count",
             ));
         }
         let repetition_draw = draw_guard::repetition_draw(self.repetition_draw, &mut errors);
         let ply_cap = draw_guard::ply_cap(self.ply_cap, &mut errors);
-        for (field, v) in [
-            ("home_clear_ply", self.home_clear_ply),
-            ("count_ply", self.count_ply),
-        ] {
+        let per_seat = draw_guard::ply_cap(self.ply_cap_per_seat, &mut errors);
+        if ply_cap.is_some() && per_seat.is_some() {
+            errors.push(FieldError::new("ply_cap_per_seat", "give ply_cap or ply_cap_per_seat, not both"));
+        }
+        for (field, v) in [("home_clear_ply", self.home_clear_ply), ("count_ply", self.count_ply)] {
             if v == Some(0) {
-                errors.push(FieldError::new(
-                    field,
-                    "must be at least 1 (use None to switch the rule off)",
-                ));
+                errors.push(FieldError::new(field, "must be at least 1 (use None to switch the rule off)"));
             }
         }
         if let (Some(cap), Some(h)) = (ply_cap, self.home_clear_ply)
@@ -210,9 +587,7 @@ impl RaceSpec {
         {
             errors.push(FieldError::new(
                 "home_clear_ply",
-                format!(
-                    "home_clear_ply ({h}) is not before ply_cap ({cap}); the game ends first, so the rule would never be checked"
-                ),
+                format!("home_clear_ply ({h}) is not before ply_cap ({cap}); the game ends first, so the rule would never be checked"),
             ));
         }
         if let (Some(cap), Some(c)) = (ply_cap, self.count_ply)
@@ -220,9 +595,7 @@ impl RaceSpec {
         {
             errors.push(FieldError::new(
                 "count_ply",
-                format!(
-                    "count_ply ({c}) is after ply_cap ({cap}); the game ends first, so the count would never happen"
-                ),
+                format!("count_ply ({c}) is after ply_cap ({cap}); the game ends first, so the count would never happen"),
             ));
         }
         if let (Some(c), Some(h)) = (self.count_ply, self.home_clear_ply)
@@ -230,40 +603,238 @@ impl RaceSpec {
         {
             errors.push(FieldError::new(
                 "home_clear_ply",
-                format!(
-                    "home_clear_ply ({h}) is not before count_ply ({c}); the game ends at the count, so the rule would never be checked"
-                ),
+                format!("home_clear_ply ({h}) is not before count_ply ({c}); the game ends at the count, so the rule would never be checked"),
             ));
         }
+        let layout = geometry.as_ref().map(layout_of);
+        if let Some(l) = layout
+            && usize::from(l.span) > Wide::CAPACITY
+        {
+            errors.push(FieldError::new(
+                "board",
+                format!("the board needs {} bits as laid out; at most {} are supported (a 16×16 square, or a 17×17 star)", l.span, Wide::CAPACITY),
+            ));
+        }
+        let seat_counts: Vec<usize> = tables.keys().map(|&k| k as usize).collect();
+        let mut seatings = Vec::new();
+        // Seats are checked only when the regions were read without problems: a bad entry
+        // would make homes and targets differ for no reason of their own.
+        let regions_read = errors.len() == errors_before_regions;
+        for (&count, seats) in tables.iter().filter(|_| regions_read) {
+            let field = format!("seats.{count}");
+            let n = count as usize;
+            if !(2..=Seat::MAX).contains(&n) {
+                errors.push(FieldError::new(field, format!("a table seats 2 to {} players; {count} is not supported", Seat::MAX)));
+                continue;
+            }
+            if seats.len() != n {
+                errors.push(FieldError::new(field, format!("{count} players need {count} seats; {} are listed", seats.len())));
+                continue;
+            }
+            if n > 2 {
+                for (what, on) in [
+                    ("equalising_reply", self.equalising_reply),
+                    ("home_clear_ply", self.home_clear_ply.is_some()),
+                    ("count_ply", self.count_ply.is_some()),
+                    ("no_legal_move", self.no_legal_move == NoLegalMove::Draw),
+                ] {
+                    if on {
+                        errors.push(FieldError::new(
+                            what,
+                            format!("{what} is a rule of two-seat games; with {count} players use {}", if what == "no_legal_move" { "Loses or Pass" } else { "None" }),
+                        ));
+                    }
+                }
+            }
+            if self.first_player.index() >= n {
+                errors.push(FieldError::new("first_player", format!("{} is not a seat of the {count}-player table", self.first_player)));
+            }
+            let mut rules_seats = Vec::new();
+            for (i, seat) in seats.iter().enumerate() {
+                let at = format!("{field}[{i}]");
+                let find = |name: &str, what: &str, errors: &mut Vec<FieldError>| {
+                    let found = regions.iter().position(|r| r.name == name);
+                    if found.is_none() {
+                        errors.push(FieldError::new(format!("{at}.{what}"), format!("there is no region called `{name}`")));
+                    }
+                    found
+                };
+                let home = find(&seat.home, "home", &mut errors);
+                let target = find(&seat.target, "target", &mut errors);
+                let letter = Some(seat.letter)
+                    .filter(|&c| c != ' ')
+                    .or_else(|| seat.name.chars().next())
+                    .unwrap_or('?')
+                    .to_ascii_uppercase();
+                if !letter.is_ascii_alphabetic() {
+                    errors.push(FieldError::new(format!("{at}.letter"), format!("`{letter}` is not a letter A–Z")));
+                }
+                if let (Some(home), Some(target)) = (home, target) {
+                    if home == target {
+                        errors.push(FieldError::new(format!("{at}.target"), "a seat's target must not be its own home"));
+                    }
+                    if regions[target].squares.is_empty() {
+                        errors.push(FieldError::new(format!("{at}.target"), format!("the target `{}` has no cells", seat.target)));
+                    }
+                    rules_seats.push(SeatRules { name: seat.name.clone(), letter, home, target });
+                }
+            }
+            if rules_seats.len() != n {
+                continue;
+            }
+            for (i, a) in rules_seats.iter().enumerate() {
+                for (j, b) in rules_seats[..i].iter().enumerate() {
+                    if a.home == b.home {
+                        errors.push(FieldError::new(format!("{field}[{i}].home"), format!("seats {j} and {i} share the home `{}`; each seat starts in its own", regions[a.home].name)));
+                    }
+                    if a.letter == b.letter {
+                        errors.push(FieldError::new(format!("{field}[{i}].letter"), format!("seats {j} and {i} share the letter {}", a.letter)));
+                    }
+                    if a.name == b.name {
+                        errors.push(FieldError::new(format!("{field}[{i}].name"), format!("seats {j} and {i} are both called {}", a.name)));
+                    }
+                }
+            }
+            let sizes: Vec<usize> = rules_seats.iter().map(|s| regions[s.home].squares.len()).collect();
+            let from_camps = format1 && count == 2;
+            if from_camps && sizes[0] != sizes[1] && sizes[0] > 0 {
+                errors.push(FieldError::new(
+                    "black_camp",
+                    format!(
+                        "the camps must be the same size (each side has one piece per square of its camp): white_camp has {} squares, black_camp has {}",
+                        sizes[0], sizes[1]
+                    ),
+                ));
+            } else if sizes.iter().any(|&k| k != sizes[0]) || sizes[0] == 0 {
+                errors.push(FieldError::new(
+                    field.clone(),
+                    format!("every seat's home must have the same number of cells, at least one (one piece per cell): {}", rules_seats.iter().zip(&sizes).map(|(s, k)| format!("{} {k}", regions[s.home].name)).collect::<Vec<_>>().join(", ")),
+                ));
+            } else {
+                for (i, s) in rules_seats.iter().enumerate() {
+                    if regions[s.target].squares.len() != sizes[0] {
+                        errors.push(FieldError::new(
+                            format!("{field}[{i}].target"),
+                            format!("the target `{}` has {} cells and the home {}; a seat fills its target with its pieces", regions[s.target].name, regions[s.target].squares.len(), sizes[0]),
+                        ));
+                    }
+                }
+            }
+            // Homes of one table never overlap (a cell holds one piece at the start).
+            for (i, a) in rules_seats.iter().enumerate() {
+                for b in &rules_seats[..i] {
+                    if a.home != b.home && regions[a.home].squares.iter().any(|c| regions[b.home].squares.contains(c)) {
+                        errors.push(FieldError::new(format!("{field}[{i}].home"), format!("the homes `{}` and `{}` overlap", regions[a.home].name, regions[b.home].name)));
+                    }
+                }
+            }
+            seatings.push((n, rules_seats));
+        }
+        let _ = &region_fields;
         if !errors.is_empty() {
             return Err(errors);
         }
-        let [white_camp, black_camp] = camps;
-        let mut camp_bits = [Wide::EMPTY; 2];
-        for (bits, camp) in camp_bits.iter_mut().zip([&white_camp, &black_camp]) {
-            for s in camp {
-                bits.set(usize::from(s.rank()) * usize::from(width) + usize::from(s.file()));
+        let geo = geometry.expect("no errors, so the board was read");
+        let layout = layout.expect("the board was read");
+        if let Some(g) = self.unreachable_target(&geo, &regions, &seatings) {
+            return Err(vec![g]);
+        }
+        let index = |s: Square| usize::from(s.rank()) * usize::from(layout.stride) + usize::from(s.file()) - usize::from(layout.base);
+        let bits_of = |squares: &[Square]| {
+            let mut b = Wide::EMPTY;
+            for &s in squares {
+                b.set(index(s));
+            }
+            b
+        };
+        let board_bits = bits_of(&geo.cells);
+        let mut index_squares = vec![Square::new(0, 0).expect("a1"); usize::from(layout.span)];
+        for &s in &geo.cells {
+            index_squares[index(s)] = s;
+        }
+        // Every region in bit order.
+        for r in regions.iter_mut() {
+            r.squares.sort_by_key(|&s| index(s));
+        }
+        let all_regions = regions.iter().fold(Wide::EMPTY, |acc, r| acc | bits_of(&r.squares));
+        let mut out = Vec::new();
+        for (n, seats) in seatings {
+            let homes: Vec<Wide> = seats.iter().map(|s| bits_of(&regions[s.home].squares)).collect();
+            let targets: Vec<Wide> = seats.iter().map(|s| bits_of(&regions[s.target].squares)).collect();
+            let rest: Vec<Wide> = homes
+                .iter()
+                .zip(&targets)
+                .map(|(h, t)| if self.rest_in_other_regions { board_bits } else { (board_bits & !all_regions) | *h | *t })
+                .collect();
+            let tables = TableSet::new(&geo, layout, self.directions, &homes, &targets, &rest);
+            let ply_cap = ply_cap.or(per_seat.map(|p| p.saturating_mul(n as u32)));
+            out.push(RaceRules {
+                width: geo.width,
+                height: geo.height,
+                layout,
+                cells: {
+                    let mut c = geo.cells.clone();
+                    c.sort_by_key(|&s| index(s));
+                    c
+                },
+                rectangular: geo.rectangular,
+                directions: self.directions,
+                regions: regions.clone(),
+                seats,
+                seat_counts: seat_counts.clone(),
+                first_player: self.first_player,
+                no_return_home: self.no_return_home,
+                rest_in_other_regions: self.rest_in_other_regions,
+                target_lock: self.target_lock,
+                win: self.win,
+                end: self.end,
+                equalising_reply: self.equalising_reply,
+                home_clear_ply: self.home_clear_ply,
+                count_ply: self.count_ply,
+                no_legal_move: self.no_legal_move,
+                repetition_draw,
+                ply_cap,
+                board_bits,
+                homes,
+                targets,
+                rest,
+                index_squares: index_squares.clone(),
+                tables,
+            });
+        }
+        Ok(out)
+    }
+
+    /// A seat's target that none of its pieces could ever reach: no path of steps through
+    /// cells its moves may use leads there from its home. (Jumps land two cells away along a
+    /// line, so they reach nothing a chain of steps could not: a jump's middle cell is a cell.)
+    fn unreachable_target(&self, geo: &Geometry, regions: &[Region], seatings: &[(usize, Vec<SeatRules>)]) -> Option<FieldError> {
+        let cell_set: std::collections::HashSet<Square> = geo.cells.iter().copied().collect();
+        for (n, seats) in seatings {
+            for (i, seat) in seats.iter().enumerate() {
+                let mut seen: std::collections::HashSet<Square> = regions[seat.home].squares.iter().copied().collect();
+                let mut queue: Vec<Square> = seen.iter().copied().collect();
+                while let Some(c) = queue.pop() {
+                    for d in self.directions.iter() {
+                        let (dx, dy) = d.delta();
+                        if let Some(next) = c.offset(dx, dy)
+                            && cell_set.contains(&next)
+                            && seen.insert(next)
+                        {
+                            queue.push(next);
+                        }
+                    }
+                }
+                let target = &regions[seat.target];
+                if let Some(cell) = target.squares.iter().find(|c| !seen.contains(c)) {
+                    return Some(FieldError::new(
+                        format!("seats.{n}[{i}].target"),
+                        format!("{cell} of the target `{}` cannot be reached from the home `{}` moving {}", target.name, regions[seat.home].name, self.directions.describe()),
+                    ));
+                }
             }
         }
-        let tables = TableSet::new(width, height, self.directions, &camp_bits);
-        Ok(RaceRules {
-            width,
-            height,
-            directions: self.directions,
-            camps: [white_camp, black_camp],
-            first_player: self.first_player,
-            no_return_home: self.no_return_home,
-            target_lock: self.target_lock,
-            win: self.win,
-            equalising_reply: self.equalising_reply,
-            home_clear_ply: self.home_clear_ply,
-            count_ply: self.count_ply,
-            no_legal_move: self.no_legal_move,
-            repetition_draw,
-            ply_cap,
-            camp_bits,
-            tables,
-        })
+        None
     }
 }
 
@@ -272,7 +843,7 @@ fn expand_entry(entry: &str) -> Result<Vec<Square>, String> {
     let entry = entry.trim();
     let bad = |s: &str| {
         format!(
-            "`{s}` is not a square name; squares are a file letter a–p and a rank 1–16, like \"f3\""
+            "`{s}` is not a square name; squares are a file letter a–s and a rank 1–19, like \"f3\""
         )
     };
     match entry.split_once(':') {
@@ -291,13 +862,13 @@ fn expand_entry(entry: &str) -> Result<Vec<Square>, String> {
     }
 }
 
-fn read_camp(
+/// Reads a list of cells (a camp or a region): every entry on the board, none twice.
+fn read_cells(
     field: &str,
     side: &str,
     entries: &[String],
-    board_ok: bool,
-    width: u8,
-    height: u8,
+    geometry: Option<&Geometry>,
+    on_board: &dyn Fn(&Geometry, Square) -> bool,
     errors: &mut Vec<FieldError>,
 ) -> Vec<Square> {
     let mut camp: Vec<Square> = Vec::new();
@@ -316,24 +887,26 @@ fn read_camp(
                 continue;
             }
         };
-        let outside: Vec<String> = squares
-            .iter()
-            .filter(|s| s.file() >= width || s.rank() >= height)
-            .map(|s| s.to_string())
-            .collect();
-        if board_ok && !outside.is_empty() {
-            let last = Square::new(width - 1, height - 1)
+        if let Some(geo) = geometry {
+            let outside: Vec<String> = squares
+                .iter()
+                .filter(|&&s| !on_board(geo, s))
                 .map(|s| s.to_string())
-                .unwrap_or_default();
-            errors.push(FieldError::new(
-                at.clone(),
-                format!(
-                    "`{entry}` reaches outside the {width}×{height} board ({} {} not on it; the board runs from a1 to {last})",
-                    outside.join(", "),
-                    if outside.len() == 1 { "is" } else { "are" }
-                ),
-            ));
-            continue;
+                .collect();
+            if !outside.is_empty() {
+                let what = if geo.rectangular {
+                    let last = Square::new(geo.width - 1, geo.height - 1)
+                        .map(|s| s.to_string())
+                        .unwrap_or_default();
+                    format!("the {}×{} board (… the board runs from a1 to {last})", geo.width, geo.height)
+                } else {
+                    "the board".to_owned()
+                };
+                let what = what.replacen(" (… ", &format!(" ({} {} not on it; ", outside.join(", "), if outside.len() == 1 { "is" } else { "are" }), 1);
+                let what = if what.contains(" not on it") { what } else { format!("{what} ({} {} not on it)", outside.join(", "), if outside.len() == 1 { "is" } else { "are" }) };
+                errors.push(FieldError::new(at.clone(), format!("`{entry}` reaches outside {what}")));
+                continue;
+            }
         }
         for s in squares {
             if camp.contains(&s) {
@@ -351,6 +924,7 @@ fn read_camp(
 }
 
 impl RaceRules {
+    /// The board's box: every cell's file is below the width, its rank below the height.
     pub fn width(&self) -> u8 {
         self.width
     }
@@ -360,25 +934,62 @@ impl RaceRules {
     pub fn directions(&self) -> Directions {
         self.directions
     }
-    /// The home camp of `side` (where its pieces start; the other side's target), in bit order.
-    pub fn camp(&self, side: Color) -> &[Square] {
-        &self.camps[side.index()]
+    /// The board's cells in bit order (rank by rank from the bottom).
+    pub fn cells(&self) -> &[Square] {
+        &self.cells
     }
-    /// The camp `side` races to: the other side's home.
-    pub fn target(&self, side: Color) -> &[Square] {
-        &self.camps[side.other().index()]
+    /// Whether every cell of the box is on the board.
+    pub fn is_rectangular(&self) -> bool {
+        self.rectangular
     }
-    pub fn first_player(&self) -> Color {
+    /// The named regions: camps, points.
+    pub fn regions(&self) -> &[Region] {
+        &self.regions
+    }
+    /// How many seats this table has.
+    pub fn seat_count(&self) -> usize {
+        self.seats.len()
+    }
+    /// The seat counts the variant offers.
+    pub fn seat_counts(&self) -> &[usize] {
+        &self.seat_counts
+    }
+    /// The seats in turn order.
+    pub fn seats(&self) -> impl ExactSizeIterator<Item = Seat> + Clone + use<> {
+        Seat::all(self.seats.len())
+    }
+    pub fn seat(&self, seat: Seat) -> &SeatRules {
+        &self.seats[seat.index()]
+    }
+    /// The seat's name ("Red"; "White" and "Black" in format-1 files).
+    pub fn seat_name(&self, seat: Seat) -> &str {
+        &self.seats[seat.index()].name
+    }
+    /// The home camp of `side` (where its pieces start), in bit order.
+    pub fn camp(&self, side: Seat) -> &[Square] {
+        &self.regions[self.seats[side.index()].home].squares
+    }
+    /// The camp `side` races to.
+    pub fn target(&self, side: Seat) -> &[Square] {
+        &self.regions[self.seats[side.index()].target].squares
+    }
+    pub fn first_player(&self) -> Seat {
         self.first_player
     }
     pub fn no_return_home(&self) -> bool {
         self.no_return_home
+    }
+    pub fn rest_in_other_regions(&self) -> bool {
+        self.rest_in_other_regions
     }
     pub fn target_lock(&self) -> TargetLock {
         self.target_lock
     }
     pub fn win(&self) -> WinRule {
         self.win
+    }
+    pub fn end(&self) -> EndRule {
+        self.end
     }
     pub fn equalising_reply(&self) -> bool {
         self.equalising_reply
@@ -392,15 +1003,17 @@ impl RaceRules {
     pub fn no_legal_move(&self) -> NoLegalMove {
         self.no_legal_move
     }
-    /// The occurrence of a position that draws (3 = threefold), if the variant has the rule.
+    /// The occurrence of a position that ends the game (3 = threefold), if the variant has the
+    /// rule.
     pub fn repetition_draw(&self) -> Option<u16> {
         self.repetition_draw
     }
-    /// The ply count at which the game is drawn, if the variant has a cap.
+    /// The ply count at which the game ends, if the variant has a cap.
     pub fn ply_cap(&self) -> Option<u32> {
         self.ply_cap
     }
-    /// Lines of movement the generator loops over: 2 (orthogonal or diagonal) or 4 (all).
+    /// Lines of movement the generator loops over: 2 (orthogonal or diagonal), 3 (hex) or 4
+    /// (all eight directions).
     pub(crate) fn line_count(&self) -> usize {
         match &self.tables {
             TableSet::Small(t) => t.line_count,
@@ -409,30 +1022,49 @@ impl RaceRules {
         }
     }
 
-    /// Pieces per side.
+    /// Pieces per seat.
     pub fn pieces_per_side(&self) -> usize {
-        self.camps[0].len()
+        self.camp(Seat::WHITE).len()
     }
 
     pub fn on_board(&self, s: Square) -> bool {
-        s.file() < self.width && s.rank() < self.height
+        if s.file() >= self.width || s.rank() >= self.height {
+            return false;
+        }
+        let raw = self.raw_index(s);
+        let base = usize::from(self.layout.base);
+        raw >= base && raw - base < self.index_squares.len() && self.index_squares[raw - base] == s && self.board_bits.has(raw - base)
     }
 
     /// `s` is in `side`'s home camp.
-    pub fn in_camp(&self, side: Color, s: Square) -> bool {
-        self.on_board(s) && self.camp_bits[side.index()].has(self.index(s))
+    pub fn in_camp(&self, side: Seat, s: Square) -> bool {
+        self.on_board(s) && self.homes[side.index()].has(self.index(s))
+    }
+
+    /// `s` is in `side`'s target.
+    pub fn in_target(&self, side: Seat, s: Square) -> bool {
+        self.on_board(s) && self.targets[side.index()].has(self.index(s))
+    }
+
+    /// The region `s` belongs to, if any (the first listed, should regions overlap).
+    pub fn region_at(&self, s: Square) -> Option<&Region> {
+        self.regions.iter().find(|r| r.squares.contains(&s))
+    }
+
+    #[inline]
+    fn raw_index(&self, s: Square) -> usize {
+        usize::from(s.rank()) * usize::from(self.layout.stride) + usize::from(s.file())
     }
 
     /// The bit index of an on-board square.
     #[inline]
     pub(crate) fn index(&self, s: Square) -> usize {
-        usize::from(s.rank()) * usize::from(self.width) + usize::from(s.file())
+        self.raw_index(s) - usize::from(self.layout.base)
     }
 
     #[inline]
     pub(crate) fn square(&self, index: usize) -> Square {
-        let w = usize::from(self.width);
-        Square::new((index % w) as u8, (index / w) as u8).expect("index on the board")
+        self.index_squares[index]
     }
 }
 
@@ -441,13 +1073,15 @@ impl fmt::Debug for RaceRules {
         f.debug_struct("RaceRules")
             .field("width", &self.width)
             .field("height", &self.height)
+            .field("cells", &self.cells.len())
             .field("directions", &self.directions)
-            .field("white_camp", &self.camps[0])
-            .field("black_camp", &self.camps[1])
+            .field("seats", &self.seats)
             .field("first_player", &self.first_player)
             .field("no_return_home", &self.no_return_home)
+            .field("rest_in_other_regions", &self.rest_in_other_regions)
             .field("target_lock", &self.target_lock)
             .field("win", &self.win)
+            .field("end", &self.end)
             .field("equalising_reply", &self.equalising_reply)
             .field("home_clear_ply", &self.home_clear_ply)
             .field("count_ply", &self.count_ply)
@@ -477,31 +1111,41 @@ pub(crate) struct Line<B> {
 #[derive(Clone, Debug)]
 pub(crate) struct Tables<B> {
     pub board: B,
-    pub camps: [B; 2],
+    /// Per seat: its home, its target and where its moves may end.
+    pub homes: Vec<B>,
+    pub targets: Vec<B>,
+    pub rest: Vec<B>,
     /// The lines of the variant's directions, padded with empty lines to four; the first
-    /// `line_count` are real (2 for orthogonal or diagonal moves, 4 for all eight).
+    /// `line_count` are real (2 for orthogonal or diagonal moves, 3 on a hex grid, 4 for all
+    /// eight).
     pub lines: [Line<B>; 4],
     pub line_count: usize,
-    /// The step neighbours of every square.
+    /// The step neighbours of every bit index.
     pub neighbours: Vec<B>,
-    /// The square of every bit index (no division by the width in the move generator).
+    /// The square of every bit index (no division by the stride in the move generator).
     pub squares: Vec<Square>,
     /// The bit distance of one step in each direction (by [`Dir::index`]).
     pub dir_offset: [i16; 8],
-    /// For boards 16 squares wide (and more than 128 squares): the tables of the parity flood.
+    /// For full boards 16 squares wide (and more than 128 squares): the tables of the parity
+    /// flood.
     pub parity: Option<ParityTables>,
 }
 
 impl<B: Bits> Tables<B> {
-    fn new(width: u8, height: u8, directions: Directions, camps: &[Wide; 2]) -> Self {
-        let (w, h) = (i32::from(width), i32::from(height));
-        let idx = |f: i32, r: i32| (r * w + f) as usize;
-        let on = |f: i32, r: i32| (0..w).contains(&f) && (0..h).contains(&r);
+    fn new(geo: &Geometry, layout: Layout, directions: Directions, homes: &[Wide], targets: &[Wide], rest: &[Wide]) -> Self {
+        let (w, h) = (i32::from(geo.width), i32::from(geo.height));
+        let stride = i32::from(layout.stride);
+        let base = i32::from(layout.base);
+        let mut grid = vec![false; (w * h) as usize];
+        for s in &geo.cells {
+            grid[(i32::from(s.rank()) * w + i32::from(s.file())) as usize] = true;
+        }
+        let idx = |f: i32, r: i32| (r * stride + f - base) as usize;
+        let on = |f: i32, r: i32| (0..w).contains(&f) && (0..h).contains(&r) && grid[(r * w + f) as usize];
+        let cells: Vec<(i32, i32)> = geo.cells.iter().map(|s| (i32::from(s.file()), i32::from(s.rank()))).collect();
         let mut board = B::ZERO;
-        for r in 0..h {
-            for f in 0..w {
-                board |= B::bit(idx(f, r));
-            }
+        for &(f, r) in &cells {
+            board |= B::bit(idx(f, r));
         }
         let empty_line = Line {
             shift: 1,
@@ -516,7 +1160,7 @@ impl<B: Bits> Tables<B> {
         for d in directions.iter() {
             let (dx, dy) = d.delta();
             let (dx, dy) = (i32::from(dx), i32::from(dy));
-            let shift = dy * w + dx;
+            let shift = dy * stride + dx;
             if shift <= 0 {
                 continue; // each line is built from its positive half
             }
@@ -528,21 +1172,19 @@ impl<B: Bits> Tables<B> {
                 jump_pos: B::ZERO,
                 jump_neg: B::ZERO,
             };
-            for r in 0..h {
-                for f in 0..w {
-                    let b = B::bit(idx(f, r));
-                    if on(f + dx, r + dy) {
-                        line.step_pos |= b;
-                    }
-                    if on(f - dx, r - dy) {
-                        line.step_neg |= b;
-                    }
-                    if on(f + 2 * dx, r + 2 * dy) {
-                        line.jump_pos |= b;
-                    }
-                    if on(f - 2 * dx, r - 2 * dy) {
-                        line.jump_neg |= b;
-                    }
+            for &(f, r) in &cells {
+                let b = B::bit(idx(f, r));
+                if on(f + dx, r + dy) {
+                    line.step_pos |= b;
+                }
+                if on(f - dx, r - dy) {
+                    line.step_neg |= b;
+                }
+                if on(f + dx, r + dy) && on(f + 2 * dx, r + 2 * dy) {
+                    line.jump_pos |= b;
+                }
+                if on(f - dx, r - dy) && on(f - 2 * dx, r - 2 * dy) {
+                    line.jump_neg |= b;
                 }
             }
             // A line with no room (a 1-wide board's diagonals) stays an empty padding line.
@@ -551,35 +1193,35 @@ impl<B: Bits> Tables<B> {
                 line_count += 1;
             }
         }
-        let mut neighbours = Vec::with_capacity((w * h) as usize);
-        for r in 0..h {
-            for f in 0..w {
-                let mut n = B::ZERO;
-                for d in directions.iter() {
-                    let (dx, dy) = d.delta();
-                    let (x, y) = (f + i32::from(dx), r + i32::from(dy));
-                    if on(x, y) {
-                        n |= B::bit(idx(x, y));
-                    }
+        let span = usize::from(layout.span);
+        let mut neighbours = vec![B::ZERO; span];
+        let mut squares = vec![Square::new(0, 0).expect("a1"); span];
+        for &(f, r) in &cells {
+            let mut n = B::ZERO;
+            for d in directions.iter() {
+                let (dx, dy) = d.delta();
+                let (x, y) = (f + i32::from(dx), r + i32::from(dy));
+                if on(x, y) {
+                    n |= B::bit(idx(x, y));
                 }
-                neighbours.push(n);
             }
+            neighbours[idx(f, r)] = n;
+            squares[idx(f, r)] = Square::new(f as u8, r as u8).expect("on the grid");
         }
         let mut dir_offset = [0i16; 8];
         for d in Dir::ALL {
             let (dx, dy) = d.delta();
-            dir_offset[usize::from(d.index())] = (i32::from(dy) * w + i32::from(dx)) as i16;
+            dir_offset[usize::from(d.index())] = (i32::from(dy) * stride + i32::from(dx)) as i16;
         }
-        let squares = (0..h)
-            .flat_map(|r| (0..w).map(move |f| (f, r)))
-            .map(|(f, r)| Square::new(f as u8, r as u8).expect("the board is at most 16×16"))
-            .collect();
-        let parity =
-            (B::WORDS == 4 && width == 16).then(|| ParityTables::new(height, directions, camps));
+        let parity = (B::WORDS == 4 && geo.width == 16 && geo.rectangular)
+            .then(|| ParityTables::new(geo.height, directions, homes, targets));
+        let to_b = |v: &[Wide]| v.iter().map(B::from_wide).collect::<Vec<B>>();
         Tables {
             parity,
             board,
-            camps: [B::from_wide(&camps[0]), B::from_wide(&camps[1])],
+            homes: to_b(homes),
+            targets: to_b(targets),
+            rest: to_b(rest),
             squares,
             dir_offset,
             lines,
@@ -600,14 +1242,14 @@ pub(crate) enum TableSet {
 }
 
 impl TableSet {
-    fn new(width: u8, height: u8, directions: Directions, camps: &[Wide; 2]) -> Self {
-        let n = usize::from(width) * usize::from(height);
+    fn new(geo: &Geometry, layout: Layout, directions: Directions, homes: &[Wide], targets: &[Wide], rest: &[Wide]) -> Self {
+        let n = usize::from(layout.span);
         if n <= u64::CAPACITY {
-            TableSet::Small(Tables::new(width, height, directions, camps))
+            TableSet::Small(Tables::new(geo, layout, directions, homes, targets, rest))
         } else if n <= u128::CAPACITY {
-            TableSet::Medium(Tables::new(width, height, directions, camps))
+            TableSet::Medium(Tables::new(geo, layout, directions, homes, targets, rest))
         } else {
-            TableSet::Large(Tables::new(width, height, directions, camps))
+            TableSet::Large(Tables::new(geo, layout, directions, homes, targets, rest))
         }
     }
 }
@@ -644,10 +1286,16 @@ mod tests {
         RaceSpec {
             width,
             height: 8,
+            board: BoardSpec::Rectangle,
+            regions: Vec::new(),
+            seats: BTreeMap::new(),
+            rest_in_other_regions: true,
+            end: EndRule::PlayOn,
+            ply_cap_per_seat: None,
             directions: Directions::All,
             white_camp: white.iter().map(|s| s.to_string()).collect(),
             black_camp: black.iter().map(|s| s.to_string()).collect(),
-            first_player: Color::White,
+            first_player: Seat::WHITE,
             no_return_home: false,
             target_lock: TargetLock::Off,
             win: WinRule::FillWithOwn,
@@ -686,7 +1334,7 @@ mod tests {
 
     #[test]
     fn every_problem_is_reported() {
-        let mut bad = spec(17, &["a1", "a1", "z1"], &[]);
+        let mut bad = spec(20, &["a1", "a1", "z1"], &[]);
         bad.ply_cap = Some(10);
         bad.count_ply = Some(20);
         let errors = bad.validate().unwrap_err();

@@ -1,47 +1,53 @@
-//! Squares and directions of rectangular boards up to 16×16.
+//! Squares (cells) of boards up to 19×19, on a square grid or a hex grid in axial coordinates,
+//! and the directions pieces move in.
 use std::fmt;
 
 use serde::Deserialize;
 
-/// The largest board side the race family supports (files a–p, ranks 1–16).
-pub const MAX_SIDE: u8 = 16;
+/// The largest board side the race family supports (files a–s, ranks 1–19): the Chinese
+/// checkers star's 17×17 box and room around it.
+pub const MAX_SIDE: u8 = 19;
 
-/// A square of a board up to 16×16: file (0 = `a`) and rank (0 = `1`), independent of the board
-/// size, so moves and effects can be shown without the rules at hand.
+/// The last file letter.
+const LAST_FILE: char = (b'a' + MAX_SIDE - 1) as char;
+
+/// A square (a cell) of a board up to 19×19: file (0 = `a`) and rank (0 = `1`), independent of
+/// the board's size and shape, so moves and effects can be shown without the rules at hand. On
+/// a hex grid the file and rank are the cell's axial coordinates (see `docs/rules.md`).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(u8);
+pub struct Square(u16);
 
 impl Square {
-    /// `file` and `rank` count from 0 and must be below 16.
+    /// `file` and `rank` count from 0 and must be below [`MAX_SIDE`].
     pub const fn new(file: u8, rank: u8) -> Option<Square> {
         if file < MAX_SIDE && rank < MAX_SIDE {
-            Some(Square(file | rank << 4))
+            Some(Square(file as u16 | (rank as u16) << 5))
         } else {
             None
         }
     }
 
-    /// The square's code, `file | rank << 4` (for packing it into a move).
-    pub(crate) const fn code(self) -> u8 {
+    /// The square's code, `file | rank << 5` (for packing it into a move).
+    pub(crate) const fn code(self) -> u16 {
         self.0
     }
 
     /// The square of a [`Self::code`].
-    pub(crate) const fn from_code(code: u8) -> Square {
+    pub(crate) const fn from_code(code: u16) -> Square {
         Square(code)
     }
 
     /// 0 = file `a`.
     pub const fn file(self) -> u8 {
-        self.0 & 15
+        (self.0 & 31) as u8
     }
 
     /// 0 = rank `1`.
     pub const fn rank(self) -> u8 {
-        self.0 >> 4
+        (self.0 >> 5) as u8
     }
 
-    /// The square `(dx, dy)` away, if it exists on a 16×16 grid.
+    /// The square `(dx, dy)` away, if it exists on the largest grid.
     pub fn offset(self, dx: i8, dy: i8) -> Option<Square> {
         let f = self.file() as i8 + dx;
         let r = self.rank() as i8 + dy;
@@ -52,11 +58,11 @@ impl Square {
         }
     }
 
-    /// Reads `a1` … `p16` (case-insensitive).
+    /// Reads `a1` … `s19` (case-insensitive).
     pub fn parse(text: &str) -> Option<Square> {
         let mut chars = text.chars();
         let file = chars.next()?.to_ascii_lowercase();
-        if !('a'..='p').contains(&file) {
+        if !('a'..=LAST_FILE).contains(&file) {
             return None;
         }
         let digits = chars.as_str();
@@ -150,6 +156,10 @@ pub enum Directions {
     Diagonal,
     /// All eight (Halma).
     All,
+    /// The six of a hex grid in axial coordinates (Chinese checkers): along the file, along
+    /// the rank, and along the diagonal on which the file grows as the rank falls (`(+1, -1)`
+    /// and `(-1, +1)`).
+    Hex,
 }
 
 impl Directions {
@@ -158,6 +168,7 @@ impl Directions {
             Directions::Orthogonal => !d.is_diagonal(),
             Directions::Diagonal => d.is_diagonal(),
             Directions::All => true,
+            Directions::Hex => !d.is_diagonal() || d.index() == 3 || d.index() == 7,
         }
     }
 
@@ -170,6 +181,7 @@ impl Directions {
             Directions::Orthogonal => "orthogonally",
             Directions::Diagonal => "diagonally",
             Directions::All => "in any of the eight directions",
+            Directions::Hex => "in any of the six directions of the hex grid",
         }
     }
 }
@@ -180,14 +192,15 @@ mod tests {
 
     #[test]
     fn square_names_round_trip() {
-        for f in 0..16 {
-            for r in 0..16 {
+        for f in 0..MAX_SIDE {
+            for r in 0..MAX_SIDE {
                 let s = Square::new(f, r).unwrap();
                 assert_eq!(Square::parse(&s.to_string()), Some(s));
             }
         }
         assert_eq!(Square::parse("p16").unwrap().to_string(), "p16");
-        for bad in ["", "a", "a0", "a17", "q1", "a01", "1a", "a1x", "ä1", "a-1"] {
+        assert_eq!(Square::parse("s19").unwrap().to_string(), "s19");
+        for bad in ["", "a", "a0", "a20", "t1", "a01", "1a", "a1x", "ä1", "a-1"] {
             assert_eq!(Square::parse(bad), None, "{bad}");
         }
         assert_eq!(Square::parse("C3"), Square::new(2, 2));

@@ -1,96 +1,151 @@
-//! Race positions as text: `<ranks> <side> <ply>`.
+//! Race positions as text: `<ranks> <side> <ply> [<finished>]`.
 //!
 //! The ranks run from the top (the highest rank) down to rank 1, separated by `/`; each lists
-//! its squares from file `a`: `W` a White piece, `B` a Black piece, a number that many empty
-//! squares. Then `w` or `b` for the side to move and the plies played (the 40-move check and
-//! the 100-move count of 9qum Ugolki, and the ply cap, count them). The 9qum start:
-//! `5BBB/5BBB/5BBB/8/8/WWW5/WWW5/WWW5 w 0`.
+//! its cells from its first file: a seat's letter for one of its pieces (`W` White and `B`
+//! Black in the two-seat games, the letters the variant gives its seats otherwise), a number
+//! for that many empty cells. On a board that is not a rectangle (a star) a rank lists only
+//! the cells it has. Then the side to move as its seat's letter in lower case, the plies played
+//! (the 40-move check and the 100-move count of 9qum Ugolki, and the ply cap, count them), and,
+//! when seats have already finished in a game of more than two, their letters in the order
+//! they finished. The 9qum start: `5BBB/5BBB/5BBB/8/8/WWW5/WWW5/WWW5 w 0`.
 use std::sync::Arc;
 
 use super::{RacePosition, RaceRules, Square};
 use crate::{
-    Color, Position,
-    text::{Fields, PositionTextError, parse_rows, print_rows, side_letter},
+    Position, Seat,
+    text::{Fields, PositionTextError, parse_rows, print_rows},
 };
+
+/// The cells of each rank, top rank first.
+fn ranks(rules: &RaceRules) -> Vec<(u8, Vec<Square>)> {
+    (0..rules.height())
+        .rev()
+        .map(|rank| {
+            let cells = rules
+                .cells()
+                .iter()
+                .copied()
+                .filter(|s| s.rank() == rank)
+                .collect();
+            (rank, cells)
+        })
+        .collect()
+}
 
 impl RacePosition {
     /// The position as text (see the module docs).
     pub fn to_text(&self) -> String {
         let rules = self.rules();
-        let rows = (0..rules.height()).rev().map(|rank| {
-            (0..rules.width())
-                .map(|file| {
-                    let s = Square::new(file, rank).expect("on the board");
-                    self.piece_at(s).map(|c| {
-                        match c {
-                            Color::White => "W",
-                            Color::Black => "B",
-                        }
-                        .to_owned()
-                    })
+        let rows = ranks(rules).into_iter().map(|(_, cells)| {
+            cells
+                .into_iter()
+                .map(|s| {
+                    self.piece_at(s)
+                        .map(|c| rules.seat(c).letter.to_string())
                 })
                 .collect()
         });
-        format!(
-            "{} {} {}",
-            print_rows(rows),
-            side_letter(self.side_to_move()),
-            self.ply()
-        )
+        let side = rules.seat(self.side_to_move()).letter.to_ascii_lowercase();
+        let mut text = format!("{} {side} {}", print_rows(rows), self.ply());
+        let finished = self.finish_order();
+        if rules.seat_count() > 2 && !finished.is_empty() {
+            text.push(' ');
+            text.extend(finished.iter().map(|&s| rules.seat(s).letter));
+        }
+        text
     }
 
-    /// Reads a position from text (see the module docs). Each side must have the variant's
-    /// number of pieces, and the side to move must agree with the ply.
+    /// Reads a position from text (see the module docs). Each seat must have the variant's
+    /// number of pieces, and with two seats the side to move must agree with the ply.
     pub fn from_text(rules: Arc<RaceRules>, text: &str) -> Result<RacePosition, PositionTextError> {
         let mut fields = Fields::new(text);
-        let ((column, board), side, ply) = fields.common()?;
-        if let Some(&(col, extra)) = fields.rest().first() {
-            return Err(PositionTextError::at(
-                col,
-                format!("`{extra}`: a race position is only `<ranks> <side> <ply>`"),
-            ));
-        }
-        let (width, height) = (rules.width(), rules.height());
+        let seats: Vec<(char, &str)> = rules
+            .seats()
+            .map(|s| (rules.seat(s).letter, rules.seat_name(s)))
+            .collect();
+        let ((column, board), side, ply) = fields.common_seats(&seats)?;
+        let rest = fields.rest();
+        let finished = match rest.as_slice() {
+            [] => None,
+            [(col, letters)] if rules.seat_count() > 2 => {
+                let mut order = Vec::new();
+                for c in letters.chars() {
+                    let Some(i) = seats.iter().position(|(l, _)| *l == c) else {
+                        return Err(PositionTextError::at(
+                            *col,
+                            format!("`{c}` is not a seat's letter here"),
+                        ));
+                    };
+                    if order.contains(&Seat::at(i)) {
+                        return Err(PositionTextError::at(*col, format!("`{c}` is listed twice")));
+                    }
+                    order.push(Seat::at(i));
+                }
+                Some(order)
+            }
+            [(col, extra), ..] => {
+                return Err(PositionTextError::at(
+                    *col,
+                    format!(
+                        "`{extra}`: a race position is only `<ranks> <side> <ply>`{}",
+                        if rules.seat_count() > 2 {
+                            " and the seats that finished"
+                        } else {
+                            ""
+                        }
+                    ),
+                ));
+            }
+        };
+        let ranks = ranks(&rules);
+        let lengths: Vec<usize> = ranks.iter().map(|(_, c)| c.len()).collect();
         let rows = parse_rows(
             column,
             board,
-            &vec![usize::from(width); usize::from(height)],
-            |i| format!("rank {}", usize::from(height) - i),
+            &lengths,
+            |i| format!("rank {}", ranks[i].0 + 1),
             "square",
         )?;
-        let mut squares = [Vec::new(), Vec::new()];
-        for (i, row) in rows.iter().enumerate() {
-            let rank = height - 1 - i as u8;
-            for (file, cell) in row.iter().enumerate() {
+        let mut squares = vec![Vec::new(); rules.seat_count()];
+        let letters: Vec<String> = seats
+            .iter()
+            .map(|(l, name)| format!("`{l}` ({name})"))
+            .collect();
+        for (row, (_, cells)) in rows.iter().zip(&ranks) {
+            for (cell, &square) in row.iter().zip(cells) {
                 let Some(cell) = cell else { continue };
-                let color = match cell.text {
-                    "W" => Color::White,
-                    "B" => Color::Black,
-                    other => {
-                        return Err(PositionTextError::at(
-                            cell.column,
-                            format!(
-                                "`{other}` is not a piece: write `W` (White), `B` (Black) or a number of empty squares"
-                            ),
-                        ));
-                    }
+                let mut chars = cell.text.chars();
+                let seat = match (chars.next(), chars.next()) {
+                    (Some(c), None) => seats.iter().position(|(l, _)| *l == c),
+                    _ => None,
                 };
-                squares[color.index()].push(Square::new(file as u8, rank).expect("on the board"));
+                let Some(seat) = seat else {
+                    return Err(PositionTextError::at(
+                        cell.column,
+                        format!(
+                            "`{}` is not a piece: write {} or a number of empty squares",
+                            cell.text,
+                            letters.join(", ")
+                        ),
+                    ));
+                };
+                squares[seat].push(square);
             }
         }
         let per_side = rules.pieces_per_side();
-        for c in Color::BOTH {
+        for c in rules.seats() {
             let n = squares[c.index()].len();
             if n != per_side {
                 return Err(PositionTextError::at(
                     column,
                     format!(
-                        "{c} has {n} pieces on the board; every side has {per_side} in this variant"
+                        "{} has {n} pieces on the board; every side has {per_side} in this variant",
+                        rules.seat_name(c)
                     ),
                 ));
             }
         }
-        RacePosition::from_board(rules, &squares[0], &squares[1], side, ply)
+        RacePosition::from_seats_finished(rules, &squares, side, ply, finished.as_deref())
             .map_err(PositionTextError::whole)
     }
 }

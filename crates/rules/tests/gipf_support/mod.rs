@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use boardcraft_rules::{
-    Color, FamilyRules, NotationError, Position,
+    Seat, FamilyRules, NotationError, Position,
     gipf::{GipfEffect, GipfMove, GipfPosition, GipfRules, GipfSetup, Spot},
     shipped_variant,
 };
@@ -31,7 +31,7 @@ pub fn start(name: &str) -> GipfPosition {
 }
 
 /// A hand-made position: `board` as in [`GipfSetup::parse`], reserves `[white, black]`.
-pub fn setup(name: &str, board: &str, reserve: [u8; 2], to_move: Color) -> GipfPosition {
+pub fn setup(name: &str, board: &str, reserve: [u8; 2], to_move: Seat) -> GipfPosition {
     let mut s = GipfSetup::parse(board).unwrap();
     s.reserve = reserve;
     s.to_move = to_move;
@@ -68,6 +68,6 @@ pub fn legal_texts(pos: &GipfPosition) -> Vec<String> {
 }
 
 /// Per player: board (GIPF = 2) + reserve (GIPF reserve = 2 each) + captured by the opponent.
-pub fn material(pos: &GipfPosition, c: Color) -> u32 {
+pub fn material(pos: &GipfPosition, c: Seat) -> u32 {
     pos.board_units(c) + pos.reserve(c) + 2 * pos.gipf_reserve(c) + pos.captured(c)
 }

@@ -1,6 +1,6 @@
 //! Shared helpers for the race-family tests, and an independent reference move generator.
 //!
-//! The reference is deliberately naive: a board of `Option<Color>` cells, a recursive
+//! The reference is deliberately naive: a board of `Option<Seat>` cells, a recursive
 //! depth-first search over jump paths that tracks the camp rules' state (left home? entered the
 //! target?) explicitly along each path, and the end rules written out in the order of rules.md
 //! A-U9. It shares nothing with the engine but the validated rule fields.
@@ -9,7 +9,7 @@
 use std::{collections::BTreeSet, sync::Arc};
 
 use boardcraft_rules::{
-    Color, EndReason, FamilyRules, Outcome, Position,
+    Seat, EndReason, FamilyRules, Outcome, Position,
     position::play_line,
     race::{NoLegalMove, RacePosition, RaceRules, Square, TargetLock, WinRule},
     shipped_variant,
@@ -60,7 +60,7 @@ pub fn sorted(list: &str) -> Vec<String> {
 }
 
 /// A hand-made position (see `RacePosition::from_board`).
-pub fn board(name: &str, white: &str, black: &str, side: Color, ply: u32) -> RacePosition {
+pub fn board(name: &str, white: &str, black: &str, side: Seat, ply: u32) -> RacePosition {
     RacePosition::from_board(rules(name), &squares(white), &squares(black), side, ply)
         .unwrap_or_else(|e| panic!("{e}"))
 }
@@ -70,11 +70,11 @@ pub fn board(name: &str, white: &str, black: &str, side: Color, ply: u32) -> Rac
 pub struct RefGame {
     pub w: i32,
     pub h: i32,
-    pub cells: Vec<Option<Color>>,
-    pub side: Color,
+    pub cells: Vec<Option<Seat>>,
+    pub side: Seat,
     pub ply: u32,
     /// Every (cells, side) since the start of the reference game, current last.
-    pub history: Vec<(Vec<Option<Color>>, Color)>,
+    pub history: Vec<(Vec<Option<Seat>>, Seat)>,
 }
 
 impl RefGame {
@@ -82,7 +82,7 @@ impl RefGame {
         let r = pos.rules();
         let (w, h) = (i32::from(r.width()), i32::from(r.height()));
         let mut cells = vec![None; (w * h) as usize];
-        for c in Color::BOTH {
+        for c in Seat::BOTH {
             for s in pos.pieces(c) {
                 cells[(i32::from(s.rank()) * w + i32::from(s.file())) as usize] = Some(c);
             }
@@ -106,7 +106,7 @@ impl RefGame {
         Square::new((i as i32 % self.w) as u8, (i as i32 / self.w) as u8).unwrap()
     }
 
-    fn in_camp(&self, r: &RaceRules, owner: Color, i: usize) -> bool {
+    fn in_camp(&self, r: &RaceRules, owner: Seat, i: usize) -> bool {
         r.camp(owner).contains(&self.square(i))
     }
 
@@ -168,7 +168,7 @@ impl RefGame {
         out
     }
 
-    fn finished(&self, r: &RaceRules, side: Color) -> bool {
+    fn finished(&self, r: &RaceRules, side: Seat) -> bool {
         let target: Vec<usize> = (0..self.cells.len())
             .filter(|&i| self.in_camp(r, side.other(), i))
             .collect();
@@ -181,7 +181,7 @@ impl RefGame {
         }
     }
 
-    fn reason(&self, r: &RaceRules, side: Color) -> EndReason {
+    fn reason(&self, r: &RaceRules, side: Seat) -> EndReason {
         let all_own = (0..self.cells.len())
             .filter(|&i| self.in_camp(r, side.other(), i))
             .all(|i| self.cells[i] == Some(side));
@@ -192,7 +192,7 @@ impl RefGame {
         }
     }
 
-    fn count_in_target(&self, r: &RaceRules, side: Color) -> u8 {
+    fn count_in_target(&self, r: &RaceRules, side: Seat) -> u8 {
         (0..self.cells.len())
             .filter(|&i| self.cells[i] == Some(side) && self.in_camp(r, side.other(), i))
             .count() as u8
@@ -225,30 +225,30 @@ impl RefGame {
         }
         if !reply_owed {
             if r.home_clear_ply() == Some(self.ply) {
-                let at_home = |c: Color| {
+                let at_home = |c: Seat| {
                     (0..self.cells.len()).any(|i| self.cells[i] == Some(c) && self.in_camp(r, c, i))
                 };
-                match (at_home(Color::White), at_home(Color::Black)) {
+                match (at_home(Seat::WHITE), at_home(Seat::BLACK)) {
                     (true, true) => return Some(Outcome::draw(EndReason::HomeNotVacated)),
                     (true, false) => {
-                        return Some(Outcome::win(Color::Black, EndReason::HomeNotVacated));
+                        return Some(Outcome::win(Seat::BLACK, EndReason::HomeNotVacated));
                     }
                     (false, true) => {
-                        return Some(Outcome::win(Color::White, EndReason::HomeNotVacated));
+                        return Some(Outcome::win(Seat::WHITE, EndReason::HomeNotVacated));
                     }
                     (false, false) => {}
                 }
             }
             if r.count_ply().is_some_and(|c| self.ply >= c) {
                 let (white, black) = (
-                    self.count_in_target(r, Color::White),
-                    self.count_in_target(r, Color::Black),
+                    self.count_in_target(r, Seat::WHITE),
+                    self.count_in_target(r, Seat::BLACK),
                 );
                 let reason = EndReason::PieceCount { white, black };
                 return Some(if white > black {
-                    Outcome::win(Color::White, reason)
+                    Outcome::win(Seat::WHITE, reason)
                 } else if black > white {
-                    Outcome::win(Color::Black, reason)
+                    Outcome::win(Seat::BLACK, reason)
                 } else {
                     Outcome::draw(reason)
                 });
@@ -258,6 +258,8 @@ impl RefGame {
             return Some(match r.no_legal_move() {
                 NoLegalMove::Loses => Outcome::win(mover, EndReason::NoLegalMoves),
                 NoLegalMove::Draw => Outcome::draw(EndReason::NoLegalMoves),
+                // The shipped two-seat variants do not pass; a pass with nobody able to move ends it.
+                NoLegalMove::Pass => Outcome::draw(EndReason::NoLegalMoves),
             });
         }
         if reply_owed {

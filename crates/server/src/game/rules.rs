@@ -1,18 +1,18 @@
 //! The bridge between the rules crate and the protocol's words.
 use boardcraft_protocol::{EndCause, GameResult, Side};
-use boardcraft_rules::{Color, EndReason, Outcome, Variant, VariantError, shipped_variant};
+use boardcraft_rules::{Seat, EndReason, Outcome, Variant, VariantError, shipped_variant};
 
-pub fn side(color: Color) -> Side {
+pub fn side(color: Seat) -> Side {
     match color {
-        Color::White => Side::White,
-        Color::Black => Side::Black,
+        Seat::WHITE => Side::White,
+        _ => Side::Black,
     }
 }
 
-pub fn color(side: Side) -> Color {
+pub fn color(side: Side) -> Seat {
     match side {
-        Side::White => Color::White,
-        Side::Black => Color::Black,
+        Side::White => Seat::WHITE,
+        Side::Black => Seat::BLACK,
     }
 }
 
@@ -36,7 +36,7 @@ pub fn rule_code(reason: EndReason) -> &'static str {
 
 pub fn rules_result(outcome: Outcome) -> GameResult {
     GameResult {
-        winner: outcome.winner.map(side),
+        winner: outcome.winner().map(side),
         cause: EndCause::Rules {
             rule: rule_code(outcome.reason).to_owned(),
         },

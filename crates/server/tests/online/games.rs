@@ -59,9 +59,9 @@ pub async fn play_to_end(server: &Server, variant: &str, seed: u64) -> Vec<Strin
             ServerMessage::GameOver { result, .. } => {
                 assert_eq!(
                     result.winner,
-                    outcome.winner.map(|c| match c {
-                        boardcraft_rules::Color::White => Side::White,
-                        boardcraft_rules::Color::Black => Side::Black,
+                    outcome.winner().map(|c| match c {
+                        boardcraft_rules::Seat::WHITE => Side::White,
+                        _ => Side::Black,
                     })
                 );
                 assert_eq!(result.text, outcome.to_string());

@@ -487,8 +487,8 @@ impl Mirror {
 
     pub fn side(&self) -> Side {
         match self.position.side_to_move() {
-            boardcraft_rules::Color::White => Side::White,
-            boardcraft_rules::Color::Black => Side::Black,
+            boardcraft_rules::Seat::WHITE => Side::White,
+            _ => Side::Black,
         }
     }
 
