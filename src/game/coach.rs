@@ -7,7 +7,7 @@ use bevy::{
     tasks::{AsyncComputeTaskPool, Task, futures::check_ready, futures_lite},
 };
 use boardcraft_ai::{AnySearch, Budget, Progress, Score, SearchConfig, ThinkResult};
-use boardcraft_rules::{AnyMove, AnyPosition, Seat, Position};
+use boardcraft_rules::{AnyMove, AnyPosition, Position, Seat};
 
 use crate::{
     GameSystems,

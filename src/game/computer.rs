@@ -9,7 +9,7 @@ use bevy::{
     tasks::{AsyncComputeTaskPool, Task, futures::check_ready},
 };
 use boardcraft_ai::{AnySearch, Progress};
-use boardcraft_rules::{AnyMove, AnyPosition, Seat as Side, Position};
+use boardcraft_rules::{AnyMove, AnyPosition, Position, Seat as Side};
 
 use crate::{
     GameSystems,

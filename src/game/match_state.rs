@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 use boardcraft_rules::{
-    AnyEffect, AnyMove, AnyPosition, Seat, EndReason, Outcome, Position, Variant, position,
+    AnyEffect, AnyMove, AnyPosition, EndReason, Outcome, Position, Seat, Variant, position,
 };
 
 use crate::{GameSystems, game::config::Players, game::review::Review};

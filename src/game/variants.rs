@@ -217,6 +217,14 @@ impl std::fmt::Display for Notice {
     }
 }
 
+/// Whether the game's views draw the variant's board.
+pub fn drawable(v: &Variant) -> bool {
+    match &v.rules {
+        boardcraft_rules::FamilyRules::Race(r) => r.is_rectangular(),
+        _ => true,
+    }
+}
+
 /// Every variant the game knows, loaded or broken.
 #[derive(Resource, Debug, Default)]
 pub struct VariantLibrary {
@@ -240,11 +248,14 @@ impl VariantLibrary {
                 .all(|e| !matches!(e.state, EntryState::Loading))
     }
 
-    /// The playable variants, in menu order (shipped first, then mods).
+    /// The playable variants, in menu order (shipped first, then mods): those whose board the
+    /// game draws. Boards of other shapes (a star, a hexagon) are played by the engine and the
+    /// CLI; the game's views draw rectangles of squares and GIPF's hexagon.
     pub fn ready(&self) -> impl Iterator<Item = (&Entry, &Arc<Variant>)> {
         self.entries
             .iter()
             .filter_map(|e| e.variant().map(|v| (e, v)))
+            .filter(|(_, v)| drawable(v))
     }
 
     /// The playable entries whose files have warnings (a `name` that differs from the file

@@ -14,7 +14,7 @@
 //! player stays out; the replies come from here) and the players chosen in the menu are put
 //! back when the player leaves.
 use bevy::prelude::*;
-use boardcraft_rules::{AnyMove, Seat, Position};
+use boardcraft_rules::{AnyMove, Position, Seat};
 
 use crate::{
     GameSystems,

@@ -13,7 +13,7 @@ use boardcraft_protocol::{
     GameStatus as ServerStatus, OfferKind, PROTOCOL_VERSION, PendingOffer, Presence, Seats,
     ServerMessage, Side, TimeControl, hash_text, http::CreateGame, parse_server_message,
 };
-use boardcraft_rules::{Seat, Position, Variant};
+use boardcraft_rules::{Position, Seat, Variant};
 
 use super::{
     http::{Http, HttpAnswer},

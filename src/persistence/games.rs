@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use bevy::prelude::*;
-use boardcraft_rules::{AnyPosition, Seat, Position, Variant};
+use boardcraft_rules::{AnyPosition, Position, Seat, Variant};
 use boardcraft_saves::{
     Decided, Player, SaveError, SavedGame,
     slot::slot_key,

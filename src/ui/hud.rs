@@ -7,7 +7,7 @@
 //! region.
 use bevy::{ecs::system::SystemParam, prelude::*};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use boardcraft_rules::{Seat, Position};
+use boardcraft_rules::{Position, Seat};
 
 use crate::{
     game::coach::Coach,

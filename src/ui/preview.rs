@@ -78,8 +78,8 @@ pub fn draw(painter: &egui::Painter, rect: Rect, layout: &Layout, snapshot: &Sna
                 let fill = match (cell.camp, cell.dark) {
                     (Some(Side::WHITE), false) => palette::WHITE_CAMP,
                     (Some(Side::WHITE), true) => palette::WHITE_CAMP_DARK,
-                    (Some(Side::BLACK), false) => palette::BLACK_CAMP,
-                    (Some(Side::BLACK), true) => palette::BLACK_CAMP_DARK,
+                    (Some(_), false) => palette::BLACK_CAMP,
+                    (Some(_), true) => palette::BLACK_CAMP_DARK,
                     (None, false) => palette::LIGHT_SQUARE,
                     (None, true) => palette::DARK_SQUARE,
                 };

@@ -2,7 +2,7 @@
 //! the rules' own terms, scores, the coach's verdict and the 40-move warning. Plain functions
 //! (no egui), so the tests can check every case in every language.
 use boardcraft_ai::Score;
-use boardcraft_rules::{Seat, EndReason, FamilyRules, Variant, race::HomeDeadline};
+use boardcraft_rules::{EndReason, FamilyRules, Seat, Variant, race::HomeDeadline};
 
 use boardcraft_saves::{SaveError, SaveWarning, SlotNameProblem};
 

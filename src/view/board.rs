@@ -158,8 +158,8 @@ impl CellMaterials {
             (CellKind::Spot, _) => self.spot.clone(),
             (CellKind::Square, Some(Side::WHITE)) if cell.dark => self.white_camp_dark.clone(),
             (CellKind::Square, Some(Side::WHITE)) => self.white_camp.clone(),
-            (CellKind::Square, Some(Side::BLACK)) if cell.dark => self.black_camp_dark.clone(),
-            (CellKind::Square, Some(Side::BLACK)) => self.black_camp.clone(),
+            (CellKind::Square, Some(_)) if cell.dark => self.black_camp_dark.clone(),
+            (CellKind::Square, Some(_)) => self.black_camp.clone(),
             (CellKind::Square, None) if cell.dark => self.dark.clone(),
             (CellKind::Square, None) => self.light.clone(),
         }

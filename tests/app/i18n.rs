@@ -12,7 +12,7 @@ use boardcraft::{
 };
 use boardcraft_ai::{Score, score::WIN};
 use boardcraft_rules::{
-    Seat, EndReason, FamilyRules,
+    EndReason, FamilyRules, Seat,
     race::{RacePosition, Square},
     shipped_variant, shipped_variants,
 };

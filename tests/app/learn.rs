@@ -22,7 +22,7 @@ use boardcraft::{
     ui::i18n::{LearnKey, goal_text, learn_tr, placeholders},
 };
 use boardcraft_learn::Goal;
-use boardcraft_rules::{AnyMove, Seat, Position};
+use boardcraft_rules::{AnyMove, Position, Seat};
 
 use crate::common::*;
 

@@ -9,7 +9,7 @@ use boardcraft::{
     },
     view::pieces::ViewRepairs,
 };
-use boardcraft_rules::{Seat, Position};
+use boardcraft_rules::{Position, Seat};
 
 use crate::common::*;
 

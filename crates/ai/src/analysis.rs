@@ -1,5 +1,5 @@
 //! `analyse`: the evaluation and best line of a position, for the coach in the UI.
-use boardcraft_rules::{Seat, Position};
+use boardcraft_rules::{Position, Seat};
 
 use crate::{
     eval::Evaluate,

@@ -10,7 +10,7 @@
 //! checked against (the solution must be unique, or all equal ones listed).
 use std::collections::HashMap;
 
-use boardcraft_rules::{Seat, Outcome, Position};
+use boardcraft_rules::{Outcome, Position, Seat};
 
 /// What the solver must achieve with one of its moves.
 pub trait Goal<P: Position> {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use boardcraft_ai::{Budget, Evaluate, Level, score::WIN, think};
 use boardcraft_rules::{
-    AnyPosition, Seat, FamilyRules, Position, Variant,
+    AnyPosition, FamilyRules, Position, Seat, Variant,
     focus::{FocusPosition, FocusRules, Square, Stack},
 };
 use common::{

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use boardcraft_ai::{Budget, Evaluate, think};
 use boardcraft_rules::{
-    Seat, FamilyRules, Position, Variant,
+    FamilyRules, Position, Seat, Variant,
     gipf::{GipfPosition, GipfRules, GipfSetup},
     position::play_line,
 };

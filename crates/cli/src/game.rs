@@ -1,6 +1,6 @@
 //! One game between its players (one per seat), move by move: the loop that `match` and
 //! `soak` share.
-use boardcraft_rules::{AnyPosition, Seat, IllegalMove, Outcome, Position};
+use boardcraft_rules::{AnyPosition, IllegalMove, Outcome, Position, Seat};
 
 use crate::player::{Choice, Player};
 

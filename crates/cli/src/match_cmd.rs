@@ -174,11 +174,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         };
         total_plies += u64::from(pos.ply());
         *endings.entry(outcome.reason.to_string()).or_default() += 1;
-        let a_color = if a_is_white {
-            Seat::WHITE
-        } else {
-            Seat::BLACK
-        };
+        let a_color = if a_is_white { Seat::WHITE } else { Seat::BLACK };
         match outcome.score_for(a_color) {
             1 => wins += 1,
             0 => draws += 1,
@@ -296,8 +292,10 @@ fn run_seats(args: &Args) -> Result<ExitCode, String> {
     );
     let bar = ProgressBar::new(u64::from(args.games));
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]")
-            .expect("valid template"),
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]",
+        )
+        .expect("valid template"),
     );
     // places[player][place - 1]: games the player ended in that place (shared places count).
     let mut places = vec![vec![0u32; n]; n];
@@ -317,22 +315,32 @@ fn run_seats(args: &Args) -> Result<ExitCode, String> {
         let mut by_seat: Vec<&mut Player> = players.iter_mut().collect();
         by_seat.rotate_right(shift);
         let seed_of_ply = |ply: u32| mix(args.seed ^ mix(u64::from(game) << 20 ^ u64::from(ply)));
-        let played = play_game(&mut pos, &mut line, &mut by_seat, seed_of_ply, |_, side, choice| {
-            let s = &mut stats[player_in(side.index())];
-            s.moves += 1;
-            s.nodes += choice.nodes;
-            s.time += choice.elapsed;
-            s.slowest = s.slowest.max(choice.elapsed);
-            s.cpu = match (s.moves, s.cpu, choice.cpu) {
-                (1, _, c) => c,
-                (_, Some(a), Some(b)) => Some(a + b),
-                _ => None,
-            };
-            Ok(())
-        });
+        let played = play_game(
+            &mut pos,
+            &mut line,
+            &mut by_seat,
+            seed_of_ply,
+            |_, side, choice| {
+                let s = &mut stats[player_in(side.index())];
+                s.moves += 1;
+                s.nodes += choice.nodes;
+                s.time += choice.elapsed;
+                s.slowest = s.slowest.max(choice.elapsed);
+                s.cpu = match (s.moves, s.cpu, choice.cpu) {
+                    (1, _, c) => c,
+                    (_, Some(a), Some(b)) => Some(a + b),
+                    _ => None,
+                };
+                Ok(())
+            },
+        );
         let outcome = match played {
             Ok(outcome) => outcome,
-            Err(GameError::Illegal { side, notation, error }) => {
+            Err(GameError::Illegal {
+                side,
+                notation,
+                error,
+            }) => {
                 return Err(format!(
                     "{} played an illegal move {notation} in game {}: {error}",
                     labels[player_in(side.index())],
@@ -340,7 +348,11 @@ fn run_seats(args: &Args) -> Result<ExitCode, String> {
                 ));
             }
             Err(GameError::Player { side, message }) => {
-                return Err(format!("{} in game {}: {message}", labels[player_in(side.index())], game + 1));
+                return Err(format!(
+                    "{} in game {}: {message}",
+                    labels[player_in(side.index())],
+                    game + 1
+                ));
             }
             Err(GameError::Stopped(message)) => return Err(message),
         };
@@ -352,7 +364,13 @@ fn run_seats(args: &Args) -> Result<ExitCode, String> {
         }
         if let Some(f) = log.as_mut() {
             let seats: Vec<String> = Seat::all(n)
-                .map(|s| format!("{}={}", pos.seat_name(s), args.seats[player_in(s.index())].label()))
+                .map(|s| {
+                    format!(
+                        "{}={}",
+                        pos.seat_name(s),
+                        args.seats[player_in(s.index())].label()
+                    )
+                })
                 .collect();
             writeln!(
                 f,
@@ -398,10 +416,22 @@ fn run_seats(args: &Args) -> Result<ExitCode, String> {
         "player", "moves", "avg wall/move", "avg CPU/move", "max wall", "nodes/s(CPU)"
     );
     for (label, s) in labels.iter().zip(&stats) {
-        let per_move = |d: Duration| if s.moves > 0 { d.as_secs_f64() / s.moves as f64 } else { 0.0 };
-        let cpu = s.cpu.map_or("-".to_owned(), |c| format!("{:.4} s", per_move(c)));
+        let per_move = |d: Duration| {
+            if s.moves > 0 {
+                d.as_secs_f64() / s.moves as f64
+            } else {
+                0.0
+            }
+        };
+        let cpu = s
+            .cpu
+            .map_or("-".to_owned(), |c| format!("{:.4} s", per_move(c)));
         let busy = s.cpu.unwrap_or(s.time).as_secs_f64();
-        let nps = if busy > 0.0 && s.nodes > 0 { format!("{:.0}", s.nodes as f64 / busy) } else { "-".to_owned() };
+        let nps = if busy > 0.0 && s.nodes > 0 {
+            format!("{:.0}", s.nodes as f64 / busy)
+        } else {
+            "-".to_owned()
+        };
         println!(
             "{label:<28} {:>8} {:>12.4} s {cpu:>14} {:>10.3} s {nps:>12}",
             s.moves,
@@ -409,7 +439,10 @@ fn run_seats(args: &Args) -> Result<ExitCode, String> {
             s.slowest.as_secs_f64()
         );
     }
-    println!("average game length: {:.1} plies", total_plies as f64 / games);
+    println!(
+        "average game length: {:.1} plies",
+        total_plies as f64 / games
+    );
     let endings: Vec<String> = endings.iter().map(|(r, c)| format!("{c}× {r}")).collect();
     println!("endings: {}", endings.join("; "));
     Ok(ExitCode::SUCCESS)

@@ -18,7 +18,7 @@ use std::{
 
 use boardcraft_ai::rng::{SplitMix64, mix};
 use boardcraft_rules::{
-    AnyPosition, Seat, EndReason, Outcome, Position, Variant,
+    AnyPosition, EndReason, Outcome, Position, Seat, Variant,
     checks::{Violation, check_move, check_position},
     shipped_variant, shipped_variants,
     variant::fnv1a,

@@ -15,7 +15,7 @@ use boardcraft_protocol::{
     ClientMessage, GameTerms, LobbyClientMessage, LobbyServerMessage, PROTOCOL_VERSION,
     ServerMessage, Side, http::SignedIn, parse_lobby_server_message, parse_server_message,
 };
-use boardcraft_rules::{AnyPosition, Seat, Position, shipped_variant};
+use boardcraft_rules::{AnyPosition, Position, Seat, shipped_variant};
 use boardcraft_server::{Settings, serve, storage};
 use futures_util::{SinkExt, StreamExt};
 use tokio::{

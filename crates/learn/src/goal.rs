@@ -1,7 +1,7 @@
 //! Judging a move against a [`Goal`]: the rules decide (outcomes, pieces in the target, the
 //! pieces a move took), the solver in `boardcraft_ai::solver` searches.
 use boardcraft_ai::solver;
-use boardcraft_rules::{AnyEffect, AnyMove, AnyPosition, Seat, EndReason, Outcome, Position};
+use boardcraft_rules::{AnyEffect, AnyMove, AnyPosition, EndReason, Outcome, Position, Seat};
 
 use crate::{
     Goal,
@@ -35,9 +35,8 @@ pub fn reached(goal: Goal, before: &AnyPosition, mv: &AnyMove, after: &AnyPositi
     }
     match goal {
         Goal::WinIn(_) => won,
-        Goal::NoMoveIn(_) => {
-            outcome.is_some_and(|o| o.winner() == Some(me) && o.reason == EndReason::NoStackNoReserve)
-        }
+        Goal::NoMoveIn(_) => outcome
+            .is_some_and(|o| o.winner() == Some(me) && o.reason == EndReason::NoStackNoReserve),
         Goal::ReachTarget { pieces, .. } => match after {
             AnyPosition::Race(p) => p.pieces_in_target(me) >= pieces,
             _ => false,

@@ -2,7 +2,7 @@
 use std::fmt;
 
 use crate::{
-    Seat, IllegalMove, NotationError, Outcome, Position, focus::FocusPosition, gipf::GipfPosition,
+    IllegalMove, NotationError, Outcome, Position, Seat, focus::FocusPosition, gipf::GipfPosition,
     race::RacePosition,
 };
 

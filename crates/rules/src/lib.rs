@@ -12,7 +12,6 @@
 pub mod any;
 #[cfg(feature = "checks")]
 pub mod checks;
-pub mod seat;
 pub mod draw_guard;
 pub mod focus;
 pub mod gipf;
@@ -20,13 +19,14 @@ pub mod outcome;
 pub mod perft;
 pub mod position;
 pub mod race;
+pub mod seat;
 pub mod text;
 pub mod variant;
 
 pub use any::{AnyEffect, AnyMove, AnyPosition};
-pub use seat::Seat;
 pub use outcome::{EndReason, Outcome, Places};
 pub use position::{IllegalMove, NotationError, Position};
+pub use seat::Seat;
 pub use variant::{
     FamilyRules, FieldError, Variant, VariantError, VariantWarning, shipped_variant,
     shipped_variants,

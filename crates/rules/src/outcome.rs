@@ -129,7 +129,11 @@ impl Places {
         let n = self.seats() as f64;
         let mine = f64::from(self.of(seat));
         // Mean rank of the seats sharing this place, 1 … n.
-        let sharing = self.as_slice().iter().filter(|&&p| p == self.of(seat)).count() as f64;
+        let sharing = self
+            .as_slice()
+            .iter()
+            .filter(|&&p| p == self.of(seat))
+            .count() as f64;
         let rank = mine + (sharing - 1.0) / 2.0;
         1.0 - 2.0 * (rank - 1.0) / (n - 1.0)
     }
@@ -328,7 +332,10 @@ mod tests {
         assert!(Places::new(&[2, 3]).is_none());
         assert!(Places::new(&[1]).is_none());
         let (a, b, c, d) = (Seat::at(0), Seat::at(1), Seat::at(2), Seat::at(3));
-        assert_eq!(Places::from_groups(&[&[c], &[a, d], &[b]], 4).as_slice(), [2, 4, 1, 2]);
+        assert_eq!(
+            Places::from_groups(&[&[c], &[a, d], &[b]], 4).as_slice(),
+            [2, 4, 1, 2]
+        );
         assert_eq!(
             Places::from_order(&[Seat::at(2), Seat::WHITE], 4).as_slice(),
             [2, 3, 1, 3]
@@ -357,6 +364,9 @@ mod tests {
         let four = Outcome::placed(Places::new(&[3, 1, 2, 4]).unwrap(), EndReason::TargetFilled);
         let text = ron::to_string(&four).unwrap();
         assert_eq!(ron::from_str::<Outcome>(&text).unwrap(), four);
-        assert_eq!(four.to_string(), "1st Black, 2nd Seat 3, 3rd White, 4th Seat 4: all pieces reached the target camp");
+        assert_eq!(
+            four.to_string(),
+            "1st Black, 2nd Seat 3, 3rd White, 4th Seat 4: all pieces reached the target camp"
+        );
     }
 }

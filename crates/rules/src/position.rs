@@ -1,6 +1,6 @@
 use std::{fmt, hash::Hash};
 
-use crate::{Seat, Outcome};
+use crate::{Outcome, Seat};
 
 /// A game position of any family, in the spirit of shakmaty's `Position`: legal move
 /// generation, checked and unchecked play, undo for search, outcome, Zobrist hash and notation.

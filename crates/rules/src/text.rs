@@ -13,7 +13,7 @@
 //! afresh.
 use std::fmt;
 
-use crate::{AnyPosition, Seat, FamilyRules, Variant};
+use crate::{AnyPosition, FamilyRules, Seat, Variant};
 
 /// Why a text is not a position of the variant: what is wrong, and where (the 1-based
 /// character column in the text, when it is one place).
@@ -85,7 +85,11 @@ impl AnyPosition {
                 .map(|(sq, st)| format!("{sq}:{st}"))
                 .collect(),
             AnyPosition::Gipf(p) => crate::gipf::Spot::all()
-                .filter_map(|s| p.piece_at(s).filter(|pc| pc.color == seat).map(|pc| format!("{s}:{}", pc.symbol())))
+                .filter_map(|s| {
+                    p.piece_at(s)
+                        .filter(|pc| pc.color == seat)
+                        .map(|pc| format!("{s}:{}", pc.symbol()))
+                })
                 .collect(),
         }
     }

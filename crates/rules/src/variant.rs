@@ -468,6 +468,8 @@ fn friendly(type_name: &str) -> String {
         "VariantFile" => "the variant".to_owned(),
         "FamilySpec" => "`rules` (the game family)".to_owned(),
         "Race" | "Focus" | "Gipf" => format!("`rules: {type_name}(…)`"),
+        "SeatSpec" => "a seat of `seats` (`(name: …, home: …, target: …)`)".to_owned(),
+        "RegionSpec" => "a region of `regions` (`(name: …, cells: […])`)".to_owned(),
         other => match other.strip_suffix("Spec") {
             Some(family) => format!("`rules: {family}(…)`"),
             None => format!("`{other}`"),
@@ -482,15 +484,24 @@ fn friendly(type_name: &str) -> String {
 fn locate_field(text: &str, field: &str) -> Option<usize> {
     let mut from = 0;
     let mut found = None;
+    // An index (`seats.3[2].target`) picks the entry: the next key is looked for that many
+    // times over (the third `target:` of the list).
+    let mut skip = 0;
     for segment in field.split('.') {
         let name = segment.split('[').next().unwrap_or("");
-        if name.is_empty() {
-            continue;
+        let index = segment
+            .split('[')
+            .nth(1)
+            .and_then(|i| i.trim_end_matches(']').parse::<usize>().ok());
+        if !name.is_empty() {
+            for _ in 0..=skip {
+                if let Some(at) = find_key(text, name, from) {
+                    found = Some(at);
+                    from = at + name.len();
+                }
+            }
         }
-        if let Some(at) = find_key(text, name, from) {
-            found = Some(at);
-            from = at + name.len();
-        }
+        skip = index.unwrap_or(0);
     }
     found.map(|at| text[..at].matches('\n').count() + 1)
 }

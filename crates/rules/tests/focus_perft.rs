@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use boardcraft_rules::{
-    Seat, FamilyRules, Position,
+    FamilyRules, Position, Seat,
     focus::FocusPosition,
     perft::{divide, perft},
     position::play_line,

@@ -2,7 +2,7 @@
 use std::sync::Arc;
 
 use boardcraft_rules::{
-    Seat, FamilyRules, Position, Variant,
+    FamilyRules, Position, Seat, Variant,
     focus::{FocusMove, FocusPosition, FocusRules},
     shipped_variant,
 };

@@ -5,7 +5,7 @@ use std::sync::Arc;
 const White: Seat = Seat::WHITE;
 const Black: Seat = Seat::BLACK;
 use boardcraft_rules::{
-    Seat, EndReason, FamilyRules, NotationError, Outcome, Position, Variant,
+    EndReason, FamilyRules, NotationError, Outcome, Position, Seat, Variant,
     focus::{Action, Fate, FocusMove, FocusPosition, FocusRules, Overflowed, Square, Stack},
     position::play_line,
     shipped_variant,

@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use boardcraft_rules::{
-    Seat, Position,
+    Position, Seat,
     gipf::{
         Action, GipfEntry, GipfMove, GipfPosition, GipfRemoval, GipfReturn, GipfRules, LoseWhen,
         Point, Spot, geometry::geometry,

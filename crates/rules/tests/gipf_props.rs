@@ -2,7 +2,7 @@
 mod gipf_support;
 
 use boardcraft_rules::{
-    Seat, EndReason, Position,
+    EndReason, Position, Seat,
     gipf::{GipfMove, GipfPosition, Spot, geometry::geometry},
 };
 use gipf_support::*;

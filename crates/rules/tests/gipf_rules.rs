@@ -5,7 +5,7 @@ mod gipf_support;
 use std::collections::HashSet;
 
 use boardcraft_rules::{
-    Seat, EndReason, NotationError, Outcome, Position,
+    EndReason, NotationError, Outcome, Position, Seat,
     gipf::{ActionEffect, Destination, Dot, GipfMove, PieceKind, geometry::geometry},
 };
 use gipf_support::*;

@@ -3,7 +3,7 @@
 //! generator in `race_support`).
 mod race_support;
 
-use boardcraft_rules::{Seat, EndReason, Outcome, Position, perft::perft};
+use boardcraft_rules::{EndReason, Outcome, Position, Seat, perft::perft};
 use race_support::*;
 
 fn assert_start_perft(name: &str, expected: &[u64]) {

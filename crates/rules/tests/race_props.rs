@@ -1,7 +1,7 @@
 //! Property tests over random playouts of every shipped race variant.
 mod race_support;
 
-use boardcraft_rules::{Seat, Position, race::RacePosition};
+use boardcraft_rules::{Position, Seat, race::RacePosition};
 use proptest::prelude::*;
 use race_support::*;
 

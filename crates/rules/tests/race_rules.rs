@@ -3,7 +3,7 @@
 mod race_support;
 
 use boardcraft_rules::{
-    Seat, EndReason, NotationError, Outcome, Position,
+    EndReason, NotationError, Outcome, Position, Seat,
     race::{MoveKind, RacePosition},
 };
 use race_support::*;
@@ -78,10 +78,7 @@ fn hg_4_no_landing_on_a_piece() {
 #[test]
 fn hg_5_first_moves_3x3() {
     let pos = after("ugolki-hg-3x3", "1. g2:e2 b7:d7");
-    assert_eq!(
-        (count(&pos, Seat::WHITE), count(&pos, Seat::BLACK)),
-        (9, 9)
-    );
+    assert_eq!((count(&pos, Seat::WHITE), count(&pos, Seat::BLACK)), (9, 9));
     assert_eq!(pos.outcome(), None);
     assert_eq!(pos.ply(), 2);
 }
@@ -847,8 +844,7 @@ fn from_board_is_validated() {
     let err = RacePosition::from_board(r.clone(), &squares("a1"), &squares("a1"), Seat::WHITE, 0)
         .unwrap_err();
     assert!(err.contains("a1 is given twice"), "{err}");
-    let err =
-        RacePosition::from_board(r.clone(), &squares("i1"), &[], Seat::WHITE, 0).unwrap_err();
+    let err = RacePosition::from_board(r.clone(), &squares("i1"), &[], Seat::WHITE, 0).unwrap_err();
     assert!(err.contains("i1 is not on the 8×8 board"), "{err}");
     let err =
         RacePosition::from_board(r, &squares("a1"), &squares("h8"), Seat::BLACK, 0).unwrap_err();

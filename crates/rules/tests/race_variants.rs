@@ -369,3 +369,63 @@ fn a_mod_with_an_odd_board_works() {
             .all(|(f, t)| f.file() != t.file() && f.rank() != t.rank())
     );
 }
+
+#[test]
+fn broken_star_region_outside_the_board() {
+    assert_problems(
+        "star-region-outside.ron",
+        &[(
+            10,
+            None,
+            Some("rules.regions[0].cells[0]"),
+            "`a1` reaches outside the board (a1 is not on it)",
+        )],
+    );
+}
+
+#[test]
+fn broken_seat_without_a_target() {
+    assert_problems(
+        "seat-without-target.ron",
+        &[(
+            12,
+            Some(42),
+            None,
+            "the field `target` in a seat of `seats`",
+        )],
+    );
+}
+
+#[test]
+fn broken_seats_sharing_a_home() {
+    assert_problems(
+        "seats-share-a-home.ron",
+        &[
+            (
+                13,
+                None,
+                Some("rules.seats.3[2].target"),
+                "there is no region called `north`",
+            ),
+            (
+                12,
+                None,
+                Some("rules.seats.3[1].home"),
+                "seats 0 and 1 share the home `S`; each seat starts in its own",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn broken_unreachable_target() {
+    assert_problems(
+        "unreachable-target.ron",
+        &[(
+            16,
+            None,
+            Some("rules.seats.2[0].target"),
+            "a5 of the target `top` cannot be reached from the home `bottom` moving orthogonally",
+        )],
+    );
+}

@@ -16,7 +16,7 @@
 //! resignation, and says so ([`SaveWarning::ResignationIgnored`]); refusing the whole save for
 //! a claim the replay can settle would lose a good game, as with a differing `result`.
 use boardcraft_rules::{
-    AnyMove, AnyPosition, Seat, NotationError, Outcome, Position, Variant, shipped_variant,
+    AnyMove, AnyPosition, NotationError, Outcome, Position, Seat, Variant, shipped_variant,
 };
 
 use crate::{

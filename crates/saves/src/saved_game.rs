@@ -1,6 +1,6 @@
 //! The save file: a readable RON text, written by hand-made layout (one line per move pair, with
 //! move numbers) and read back with `ron`, strictly (unknown fields are errors).
-use boardcraft_rules::{Seat, Outcome, Variant};
+use boardcraft_rules::{Outcome, Seat, Variant};
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use crate::{Player, SaveError};

@@ -3,7 +3,7 @@
 //! depend on hand-made lines that a rules change could break.
 use boardcraft_ai::Level;
 use boardcraft_rules::{
-    Seat, Position, Variant, checks::SeededMoves, shipped_variant, shipped_variants,
+    Position, Seat, Variant, checks::SeededMoves, shipped_variant, shipped_variants,
 };
 use boardcraft_saves::{
     Decided, FORMAT_VERSION, Player, SaveError, SaveWarning, SavedGame, hash_hex,

@@ -32,16 +32,20 @@ fn english(name: &str) -> Option<(&'static str, &'static str)> {
             "Nine pieces, orthogonal steps and jumps. The 40-move rule: a piece still at home after move 40 loses.",
         ),
         "halma-16" => (
-            "Halma (2 players, 16×16)",
+            "Halma (16×16, 2 or 4 players)",
             "Monks' Halma: 19 pieces each, steps and jumps in eight directions; fill the opposite camp with your own pieces to win.",
         ),
         "halma-16-parlett" => (
-            "Halma (2 players, 16×16, no blocking)",
+            "Halma (16×16, no blocking, 2 or 4 players)",
             "Halma with Parlett's rule: a full opposite camp wins if at least one piece in it is yours, so pieces left at home cannot block you.",
         ),
         "grasshopper" => (
             "Grasshopper (Halma on 8×8)",
             "Halma on a chessboard: ten pieces each in triangular camps, eight directions.",
+        ),
+        "chinese-checkers" => (
+            "Chinese checkers",
+            "The star for two to six: race ten pieces into the opposite point by steps and chains of hops; the others play on for the places.",
         ),
         "focus" => (
             "Focus",
@@ -90,16 +94,20 @@ fn russian(name: &str) -> Option<(&'static str, &'static str)> {
             "Девять шашек, ходы и прыжки по вертикали и горизонтали. Правило 40 ходов: у кого после 40-го хода шашка осталась дома, тот проиграл.",
         ),
         "halma-16" => (
-            "Хальма (двое, 16×16)",
+            "Хальма (16×16, двое или четверо)",
             "Хальма Монкса: по 19 фишек, ходы и прыжки в восьми направлениях; побеждает тот, кто займёт своими фишками чужой лагерь.",
         ),
         "halma-16-parlett" => (
-            "Хальма (двое, 16×16, без блокировки)",
+            "Хальма (16×16, без блокировки, двое или четверо)",
             "Хальма с правилом Парлетта: заполненный чужой лагерь, где есть хоть одна ваша фишка, — победа, так что оставленные дома фишки соперника вас не запрут.",
         ),
         "grasshopper" => (
             "Кузнечик (хальма 8×8)",
             "Хальма на шахматной доске: по десять фишек в треугольных лагерях, ходы в восьми направлениях.",
+        ),
+        "chinese-checkers" => (
+            "Китайские шашки",
+            "Звезда для двух–шести игроков: проведите десять фишек в противоположный луч шагами и цепочками прыжков; остальные доигрывают за места.",
         ),
         "focus" => (
             "Фокус",

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use bevy::math::{Vec2, Vec3};
-use boardcraft_rules::{AnyEffect, AnyMove, AnyPosition, Seat, FamilyRules, Position, Variant};
+use boardcraft_rules::{AnyEffect, AnyMove, AnyPosition, FamilyRules, Position, Seat, Variant};
 
 pub mod focus;
 pub mod gipf;

@@ -1,7 +1,7 @@
 //! View adapter for the race family (Ugolki, Halma): a rectangular board with tinted camps,
 //! one piece per square, moves animated landing by landing along the effect's path.
 use boardcraft_rules::{
-    Seat, Position,
+    Position, Seat,
     race::{MoveKind, RaceEffect, RaceMove, RacePosition, RaceRules, Square},
 };
 

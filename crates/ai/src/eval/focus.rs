@@ -7,7 +7,7 @@
 //! more when tall (more ways to move, more pieces to bury the opponent's under) and when they
 //! hold own pieces beneath the top (those return to the reserve when the stack overflows).
 use boardcraft_rules::{
-    Seat, Position,
+    Position, Seat,
     focus::{FocusMove, FocusPosition},
 };
 

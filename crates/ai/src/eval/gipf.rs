@@ -9,7 +9,7 @@
 //! in the extension captured), two is the start of one. Central spots lie on longer lines and
 //! take part in more rows.
 use boardcraft_rules::{
-    Seat, Position,
+    Position, Seat,
     gipf::{GipfMove, GipfPosition, LoseWhen, geometry::geometry},
 };
 

@@ -24,7 +24,7 @@ use std::{
 };
 
 use boardcraft_rules::{
-    Seat, Position,
+    Position, Seat,
     race::{Directions, RaceMove, RacePosition, RaceRules, Square, WinRule},
 };
 
@@ -103,39 +103,48 @@ fn distance(metric: Directions, a: Square, b: Square) -> i32 {
 impl Geometry {
     fn new(rules: &Arc<RaceRules>) -> Geometry {
         let metric = rules.directions();
-        let corner: Vec<Square> = rules.seats().map(|c| {
-            // The target square with the largest total distance from the side's home camp.
-            let home = rules.camp(c);
-            *rules
-                .target(c)
-                .iter()
-                .max_by_key(|&&t| home.iter().map(|&h| distance(metric, t, h)).sum::<i32>())
-                .expect("camps are not empty")
-        }).collect();
-        let target = rules.seats().map(|c| {
-            let mut t: Vec<(Square, i32)> = rules
-                .target(c)
-                .iter()
-                .map(|&s| (s, distance(metric, s, corner[c.index()])))
-                .collect();
-            t.sort_by_key(|&(_, d)| d);
-            t
-        }).collect();
+        let corner: Vec<Square> = rules
+            .seats()
+            .map(|c| {
+                // The target square with the largest total distance from the side's home camp.
+                let home = rules.camp(c);
+                *rules
+                    .target(c)
+                    .iter()
+                    .max_by_key(|&&t| home.iter().map(|&h| distance(metric, t, h)).sum::<i32>())
+                    .expect("camps are not empty")
+            })
+            .collect();
+        let target = rules
+            .seats()
+            .map(|c| {
+                let mut t: Vec<(Square, i32)> = rules
+                    .target(c)
+                    .iter()
+                    .map(|&s| (s, distance(metric, s, corner[c.index()])))
+                    .collect();
+                t.sort_by_key(|&(_, d)| d);
+                t
+            })
+            .collect();
         let (width, height) = (rules.width(), rules.height());
-        let to_target = rules.seats().map(|c| {
-            let target = rules.target(c);
-            (0..height)
-                .flat_map(|rank| (0..width).map(move |file| (file, rank)))
-                .map(|(file, rank)| {
-                    let s = Square::new(file, rank).expect("a square of the board");
-                    target
-                        .iter()
-                        .map(|&t| distance(metric, s, t))
-                        .min()
-                        .expect("camps are not empty")
-                })
-                .collect()
-        }).collect();
+        let to_target = rules
+            .seats()
+            .map(|c| {
+                let target = rules.target(c);
+                (0..height)
+                    .flat_map(|rank| (0..width).map(move |file| (file, rank)))
+                    .map(|(file, rank)| {
+                        let s = Square::new(file, rank).expect("a square of the board");
+                        target
+                            .iter()
+                            .map(|&t| distance(metric, s, t))
+                            .min()
+                            .expect("camps are not empty")
+                    })
+                    .collect()
+            })
+            .collect();
         Geometry {
             rules: Arc::downgrade(rules),
             metric,

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use boardcraft_ai::{Evaluate, rng::mix};
-use boardcraft_rules::{Seat, EndReason, IllegalMove, NotationError, Outcome, Position};
+use boardcraft_rules::{EndReason, IllegalMove, NotationError, Outcome, Position, Seat};
 
 /// Subtraction Nim: take 1–3 counters from one pile; whoever takes the last one wins. The side
 /// to move wins iff the pile is not a multiple of 4, by taking `pile % 4`.
@@ -360,7 +360,8 @@ pub fn assert_search_finds_forced_win<P: Position + Evaluate>(pos: &P, plies: u3
             replies.iter().all(|r| {
                 let mut a = after.clone();
                 a.play(r).unwrap();
-                a.outcome().is_some_and(|o| o.winner() == Some(me)) || wins_within(&mut a, plies - 2)
+                a.outcome().is_some_and(|o| o.winner() == Some(me))
+                    || wins_within(&mut a, plies - 2)
             })
         }
     };

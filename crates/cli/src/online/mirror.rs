@@ -1,6 +1,6 @@
 //! A client's copy of a game, replayed with the rules from what the server sent.
 use boardcraft_protocol::{GameSnapshot, Side, hash_text};
-use boardcraft_rules::{AnyPosition, Seat, Position, Variant, shipped_variant};
+use boardcraft_rules::{AnyPosition, Position, Seat, Variant, shipped_variant};
 
 pub struct Mirror {
     pub position: AnyPosition,

@@ -17,15 +17,19 @@ pub const MAX_PLIES: usize = 512;
 /// How many plies a `notation` input may play before its text is parsed.
 pub const MAX_NOTATION_PLIES: usize = 96;
 
-/// The start positions of the shipped variants, parsed once per process.
+/// The start positions of the shipped variants at every seat count they offer, parsed once per
+/// process.
 pub fn shipped_starts() -> &'static [AnyPosition] {
     static STARTS: OnceLock<Vec<AnyPosition>> = OnceLock::new();
     STARTS.get_or_init(|| {
         shipped_variants()
-            .map(|name| {
-                Variant::resolve(name)
-                    .unwrap_or_else(|e| panic!("shipped variant {name}: {e}"))
-                    .new_game()
+            .flat_map(|name| {
+                let v = Variant::resolve(name)
+                    .unwrap_or_else(|e| panic!("shipped variant {name}: {e}"));
+                v.player_counts()
+                    .into_iter()
+                    .map(|n| v.with_players(n).expect("offered").new_game())
+                    .collect::<Vec<_>>()
             })
             .collect()
     })

@@ -3,7 +3,7 @@
 use std::{collections::HashSet, fmt};
 
 use crate::{
-    AnyMove, AnyPosition, Seat, Position,
+    AnyMove, AnyPosition, Position, Seat,
     focus::FocusPosition,
     gipf::{GipfPosition, Spot},
     race::RacePosition,
@@ -33,14 +33,18 @@ fn fail<T>(pos: &AnyPosition, what: impl fmt::Display) -> Result<T, Violation> {
 /// it).
 pub fn fresh_hash(pos: &AnyPosition) -> u64 {
     match pos {
-        AnyPosition::Race(p) => RacePosition::from_board(
-            p.rules().clone(),
-            &p.pieces(Seat::WHITE),
-            &p.pieces(Seat::BLACK),
-            p.side_to_move(),
-            p.ply(),
-        )
-        .map_or(!p.hash(), |fresh| fresh.hash()),
+        AnyPosition::Race(p) => {
+            let seats: Vec<_> = p.rules().seats().map(|s| p.pieces(s)).collect();
+            let (done, out) = (p.finish_order(), p.out_order());
+            RacePosition::from_seats_finished(
+                p.rules().clone(),
+                &seats,
+                p.side_to_move(),
+                p.ply(),
+                Some((&done, &out)),
+            )
+            .map_or(!p.hash(), |fresh| fresh.hash())
+        }
         AnyPosition::Focus(p) => p.compute_hash(),
         AnyPosition::Gipf(p) => p.hash_from_scratch(),
     }
@@ -58,8 +62,8 @@ pub fn same_position(a: &AnyPosition, b: &AnyPosition) -> bool {
 }
 
 type RaceSnapshot = (
-    Vec<crate::race::Square>,
-    Vec<crate::race::Square>,
+    Vec<Vec<crate::race::Square>>,
+    (Vec<Seat>, Vec<Seat>),
     Seat,
     u32,
     u64,
@@ -69,8 +73,8 @@ type RaceSnapshot = (
 
 fn race_snapshot(p: &RacePosition) -> RaceSnapshot {
     (
-        p.pieces(Seat::WHITE),
-        p.pieces(Seat::BLACK),
+        p.rules().seats().map(|s| p.pieces(s)).collect(),
+        (p.finish_order(), p.out_order()),
         p.side_to_move(),
         p.ply(),
         p.hash(),
@@ -141,7 +145,7 @@ pub fn check_position(pos: &AnyPosition) -> Result<Vec<AnyMove>, Violation> {
 
 fn race_material(pos: &AnyPosition, p: &RacePosition) -> Result<(), Violation> {
     let n = p.rules().pieces_per_side();
-    for c in Seat::BOTH {
+    for c in p.rules().seats() {
         let on_board = p.pieces(c).len();
         if on_board != n {
             return fail(

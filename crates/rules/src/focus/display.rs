@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::position::FocusPosition;
-use crate::{Seat, Position};
+use crate::{Position, Seat};
 
 impl fmt::Display for FocusPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -6,7 +6,7 @@ use super::rules::FocusRules;
 use super::square::Square;
 use super::stack::Stack;
 use super::zobrist;
-use crate::{Seat, EndReason, IllegalMove, NotationError, Outcome, Position};
+use crate::{EndReason, IllegalMove, NotationError, Outcome, Position, Seat};
 
 /// A Focus position. Cloning copies the board array (512 bytes, boxed to keep the value small)
 /// and the repetition history.

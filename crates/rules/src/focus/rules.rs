@@ -9,7 +9,7 @@ use serde::{
 use super::board::Board;
 use super::square::{MAX_SIDE, Square};
 use super::stack::{MAX_HEIGHT, Stack};
-use crate::{Seat, FieldError, draw_guard};
+use crate::{FieldError, Seat, draw_guard};
 
 /// The largest number of pieces per side a variant may give (reserve counters are `u16`).
 pub const MAX_PIECES_PER_SIDE: u32 = 4000;

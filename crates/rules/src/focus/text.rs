@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::{FocusPosition, FocusRules, Stack};
 use crate::{
-    Seat, Position,
+    Position, Seat,
     text::{Fields, PositionTextError, check_turn, pair, parse_rows, print_rows, side_letter},
 };
 

@@ -5,7 +5,7 @@ use super::{
     geometry::{Dot, Point, Spot, point_name_parts},
     position::GipfPosition,
 };
-use crate::{Seat, Position};
+use crate::{Position, Seat};
 
 /// Every point with its printout coordinates: column 0…8 and half-step level 0…16 (bottom up).
 fn layout() -> Vec<(Point, usize, usize)> {

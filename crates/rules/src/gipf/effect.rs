@@ -4,7 +4,7 @@ use super::{
     geometry::{Dot, Spot},
     piece::Piece,
 };
-use crate::{Seat, Outcome};
+use crate::{Outcome, Seat};
 
 /// Where a removed piece goes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

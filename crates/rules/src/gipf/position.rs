@@ -10,7 +10,7 @@ use super::{
     spec::{GipfEntry, GipfRules},
     state::{ALL_LINES, State},
 };
-use crate::{Seat, IllegalMove, NotationError, Outcome, Position};
+use crate::{IllegalMove, NotationError, Outcome, Position, Seat};
 
 /// A GIPF position: the board, both reserves and captures, the side to move and any removal
 /// decision it still has to make.

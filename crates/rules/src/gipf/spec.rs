@@ -8,7 +8,7 @@ use super::{
     geometry::{Point, Spot, geometry},
     piece::{Piece, PieceKind},
 };
-use crate::{Seat, FieldError, draw_guard};
+use crate::{FieldError, Seat, draw_guard};
 
 /// Largest number of basic-piece units (a GIPF-piece counts 2) one player may own in total.
 pub const MAX_UNITS: u32 = 120;

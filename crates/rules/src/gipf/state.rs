@@ -8,7 +8,7 @@ use super::{
     spec::{GipfEntry, GipfRemoval, GipfReturn, GipfRules, LoseWhen},
     zobrist::KEYS,
 };
-use crate::{Seat, EndReason, Outcome};
+use crate::{EndReason, Outcome, Seat};
 
 /// Every spot occupied.
 pub(crate) const ALL_SPOTS: u64 = (1 << SPOT_COUNT) - 1;

@@ -17,7 +17,7 @@ use super::{
     GipfPosition, GipfRules, GipfSetup, Piece, PieceKind, Spot, geometry::geometry, spec::GipfEntry,
 };
 use crate::{
-    Seat, Position,
+    Position, Seat,
     text::{Fields, PositionTextError, check_turn, pair, parse_rows, print_rows, side_letter},
 };
 

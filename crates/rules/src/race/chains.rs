@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use super::{RacePosition, Square};
-use crate::{Seat, Position};
+use crate::{Position, Seat};
 
 /// The longest legal path of one jump move.
 #[derive(Clone, Debug, PartialEq, Eq)]

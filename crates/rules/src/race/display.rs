@@ -66,11 +66,7 @@ impl fmt::Display for RacePosition {
                 format!("{l}/{}: {}", l.to_ascii_lowercase(), rules.seat_name(c))
             })
             .collect();
-        writeln!(
-            f,
-            "{} (pieces / empty home cells)",
-            seats.join(", ")
-        )?;
+        writeln!(f, "{} (pieces / empty home cells)", seats.join(", "))?;
         match self.outcome() {
             Some(o) => write!(
                 f,

@@ -491,10 +491,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
         debug_assert_eq!(*occupied, parity::split(&self.occupied));
         let occupied = *occupied;
         let empty = pt.board & !occupied;
-        let (home, target) = (
-            pt.homes[self.side.index()],
-            pt.targets[self.side.index()],
-        );
+        let (home, target) = (pt.homes[self.side.index()], pt.targets[self.side.index()]);
         let flights = flights(empty, home, target, !Wide::EMPTY, self.no_return, self.lock);
         CLASS_WORK.with_borrow_mut(|work| {
             let ClassWork {

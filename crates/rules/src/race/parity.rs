@@ -146,7 +146,12 @@ pub(crate) struct ParityTables {
 
 impl ParityTables {
     /// For a board 16 squares wide and at most 16 high.
-    pub fn new(height: u8, directions: Directions, homes: &[Wide], targets: &[Wide]) -> ParityTables {
+    pub fn new(
+        height: u8,
+        directions: Directions,
+        homes: &[Wide],
+        targets: &[Wide],
+    ) -> ParityTables {
         let h = i32::from(height);
         let on = |f: i32, r: i32| (0..16).contains(&f) && (0..h).contains(&r);
         let mut board = Wide::EMPTY;

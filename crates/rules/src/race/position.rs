@@ -42,6 +42,18 @@ static SIDE_KEYS: [u64; Seat::MAX] = {
     keys
 };
 
+/// The key of a seat that has finished or is out (its turns are skipped from then on, which
+/// the board alone does not always tell).
+static DONE_KEYS: [u64; Seat::MAX] = {
+    let mut keys = [0; Seat::MAX];
+    let mut i = 0;
+    while i < Seat::MAX {
+        keys[i] = splitmix64(0x444f_4e45_0000_0000 ^ i as u64);
+        i += 1;
+    }
+    keys
+};
+
 /// Who has finished, in which order, and who is out (lost by having no legal move): the turns
 /// of both are skipped.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -79,6 +91,18 @@ impl Finishers {
             .iter()
             .map(|&i| Seat::at(usize::from(i)))
             .collect()
+    }
+    fn out_order(&self) -> Vec<Seat> {
+        self.out_order[..usize::from(self.out_count)]
+            .iter()
+            .map(|&i| Seat::at(usize::from(i)))
+            .collect()
+    }
+    /// The hash keys of every seat finished or out.
+    fn key(&self) -> u64 {
+        (0..Seat::MAX)
+            .filter(|&i| (self.done | self.out) >> i & 1 == 1)
+            .fold(0, |k, i| k ^ DONE_KEYS[i])
     }
 }
 
@@ -157,7 +181,7 @@ impl RacePosition {
     }
 
     /// A hand-made position: each seat's squares, the seat to move and the ply count. With two
-    /// seats the ply's parity must agree with the side to move. Seats whose finish rule holds on
+    /// seats that never pass, the ply's parity must agree with the side to move. Seats whose finish rule holds on
     /// this board count as finished, in seat order; the position is judged as if reached by a
     /// ply (so a finished game reports its outcome); its repetition history starts here.
     #[doc(hidden)]
@@ -171,26 +195,38 @@ impl RacePosition {
     }
 
     /// As [`Self::from_seats`], with the seats that have finished in the order they finished
-    /// (`None`: those whose finish rule holds on this board, in seat order).
+    /// and those that are out in the order they went out (`None`: the seats whose finish rule
+    /// holds on this board, in seat order, and none out).
     #[doc(hidden)]
     pub fn from_seats_finished(
         rules: Arc<RaceRules>,
         seats: &[Vec<Square>],
         side_to_move: Seat,
         ply: u32,
-        finished: Option<&[Seat]>,
+        finished: Option<(&[Seat], &[Seat])>,
     ) -> Result<Self, String> {
         let n = rules.seat_count();
-        if let Some(f) = finished
-            && f.contains(&side_to_move)
-        {
-            return Err(format!("{side_to_move} has finished and cannot be the side to move"));
+        if let Some((f, o)) = finished {
+            if f.contains(&side_to_move) || o.contains(&side_to_move) {
+                return Err(format!(
+                    "{} has finished or is out and cannot be the side to move",
+                    rules.seat_name(side_to_move)
+                ));
+            }
+            if f.iter().chain(o).any(|s| s.index() >= n) || f.iter().any(|s| o.contains(s)) {
+                return Err("a seat is listed twice, or is not a seat of the table".into());
+            }
         }
         if seats.len() != n {
-            return Err(format!("the table has {n} seats; {} are given", seats.len()));
+            return Err(format!(
+                "the table has {n} seats; {} are given",
+                seats.len()
+            ));
         }
         if side_to_move.index() >= n {
-            return Err(format!("{side_to_move} is not a seat of this {n}-seat table"));
+            return Err(format!(
+                "{side_to_move} is not a seat of this {n}-seat table"
+            ));
         }
         let mut pieces = [Wide::EMPTY; Seat::MAX];
         let mut occupied = Wide::EMPTY;
@@ -198,7 +234,11 @@ impl RacePosition {
             for &s in squares {
                 if !rules.on_board(s) {
                     return Err(if rules.is_rectangular() {
-                        format!("{s} is not on the {}×{} board", rules.width(), rules.height())
+                        format!(
+                            "{s} is not on the {}×{} board",
+                            rules.width(),
+                            rules.height()
+                        )
                     } else {
                         format!("{s} is not a cell of the board")
                     });
@@ -211,7 +251,8 @@ impl RacePosition {
                 pieces[seat].set(i);
             }
         }
-        if n == 2 {
+        // Two seats alternate, unless a seat without a move passes.
+        if n == 2 && rules.no_legal_move() != NoLegalMove::Pass {
             let expected = if ply.is_multiple_of(2) {
                 rules.first_player()
             } else {
@@ -232,7 +273,7 @@ impl RacePosition {
         pieces: [Wide; Seat::MAX],
         side: Seat,
         ply: u32,
-        finished: Option<&[Seat]>,
+        finished: Option<(&[Seat], &[Seat])>,
     ) -> Self {
         let mut hash = SIDE_KEYS[side.index()];
         let mut occupied = Wide::EMPTY;
@@ -265,7 +306,10 @@ impl RacePosition {
         }
         // Seats already finished: as given, or those finished on this board in seat order.
         match finished {
-            Some(order) => order.iter().for_each(|&c| pos.finishers.add(c)),
+            Some((order, out)) => {
+                order.iter().for_each(|&c| pos.finishers.add(c));
+                out.iter().for_each(|&c| pos.finishers.put_out(c));
+            }
             None => {
                 for c in pos.rules.seats() {
                     if pos.finished(c) {
@@ -279,13 +323,15 @@ impl RacePosition {
         let mover = pos.previous_seat(side);
         let (mut went_out, mut stuck) = (false, false);
         if pos.rules.no_legal_move() != NoLegalMove::Draw && !pos.can_move(side) {
+            let out = pos.finishers.out_count;
             let next = pos.next_seat(mover);
-            went_out = pos.finishers.out_count > 0;
+            went_out = pos.finishers.out_count > out;
             stuck = next.is_none();
             pos.side = next.unwrap_or(side);
             pos.hash ^= SIDE_KEYS[side.index()] ^ SIDE_KEYS[pos.side.index()];
-            pos.history = vec![pos.hash];
         }
+        pos.hash ^= pos.finishers.key();
+        pos.history = vec![pos.hash];
         pos.outcome = pos.judge(mover, went_out, stuck);
         pos
     }
@@ -331,6 +377,12 @@ impl RacePosition {
     /// The seats that have finished, first finisher first.
     pub fn finish_order(&self) -> Vec<Seat> {
         self.finishers.order()
+    }
+
+    /// The seats that are out (had no legal move under `no_legal_move: Loses`), first out
+    /// first.
+    pub fn out_order(&self) -> Vec<Seat> {
+        self.finishers.out_order()
     }
 
     /// The pieces of `side` standing on its own home (start) squares.
@@ -496,7 +548,11 @@ impl RacePosition {
         let seat = |&i: &u8| Seat::at(usize::from(i));
         let finished: Vec<Seat> = f.order[..usize::from(f.count)].iter().map(seat).collect();
         let playing: Vec<Seat> = self.rules.seats().filter(|&s| f.plays(s)).collect();
-        let out: Vec<Seat> = f.out_order[..usize::from(f.out_count)].iter().rev().map(seat).collect();
+        let out: Vec<Seat> = f.out_order[..usize::from(f.out_count)]
+            .iter()
+            .rev()
+            .map(seat)
+            .collect();
         let mut groups: Vec<&[Seat]> = finished.chunks(1).collect();
         groups.push(&playing);
         groups.extend(out.chunks(1));
@@ -531,7 +587,9 @@ impl RacePosition {
         {
             // The first finish ends the game (two seats, or `FirstFinish`), or one seat is left.
             let first = Seat::at(usize::from(self.finishers.order[0]));
-            let last = Seat::at(usize::from(self.finishers.order[usize::from(self.finishers.count) - 1]));
+            let last = Seat::at(usize::from(
+                self.finishers.order[usize::from(self.finishers.count) - 1],
+            ));
             let reason = self.finish_reason(if n == 2 { first } else { last });
             return Some(Outcome::placed(self.places(), reason));
         }
@@ -722,6 +780,7 @@ impl Position for RacePosition {
         self.move_target_counts(side, from, to);
         let mut irreversible = self.is_irreversible(side, from, to);
         let (finished, out) = (self.finishers.count, self.finishers.out_count);
+        let done_key = self.finishers.key();
         self.record_finishes(side);
         let next = self.next_seat(side);
         let went_out = self.finishers.out_count != out;
@@ -730,6 +789,7 @@ impl Position for RacePosition {
         let stuck = next.is_none();
         let next = next.unwrap_or(side);
         self.hash ^= SIDE_KEYS[side.index()] ^ SIDE_KEYS[next.index()];
+        self.hash ^= done_key ^ self.finishers.key();
         if irreversible {
             self.fresh = self.history.len() as u32;
         }
@@ -786,8 +846,7 @@ impl fmt::Debug for RacePosition {
         for seat in self.rules.seats() {
             d.field(self.rules.seat_name(seat), &self.pieces(seat));
         }
-        d
-            .field("side_to_move", &self.side)
+        d.field("side_to_move", &self.side)
             .field("ply", &self.ply)
             .field("outcome", &self.outcome)
             .finish()

@@ -9,7 +9,7 @@ use super::{
     parity::ParityTables,
     square::{Dir, Directions, MAX_SIDE, Square},
 };
-use crate::{Seat, FieldError, draw_guard};
+use crate::{FieldError, Seat, draw_guard};
 
 /// The `rules: Race( … )` block of a variant file. Field by field documentation is in the
 /// shipped files (`assets/variants/ugolki-hg-3x3.ron` is a good one to copy,
@@ -308,21 +308,22 @@ fn shape_geometry(spec: &RaceSpec, errors: &mut Vec<FieldError>) -> Option<Geome
         }
     };
     let hex = spec.directions == Directions::Hex;
-    let axial = |n: i32, shape: &str, on: &dyn Fn(i32, i32) -> bool, errors: &mut Vec<FieldError>| {
-        if !hex {
-            errors.push(FieldError::new(
-                "directions",
-                format!("a {shape} board is drawn on the hex grid; set `directions: Hex`"),
-            ));
-        }
-        let side = 2 * n + 1;
-        let cells: Vec<Square> = (0..side)
-            .flat_map(|r| (0..side).map(move |f| (f, r)))
-            .filter(|&(f, r)| on(f - n, r - n))
-            .filter_map(|(f, r)| Square::new(f as u8, r as u8))
-            .collect();
-        (side as u8, cells)
-    };
+    let axial =
+        |n: i32, shape: &str, on: &dyn Fn(i32, i32) -> bool, errors: &mut Vec<FieldError>| {
+            if !hex {
+                errors.push(FieldError::new(
+                    "directions",
+                    format!("a {shape} board is drawn on the hex grid; set `directions: Hex`"),
+                ));
+            }
+            let side = 2 * n + 1;
+            let cells: Vec<Square> = (0..side)
+                .flat_map(|r| (0..side).map(move |f| (f, r)))
+                .filter(|&(f, r)| on(f - n, r - n))
+                .filter_map(|(f, r)| Square::new(f as u8, r as u8))
+                .collect();
+            (side as u8, cells)
+        };
     match &spec.board {
         BoardSpec::Rectangle => {
             let w_ok = side_ok(spec.width, "wide", "width", errors);
@@ -368,7 +369,9 @@ fn shape_geometry(spec: &RaceSpec, errors: &mut Vec<FieldError>) -> Option<Geome
                         }
                         other => errors.push(FieldError::new(
                             format!("board[{i}]"),
-                            format!("`{other}` is neither a cell (`.`) nor a gap (`#`, `-`, space)"),
+                            format!(
+                                "`{other}` is neither a cell (`.`) nor a gap (`#`, `-`, space)"
+                            ),
                         )),
                     }
                 }
@@ -403,9 +406,7 @@ fn shape_geometry(spec: &RaceSpec, errors: &mut Vec<FieldError>) -> Option<Geome
                 squares: cells
                     .iter()
                     .copied()
-                    .filter(|s| {
-                        inside(i32::from(s.file()) - centre, i32::from(s.rank()) - centre)
-                    })
+                    .filter(|s| inside(i32::from(s.file()) - centre, i32::from(s.rank()) - centre))
                     .collect(),
             };
             let regions = vec![
@@ -498,10 +499,17 @@ impl RaceSpec {
     pub fn validate_all(self) -> Result<Vec<RaceRules>, Vec<FieldError>> {
         let mut errors = Vec::new();
         let geometry = shape_geometry(&self, &mut errors);
-        let on_board = |geo: &Geometry, s: Square| geo.cells.binary_search_by_key(&(s.rank(), s.file()), |c| (c.rank(), c.file())).is_ok();
+        let on_board = |geo: &Geometry, s: Square| {
+            geo.cells
+                .binary_search_by_key(&(s.rank(), s.file()), |c| (c.rank(), c.file()))
+                .is_ok()
+        };
         let errors_before_regions = errors.len();
         // Regions: the shape's own, the format-1 camps, and the file's list.
-        let mut regions: Vec<Region> = geometry.as_ref().map(|g| g.regions.clone()).unwrap_or_default();
+        let mut regions: Vec<Region> = geometry
+            .as_ref()
+            .map(|g| g.regions.clone())
+            .unwrap_or_default();
         let camp_lists = [
             ("white_camp", "White", &self.white_camp),
             ("black_camp", "Black", &self.black_camp),
@@ -510,8 +518,18 @@ impl RaceSpec {
         let mut region_fields: Vec<String> = regions.iter().map(|_| "board".to_owned()).collect();
         if format1 {
             for (field, side, entries) in camp_lists {
-                let squares = read_cells(field, side, entries, geometry.as_ref(), &on_board, &mut errors);
-                regions.push(Region { name: side.to_lowercase(), squares });
+                let squares = read_cells(
+                    field,
+                    side,
+                    entries,
+                    geometry.as_ref(),
+                    &on_board,
+                    &mut errors,
+                );
+                regions.push(Region {
+                    name: side.to_lowercase(),
+                    squares,
+                });
                 region_fields.push(field.to_owned());
             }
             // Overlap: report each shared square once, at its place in black_camp.
@@ -543,8 +561,18 @@ impl RaceSpec {
                 ));
                 continue;
             }
-            let squares = read_cells(&format!("{field}.cells"), &region.name, &region.cells, geometry.as_ref(), &on_board, &mut errors);
-            regions.push(Region { name: region.name.clone(), squares });
+            let squares = read_cells(
+                &format!("{field}.cells"),
+                &region.name,
+                &region.cells,
+                geometry.as_ref(),
+                &on_board,
+                &mut errors,
+            );
+            regions.push(Region {
+                name: region.name.clone(),
+                squares,
+            });
             region_fields.push(field);
         }
         // Seats per count.
@@ -562,7 +590,13 @@ impl RaceSpec {
                     home: home.to_owned(),
                     target: target.to_owned(),
                 };
-                tables.insert(2, vec![seat("White", 'W', "white", "black"), seat("Black", 'B', "black", "white")]);
+                tables.insert(
+                    2,
+                    vec![
+                        seat("White", 'W', "white", "black"),
+                        seat("Black", 'B', "black", "white"),
+                    ],
+                );
             }
         }
         if tables.is_empty() {
@@ -575,11 +609,20 @@ impl RaceSpec {
         let ply_cap = draw_guard::ply_cap(self.ply_cap, &mut errors);
         let per_seat = draw_guard::ply_cap(self.ply_cap_per_seat, &mut errors);
         if ply_cap.is_some() && per_seat.is_some() {
-            errors.push(FieldError::new("ply_cap_per_seat", "give ply_cap or ply_cap_per_seat, not both"));
+            errors.push(FieldError::new(
+                "ply_cap_per_seat",
+                "give ply_cap or ply_cap_per_seat, not both",
+            ));
         }
-        for (field, v) in [("home_clear_ply", self.home_clear_ply), ("count_ply", self.count_ply)] {
+        for (field, v) in [
+            ("home_clear_ply", self.home_clear_ply),
+            ("count_ply", self.count_ply),
+        ] {
             if v == Some(0) {
-                errors.push(FieldError::new(field, "must be at least 1 (use None to switch the rule off)"));
+                errors.push(FieldError::new(
+                    field,
+                    "must be at least 1 (use None to switch the rule off)",
+                ));
             }
         }
         if let (Some(cap), Some(h)) = (ply_cap, self.home_clear_ply)
@@ -624,11 +667,23 @@ impl RaceSpec {
             let field = format!("seats.{count}");
             let n = count as usize;
             if !(2..=Seat::MAX).contains(&n) {
-                errors.push(FieldError::new(field, format!("a table seats 2 to {} players; {count} is not supported", Seat::MAX)));
+                errors.push(FieldError::new(
+                    field,
+                    format!(
+                        "a table seats 2 to {} players; {count} is not supported",
+                        Seat::MAX
+                    ),
+                ));
                 continue;
             }
             if seats.len() != n {
-                errors.push(FieldError::new(field, format!("{count} players need {count} seats; {} are listed", seats.len())));
+                errors.push(FieldError::new(
+                    field,
+                    format!(
+                        "{count} players need {count} seats; {} are listed",
+                        seats.len()
+                    ),
+                ));
                 continue;
             }
             if n > 2 {
@@ -641,13 +696,26 @@ impl RaceSpec {
                     if on {
                         errors.push(FieldError::new(
                             what,
-                            format!("{what} is a rule of two-seat games; with {count} players use {}", if what == "no_legal_move" { "Loses or Pass" } else { "None" }),
+                            format!(
+                                "{what} is a rule of two-seat games; with {count} players use {}",
+                                if what == "no_legal_move" {
+                                    "Loses or Pass"
+                                } else {
+                                    "None"
+                                }
+                            ),
                         ));
                     }
                 }
             }
             if self.first_player.index() >= n {
-                errors.push(FieldError::new("first_player", format!("{} is not a seat of the {count}-player table", self.first_player)));
+                errors.push(FieldError::new(
+                    "first_player",
+                    format!(
+                        "{} is not a seat of the {count}-player table",
+                        self.first_player
+                    ),
+                ));
             }
             let mut rules_seats = Vec::new();
             for (i, seat) in seats.iter().enumerate() {
@@ -655,7 +723,10 @@ impl RaceSpec {
                 let find = |name: &str, what: &str, errors: &mut Vec<FieldError>| {
                     let found = regions.iter().position(|r| r.name == name);
                     if found.is_none() {
-                        errors.push(FieldError::new(format!("{at}.{what}"), format!("there is no region called `{name}`")));
+                        errors.push(FieldError::new(
+                            format!("{at}.{what}"),
+                            format!("there is no region called `{name}`"),
+                        ));
                     }
                     found
                 };
@@ -667,35 +738,68 @@ impl RaceSpec {
                     .unwrap_or('?')
                     .to_ascii_uppercase();
                 if !letter.is_ascii_alphabetic() {
-                    errors.push(FieldError::new(format!("{at}.letter"), format!("`{letter}` is not a letter A–Z")));
+                    errors.push(FieldError::new(
+                        format!("{at}.letter"),
+                        format!("`{letter}` is not a letter A–Z"),
+                    ));
                 }
                 if let (Some(home), Some(target)) = (home, target) {
                     if home == target {
-                        errors.push(FieldError::new(format!("{at}.target"), "a seat's target must not be its own home"));
+                        errors.push(FieldError::new(
+                            format!("{at}.target"),
+                            "a seat's target must not be its own home",
+                        ));
                     }
                     if regions[target].squares.is_empty() {
-                        errors.push(FieldError::new(format!("{at}.target"), format!("the target `{}` has no cells", seat.target)));
+                        errors.push(FieldError::new(
+                            format!("{at}.target"),
+                            format!("the target `{}` has no cells", seat.target),
+                        ));
                     }
-                    rules_seats.push(SeatRules { name: seat.name.clone(), letter, home, target });
+                    rules_seats.push(SeatRules {
+                        name: seat.name.clone(),
+                        letter,
+                        home,
+                        target,
+                    });
+                }
+            }
+            // Shared homes, letters and names, read from the file's entries (so they are
+            // reported even when another entry of the table names a region that does not
+            // exist).
+            let letter_of = |spec: &SeatSpec| {
+                Some(spec.letter)
+                    .filter(|&c| c != ' ')
+                    .or_else(|| spec.name.chars().next())
+                    .unwrap_or('?')
+                    .to_ascii_uppercase()
+            };
+            for (i, a) in seats.iter().enumerate() {
+                for (j, b) in seats[..i].iter().enumerate() {
+                    if a.home == b.home {
+                        errors.push(FieldError::new(format!("{field}[{i}].home"), format!("seats {j} and {i} share the home `{}`; each seat starts in its own", a.home)));
+                    }
+                    if letter_of(a) == letter_of(b) {
+                        errors.push(FieldError::new(
+                            format!("{field}[{i}].letter"),
+                            format!("seats {j} and {i} share the letter {}", letter_of(a)),
+                        ));
+                    }
+                    if a.name == b.name {
+                        errors.push(FieldError::new(
+                            format!("{field}[{i}].name"),
+                            format!("seats {j} and {i} are both called {}", a.name),
+                        ));
+                    }
                 }
             }
             if rules_seats.len() != n {
                 continue;
             }
-            for (i, a) in rules_seats.iter().enumerate() {
-                for (j, b) in rules_seats[..i].iter().enumerate() {
-                    if a.home == b.home {
-                        errors.push(FieldError::new(format!("{field}[{i}].home"), format!("seats {j} and {i} share the home `{}`; each seat starts in its own", regions[a.home].name)));
-                    }
-                    if a.letter == b.letter {
-                        errors.push(FieldError::new(format!("{field}[{i}].letter"), format!("seats {j} and {i} share the letter {}", a.letter)));
-                    }
-                    if a.name == b.name {
-                        errors.push(FieldError::new(format!("{field}[{i}].name"), format!("seats {j} and {i} are both called {}", a.name)));
-                    }
-                }
-            }
-            let sizes: Vec<usize> = rules_seats.iter().map(|s| regions[s.home].squares.len()).collect();
+            let sizes: Vec<usize> = rules_seats
+                .iter()
+                .map(|s| regions[s.home].squares.len())
+                .collect();
             let from_camps = format1 && count == 2;
             if from_camps && sizes[0] != sizes[1] && sizes[0] > 0 {
                 errors.push(FieldError::new(
@@ -723,8 +827,19 @@ impl RaceSpec {
             // Homes of one table never overlap (a cell holds one piece at the start).
             for (i, a) in rules_seats.iter().enumerate() {
                 for b in &rules_seats[..i] {
-                    if a.home != b.home && regions[a.home].squares.iter().any(|c| regions[b.home].squares.contains(c)) {
-                        errors.push(FieldError::new(format!("{field}[{i}].home"), format!("the homes `{}` and `{}` overlap", regions[a.home].name, regions[b.home].name)));
+                    if a.home != b.home
+                        && regions[a.home]
+                            .squares
+                            .iter()
+                            .any(|c| regions[b.home].squares.contains(c))
+                    {
+                        errors.push(FieldError::new(
+                            format!("{field}[{i}].home"),
+                            format!(
+                                "the homes `{}` and `{}` overlap",
+                                regions[a.home].name, regions[b.home].name
+                            ),
+                        ));
                     }
                 }
             }
@@ -739,7 +854,10 @@ impl RaceSpec {
         if let Some(g) = self.unreachable_target(&geo, &regions, &seatings) {
             return Err(vec![g]);
         }
-        let index = |s: Square| usize::from(s.rank()) * usize::from(layout.stride) + usize::from(s.file()) - usize::from(layout.base);
+        let index = |s: Square| {
+            usize::from(s.rank()) * usize::from(layout.stride) + usize::from(s.file())
+                - usize::from(layout.base)
+        };
         let bits_of = |squares: &[Square]| {
             let mut b = Wide::EMPTY;
             for &s in squares {
@@ -756,15 +874,29 @@ impl RaceSpec {
         for r in regions.iter_mut() {
             r.squares.sort_by_key(|&s| index(s));
         }
-        let all_regions = regions.iter().fold(Wide::EMPTY, |acc, r| acc | bits_of(&r.squares));
+        let all_regions = regions
+            .iter()
+            .fold(Wide::EMPTY, |acc, r| acc | bits_of(&r.squares));
         let mut out = Vec::new();
         for (n, seats) in seatings {
-            let homes: Vec<Wide> = seats.iter().map(|s| bits_of(&regions[s.home].squares)).collect();
-            let targets: Vec<Wide> = seats.iter().map(|s| bits_of(&regions[s.target].squares)).collect();
+            let homes: Vec<Wide> = seats
+                .iter()
+                .map(|s| bits_of(&regions[s.home].squares))
+                .collect();
+            let targets: Vec<Wide> = seats
+                .iter()
+                .map(|s| bits_of(&regions[s.target].squares))
+                .collect();
             let rest: Vec<Wide> = homes
                 .iter()
                 .zip(&targets)
-                .map(|(h, t)| if self.rest_in_other_regions { board_bits } else { (board_bits & !all_regions) | *h | *t })
+                .map(|(h, t)| {
+                    if self.rest_in_other_regions {
+                        board_bits
+                    } else {
+                        (board_bits & !all_regions) | *h | *t
+                    }
+                })
                 .collect();
             let tables = TableSet::new(&geo, layout, self.directions, &homes, &targets, &rest);
             let ply_cap = ply_cap.or(per_seat.map(|p| p.saturating_mul(n as u32)));
@@ -808,11 +940,17 @@ impl RaceSpec {
     /// A seat's target that none of its pieces could ever reach: no path of steps through
     /// cells its moves may use leads there from its home. (Jumps land two cells away along a
     /// line, so they reach nothing a chain of steps could not: a jump's middle cell is a cell.)
-    fn unreachable_target(&self, geo: &Geometry, regions: &[Region], seatings: &[(usize, Vec<SeatRules>)]) -> Option<FieldError> {
+    fn unreachable_target(
+        &self,
+        geo: &Geometry,
+        regions: &[Region],
+        seatings: &[(usize, Vec<SeatRules>)],
+    ) -> Option<FieldError> {
         let cell_set: std::collections::HashSet<Square> = geo.cells.iter().copied().collect();
         for (n, seats) in seatings {
             for (i, seat) in seats.iter().enumerate() {
-                let mut seen: std::collections::HashSet<Square> = regions[seat.home].squares.iter().copied().collect();
+                let mut seen: std::collections::HashSet<Square> =
+                    regions[seat.home].squares.iter().copied().collect();
                 let mut queue: Vec<Square> = seen.iter().copied().collect();
                 while let Some(c) = queue.pop() {
                     for d in self.directions.iter() {
@@ -829,7 +967,12 @@ impl RaceSpec {
                 if let Some(cell) = target.squares.iter().find(|c| !seen.contains(c)) {
                     return Some(FieldError::new(
                         format!("seats.{n}[{i}].target"),
-                        format!("{cell} of the target `{}` cannot be reached from the home `{}` moving {}", target.name, regions[seat.home].name, self.directions.describe()),
+                        format!(
+                            "{cell} of the target `{}` cannot be reached from the home `{}` moving {}",
+                            target.name,
+                            regions[seat.home].name,
+                            self.directions.describe()
+                        ),
                     ));
                 }
             }
@@ -898,13 +1041,35 @@ fn read_cells(
                     let last = Square::new(geo.width - 1, geo.height - 1)
                         .map(|s| s.to_string())
                         .unwrap_or_default();
-                    format!("the {}×{} board (… the board runs from a1 to {last})", geo.width, geo.height)
+                    format!(
+                        "the {}×{} board (… the board runs from a1 to {last})",
+                        geo.width, geo.height
+                    )
                 } else {
                     "the board".to_owned()
                 };
-                let what = what.replacen(" (… ", &format!(" ({} {} not on it; ", outside.join(", "), if outside.len() == 1 { "is" } else { "are" }), 1);
-                let what = if what.contains(" not on it") { what } else { format!("{what} ({} {} not on it)", outside.join(", "), if outside.len() == 1 { "is" } else { "are" }) };
-                errors.push(FieldError::new(at.clone(), format!("`{entry}` reaches outside {what}")));
+                let what = what.replacen(
+                    " (… ",
+                    &format!(
+                        " ({} {} not on it; ",
+                        outside.join(", "),
+                        if outside.len() == 1 { "is" } else { "are" }
+                    ),
+                    1,
+                );
+                let what = if what.contains(" not on it") {
+                    what
+                } else {
+                    format!(
+                        "{what} ({} {} not on it)",
+                        outside.join(", "),
+                        if outside.len() == 1 { "is" } else { "are" }
+                    )
+                };
+                errors.push(FieldError::new(
+                    at.clone(),
+                    format!("`{entry}` reaches outside {what}"),
+                ));
                 continue;
             }
         }
@@ -1033,7 +1198,10 @@ impl RaceRules {
         }
         let raw = self.raw_index(s);
         let base = usize::from(self.layout.base);
-        raw >= base && raw - base < self.index_squares.len() && self.index_squares[raw - base] == s && self.board_bits.has(raw - base)
+        raw >= base
+            && raw - base < self.index_squares.len()
+            && self.index_squares[raw - base] == s
+            && self.board_bits.has(raw - base)
     }
 
     /// `s` is in `side`'s home camp.
@@ -1132,7 +1300,14 @@ pub(crate) struct Tables<B> {
 }
 
 impl<B: Bits> Tables<B> {
-    fn new(geo: &Geometry, layout: Layout, directions: Directions, homes: &[Wide], targets: &[Wide], rest: &[Wide]) -> Self {
+    fn new(
+        geo: &Geometry,
+        layout: Layout,
+        directions: Directions,
+        homes: &[Wide],
+        targets: &[Wide],
+        rest: &[Wide],
+    ) -> Self {
         let (w, h) = (i32::from(geo.width), i32::from(geo.height));
         let stride = i32::from(layout.stride);
         let base = i32::from(layout.base);
@@ -1141,8 +1316,14 @@ impl<B: Bits> Tables<B> {
             grid[(i32::from(s.rank()) * w + i32::from(s.file())) as usize] = true;
         }
         let idx = |f: i32, r: i32| (r * stride + f - base) as usize;
-        let on = |f: i32, r: i32| (0..w).contains(&f) && (0..h).contains(&r) && grid[(r * w + f) as usize];
-        let cells: Vec<(i32, i32)> = geo.cells.iter().map(|s| (i32::from(s.file()), i32::from(s.rank()))).collect();
+        let on = |f: i32, r: i32| {
+            (0..w).contains(&f) && (0..h).contains(&r) && grid[(r * w + f) as usize]
+        };
+        let cells: Vec<(i32, i32)> = geo
+            .cells
+            .iter()
+            .map(|s| (i32::from(s.file()), i32::from(s.rank())))
+            .collect();
         let mut board = B::ZERO;
         for &(f, r) in &cells {
             board |= B::bit(idx(f, r));
@@ -1242,7 +1423,14 @@ pub(crate) enum TableSet {
 }
 
 impl TableSet {
-    fn new(geo: &Geometry, layout: Layout, directions: Directions, homes: &[Wide], targets: &[Wide], rest: &[Wide]) -> Self {
+    fn new(
+        geo: &Geometry,
+        layout: Layout,
+        directions: Directions,
+        homes: &[Wide],
+        targets: &[Wide],
+        rest: &[Wide],
+    ) -> Self {
         let n = usize::from(layout.span);
         if n <= u64::CAPACITY {
             TableSet::Small(Tables::new(geo, layout, directions, homes, targets, rest))

@@ -7,7 +7,9 @@
 //! the cells it has. Then the side to move as its seat's letter in lower case, the plies played
 //! (the 40-move check and the 100-move count of 9qum Ugolki, and the ply cap, count them), and,
 //! when seats have already finished in a game of more than two, their letters in the order
-//! they finished. The 9qum start: `5BBB/5BBB/5BBB/8/8/WWW5/WWW5/WWW5 w 0`.
+//! they finished, then `-` and the letters of the seats that are out (no legal move under
+//! `Loses`) in the order they went out: `RG`, `RG-B`, `-B`. The 9qum start:
+//! `5BBB/5BBB/5BBB/8/8/WWW5/WWW5/WWW5 w 0`.
 use std::sync::Arc;
 
 use super::{RacePosition, RaceRules, Square};
@@ -39,18 +41,19 @@ impl RacePosition {
         let rows = ranks(rules).into_iter().map(|(_, cells)| {
             cells
                 .into_iter()
-                .map(|s| {
-                    self.piece_at(s)
-                        .map(|c| rules.seat(c).letter.to_string())
-                })
+                .map(|s| self.piece_at(s).map(|c| rules.seat(c).letter.to_string()))
                 .collect()
         });
         let side = rules.seat(self.side_to_move()).letter.to_ascii_lowercase();
         let mut text = format!("{} {side} {}", print_rows(rows), self.ply());
-        let finished = self.finish_order();
-        if rules.seat_count() > 2 && !finished.is_empty() {
+        let (finished, out) = (self.finish_order(), self.out_order());
+        if rules.seat_count() > 2 && !(finished.is_empty() && out.is_empty()) {
             text.push(' ');
             text.extend(finished.iter().map(|&s| rules.seat(s).letter));
+            if !out.is_empty() {
+                text.push('-');
+                text.extend(out.iter().map(|&s| rules.seat(s).letter));
+            }
         }
         text
     }
@@ -68,20 +71,31 @@ impl RacePosition {
         let finished = match rest.as_slice() {
             [] => None,
             [(col, letters)] if rules.seat_count() > 2 => {
-                let mut order = Vec::new();
-                for c in letters.chars() {
-                    let Some(i) = seats.iter().position(|(l, _)| *l == c) else {
-                        return Err(PositionTextError::at(
-                            *col,
-                            format!("`{c}` is not a seat's letter here"),
-                        ));
-                    };
-                    if order.contains(&Seat::at(i)) {
-                        return Err(PositionTextError::at(*col, format!("`{c}` is listed twice")));
+                let (done, out) = letters.split_once('-').unwrap_or((letters, ""));
+                let mut listed = Vec::new();
+                let mut read = |text: &str| {
+                    let mut order = Vec::new();
+                    for c in text.chars() {
+                        let Some(i) = seats.iter().position(|(l, _)| *l == c) else {
+                            return Err(PositionTextError::at(
+                                *col,
+                                format!("`{c}` is not a seat's letter here"),
+                            ));
+                        };
+                        if listed.contains(&i) {
+                            return Err(PositionTextError::at(
+                                *col,
+                                format!("`{c}` is listed twice"),
+                            ));
+                        }
+                        listed.push(i);
+                        order.push(Seat::at(i));
                     }
-                    order.push(Seat::at(i));
-                }
-                Some(order)
+                    Ok(order)
+                };
+                let done = read(done)?;
+                let out = read(out)?;
+                Some((done, out))
             }
             [(col, extra), ..] => {
                 return Err(PositionTextError::at(
@@ -145,7 +159,8 @@ impl RacePosition {
                 ));
             }
         }
-        RacePosition::from_seats_finished(rules, &squares, side, ply, finished.as_deref())
+        let finished = finished.as_ref().map(|(d, o)| (d.as_slice(), o.as_slice()));
+        RacePosition::from_seats_finished(rules, &squares, side, ply, finished)
             .map_err(PositionTextError::whole)
     }
 }

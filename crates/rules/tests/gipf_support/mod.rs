@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use boardcraft_rules::{
-    Seat, FamilyRules, NotationError, Position,
+    FamilyRules, NotationError, Position, Seat,
     gipf::{GipfEffect, GipfMove, GipfPosition, GipfRules, GipfSetup, Spot},
     shipped_variant,
 };

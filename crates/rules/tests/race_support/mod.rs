@@ -9,7 +9,7 @@
 use std::{collections::BTreeSet, sync::Arc};
 
 use boardcraft_rules::{
-    Seat, EndReason, FamilyRules, Outcome, Position,
+    EndReason, FamilyRules, Outcome, Position, Seat,
     position::play_line,
     race::{NoLegalMove, RacePosition, RaceRules, Square, TargetLock, WinRule},
     shipped_variant,

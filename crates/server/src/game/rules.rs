@@ -1,6 +1,6 @@
 //! The bridge between the rules crate and the protocol's words.
 use boardcraft_protocol::{EndCause, GameResult, Side};
-use boardcraft_rules::{Seat, EndReason, Outcome, Variant, VariantError, shipped_variant};
+use boardcraft_rules::{EndReason, Outcome, Seat, Variant, VariantError, shipped_variant};
 
 pub fn side(color: Seat) -> Side {
     match color {
