@@ -137,7 +137,7 @@ fn the_manifest_lists_every_shipped_variant() {
     // Every shipped variant the game draws; the star (Chinese checkers) is the engine's and
     // the CLI's until the views draw hex boards.
     let shipped: Vec<&str> = boardcraft_rules::shipped_variants()
-        .filter(|&n| n != "chinese-checkers")
+        .filter(|&n| !n.starts_with("chinese-checkers"))
         .collect();
     assert_eq!(loaded, shipped);
     let star = boardcraft_rules::shipped_variant("chinese-checkers").unwrap();

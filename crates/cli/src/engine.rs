@@ -10,7 +10,7 @@ use boardcraft_ai::{
     AnySearch, Budget, Evaluate, Level, Score, SearchConfig, notation_of_line, rng::mix,
     score::WIN_THRESHOLD,
 };
-use boardcraft_rules::{AnyPosition, Position, Variant, position::play_line};
+use boardcraft_rules::{AnyPosition, Position, Seat, Variant, position::play_line};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -98,6 +98,7 @@ impl State {
             "isready" => Ok(vec!["readyok".to_owned()]),
             "help" => Ok(HELP.lines().map(|l| format!("info {l}")).collect()),
             "variant" => self.variant(rest),
+            "players" => self.players(rest),
             "newgame" => self.position(&["startpos"]),
             "position" => self.position(rest),
             "level" => match rest.first().map(|s| s.parse::<Level>()) {
@@ -131,12 +132,25 @@ impl State {
             }),
             "eval" => self.current().map(|pos| {
                 vec![match pos.outcome() {
-                    Some(o) => format!(
-                        "eval over {} {}",
-                        o.winner().map_or("draw", |c| c.name()),
+                    // Two seats: the winner or `draw`; more: every seat's place.
+                    Some(o) if pos.seat_count() > 2 => format!(
+                        "eval over places {} {}",
+                        Seat::all(pos.seat_count())
+                            .map(|s| format!("{}={}", pos.seat_name(s), o.places.of(s)))
+                            .collect::<Vec<_>>()
+                            .join(","),
                         o.reason
                     ),
-                    None => format!("eval {} side {}", pos.evaluate(), pos.side_to_move()),
+                    Some(o) => format!(
+                        "eval over {} {}",
+                        o.winner().map_or("draw".to_owned(), |c| pos.seat_name(c)),
+                        o.reason
+                    ),
+                    None => format!(
+                        "eval {} side {}",
+                        pos.evaluate(),
+                        pos.seat_name(pos.side_to_move())
+                    ),
                 }]
             }),
             "go" => self.go(rest),
@@ -187,6 +201,39 @@ impl State {
         self.pos = Some(v.new_game());
         self.variant = Some(v);
         Ok(vec![reply])
+    }
+
+    /// `players N`: the current variant played by N seats (back to its start).
+    fn players(&mut self, rest: &[&str]) -> Result<Vec<String>, String> {
+        let variant = self
+            .variant
+            .as_ref()
+            .ok_or_else(|| "no variant chosen yet: send `variant <name|path>` first".to_owned())?;
+        let n = match rest {
+            [n] => n
+                .parse::<usize>()
+                .map_err(|_| "players needs a number of players".to_owned())?,
+            _ => return Err("players needs a number of players".into()),
+        };
+        let v = variant.with_players(n).ok_or_else(|| {
+            let offered: Vec<String> = variant
+                .player_counts()
+                .iter()
+                .map(|c| c.to_string())
+                .collect();
+            format!(
+                "{} is played by {} players",
+                variant.name,
+                offered.join(", ")
+            )
+        })?;
+        let seats: Vec<String> = {
+            let pos = v.new_game();
+            Seat::all(n).map(|s| pos.seat_name(s)).collect()
+        };
+        self.pos = Some(v.new_game());
+        self.variant = Some(v);
+        Ok(vec![format!("info players {n} seats {}", seats.join(","))])
     }
 
     fn position(&mut self, rest: &[&str]) -> Result<Vec<String>, String> {
@@ -292,11 +339,13 @@ const HELP: &str = "\
 protocol                      -> protocol boardcraft 1 …
 isready                       -> readyok
 variant <name|path.ron>       choose the game (and reset to its start)
+players <n>                   the variant for n seats, if it offers them -> info players n seats <names>
 newgame                       back to the start position
 position startpos [moves …]   set the position by moves from the start
 position text <text> [moves …]  set the position from its text (see docs/cli.md), then moves
 go [nodes N] [movetime MS] [depth D] [level L]   -> info … / bestmove <move|none>
-eval                          -> eval <static score> side <colour> | eval over <winner|draw> <reason>
+eval                          -> eval <static score> side <seat> | eval over <winner|draw> <reason>
+                                 (more than two seats: eval over places <seat>=<place>,… <reason>)
 moves                         -> moves <legal moves, sorted>
 show                          the board, as info lines
 level <novice|amateur|strong|master>   level of a plain `go`

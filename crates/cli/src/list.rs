@@ -15,10 +15,13 @@ pub fn run(_: Args) -> Result<ExitCode, String> {
                 } else {
                     format!(" (formerly {})", v.aliases.join(", "))
                 };
+                let players: Vec<String> =
+                    v.player_counts().iter().map(|n| n.to_string()).collect();
                 println!(
-                    "{:<width$} {:<6} {}{formerly}",
+                    "{:<width$} {:<6} {:<9} {}{formerly}",
                     v.name,
                     v.rules.family_name(),
+                    format!("{}p", players.join(",")),
                     v.title
                 )
             }

@@ -18,10 +18,10 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     println!("{pos}");
     println!("position: {}", pos.to_text());
     match pos.outcome() {
-        Some(o) => println!("game over: {o}"),
+        Some(o) => println!("game over: {}", o.describe(|s| pos.seat_name(s))),
         None => println!(
             "{} to move, {} legal moves",
-            pos.side_to_move(),
+            pos.seat_name(pos.side_to_move()),
             pos.count_legal_moves()
         ),
     }

@@ -614,7 +614,7 @@ mod tests {
     fn run(check: &MoveCheck) -> GameRun {
         run_game(
             &start(),
-            [&PlayerSpec::Random, &PlayerSpec::Greedy],
+            &[&PlayerSpec::Random, &PlayerSpec::Greedy],
             "focus-6x6",
             3,
             check,

@@ -39,7 +39,10 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode, String> {
     let (variant, pos) = position_after(&args.variant, &args.start)?;
     if let Some(o) = pos.outcome() {
-        return Err(format!("the game is over: {o}"));
+        return Err(format!(
+            "the game is over: {}",
+            o.describe(|s| pos.seat_name(s))
+        ));
     }
     let cfg = match (args.nodes, args.time) {
         (Some(n), _) => SearchConfig::new(Budget::nodes(n)).with_seed(args.seed),
@@ -59,7 +62,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     if args.json {
         let doc = serde_json::json!({
             "variant": variant.name,
-            "side_to_move": pos.side_to_move().name(),
+            "side_to_move": pos.seat_name(pos.side_to_move()),
             "move": best,
             "score": a.score.0,
             "score_text": a.score.to_string(),
@@ -73,12 +76,17 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         println!("{doc}");
     } else {
         println!("move:  {best}");
-        println!(
-            "score: {} for {} ({} for White)",
-            a.score,
-            pos.side_to_move(),
-            a.white_score
-        );
+        let me = pos.seat_name(pos.side_to_move());
+        if pos.seat_count() == 2 {
+            let first = pos.seat_name(boardcraft_rules::Seat::WHITE);
+            println!(
+                "score: {} for {me} ({} for {first})",
+                a.score, a.white_score
+            );
+        } else {
+            // A paranoid search: the others are taken to play together against the mover.
+            println!("score: {} for {me}, against the others together", a.score);
+        }
         println!(
             "depth: {}  nodes: {nodes}  time: {:.3} s  ({nps:.0} nodes/s)",
             a.depth,

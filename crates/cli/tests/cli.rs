@@ -160,9 +160,9 @@ fn soak_row(text: &str, name: &str) -> (u32, u64, u32, u32, u32) {
     (
         f[1].parse().unwrap(),
         f[2].parse().unwrap(),
+        f[6].parse().unwrap(),
         f[7].parse().unwrap(),
         f[8].parse().unwrap(),
-        f[9].parse().unwrap(),
     )
 }
 
@@ -183,13 +183,27 @@ fn soak_plays_every_variant_with_every_check_passing() {
         String::from_utf8_lossy(&out.stderr)
     );
     let mut total_plies = 0;
+    // Every shipped variant at every seat count it offers: `halma-16` for two, `halma-16/4p`.
+    let mut tables = 0;
     for name in boardcraft_rules::shipped_variants() {
-        let (games, plies, illegal, broken, panics) = soak_row(&text, name);
-        assert_eq!((games, illegal, broken, panics), (2, 0, 0, 0), "{name}");
-        assert!(plies > 0, "{name}");
-        total_plies += plies;
+        let counts = boardcraft_rules::shipped_variant(name)
+            .unwrap()
+            .player_counts();
+        for (i, n) in counts.iter().enumerate() {
+            let row = if i == 0 {
+                name.to_owned()
+            } else {
+                format!("{name}/{n}p")
+            };
+            let (games, plies, illegal, broken, panics) = soak_row(&text, &row);
+            assert_eq!((games, illegal, broken, panics), (2, 0, 0, 0), "{row}");
+            assert!(plies > 0, "{row}");
+            total_plies += plies;
+            tables += 1;
+        }
     }
-    let games = 2 * boardcraft_rules::shipped_variants().count();
+    assert!(tables > boardcraft_rules::shipped_variants().count());
+    let games = 2 * tables;
     assert!(
         text.contains(&format!(
             "result: {games} games, {total_plies} plies, 0 illegal moves, 0 broken invariants, 0 panics"

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use boardcraft_rules::{
-    AnyPosition, EndReason, FamilyRules, Places, Position, Seat, Variant,
+    AnyMove, AnyPosition, EndReason, FamilyRules, Places, Position, Seat, Variant,
     checks::{check_move, check_position},
     race::{RacePosition, RaceRules, Square},
     shipped_variant,
@@ -152,7 +152,12 @@ fn soak(v: &Variant, games: u64, max_plies: u32) {
 
 #[test]
 fn the_position_contract_holds_at_every_seat_count() {
-    for name in ["chinese-checkers", "halma-16", "halma-16-parlett"] {
+    for name in [
+        "chinese-checkers",
+        "chinese-checkers-long",
+        "halma-16",
+        "halma-16-parlett",
+    ] {
         for n in shipped_variant(name).unwrap().player_counts() {
             soak(&table(name, n), 3, 150);
         }
@@ -352,4 +357,38 @@ fn two_seat_results_are_a_win_or_a_draw() {
         win.to_string(),
         "Black wins: all pieces reached the target camp"
     );
+}
+
+#[test]
+fn long_hops_jump_a_piece_far_away_and_land_as_far_beyond() {
+    let v = table("chinese-checkers-long", 2);
+    // Red on i5 and a Green piece on i9, four cells up: the long hop lands on i13 (four
+    // beyond), along an empty line; with short hops only, no hop.
+    let text = |red: &str, green: &str| {
+        let seat = |list: &str| list.split_whitespace().map(sq).collect::<Vec<_>>();
+        (seat(red), seat(green))
+    };
+    let (red, green) = text(
+        "i5 m1 l2 m2 k3 l3 m3 k4 l4 m4",
+        "i9 e17 e16 f16 e15 f15 g15 e14 f14 g14",
+    );
+    for (name, hops) in [("chinese-checkers-long", true), ("chinese-checkers", false)] {
+        let r = rules(&table(name, 2));
+        let pos =
+            RacePosition::from_seats(r, &[red.clone(), green.clone()], Seat::WHITE, 0).unwrap();
+        let dests = pos.destinations(sq("i5"));
+        assert_eq!(dests.contains(&sq("i13")), hops, "{name}: {dests:?}");
+        let pos = AnyPosition::Race(pos);
+        let parsed = pos.parse_move("i5:i13");
+        assert_eq!(parsed.is_ok(), hops, "{name}: {parsed:?}");
+        if let Ok(mv) = parsed {
+            let AnyMove::Race(m) = &mv else {
+                unreachable!()
+            };
+            assert_eq!(m.jumped(), [sq("i9")]);
+            assert_eq!(m.path(), [sq("i5"), sq("i13")]);
+            assert_eq!(pos.format_move(&mv), "i5:i13");
+        }
+    }
+    let _ = v;
 }

@@ -47,6 +47,10 @@ fn english(name: &str) -> Option<(&'static str, &'static str)> {
             "Chinese checkers",
             "The star for two to six: race ten pieces into the opposite point by steps and chains of hops; the others play on for the places.",
         ),
+        "chinese-checkers-long" => (
+            "Chinese checkers with long hops",
+            "Super Chinese checkers: a hop may jump a piece any distance away along a line and land as far beyond it.",
+        ),
         "focus" => (
             "Focus",
             "Sid Sackson's game of stacks: move the top of a stack as far as the pieces you lift; lose when you cannot move.",
@@ -108,6 +112,10 @@ fn russian(name: &str) -> Option<(&'static str, &'static str)> {
         "chinese-checkers" => (
             "Китайские шашки",
             "Звезда для двух–шести игроков: проведите десять фишек в противоположный луч шагами и цепочками прыжков; остальные доигрывают за места.",
+        ),
+        "chinese-checkers-long" => (
+            "Китайские шашки с дальними прыжками",
+            "Прыжок через фишку на любом расстоянии по линии — с приземлением на таком же расстоянии за ней.",
         ),
         "focus" => (
             "Фокус",

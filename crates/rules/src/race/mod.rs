@@ -15,6 +15,7 @@
 pub mod bitboard;
 mod chains;
 mod display;
+mod long_hops;
 mod movegen;
 pub mod moves;
 mod notation;

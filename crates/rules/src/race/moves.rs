@@ -8,6 +8,12 @@ use crate::Seat;
 /// visits at most 64 squares, i.e. makes at most 63 hops.
 pub const MAX_HOPS: usize = 63;
 pub(crate) const HOPS_PER_WORD: usize = 21;
+/// Hops a chain of long hops can hold (direction and distance, 6 bits each, 10 to a word): a
+/// chain keeps the parity of file and rank, and a parity class of the star has 30 cells.
+pub const MAX_LONG_HOPS: usize = 30;
+const LONG_HOPS_PER_WORD: usize = 10;
+/// Set in `head` when the chain is stored as long hops.
+const LONG: u64 = 1 << 40;
 
 /// A move: a step or a jump chain of one piece from `from` to `to`.
 ///
@@ -38,6 +44,29 @@ impl RaceMove {
     #[inline]
     pub(crate) fn step(from: Square, to: Square) -> RaceMove {
         RaceMove::new(from, to, 0, [0; 3])
+    }
+
+    /// A chain of long hops from `from`: per hop its direction and the distance `k` (1 to 8)
+    /// to the piece it hops over, landing `2k` cells away (at most [`MAX_LONG_HOPS`]).
+    pub(crate) fn long_chain(from: Square, to: Square, hops: &[(Dir, u8)]) -> RaceMove {
+        debug_assert!(!hops.is_empty() && hops.len() <= MAX_LONG_HOPS);
+        let mut packed = [0u64; 3];
+        for (i, (d, k)) in hops.iter().take(MAX_LONG_HOPS).enumerate() {
+            let code = u64::from(d.index()) | u64::from(k.saturating_sub(1) & 7) << 3;
+            packed[i / LONG_HOPS_PER_WORD] |= code << (6 * (i % LONG_HOPS_PER_WORD));
+        }
+        let mut mv = RaceMove::new(from, to, hops.len().min(MAX_LONG_HOPS) as u8, packed);
+        mv.head |= LONG;
+        mv
+    }
+
+    /// Hop `i`: its direction and the distance to the piece it hops over.
+    fn hop(&self, i: usize) -> (Dir, i8) {
+        if self.head & LONG == 0 {
+            return (self.dir(i), 1);
+        }
+        let code = self.dirs[i / LONG_HOPS_PER_WORD] >> (6 * (i % LONG_HOPS_PER_WORD)) & 63;
+        (Dir::from_index((code & 7) as u8), (code >> 3) as i8 + 1)
     }
 
     /// A chain from `from` jumping along `dirs` (one entry per hop, at most [`MAX_HOPS`]).
@@ -95,8 +124,9 @@ impl RaceMove {
         let mut cur = self.from();
         path.push(cur);
         for i in 0..self.hop_count() {
-            let (dx, dy) = self.dir(i).delta();
-            match cur.offset(2 * dx, 2 * dy) {
+            let (d, k) = self.hop(i);
+            let (dx, dy) = d.delta();
+            match cur.offset(2 * k * dx, 2 * k * dy) {
                 Some(next) => cur = next,
                 None => break, // unreachable: chains are built from on-board squares
             }
@@ -110,8 +140,12 @@ impl RaceMove {
         let mut out = Vec::with_capacity(self.hop_count());
         let mut cur = self.from();
         for i in 0..self.hop_count() {
-            let (dx, dy) = self.dir(i).delta();
-            if let (Some(mid), Some(next)) = (cur.offset(dx, dy), cur.offset(2 * dx, 2 * dy)) {
+            let (d, k) = self.hop(i);
+            let (dx, dy) = d.delta();
+            if let (Some(mid), Some(next)) = (
+                cur.offset(k * dx, k * dy),
+                cur.offset(2 * k * dx, 2 * k * dy),
+            ) {
                 out.push(mid);
                 cur = next;
             }

@@ -81,8 +81,16 @@ impl RacePosition {
             if !rules.on_board(b) {
                 return Err(format!("{b} is not on the board"));
             }
-            let dist = if step { 1 } else { 2 };
-            let dir = Dir::between(a, b, dist);
+            // A jump's distance: two cells, or with long hops any even distance 2k.
+            let (dir, k) = if step {
+                (Dir::between(a, b, 1), 1)
+            } else if rules.long_hops() {
+                (1..=9)
+                    .find_map(|k| Dir::between(a, b, 2 * k).map(|d| (Some(d), k)))
+                    .unwrap_or((None, 1))
+            } else {
+                (Dir::between(a, b, 2), 1)
+            };
             match dir {
                 None if step => {
                     return Err(if Dir::between(a, b, 2).is_some() {
@@ -112,8 +120,10 @@ impl RacePosition {
                 Some(d) => {
                     if !step {
                         let (dx, dy) = d.delta();
-                        let mid = a.offset(dx, dy).filter(|s| rules.on_board(*s));
-                        match mid {
+                        let at = |j: i8| a.offset(j * dx, j * dy).filter(|s| rules.on_board(*s));
+                        // The moving piece has left its square: it is empty for the chain.
+                        let holds = |s: Square| s != from && self.piece_at(s).is_some();
+                        match at(k) {
                             Some(m) if m == from => {
                                 return Err(format!(
                                     "no piece on {m} to jump over: the moving piece has left it"
@@ -124,6 +134,18 @@ impl RacePosition {
                             }
                             Some(_) => {}
                             None => return Err(format!("{a} to {b} is not a jump")),
+                        }
+                        let mid = at(k).expect("checked above");
+                        for j in (1..k).chain(k + 1..2 * k) {
+                            match at(j) {
+                                Some(c) if holds(c) => {
+                                    return Err(format!(
+                                        "{a} to {b} hops over {mid}, but {c} on the way is not empty"
+                                    ));
+                                }
+                                Some(_) => {}
+                                None => return Err(format!("{a} to {b} is not a jump")),
+                            }
                         }
                     }
                 }
@@ -184,6 +206,18 @@ impl RacePosition {
         let (from, to) = (path[0], path[path.len() - 1]);
         if step {
             return Ok(RaceMove::step(from, to));
+        }
+        if self.rules().long_hops() {
+            let hops: Vec<(Dir, u8)> = path
+                .windows(2)
+                .filter_map(|p| {
+                    (1..=9u8).find_map(|k| Dir::between(p[0], p[1], 2 * k as i8).map(|d| (d, k)))
+                })
+                .collect();
+            if hops.len() > super::moves::MAX_LONG_HOPS {
+                return Err("the chain is too long".into());
+            }
+            return Ok(RaceMove::long_chain(from, to, &hops));
         }
         let dirs: Vec<_> = path
             .windows(2)

@@ -3,6 +3,7 @@ use std::{fmt, sync::Arc};
 
 use super::{
     bitboard::{Bits, Wide},
+    long_hops,
     movegen::with_node,
     moves::{RaceEffect, RaceMove},
     parity,
@@ -66,6 +67,8 @@ struct Finishers {
     out: u8,
     out_count: u8,
     out_order: [u8; Seat::MAX],
+    /// The hash keys of every seat finished or out, kept as they are added.
+    key: u64,
 }
 
 impl Finishers {
@@ -77,11 +80,13 @@ impl Finishers {
         (self.done | self.out) >> seat.index() & 1 == 0
     }
     fn put_out(&mut self, seat: Seat) {
+        self.key ^= DONE_KEYS[seat.index()];
         self.out |= 1 << seat.index();
         self.out_order[usize::from(self.out_count)] = seat.index() as u8;
         self.out_count += 1;
     }
     fn add(&mut self, seat: Seat) {
+        self.key ^= DONE_KEYS[seat.index()];
         self.done |= 1 << seat.index();
         self.order[usize::from(self.count)] = seat.index() as u8;
         self.count += 1;
@@ -100,9 +105,7 @@ impl Finishers {
     }
     /// The hash keys of every seat finished or out.
     fn key(&self) -> u64 {
-        (0..Seat::MAX)
-            .filter(|&i| (self.done | self.out) >> i & 1 == 1)
-            .fold(0, |k, i| k ^ DONE_KEYS[i])
+        self.key
     }
 }
 
@@ -207,7 +210,10 @@ impl RacePosition {
     ) -> Result<Self, String> {
         let n = rules.seat_count();
         if let Some((f, o)) = finished {
-            if f.contains(&side_to_move) || o.contains(&side_to_move) {
+            // A seat that is done moves no more, unless every seat is done (the game is over
+            // and the turn simply went on).
+            let everyone_done = f.len() + o.len() >= n;
+            if !everyone_done && (f.contains(&side_to_move) || o.contains(&side_to_move)) {
                 return Err(format!(
                     "{} has finished or is out and cannot be the side to move",
                     rules.seat_name(side_to_move)
@@ -251,21 +257,25 @@ impl RacePosition {
                 pieces[seat].set(i);
             }
         }
-        // Two seats alternate, unless a seat without a move passes.
-        if n == 2 && rules.no_legal_move() != NoLegalMove::Pass {
-            let expected = if ply.is_multiple_of(2) {
-                rules.first_player()
-            } else {
-                rules.first_player().other()
-            };
-            if side_to_move != expected {
-                return Err(format!(
-                    "after {ply} plies it is {expected}'s turn ({} moves first)",
-                    rules.first_player()
-                ));
-            }
+        let first = rules.first_player();
+        let pos = Self::assemble(rules, pieces, side_to_move, ply, finished);
+        // Two seats alternate, unless a seat without a move passes or a finished seat's turn
+        // is skipped (9qum's equalising reply).
+        let alternates = n == 2
+            && pos.rules.no_legal_move() != NoLegalMove::Pass
+            && pos.finishers.count == 0
+            && pos.finishers.out_count == 0;
+        let expected = if ply.is_multiple_of(2) {
+            first
+        } else {
+            first.other()
+        };
+        if alternates && side_to_move != expected {
+            return Err(format!(
+                "after {ply} plies it is {expected}'s turn ({first} moves first)"
+            ));
         }
-        Ok(Self::assemble(rules, pieces, side_to_move, ply, finished))
+        Ok(pos)
     }
 
     fn assemble(
@@ -424,20 +434,20 @@ impl RacePosition {
             return;
         }
         let rest = self.rules.rest[side.index()];
-        let mut i = start;
-        while i < moves.len() {
-            if rest.has(self.rules.index(moves[i].to())) {
-                i += 1;
-            } else {
-                moves.remove(i);
-            }
-        }
+        let mut i = 0;
+        moves.retain(|m| {
+            i += 1;
+            i <= start || rest.has(self.rules.index(m.to()))
+        });
     }
 
     /// The legal destinations of the piece on `from` (empty unless it is the mover's).
     pub fn destinations(&self, from: Square) -> Vec<Square> {
         if self.outcome.is_some() || self.piece_at(from) != Some(self.side) {
             return Vec::new();
+        }
+        if self.rules.long_hops() {
+            return self.piece_moves(from).iter().map(|m| m.to()).collect();
         }
         let i = self.rules.index(from);
         let own = &self.pieces[self.side.index()];
@@ -455,6 +465,17 @@ impl RacePosition {
         }
         let i = self.rules.index(from);
         let own = &self.pieces[self.side.index()];
+        if self.rules.long_hops() {
+            long_hops::moves(
+                &self.rules,
+                own,
+                &self.occupied,
+                self.side,
+                Some(i),
+                &mut out,
+            );
+            return out;
+        }
         with_node!(&self.rules, own, &self.occupied, self.side, node => {
             node.piece_moves(i, &mut out);
         });
@@ -469,6 +490,11 @@ impl RacePosition {
 
     fn can_move(&self, side: Seat) -> bool {
         let own = &self.pieces[side.index()];
+        if self.rules.long_hops() {
+            let mut out = Vec::new();
+            long_hops::moves(&self.rules, own, &self.occupied, side, None, &mut out);
+            return !out.is_empty();
+        }
         with_node!(&self.rules, own, &self.occupied, side, node => node.has_move())
     }
 
@@ -501,13 +527,15 @@ impl RacePosition {
 
     /// Records the seats that finished with the last ply, the mover first (its move may also
     /// have completed another seat's target), then the others in turn order.
+    #[inline]
     fn record_finishes(&mut self, mover: Seat) {
         let n = self.rules.seat_count();
-        for k in 0..n {
-            let seat = Seat::at((mover.index() + k) % n);
+        let mut seat = mover;
+        for _ in 0..n {
             if !self.finishers.has(seat) && self.finished(seat) {
                 self.finishers.add(seat);
             }
+            seat = seat.next(n);
         }
     }
 
@@ -518,8 +546,9 @@ impl RacePosition {
     fn next_seat(&mut self, mover: Seat) -> Option<Seat> {
         let n = self.rules.seat_count();
         let rule = self.rules.no_legal_move();
-        for k in 1..=n {
-            let s = Seat::at((mover.index() + k) % n);
+        let mut s = mover;
+        for _ in 0..n {
+            s = s.next(n);
             if !self.finishers.plays(s) {
                 continue;
             }
@@ -722,6 +751,10 @@ impl Position for RacePosition {
             return;
         }
         let own = &self.pieces[self.side.index()];
+        if self.rules.long_hops() {
+            long_hops::moves(&self.rules, own, &self.occupied, self.side, None, moves);
+            return;
+        }
         with_node!(&self.rules, own, &self.occupied, self.side, node => node.moves(moves, &self.classes));
         self.keep_resting(self.side, moves, 0);
     }
@@ -731,6 +764,11 @@ impl Position for RacePosition {
             return 0;
         }
         let own = &self.pieces[self.side.index()];
+        if self.rules.long_hops() {
+            let mut out = Vec::new();
+            long_hops::moves(&self.rules, own, &self.occupied, self.side, None, &mut out);
+            return out.len() as u64;
+        }
         with_node!(&self.rules, own, &self.occupied, self.side, node => node.count())
     }
 
@@ -785,9 +823,10 @@ impl Position for RacePosition {
         let next = self.next_seat(side);
         let went_out = self.finishers.out_count != out;
         irreversible |= self.finishers.count != finished || went_out;
-        // Nobody left to move: the game is over, and `judge` says how.
+        // Nobody left to move: the game is over, and `judge` says how (the turn goes on to the
+        // next seat, as it would have).
         let stuck = next.is_none();
-        let next = next.unwrap_or(side);
+        let next = next.unwrap_or(side.next(self.rules.seat_count()));
         self.hash ^= SIDE_KEYS[side.index()] ^ SIDE_KEYS[next.index()];
         self.hash ^= done_key ^ self.finishers.key();
         if irreversible {

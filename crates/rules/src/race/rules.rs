@@ -64,6 +64,11 @@ pub struct RaceSpec {
     /// When a piece in its target camp is stuck there. Default `Off`.
     #[serde(default)]
     pub target_lock: TargetLock,
+    /// Long hops ("Super Chinese checkers"): a piece may also hop over a single piece any
+    /// distance away along a line, the cells between empty, landing as far beyond it (every
+    /// cell between the hopped piece and the landing empty). Default `false`.
+    #[serde(default)]
+    pub long_hops: bool,
     /// What a seat must achieve in its target to finish.
     pub win: WinRule,
     /// With more than two seats: `PlayOn` (default), a finished seat's turns are skipped and
@@ -251,10 +256,13 @@ pub struct RaceRules {
     seats: Vec<SeatRules>,
     /// The seat counts the variant offers (this table's among them).
     seat_counts: Vec<usize>,
+    /// Pieces per seat (the size of every home), read at every ply by the finish rules.
+    pieces_per_side: usize,
     first_player: Seat,
     no_return_home: bool,
     rest_in_other_regions: bool,
     target_lock: TargetLock,
+    long_hops: bool,
     win: WinRule,
     end: EndRule,
     equalising_reply: bool,
@@ -879,6 +887,7 @@ impl RaceSpec {
             .fold(Wide::EMPTY, |acc, r| acc | bits_of(&r.squares));
         let mut out = Vec::new();
         for (n, seats) in seatings {
+            let per_side = regions[seats[0].home].squares.len();
             let homes: Vec<Wide> = seats
                 .iter()
                 .map(|s| bits_of(&regions[s.home].squares))
@@ -914,10 +923,12 @@ impl RaceSpec {
                 regions: regions.clone(),
                 seats,
                 seat_counts: seat_counts.clone(),
+                pieces_per_side: per_side,
                 first_player: self.first_player,
                 no_return_home: self.no_return_home,
                 rest_in_other_regions: self.rest_in_other_regions,
                 target_lock: self.target_lock,
+                long_hops: self.long_hops,
                 win: self.win,
                 end: self.end,
                 equalising_reply: self.equalising_reply,
@@ -1150,6 +1161,10 @@ impl RaceRules {
     pub fn target_lock(&self) -> TargetLock {
         self.target_lock
     }
+    /// Whether pieces may hop over a piece any distance away (see [`RaceSpec::long_hops`]).
+    pub fn long_hops(&self) -> bool {
+        self.long_hops
+    }
     pub fn win(&self) -> WinRule {
         self.win
     }
@@ -1188,8 +1203,9 @@ impl RaceRules {
     }
 
     /// Pieces per seat.
+    #[inline]
     pub fn pieces_per_side(&self) -> usize {
-        self.camp(Seat::WHITE).len()
+        self.pieces_per_side
     }
 
     pub fn on_board(&self, s: Square) -> bool {
@@ -1248,6 +1264,7 @@ impl fmt::Debug for RaceRules {
             .field("no_return_home", &self.no_return_home)
             .field("rest_in_other_regions", &self.rest_in_other_regions)
             .field("target_lock", &self.target_lock)
+            .field("long_hops", &self.long_hops)
             .field("win", &self.win)
             .field("end", &self.end)
             .field("equalising_reply", &self.equalising_reply)
@@ -1478,6 +1495,7 @@ mod tests {
             regions: Vec::new(),
             seats: BTreeMap::new(),
             rest_in_other_regions: true,
+            long_hops: false,
             end: EndRule::PlayOn,
             ply_cap_per_seat: None,
             directions: Directions::All,
