@@ -325,7 +325,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
                         None if outcome.is_draw() => tally.draws += 1,
                         None => {}
                     }
-                    *tally.endings.entry(ending(&outcome)).or_default() += 1;
+                    *tally.endings.entry(ending(&outcome, &start)).or_default() += 1;
                     outcome.describe(|s| start.seat_name(s))
                 }
                 Err((kind, message)) => {
@@ -388,16 +388,18 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
 
 /// How a game ended, for the endings table: the outcome in words, without the counts that
 /// 9qum's count rule names (they would make every count its own line).
-fn ending(outcome: &Outcome) -> String {
+fn ending(outcome: &Outcome, pos: &AnyPosition) -> String {
     match (outcome.reason, outcome.winner()) {
-        (EndReason::PieceCount { .. }, Some(w)) => format!("{w} wins: count after move 100"),
+        (EndReason::PieceCount { .. }, Some(w)) => {
+            format!("{} wins: count after move 100", pos.seat_name(w))
+        }
         (EndReason::PieceCount { .. }, None) => "draw: count after move 100".to_owned(),
         // More seats: who came first, not every place (too many combinations to tabulate).
         (reason, winner) if outcome.places.seats() > 2 => match winner {
             Some(w) => format!("seat {} first: {reason}", w.index() + 1),
             None => format!("first place shared: {reason}"),
         },
-        _ => outcome.to_string(),
+        _ => outcome.describe(|s| pos.seat_name(s)),
     }
 }
 
