@@ -13,6 +13,8 @@ use crate::{
 };
 
 /// A resumable search of an [`AnyPosition`]; see [`Search`] for the contract.
+// Holds its position inline, as `AnyPosition` does (a race position is the largest).
+#[allow(clippy::large_enum_variant)]
 pub enum AnySearch {
     Race(Search<RacePosition>),
     Focus(Search<FocusPosition>),

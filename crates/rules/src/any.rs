@@ -6,6 +6,10 @@ use crate::{
     race::RacePosition,
 };
 
+// A race position holds a bit set per seat (six of them): the largest variant by far, kept
+// inline because the search plays and undoes moves on it millions of times a second and a box
+// would add an indirection to each.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum AnyPosition {
     Race(RacePosition),

@@ -73,6 +73,17 @@ impl SavedGame {
                 given: variant.name.clone(),
             });
         }
+        // The table the game was played at: its seat count, if the save names one.
+        let seated;
+        let variant = match self.players {
+            Some(n) if n != variant.players() => {
+                seated = variant.with_players(n).ok_or_else(|| SaveError::BadStart {
+                    why: format!("{} is not played by {n} players", variant.name),
+                })?;
+                &seated
+            }
+            _ => variant,
+        };
         let current_hash = hash_hex(variant.content_hash);
         let variant_changed = !self.variant_hash.eq_ignore_ascii_case(&current_hash);
         let start = match &self.start {

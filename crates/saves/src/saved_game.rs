@@ -28,6 +28,13 @@ pub struct SavedGame {
     pub saved_at: Option<String>,
     pub white: Player,
     pub black: Player,
+    /// How many seats the game was played with, when more than two (a variant may offer
+    /// several: `halma-16` for two or four); absent = two.
+    #[serde(default)]
+    pub players: Option<usize>,
+    /// Who played the seats after White and Black (seat 3 on), in seat order.
+    #[serde(default)]
+    pub others: Vec<Player>,
     /// The position the game started from, as the rules write a position in text (a game
     /// started with `--position` or from a puzzle); absent = the variant's start position.
     #[serde(default)]
@@ -114,6 +121,8 @@ impl SavedGame {
             saved_at: None,
             white,
             black,
+            players: (variant.players() > 2).then_some(variant.players()),
+            others: Vec::new(),
             start: None,
             moves,
             result: result_text(outcome, None),
@@ -121,6 +130,12 @@ impl SavedGame {
             resigned: None,
             decided: None,
         }
+    }
+
+    /// Records who played the seats after the first two.
+    pub fn with_others(mut self, others: Vec<Player>) -> Self {
+        self.others = others;
+        self
     }
 
     /// Records the position the game started from (its text), when it is not the variant's
@@ -173,6 +188,12 @@ impl SavedGame {
         }
         out.push_str(&format!("    white: {},\n", quote(self.white.name())));
         out.push_str(&format!("    black: {},\n", quote(self.black.name())));
+        // Written only for more than two seats: two-seat saves stay readable by older builds.
+        if let Some(n) = self.players {
+            out.push_str(&format!("    players: Some({n}),\n"));
+            let others: Vec<String> = self.others.iter().map(|p| quote(p.name())).collect();
+            out.push_str(&format!("    others: [{}],\n", others.join(", ")));
+        }
         // Written only when set: a game from the variant's start stays readable by builds that
         // predate the field.
         if let Some(start) = &self.start {

@@ -537,3 +537,47 @@ fn saves_naming_a_former_variant_name_still_load() {
         );
     }
 }
+
+#[test]
+fn a_four_player_halma_game_saves_its_seat_count_and_replays() {
+    use boardcraft_rules::{Position, shipped_variant};
+    let variant = shipped_variant("halma-16").unwrap().with_players(4).unwrap();
+    let mut pos = variant.new_game();
+    let mut moves = Vec::new();
+    let mut list = Vec::new();
+    for _ in 0..12 {
+        pos.legal_moves(&mut list);
+        let mv = list[list.len() / 2].clone();
+        moves.push(pos.format_move(&mv));
+        pos.play(&mv).unwrap();
+    }
+    let save = boardcraft_saves::SavedGame::new(
+        &variant,
+        boardcraft_saves::Player::Human,
+        boardcraft_saves::Player::Computer(boardcraft_ai::Level::Amateur),
+        moves,
+        None,
+    )
+    .with_others(vec![
+        boardcraft_saves::Player::Human,
+        boardcraft_saves::Player::Computer(boardcraft_ai::Level::Master),
+    ]);
+    let text = save.to_ron();
+    assert!(text.contains("players: Some(4),"), "{text}");
+    let back = boardcraft_saves::SavedGame::parse(&text).unwrap();
+    assert_eq!(back, save);
+    // Replayed on the variant as the library gives it (its two-seat table), the save picks
+    // its own table.
+    let replayed = back.replay(&shipped_variant("halma-16").unwrap()).unwrap();
+    assert_eq!(replayed.position.seat_count(), 4);
+    assert_eq!(replayed.position.hash(), pos.hash());
+    // A two-seat save says nothing of seats, as before.
+    let two = boardcraft_saves::SavedGame::new(
+        &shipped_variant("halma-16").unwrap(),
+        boardcraft_saves::Player::Human,
+        boardcraft_saves::Player::Human,
+        Vec::new(),
+        None,
+    );
+    assert!(!two.to_ron().contains("players: "));
+}

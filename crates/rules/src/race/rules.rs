@@ -523,7 +523,6 @@ impl RaceSpec {
             ("black_camp", "Black", &self.black_camp),
         ];
         let format1 = !self.white_camp.is_empty() || !self.black_camp.is_empty();
-        let mut region_fields: Vec<String> = regions.iter().map(|_| "board".to_owned()).collect();
         if format1 {
             for (field, side, entries) in camp_lists {
                 let squares = read_cells(
@@ -538,7 +537,6 @@ impl RaceSpec {
                     name: side.to_lowercase(),
                     squares,
                 });
-                region_fields.push(field.to_owned());
             }
             // Overlap: report each shared square once, at its place in black_camp.
             for (i, entry) in self.black_camp.iter().enumerate() {
@@ -581,30 +579,27 @@ impl RaceSpec {
                 name: region.name.clone(),
                 squares,
             });
-            region_fields.push(field);
         }
         // Seats per count.
         let mut tables: BTreeMap<u32, Vec<SeatSpec>> = self.seats.clone();
         if format1 {
-            if tables.contains_key(&2) {
-                errors.push(FieldError::new(
+            let seat = |name: &str, letter, home: &str, target: &str| SeatSpec {
+                name: name.to_owned(),
+                letter,
+                home: home.to_owned(),
+                target: target.to_owned(),
+            };
+            match tables.entry(2) {
+                std::collections::btree_map::Entry::Occupied(_) => errors.push(FieldError::new(
                     "seats",
                     "two seats are given twice: by white_camp and black_camp, and in `seats`; keep one",
-                ));
-            } else {
-                let seat = |name: &str, letter, home: &str, target: &str| SeatSpec {
-                    name: name.to_owned(),
-                    letter,
-                    home: home.to_owned(),
-                    target: target.to_owned(),
-                };
-                tables.insert(
-                    2,
-                    vec![
+                )),
+                std::collections::btree_map::Entry::Vacant(e) => {
+                    e.insert(vec![
                         seat("White", 'W', "white", "black"),
                         seat("Black", 'B', "black", "white"),
-                    ],
-                );
+                    ]);
+                }
             }
         }
         if tables.is_empty() {
@@ -853,7 +848,6 @@ impl RaceSpec {
             }
             seatings.push((n, rules_seats));
         }
-        let _ = &region_fields;
         if !errors.is_empty() {
             return Err(errors);
         }
