@@ -38,6 +38,8 @@ pub struct GameStatus {
     /// Variant files loaded and playable, and loaded but rejected (the menu lists both).
     pub variants: usize,
     pub broken_variants: usize,
+    /// Loaded and valid, but on a board the game does not draw yet (a star, a hexagon).
+    pub undrawn_variants: usize,
     /// Computer searches finished, the longest slice of any of them (ms: the longest the
     /// computer held the thread; in the browser, the page), and the last one's time (ms).
     pub searches: u32,
@@ -61,6 +63,7 @@ impl GameStatus {
             ("error", self.error.clone()),
             ("variants", self.variants.to_string()),
             ("broken-variants", self.broken_variants.to_string()),
+            ("undrawn-variants", self.undrawn_variants.to_string()),
             ("searches", self.searches.to_string()),
             ("longest-slice-ms", self.longest_slice_ms.to_string()),
             ("last-search-ms", self.last_search_ms.to_string()),
@@ -101,6 +104,7 @@ fn update_status(
         error: error.0.clone().unwrap_or_default(),
         variants: library.ready().count(),
         broken_variants: library.broken().count(),
+        undrawn_variants: library.undrawn().count(),
         searches: searches.searches,
         // Whole milliseconds round up: a slice that ran at all shows as at least 1.
         longest_slice_ms: searches.longest_slice.as_micros().div_ceil(1000) as u64,

@@ -258,6 +258,13 @@ impl VariantLibrary {
             .filter(|(_, v)| drawable(v))
     }
 
+    /// The entries that loaded but whose boards the game does not draw yet.
+    pub fn undrawn(&self) -> impl Iterator<Item = &Entry> {
+        self.entries
+            .iter()
+            .filter(|e| e.variant().is_some_and(|v| !drawable(v)))
+    }
+
     /// The playable entries whose files have warnings (a `name` that differs from the file
     /// name), with them.
     pub fn warned(&self) -> impl Iterator<Item = (&Entry, &Arc<Variant>)> {

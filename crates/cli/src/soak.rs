@@ -366,7 +366,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         bar.suspend(|| {
             eprintln!(
                 "{}: {} games, {} plies, {} failed, {:.1} s",
-                variant.name,
+                table_name(variant),
                 tally.games,
                 tally.plies,
                 tally.failures.values().sum::<u32>(),

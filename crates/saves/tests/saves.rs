@@ -541,7 +541,10 @@ fn saves_naming_a_former_variant_name_still_load() {
 #[test]
 fn a_four_player_halma_game_saves_its_seat_count_and_replays() {
     use boardcraft_rules::{Position, shipped_variant};
-    let variant = shipped_variant("halma-16").unwrap().with_players(4).unwrap();
+    let variant = shipped_variant("halma-16")
+        .unwrap()
+        .with_players(4)
+        .unwrap();
     let mut pos = variant.new_game();
     let mut moves = Vec::new();
     let mut list = Vec::new();

@@ -234,14 +234,20 @@ fn seat_values(
         }
         let mine = &mut buf[..n];
         mine.sort_unstable();
-        // The target squares still to fill, deepest first (under the anti-blocking rule,
-        // squares the opponent holds count as filled).
+        // The target squares still to fill, deepest first. Under the anti-blocking rule a
+        // square another seat holds counts as filled, except while that seat still has most
+        // of its pieces at home there (its own start, which it is about to leave: counting
+        // those would leave almost nothing to race for at the start of a game where targets
+        // are homes).
         let mut k = 0;
         for &(s, d) in &g.target[c.index()] {
-            if k < slots.len()
-                && (rules.win() == WinRule::FillWithOwn
-                    || !matches!(pos.piece_at(s), Some(o) if o != c))
-            {
+            let held = match pos.piece_at(s) {
+                Some(o) if o != c => {
+                    !rules.in_camp(o, s) || pos.count_at_home(o) as usize <= STRAGGLERS
+                }
+                _ => false,
+            };
+            if k < slots.len() && (rules.win() == WinRule::FillWithOwn || !held) {
                 slots[k] = d;
                 k += 1;
             }

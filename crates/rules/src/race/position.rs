@@ -395,6 +395,11 @@ impl RacePosition {
         self.finishers.out_order()
     }
 
+    /// How many of `side`'s pieces stand on its own home (start) squares.
+    pub fn count_at_home(&self, side: Seat) -> u32 {
+        (self.pieces[side.index()] & self.rules.homes[side.index()]).count()
+    }
+
     /// The pieces of `side` standing on its own home (start) squares.
     pub fn pieces_at_home(&self, side: Seat) -> Vec<Square> {
         (self.pieces[side.index()] & self.rules.homes[side.index()])
