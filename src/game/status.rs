@@ -49,7 +49,7 @@ pub struct GameStatus {
 
 impl GameStatus {
     /// The fields as `(name, value)` pairs; the page's attribute is `data-<name>`.
-    pub fn fields(&self) -> [(&'static str, String); 15] {
+    pub fn fields(&self) -> [(&'static str, String); 16] {
         [
             ("app-state", self.app_state.to_owned()),
             ("variant", self.variant.clone()),
