@@ -221,28 +221,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         (format!("A {label_a}"), &stats[0]),
         (format!("B {label_b}"), &stats[1]),
     ] {
-        let per_move = |d: Duration| {
-            if s.moves > 0 {
-                d.as_secs_f64() / s.moves as f64
-            } else {
-                0.0
-            }
-        };
-        let cpu = s
-            .cpu
-            .map_or("-".to_owned(), |c| format!("{:.4} s", per_move(c)));
-        let busy = s.cpu.unwrap_or(s.time).as_secs_f64();
-        let nps = if busy > 0.0 && s.nodes > 0 {
-            format!("{:.0}", s.nodes as f64 / busy)
-        } else {
-            "-".to_owned()
-        };
-        println!(
-            "{name:<28} {:>8} {:>12.4} s {cpu:>14} {:>10.3} s {nps:>12}",
-            s.moves,
-            per_move(s.time),
-            s.slowest.as_secs_f64()
-        );
+        print_speed(&name, s);
     }
     println!("average game length: {:.1} plies", total_plies as f64 / n);
     let endings: Vec<String> = endings.iter().map(|(r, c)| format!("{c}× {r}")).collect();
@@ -416,28 +395,7 @@ fn run_seats(args: &Args) -> Result<ExitCode, String> {
         "player", "moves", "avg wall/move", "avg CPU/move", "max wall", "nodes/s(CPU)"
     );
     for (label, s) in labels.iter().zip(&stats) {
-        let per_move = |d: Duration| {
-            if s.moves > 0 {
-                d.as_secs_f64() / s.moves as f64
-            } else {
-                0.0
-            }
-        };
-        let cpu = s
-            .cpu
-            .map_or("-".to_owned(), |c| format!("{:.4} s", per_move(c)));
-        let busy = s.cpu.unwrap_or(s.time).as_secs_f64();
-        let nps = if busy > 0.0 && s.nodes > 0 {
-            format!("{:.0}", s.nodes as f64 / busy)
-        } else {
-            "-".to_owned()
-        };
-        println!(
-            "{label:<28} {:>8} {:>12.4} s {cpu:>14} {:>10.3} s {nps:>12}",
-            s.moves,
-            per_move(s.time),
-            s.slowest.as_secs_f64()
-        );
+        print_speed(label, s);
     }
     println!(
         "average game length: {:.1} plies",
@@ -446,6 +404,33 @@ fn run_seats(args: &Args) -> Result<ExitCode, String> {
     let endings: Vec<String> = endings.iter().map(|(r, c)| format!("{c}× {r}")).collect();
     println!("endings: {}", endings.join("; "));
     Ok(ExitCode::SUCCESS)
+}
+
+/// One player's row of the speed table: moves, wall and CPU time per move, the slowest move,
+/// nodes per second of CPU.
+fn print_speed(name: &str, s: &SideStats) {
+    let per_move = |d: Duration| {
+        if s.moves > 0 {
+            d.as_secs_f64() / s.moves as f64
+        } else {
+            0.0
+        }
+    };
+    let cpu = s
+        .cpu
+        .map_or("-".to_owned(), |c| format!("{:.4} s", per_move(c)));
+    let busy = s.cpu.unwrap_or(s.time).as_secs_f64();
+    let nps = if busy > 0.0 && s.nodes > 0 {
+        format!("{:.0}", s.nodes as f64 / busy)
+    } else {
+        "-".to_owned()
+    };
+    println!(
+        "{name:<28} {:>8} {:>12.4} s {cpu:>14} {:>10.3} s {nps:>12}",
+        s.moves,
+        per_move(s.time),
+        s.slowest.as_secs_f64()
+    );
 }
 
 /// The Wilson score interval (95 %) of a rate of `k` in `n`.
