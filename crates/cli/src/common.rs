@@ -24,18 +24,7 @@ pub fn variant_for(variant: &str, players: Option<usize>) -> Result<Variant, Str
     let variant = Variant::resolve(variant).map_err(|e| e.to_string())?;
     match players {
         None => Ok(variant),
-        Some(n) => variant.with_players(n).ok_or_else(|| {
-            let offered: Vec<String> = variant
-                .player_counts()
-                .iter()
-                .map(|n| n.to_string())
-                .collect();
-            format!(
-                "{} is played by {} players, not {n}",
-                variant.name,
-                offered.join(", ")
-            )
-        }),
+        Some(n) => variant.for_players(n).map_err(|e| e.to_string()),
     }
 }
 

@@ -215,18 +215,7 @@ impl State {
                 .map_err(|_| "players needs a number of players".to_owned())?,
             _ => return Err("players needs a number of players".into()),
         };
-        let v = variant.with_players(n).ok_or_else(|| {
-            let offered: Vec<String> = variant
-                .player_counts()
-                .iter()
-                .map(|c| c.to_string())
-                .collect();
-            format!(
-                "{} is played by {} players",
-                variant.name,
-                offered.join(", ")
-            )
-        })?;
+        let v = variant.for_players(n).map_err(|e| e.to_string())?;
         let seats: Vec<String> = {
             let pos = v.new_game();
             Seat::all(n).map(|s| pos.seat_name(s)).collect()

@@ -80,12 +80,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     let mut b = Player::start(spec_b, &args.variant, args.time_per_move)?;
     a.set_threads(args.threads);
     b.set_threads(args.threads);
-    let mut log = match &args.log {
-        Some(path) => {
-            Some(File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?)
-        }
-        None => None,
-    };
+    let mut log = open_log(&args)?;
     let (label_a, label_b) = (spec_a.label(), spec_b.label());
     println!(
         "{}: {label_a} (A) vs {label_b} (B), {} games, seed {}, {} random opening plies, {}",
@@ -99,13 +94,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         }
     );
 
-    let bar = ProgressBar::new(u64::from(args.games));
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]",
-        )
-        .expect("valid template"),
-    );
+    let bar = progress_bar(args.games);
     let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
     let mut stats = [SideStats::default(), SideStats::default()];
     let mut endings: BTreeMap<String, u32> = BTreeMap::new();
@@ -251,12 +240,7 @@ fn run_seats(args: &Args) -> Result<ExitCode, String> {
         .enumerate()
         .map(|(i, s)| format!("{} {}", i + 1, s.label()))
         .collect();
-    let mut log = match &args.log {
-        Some(path) => {
-            Some(File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?)
-        }
-        None => None,
-    };
+    let mut log = open_log(args)?;
     println!(
         "{} for {n}: {}; {} games, seats rotating, seed {}, {} random opening plies, {}",
         variant.name,
@@ -269,13 +253,7 @@ fn run_seats(args: &Args) -> Result<ExitCode, String> {
             None => "level budgets".to_owned(),
         }
     );
-    let bar = ProgressBar::new(u64::from(args.games));
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]",
-        )
-        .expect("valid template"),
-    );
+    let bar = progress_bar(args.games);
     // places[player][place - 1]: games the player ended in that place (shared places count).
     let mut places = vec![vec![0u32; n]; n];
     let mut stats: Vec<SideStats> = (0..n).map(|_| SideStats::default()).collect();
@@ -404,6 +382,26 @@ fn run_seats(args: &Args) -> Result<ExitCode, String> {
     let endings: Vec<String> = endings.iter().map(|(r, c)| format!("{c}× {r}")).collect();
     println!("endings: {}", endings.join("; "));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The `--log` file, if one was asked for.
+fn open_log(args: &Args) -> Result<Option<File>, String> {
+    args.log
+        .as_ref()
+        .map(|path| File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display())))
+        .transpose()
+}
+
+/// The match's progress bar: games played, the running score, the time left.
+fn progress_bar(games: u32) -> ProgressBar {
+    let bar = ProgressBar::new(u64::from(games));
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]",
+        )
+        .expect("valid template"),
+    );
+    bar
 }
 
 /// One player's row of the speed table: moves, wall and CPU time per move, the slowest move,

@@ -28,6 +28,6 @@ pub use outcome::{EndReason, Outcome, Places};
 pub use position::{IllegalMove, NotationError, Position};
 pub use seat::Seat;
 pub use variant::{
-    FamilyRules, FieldError, Variant, VariantError, VariantWarning, shipped_variant,
-    shipped_variants,
+    FamilyRules, FieldError, PlayerCountError, Variant, VariantError, VariantWarning,
+    shipped_variant, shipped_variants,
 };

@@ -225,6 +225,15 @@ impl Variant {
         self.seatings.iter().map(|(n, _)| *n).collect()
     }
 
+    /// The variant played by `players` seats, or an error naming the seat counts it offers.
+    pub fn for_players(&self, players: usize) -> Result<Variant, PlayerCountError> {
+        self.with_players(players).ok_or_else(|| PlayerCountError {
+            variant: self.name.clone(),
+            asked: players,
+            offered: self.player_counts(),
+        })
+    }
+
     /// The variant played by `players` seats, if it offers that many.
     pub fn with_players(&self, players: usize) -> Option<Variant> {
         let (_, rules) = self.seatings.iter().find(|(n, _)| *n == players)?;
@@ -268,6 +277,15 @@ impl Variant {
             FamilyRules::Gipf(r) => AnyPosition::Gipf(gipf::GipfPosition::new(r.clone())),
         }
     }
+}
+
+/// A seat count a variant does not offer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{variant} is played by {} players, not {asked}", offered.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", "))]
+pub struct PlayerCountError {
+    pub variant: String,
+    pub asked: usize,
+    pub offered: Vec<usize>,
 }
 
 /// The file name without `.ron` of a label that ends in `.ron` (a path, or an asset path such

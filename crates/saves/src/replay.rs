@@ -77,9 +77,9 @@ impl SavedGame {
         let seated;
         let variant = match self.players {
             Some(n) if n != variant.players() => {
-                seated = variant.with_players(n).ok_or_else(|| SaveError::BadStart {
-                    why: format!("{} is not played by {n} players", variant.name),
-                })?;
+                seated = variant
+                    .for_players(n)
+                    .map_err(|e| SaveError::BadStart { why: e.to_string() })?;
                 &seated
             }
             _ => variant,

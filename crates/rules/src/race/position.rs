@@ -434,16 +434,12 @@ impl RacePosition {
     }
 
     /// Keeps the moves that may end where they end (other seats' regions may be closed).
-    fn keep_resting(&self, side: Seat, moves: &mut Vec<RaceMove>, start: usize) {
+    fn keep_resting(&self, side: Seat, moves: &mut Vec<RaceMove>) {
         if self.rules.rest_in_other_regions() {
             return;
         }
         let rest = self.rules.rest[side.index()];
-        let mut i = 0;
-        moves.retain(|m| {
-            i += 1;
-            i <= start || rest.has(self.rules.index(m.to()))
-        });
+        moves.retain(|m| rest.has(self.rules.index(m.to())));
     }
 
     /// The legal destinations of the piece on `from` (empty unless it is the mover's).
@@ -484,7 +480,7 @@ impl RacePosition {
         with_node!(&self.rules, own, &self.occupied, self.side, node => {
             node.piece_moves(i, &mut out);
         });
-        self.keep_resting(self.side, &mut out, 0);
+        self.keep_resting(self.side, &mut out);
         out
     }
 
@@ -761,7 +757,7 @@ impl Position for RacePosition {
             return;
         }
         with_node!(&self.rules, own, &self.occupied, self.side, node => node.moves(moves, &self.classes));
-        self.keep_resting(self.side, moves, 0);
+        self.keep_resting(self.side, moves);
     }
 
     fn count_legal_moves(&self) -> u64 {
