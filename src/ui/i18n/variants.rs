@@ -32,11 +32,11 @@ fn english(name: &str) -> Option<(&'static str, &'static str)> {
             "Nine pieces, orthogonal steps and jumps. The 40-move rule: a piece still at home after move 40 loses.",
         ),
         "halma-16" => (
-            "Halma (16×16, 2 or 4 players)",
+            "Halma (16×16)",
             "Monks' Halma: 19 pieces each, steps and jumps in eight directions; fill the opposite camp with your own pieces to win.",
         ),
         "halma-16-parlett" => (
-            "Halma (16×16, no blocking, 2 or 4 players)",
+            "Halma (16×16, no blocking)",
             "Halma with Parlett's rule: a full opposite camp wins if at least one piece in it is yours, so pieces left at home cannot block you.",
         ),
         "grasshopper" => (
@@ -98,11 +98,11 @@ fn russian(name: &str) -> Option<(&'static str, &'static str)> {
             "Девять шашек, ходы и прыжки по вертикали и горизонтали. Правило 40 ходов: у кого после 40-го хода шашка осталась дома, тот проиграл.",
         ),
         "halma-16" => (
-            "Хальма (16×16, двое или четверо)",
+            "Хальма (16×16)",
             "Хальма Монкса: по 19 фишек, ходы и прыжки в восьми направлениях; побеждает тот, кто займёт своими фишками чужой лагерь.",
         ),
         "halma-16-parlett" => (
-            "Хальма (16×16, без блокировки, двое или четверо)",
+            "Хальма (16×16, без блокировки)",
             "Хальма с правилом Парлетта: заполненный чужой лагерь, где есть хоть одна ваша фишка, — победа, так что оставленные дома фишки соперника вас не запрут.",
         ),
         "grasshopper" => (
