@@ -37,6 +37,11 @@ fn app_in(home: &Path, variant: &str, after: &str, players: Players) -> App {
         .init_resource::<Results>()
         .add_systems(Last, record_results);
     start(&mut app);
+    // A save may be of any variant: wait for every file of the library, not just the game's.
+    run_until_loaded(&mut app, 60, "the variant library", |w| {
+        w.resource::<boardcraft::game::variants::VariantLibrary>()
+            .settled()
+    });
     app
 }
 
