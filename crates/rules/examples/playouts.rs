@@ -5,7 +5,7 @@
 //! `cargo run --release -p boardcraft-rules --example playouts -- <variant> [players] [turns]`
 use std::time::Instant;
 
-use boardcraft_rules::{Position, shipped_variant};
+use boardcraft_rules::{AnyPosition, Position, shipped_variant};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -24,15 +24,34 @@ fn main() {
             .with_players(players)
             .expect("a seat count the variant offers")
     };
+    // On the family's own position type, as the computer's search runs (the `AnyPosition`
+    // enum re-wraps every move list).
     let start = variant.new_game();
-    // The best of three runs of the same games (a busy machine only ever slows a run down).
+    let (plies, secs, games) = match &start {
+        AnyPosition::Race(p) => playouts(p, turns),
+        AnyPosition::Focus(p) => playouts(p, turns),
+        AnyPosition::Gipf(p) => playouts(p, turns),
+    };
+    let pos = start;
+    println!(
+        "{} ({} players): {plies} random turns in {secs:.3} s (best of 3) = {:.2} M turns/s ({games} games finished)",
+        variant.name,
+        pos.seat_count(),
+        plies as f64 / secs / 1e6
+    );
+}
+
+/// `turns` uniformly random turns from `start`, a new game whenever one ends: the best of three
+/// runs of the same games (a busy machine only ever slows a run down), as (turns, seconds, games
+/// finished).
+fn playouts<P: Position>(start: &P, turns: u64) -> (u64, f64, u64) {
     let mut secs = f64::INFINITY;
-    let (mut games, mut plies) = (0u64, 0u64);
+    let mut games = 0;
     for _ in 0..3 {
         let mut rng = 0x9e37_79b9_7f4a_7c15u64;
         let mut moves = Vec::new();
         let mut pos = start.clone();
-        (games, plies) = (0, 0);
+        games = 0;
         let clock = Instant::now();
         for _ in 0..turns {
             if pos.is_game_over() {
@@ -45,15 +64,8 @@ fn main() {
             rng ^= rng << 17;
             let mv = &moves[(rng % moves.len() as u64) as usize];
             pos.play_unchecked(mv);
-            plies += 1;
         }
         secs = secs.min(clock.elapsed().as_secs_f64());
     }
-    let pos = start;
-    println!(
-        "{} ({} players): {plies} random turns in {secs:.3} s (best of 3) = {:.2} M turns/s ({games} games finished)",
-        variant.name,
-        pos.seat_count(),
-        plies as f64 / secs / 1e6
-    );
+    (turns, secs, games)
 }

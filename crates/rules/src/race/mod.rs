@@ -14,6 +14,7 @@
 
 pub mod bitboard;
 mod chains;
+mod classes;
 mod display;
 mod long_hops;
 mod movegen;

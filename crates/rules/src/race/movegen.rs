@@ -28,6 +28,7 @@ use std::ops::{BitAnd, BitOr, Not};
 
 use super::{
     bitboard::{Bits, Wide},
+    classes::ClassTables,
     moves::{HOPS_PER_WORD, RaceMove},
     parity::{self, ParityTables},
     rules::{RaceRules, Tables, TargetLock},
@@ -408,7 +409,8 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
         ((2 - at_home) * (1 - locked)) as usize
     }
 
-    /// Appends the moves of every piece, each with its representative path: a step where one
+    /// Appends the moves of every piece that end where the mover may rest, each with its
+    /// representative path: a step where one
     /// exists, else a shortest chain whose hops, walked back from the destination, try the
     /// directions in the order N, NE, E, SE, S, SW, W, NW.
     ///
@@ -421,11 +423,16 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     /// parity classes fit one ([`Self::moves_in_one_word`], [`Self::moves_by_class`]), else over
     /// the jumps that are really there, square by square ([`Self::flood`]).
     ///
-    /// `classes`: the occupied squares arranged by parity class (read on 16-wide boards).
+    /// `classes`: the occupied squares arranged by parity class (read on 16-wide boards and
+    /// boards whose classes fit a word each).
     pub fn moves(&mut self, out: &mut Vec<RaceMove>, classes: &Wide) {
         out.reserve(64);
         if let Some(pt) = &self.t.parity {
             self.moves_by_class(pt, classes, out);
+            return;
+        }
+        if let Some(ct) = &self.t.classes {
+            self.moves_in_class_words(ct, classes, out);
             return;
         }
         self.prepare_jumps();
@@ -441,7 +448,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
                 let steps = self.t.neighbours[from] & self.step[f];
                 if self.jumpers.has(from) {
                     self.flood(from, f, &mut scratch);
-                    scratch.emit(squares[from], steps, squares, out);
+                    scratch.emit(squares[from], steps, self.rest, squares, out);
                     scratch.clear();
                 } else {
                     emit_steps(squares[from], steps, squares, out);
@@ -477,17 +484,111 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
                 }
                 if any[f] >> from & 1 == 1 {
                     let origin = squares[from];
+                    let rest = self.rest.word(0);
                     flood.run(from, &sets[f], any[f], &land, |to, hops, dirs| {
-                        out.push(RaceMove::new(origin, squares[to], hops, dirs));
+                        if rest >> to & 1 == 1 {
+                            out.push(RaceMove::new(origin, squares[to], hops, dirs));
+                        }
                     });
                 }
             }
         });
     }
 
+    /// [`Self::moves`] on a board whose parity classes fit a word each (see
+    /// [`super::classes`]), the chains flooded one class at a time. `occupied`: the occupied
+    /// cells split by class.
+    fn moves_in_class_words(&self, ct: &ClassTables, occupied: &Wide, out: &mut Vec<RaceMove>) {
+        debug_assert_eq!(*occupied, ct.split(&self.occupied));
+        let occupied = *occupied;
+        let empty = ct.board & !occupied;
+        let side = self.side.index();
+        let (home, target, rest) = (ct.homes[side], ct.targets[side], ct.rest[side]);
+        let flights = flights(empty, home, target, !Wide::EMPTY, self.no_return, self.lock);
+        let squares = &self.t.squares[..];
+        CLASS_WORK.with_borrow_mut(|work| {
+            let ClassWork {
+                rules,
+                sets,
+                any,
+                flood,
+            } = work;
+            let (mut rules_ready, mut sets_ready) = (0u8, 0u16);
+            for from in self.own.iter() {
+                let f = self.flight_index(from);
+                let steps = self.t.neighbours[from] & self.step[f];
+                self.emit_steps(from, steps, out);
+                let (c, h) = ct.class_bit(from);
+                let key = 4 * f + c;
+                if sets_ready >> key & 1 == 0 {
+                    if rules_ready >> f & 1 == 0 {
+                        landing_rules(&flights[f], Wide::EMPTY, &mut rules[f]);
+                        rules_ready |= 1 << f;
+                    }
+                    let n = flights[f].n;
+                    any[key] = ct.hop_sets(c, &occupied, &rules[f], n, &mut sets[key]);
+                    sets_ready |= 1 << key;
+                }
+                let (s, jumpers) = (&sets[key], any[key]);
+                if jumpers >> h & 1 == 0 {
+                    continue;
+                }
+                let (origin, keep) = (squares[from], rest.0[c]);
+                flood.run(h, s, jumpers, &ct.land, |t, hops, dirs| {
+                    if keep >> t & 1 == 1 {
+                        let to = squares[ct.index_of(c, t)];
+                        out.push(RaceMove::new(origin, to, hops, dirs));
+                    }
+                });
+            }
+        });
+    }
+
+    /// Appends the steps of the piece on `from` to `steps`, in the order of their
+    /// destinations: without a branch per step where the directions' bit distances are
+    /// distinct, else square by square.
+    #[inline]
+    fn emit_steps(&self, from: usize, steps: B, out: &mut Vec<RaceMove>) {
+        let squares = &self.t.squares[..];
+        let Some(order) = &self.t.step_order else {
+            return emit_steps(squares[from], steps, squares, out);
+        };
+        // As `emit_neighbours`, over the board's directions only.
+        let origin = squares[from];
+        out.reserve(8);
+        let base = out.len();
+        let slots = &mut out.spare_capacity_mut()[..8];
+        let mut n = 0;
+        for &offset in &order.offsets[..order.len] {
+            let to = from.wrapping_add_signed(offset) & (B::CAPACITY - 1);
+            slots[n].write(RaceMove::step(origin, squares[to]));
+            n += usize::from(steps.get(to) == 1);
+        }
+        // SAFETY: `slots[..n]` are written (each kept move was written at the slot `n` then
+        // stood for), and `base + n` is within the capacity reserved above.
+        unsafe { out.set_len(base + n) };
+    }
+
     /// [`Self::moves`] on a board 16 squares wide, the chains flooded one parity class at a
     /// time (see [`super::parity`]).
     fn moves_by_class(&self, pt: &ParityTables, occupied: &Wide, out: &mut Vec<RaceMove>) {
+        let start = out.len();
+        self.moves_by_class_anywhere(pt, occupied, out);
+        if self.rest != self.t.board {
+            // A full board 16 wide: a square's bit is rank × 16 + file.
+            let index = |s: Square| usize::from(s.rank()) << 4 | usize::from(s.file());
+            let mut kept = start;
+            for i in start..out.len() {
+                let mv = out[i];
+                out[kept] = mv;
+                kept += usize::from(self.rest.has(index(mv.to())));
+            }
+            out.truncate(kept);
+        }
+    }
+
+    /// [`Self::moves_by_class`] before the moves that may not end where they end are left out.
+    fn moves_by_class_anywhere(&self, pt: &ParityTables, occupied: &Wide, out: &mut Vec<RaceMove>) {
         debug_assert_eq!(*occupied, parity::split(&self.occupied));
         let occupied = *occupied;
         let empty = pt.board & !occupied;
@@ -561,7 +662,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
                 self.flood(from, f, &mut scratch);
             }
             let squares = &self.t.squares[..];
-            scratch.emit(squares[from], steps, squares, out);
+            scratch.emit(squares[from], steps, self.rest, squares, out);
         });
     }
 
@@ -862,7 +963,7 @@ impl<'w, B: Bits> Scratch<'w, B> {
     ///
     /// Each move is built once from scalars (see [`Self::chain`]).
     #[inline]
-    fn emit(&self, from: Square, steps: B, squares: &[Square], out: &mut Vec<RaceMove>) {
+    fn emit(&self, from: Square, steps: B, rest: B, squares: &[Square], out: &mut Vec<RaceMove>) {
         emit_steps(from, steps, squares, out);
         // The queue holds the squares wave by wave; within a wave, by discovery.
         let mut order = [0u8; 256];
@@ -871,6 +972,9 @@ impl<'w, B: Bits> Scratch<'w, B> {
         reached.sort_unstable_by_key(|&q| (self.work.hop[usize::from(q)] >> 3, q));
         for &to in reached.iter() {
             let to = usize::from(to);
+            if !rest.has(to) {
+                continue;
+            }
             let (hops, d0, d1, d2) = self.chain(to);
             out.push(RaceMove::new(from, squares[to], hops, [d0, d1, d2]));
         }
@@ -911,18 +1015,32 @@ impl<'w, B: Bits> Scratch<'w, B> {
 mod tests {
     use super::*;
 
-    /// The word floods (`legal_moves` on boards of at most 64 squares and 16-wide boards)
-    /// against the square-by-square flood (`piece_moves`, which every board uses): the same
-    /// moves, in the same order, with the same representative paths, in every position of random
-    /// games to their end, in every shipped race variant.
+    /// The word floods (`legal_moves` on boards of at most 64 squares, 16-wide boards and
+    /// boards whose parity classes fit a word each) against the square-by-square flood
+    /// (`piece_moves`, which every board uses): the same moves, in the same order, with the
+    /// same representative paths, in every position of random games to their end, in every
+    /// shipped race variant at every seat count and the hexagonal example mod.
     #[test]
     fn lists_what_the_square_by_square_flood_lists() {
-        use crate::{AnyPosition, Position};
+        use crate::{AnyPosition, Position, Variant};
         let mut x = 0x2545_f491_4f6c_dd1du64;
-        for name in crate::shipped_variants() {
+        let mut variants: Vec<Variant> = crate::shipped_variants()
+            .map(|name| crate::shipped_variant(name).unwrap())
+            .collect();
+        let hex = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/mods/hex-halma.ron"
+        );
+        variants.push(Variant::from_path(std::path::Path::new(hex)).unwrap());
+        let tables = variants.iter().flat_map(|v| {
+            v.player_counts()
+                .into_iter()
+                .map(|n| v.with_players(n).unwrap())
+        });
+        for variant in tables {
+            let name = format!("{} ({} seats)", variant.name, variant.players());
             for _ in 0..6 {
-                let AnyPosition::Race(mut pos) = crate::shipped_variant(name).unwrap().new_game()
-                else {
+                let AnyPosition::Race(mut pos) = variant.new_game() else {
                     break;
                 };
                 let mut moves = Vec::new();

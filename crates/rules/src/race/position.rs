@@ -6,7 +6,6 @@ use super::{
     long_hops,
     movegen::with_node,
     moves::{RaceEffect, RaceMove},
-    parity,
     rules::{EndRule, NoLegalMove, RaceRules, TargetLock, WinRule},
     square::Square,
 };
@@ -117,8 +116,8 @@ pub struct RacePosition {
     pieces: [Wide; Seat::MAX],
     /// Every seat's pieces together.
     occupied: Wide,
-    /// All pieces with their bit indices arranged by parity class (see `parity::split`), kept
-    /// up to date so the move lists of a 16-wide board need not rearrange the board for every
+    /// All pieces with their bit indices arranged by parity class (see the rules'
+    /// `class_bit`), kept up to date so the class floods need not rearrange the board for every
     /// list (kept on every board: it costs two bit flips a ply).
     classes: Wide,
     side: Seat,
@@ -293,7 +292,7 @@ impl RacePosition {
             }
             occupied |= pieces[c.index()];
         }
-        let classes = parity::split(&occupied);
+        let classes = rules.split_classes(&occupied);
         let mut pos = RacePosition {
             rules,
             pieces,
@@ -433,15 +432,6 @@ impl RacePosition {
         })
     }
 
-    /// Keeps the moves that may end where they end (other seats' regions may be closed).
-    fn keep_resting(&self, side: Seat, moves: &mut Vec<RaceMove>) {
-        if self.rules.rest_in_other_regions() {
-            return;
-        }
-        let rest = self.rules.rest[side.index()];
-        moves.retain(|m| rest.has(self.rules.index(m.to())));
-    }
-
     /// The legal destinations of the piece on `from` (empty unless it is the mover's).
     pub fn destinations(&self, from: Square) -> Vec<Square> {
         if self.outcome.is_some() || self.piece_at(from) != Some(self.side) {
@@ -480,7 +470,6 @@ impl RacePosition {
         with_node!(&self.rules, own, &self.occupied, self.side, node => {
             node.piece_moves(i, &mut out);
         });
-        self.keep_resting(self.side, &mut out);
         out
     }
 
@@ -757,7 +746,6 @@ impl Position for RacePosition {
             return;
         }
         with_node!(&self.rules, own, &self.occupied, self.side, node => node.moves(moves, &self.classes));
-        self.keep_resting(self.side, moves);
     }
 
     fn count_legal_moves(&self) -> u64 {
@@ -812,8 +800,8 @@ impl Position for RacePosition {
         bits.set(to);
         self.occupied.clear(from);
         self.occupied.set(to);
-        self.classes.toggle(parity::class_bit(from));
-        self.classes.toggle(parity::class_bit(to));
+        self.classes.toggle(self.rules.class_bit(from));
+        self.classes.toggle(self.rules.class_bit(to));
         let keys = &PIECE_KEYS[side.index()];
         self.hash ^= keys[from] ^ keys[to];
         self.move_target_counts(side, from, to);
@@ -850,8 +838,8 @@ impl Position for RacePosition {
         bits.set(from);
         self.occupied.clear(to);
         self.occupied.set(from);
-        self.classes.toggle(parity::class_bit(to));
-        self.classes.toggle(parity::class_bit(from));
+        self.classes.toggle(self.rules.class_bit(to));
+        self.classes.toggle(self.rules.class_bit(from));
         self.move_target_counts(self.side, to, from);
         self.history.pop();
         self.hash = *self

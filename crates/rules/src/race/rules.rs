@@ -6,7 +6,8 @@ use serde::Deserialize;
 
 use super::{
     bitboard::{Bits, Wide},
-    parity::ParityTables,
+    classes::ClassTables,
+    parity::{self, ParityTables},
     square::{Dir, Directions, MAX_SIDE, Square},
 };
 use crate::{FieldError, Seat, draw_guard};
@@ -281,6 +282,9 @@ pub struct RaceRules {
     /// The square of every bit index (those off the board hold a1).
     index_squares: Vec<Square>,
     pub(crate) tables: TableSet,
+    /// Per bit index: the cell's class << 6 | its bit in the class, so a position keeps its
+    /// occupied cells split by class as the class floods read them.
+    class_codes: Vec<u8>,
 }
 
 /// The cells of a board and its regions, before the seats are read.
@@ -902,6 +906,7 @@ impl RaceSpec {
                 })
                 .collect();
             let tables = TableSet::new(&geo, layout, self.directions, &homes, &targets, &rest);
+            let class_codes = tables.class_codes(usize::from(layout.span));
             let ply_cap = ply_cap.or(per_seat.map(|p| p.saturating_mul(n as u32)));
             out.push(RaceRules {
                 width: geo.width,
@@ -937,6 +942,7 @@ impl RaceSpec {
                 rest,
                 index_squares: index_squares.clone(),
                 tables,
+                class_codes,
             });
         }
         Ok(out)
@@ -1234,6 +1240,22 @@ impl RaceRules {
         usize::from(s.rank()) * usize::from(self.layout.stride) + usize::from(s.file())
     }
 
+    /// The bit of the cell at bit index `i` in a set split by class (see [`TableSet`]'s
+    /// class floods).
+    #[inline(always)]
+    pub(crate) fn class_bit(&self, i: usize) -> usize {
+        usize::from(self.class_codes[i])
+    }
+
+    /// A set of cells split by class.
+    pub(crate) fn split_classes(&self, set: &Wide) -> Wide {
+        let mut out = Wide::EMPTY;
+        for i in set.iter() {
+            out.set(self.class_bit(i));
+        }
+        out
+    }
+
     /// The bit index of an on-board square.
     #[inline]
     pub(crate) fn index(&self, s: Square) -> usize {
@@ -1308,6 +1330,20 @@ pub(crate) struct Tables<B> {
     /// For full boards 16 squares wide (and more than 128 squares): the tables of the parity
     /// flood.
     pub parity: Option<ParityTables>,
+    /// For other boards of more than 64 cells whose parity classes fit a word each: the
+    /// tables of the class flood.
+    pub classes: Option<ClassTables>,
+    /// The bit distances of the variant's directions' steps in ascending order, when they are
+    /// distinct (a piece's steps are then written in the order of their destinations without
+    /// walking the words of its neighbour set).
+    pub step_order: Option<StepOrder>,
+}
+
+/// The bit distances of a board's step directions, ascending: `offsets[..len]`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StepOrder {
+    pub offsets: [isize; 8],
+    pub len: usize,
 }
 
 impl<B: Bits> Tables<B> {
@@ -1408,8 +1444,37 @@ impl<B: Bits> Tables<B> {
         let parity = (B::WORDS == 4 && geo.width == 16 && geo.rectangular)
             .then(|| ParityTables::new(geo.height, directions, homes, targets));
         let to_b = |v: &[Wide]| v.iter().map(B::from_wide).collect::<Vec<B>>();
+        let classes = if B::WORDS > 1 && parity.is_none() {
+            let mut deltas = [None; 8];
+            for d in directions.iter() {
+                let (dx, dy) = d.delta();
+                deltas[usize::from(d.index())] = Some((i32::from(dx), i32::from(dy)));
+            }
+            let seats = (&to_b(homes)[..], &to_b(targets)[..], &to_b(rest)[..]);
+            ClassTables::new(&cells, |f, r| idx(f, r), span, deltas, seats)
+        } else {
+            None
+        };
+        let mut order: Vec<isize> = directions
+            .iter()
+            .map(|d| isize::from(dir_offset[usize::from(d.index())]))
+            .collect();
+        order.sort_unstable();
+        let step_order = order.windows(2).all(|w| w[0] < w[1]).then(|| {
+            let mut slots = [0; 8];
+            slots[..order.len()].copy_from_slice(&order);
+            StepOrder {
+                offsets: slots,
+                len: order.len(),
+            }
+        });
+        // Padded to the set's capacity: a step slot past the board names some square and is
+        // never kept.
+        squares.resize(B::CAPACITY.max(span), Square::new(0, 0).expect("a1"));
         Tables {
             parity,
+            classes,
+            step_order,
             board,
             homes: to_b(homes),
             targets: to_b(targets),
@@ -1434,6 +1499,22 @@ pub(crate) enum TableSet {
 }
 
 impl TableSet {
+    /// Per bit index up to `span`: the cell's class << 6 | its bit in the class, for the
+    /// class floods (on boards without them, the 16-wide board's classes, which nothing reads).
+    fn class_codes(&self, span: usize) -> Vec<u8> {
+        let classes = match self {
+            TableSet::Small(t) => t.classes.as_ref(),
+            TableSet::Medium(t) => t.classes.as_ref(),
+            TableSet::Large(t) => t.classes.as_ref(),
+        };
+        (0..span)
+            .map(|i| match classes {
+                Some(ct) => ct.code(i) as u8,
+                None => parity::class_bit(i & 255) as u8,
+            })
+            .collect()
+    }
+
     fn new(
         geo: &Geometry,
         layout: Layout,
