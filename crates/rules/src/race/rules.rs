@@ -1451,7 +1451,7 @@ impl<B: Bits> Tables<B> {
                 deltas[usize::from(d.index())] = Some((i32::from(dx), i32::from(dy)));
             }
             let seats = (&to_b(homes)[..], &to_b(targets)[..], &to_b(rest)[..]);
-            ClassTables::new(&cells, |f, r| idx(f, r), span, deltas, seats)
+            ClassTables::new(&cells, idx, span, deltas, seats)
         } else {
             None
         };
