@@ -31,7 +31,8 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     let stdout = io::stdout();
     serve_threads(
         stdin.lock(),
-        stdout.lock(),
+        // A reader gone away ends the engine quietly instead of an "engine I/O" error.
+        crate::out::Out(stdout.lock()),
         args.level,
         args.seed,
         args.threads,

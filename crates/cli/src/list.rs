@@ -17,7 +17,7 @@ pub fn run(_: Args) -> Result<ExitCode, String> {
                 };
                 let players: Vec<String> =
                     v.player_counts().iter().map(|n| n.to_string()).collect();
-                println!(
+                outln!(
                     "{:<width$} {:<6} {:<9} {}{formerly}",
                     v.name,
                     v.rules.family_name(),
@@ -25,7 +25,7 @@ pub fn run(_: Args) -> Result<ExitCode, String> {
                     v.title
                 )
             }
-            Err(e) => println!("{name:<width$} INVALID: {e}"),
+            Err(e) => outln!("{name:<width$} INVALID: {e}"),
         }
     }
     Ok(ExitCode::SUCCESS)

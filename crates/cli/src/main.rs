@@ -3,6 +3,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+// First, so that its `out!` and `outln!` macros are in scope in every module after it.
+#[macro_use]
+mod out;
+
 mod common;
 mod engine;
 mod game;
@@ -59,25 +63,9 @@ enum Command {
     Online(online::Args),
 }
 
-/// A command whose reader went away (`boardcraft-cli moves halma-16 | head -5`) stops as Unix
-/// tools do: SIGPIPE's default action ends the process quietly, and the shell sees status 141.
-/// Rust starts programs with SIGPIPE ignored, which turns the next print into a panic
-/// ("failed printing to stdout: Broken pipe") with a backtrace. The `online` commands' sockets
-/// are unaffected: the standard library sends on them with `MSG_NOSIGNAL`.
-#[cfg(unix)]
-fn end_quietly_on_a_closed_pipe() {
-    // SAFETY: called first thing in `main`, before any other thread exists; SIG_DFL is a
-    // valid disposition for SIGPIPE.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
-}
-
-#[cfg(not(unix))]
-fn end_quietly_on_a_closed_pipe() {}
-
 fn main() -> ExitCode {
-    end_quietly_on_a_closed_pipe();
+    // A closed stdout ends every command quietly: see `out`.
+    out::watch_the_reader();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::List(args) => list::run(args),

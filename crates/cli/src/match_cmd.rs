@@ -82,7 +82,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     b.set_threads(args.threads);
     let mut log = open_log(&args)?;
     let (label_a, label_b) = (spec_a.label(), spec_b.label());
-    println!(
+    outln!(
         "{}: {label_a} (A) vs {label_b} (B), {} games, seed {}, {} random opening plies, {}",
         variant.name,
         args.games,
@@ -191,20 +191,25 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
 
     let n = f64::from(args.games);
     let score = (f64::from(wins) + 0.5 * f64::from(draws)) / n;
-    println!(
+    outln!(
         "A {label_a}: +{wins} ={draws} -{losses}  score {:.1} %",
         100.0 * score
     );
     let (elo, lo, hi) = elo_interval(wins, draws, losses);
-    println!(
+    outln!(
         "Elo difference A - B: {} (95 % interval {} .. {})",
         fmt_elo(elo),
         fmt_elo(lo),
         fmt_elo(hi)
     );
-    println!(
+    outln!(
         "{:<28} {:>8} {:>14} {:>14} {:>12} {:>12}",
-        "side", "moves", "avg wall/move", "avg CPU/move", "max wall", "nodes/s(CPU)"
+        "side",
+        "moves",
+        "avg wall/move",
+        "avg CPU/move",
+        "max wall",
+        "nodes/s(CPU)"
     );
     for (name, s) in [
         (format!("A {label_a}"), &stats[0]),
@@ -212,9 +217,9 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     ] {
         print_speed(&name, s);
     }
-    println!("average game length: {:.1} plies", total_plies as f64 / n);
+    outln!("average game length: {:.1} plies", total_plies as f64 / n);
     let endings: Vec<String> = endings.iter().map(|(r, c)| format!("{c}× {r}")).collect();
-    println!("endings: {}", endings.join("; "));
+    outln!("endings: {}", endings.join("; "));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -241,7 +246,7 @@ fn run_seats(args: &Args) -> Result<ExitCode, String> {
         .map(|(i, s)| format!("{} {}", i + 1, s.label()))
         .collect();
     let mut log = open_log(args)?;
-    println!(
+    outln!(
         "{} for {n}: {}; {} games, seats rotating, seed {}, {} random opening plies, {}",
         variant.name,
         labels.join(", "),
@@ -360,7 +365,7 @@ fn run_seats(args: &Args) -> Result<ExitCode, String> {
             / games;
         let first = f64::from(places[j][0]) / games;
         let (lo, hi) = wilson(places[j][0], args.games);
-        println!(
+        outln!(
             "player {label}: {}; first {:.1} % (95 % interval {:.1} .. {:.1} %), mean place {mean:.2}",
             row.join(", "),
             100.0 * first,
@@ -368,19 +373,24 @@ fn run_seats(args: &Args) -> Result<ExitCode, String> {
             100.0 * hi
         );
     }
-    println!(
+    outln!(
         "{:<28} {:>8} {:>14} {:>14} {:>12} {:>12}",
-        "player", "moves", "avg wall/move", "avg CPU/move", "max wall", "nodes/s(CPU)"
+        "player",
+        "moves",
+        "avg wall/move",
+        "avg CPU/move",
+        "max wall",
+        "nodes/s(CPU)"
     );
     for (label, s) in labels.iter().zip(&stats) {
         print_speed(label, s);
     }
-    println!(
+    outln!(
         "average game length: {:.1} plies",
         total_plies as f64 / games
     );
     let endings: Vec<String> = endings.iter().map(|(r, c)| format!("{c}× {r}")).collect();
-    println!("endings: {}", endings.join("; "));
+    outln!("endings: {}", endings.join("; "));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -423,7 +433,7 @@ fn print_speed(name: &str, s: &SideStats) {
     } else {
         "-".to_owned()
     };
-    println!(
+    outln!(
         "{name:<28} {:>8} {:>12.4} s {cpu:>14} {:>10.3} s {nps:>12}",
         s.moves,
         per_move(s.time),

@@ -47,10 +47,10 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             "outcome": outcome,
             "moves": notation,
         });
-        println!("{doc}");
+        outln!("{doc}");
     } else {
         for m in &notation {
-            println!("{m}");
+            outln!("{m}");
         }
         if let Some(o) = pos.outcome() {
             eprintln!("game over: {}", o.describe(|s| pos.seat_name(s)));

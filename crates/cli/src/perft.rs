@@ -23,9 +23,12 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
     let (_, mut pos) = position_after(&args.variant, &args.start)?;
-    println!(
+    outln!(
         "{:>5} {:>16} {:>10} {:>14}",
-        "depth", "leaves", "seconds", "leaves/s"
+        "depth",
+        "leaves",
+        "seconds",
+        "leaves/s"
     );
     for depth in 1..=args.depth {
         let start = Instant::now();
@@ -36,7 +39,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         } else {
             f64::INFINITY
         };
-        println!("{depth:>5} {leaves:>16} {secs:>10.3} {rate:>14.0}");
+        outln!("{depth:>5} {leaves:>16} {secs:>10.3} {rate:>14.0}");
     }
     if args.divide {
         let mut rows: Vec<(String, u64)> = divide(&mut pos, args.depth)
@@ -45,7 +48,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             .collect();
         rows.sort();
         for (m, n) in rows {
-            println!("{m} {n}");
+            outln!("{m} {n}");
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -14,6 +14,6 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
     let (_, pos) = position_after(&args.variant, &args.start)?;
-    println!("{}", pos.to_text());
+    outln!("{}", pos.to_text());
     Ok(ExitCode::SUCCESS)
 }

@@ -208,7 +208,7 @@ fn audit_files(files: Vec<PathBuf>) -> Result<ExitCode, String> {
                 .best_other
                 .as_ref()
                 .map_or_else(|| "none".to_owned(), show);
-            println!(
+            outln!(
                 "{} {:?}: answer {} | best other {} | {}",
                 p.id,
                 a.goal,
@@ -217,14 +217,14 @@ fn audit_files(files: Vec<PathBuf>) -> Result<ExitCode, String> {
                 if a.passed() { "ok" } else { "FAILED" }
             );
             for problem in &a.problems {
-                println!("  {label}: puzzle `{}`: {problem}", p.id);
+                outln!("  {label}: puzzle `{}`: {problem}", p.id);
             }
             if !a.passed() {
                 bad += 1;
             }
         }
         failed += bad;
-        println!(
+        outln!(
             "{label}: {} of {} puzzles teach a sound move ({:.1} s)",
             list.len() - bad,
             list.len(),
@@ -232,7 +232,7 @@ fn audit_files(files: Vec<PathBuf>) -> Result<ExitCode, String> {
         );
     }
     let time = started.elapsed().as_secs_f64();
-    println!("{count} puzzles audited, {failed} failed ({time:.1} s)");
+    outln!("{count} puzzles audited, {failed} failed ({time:.1} s)");
     Ok(if failed > 0 {
         ExitCode::FAILURE
     } else {
@@ -261,7 +261,7 @@ fn rate_files(files: Vec<PathBuf>, write: bool) -> Result<ExitCode, String> {
                         changed += 1;
                         " (the file says "
                     };
-                    println!(
+                    outln!(
                         "{} {:?}: {:?} ({} points: {}){mark}{}",
                         p.id,
                         p.exercise.goal,
@@ -277,7 +277,7 @@ fn rate_files(files: Vec<PathBuf>, write: bool) -> Result<ExitCode, String> {
                     rated.insert(p.id.clone(), r.difficulty);
                 }
                 Err(e) => {
-                    println!("{}: puzzle `{}`: FAILED: {e}", path.display(), p.id);
+                    outln!("{}: puzzle `{}`: FAILED: {e}", path.display(), p.id);
                     failed += 1;
                 }
             }
@@ -300,7 +300,7 @@ fn rate_files(files: Vec<PathBuf>, write: bool) -> Result<ExitCode, String> {
             write_puzzle_file(&path, &header, &file)?;
         }
     }
-    println!("{total} puzzles rated, {changed} differ from their file, {failed} failed");
+    outln!("{total} puzzles rated, {changed} differ from their file, {failed} failed");
     Ok(if failed > 0 {
         ExitCode::FAILURE
     } else {
@@ -340,7 +340,7 @@ fn remake_files(files: Vec<PathBuf>) -> Result<ExitCode, String> {
             }
             match boardcraft_learn::mine::remake(&puzzle.exercise.variant, &entry) {
                 Some(p) => {
-                    println!(
+                    outln!(
                         "{}: remade: {} (was {})",
                         entry.id,
                         p.solutions.join(" / "),
@@ -350,9 +350,10 @@ fn remake_files(files: Vec<PathBuf>) -> Result<ExitCode, String> {
                     out.push(p);
                 }
                 None => {
-                    println!(
+                    outln!(
                         "{}: dropped (no good puzzle for {:?} in this position)",
-                        entry.id, entry.goal
+                        entry.id,
+                        entry.goal
                     );
                     dropped += 1;
                 }
@@ -365,7 +366,7 @@ fn remake_files(files: Vec<PathBuf>) -> Result<ExitCode, String> {
             .map(|l| format!("{l}\n"))
             .collect();
         write_puzzle_file(&path, &header, &file)?;
-        println!("{label}: {kept} kept, {remade} remade, {dropped} dropped");
+        outln!("{label}: {kept} kept, {remade} remade, {dropped} dropped");
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -392,7 +393,7 @@ fn verify_files(files: Vec<PathBuf>) -> Result<ExitCode, String> {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) => {
-                println!("{label}: cannot read the file: {e}");
+                outln!("{label}: cannot read the file: {e}");
                 failed += 1;
                 continue;
             }
@@ -401,7 +402,7 @@ fn verify_files(files: Vec<PathBuf>) -> Result<ExitCode, String> {
         let report =
             |failed: &mut usize, what: &str, result: Result<boardcraft_learn::Verified, String>| {
                 if let Err(e) = result {
-                    println!("{label}: {what}: FAILED: {e}");
+                    outln!("{label}: {what}: FAILED: {e}");
                     *failed += 1;
                     false
                 } else {
@@ -415,7 +416,7 @@ fn verify_files(files: Vec<PathBuf>) -> Result<ExitCode, String> {
                     let mut ok = 0;
                     for p in &list {
                         if let Some(other) = ids.insert(p.id.clone(), label.clone()) {
-                            println!(
+                            outln!(
                                 "{label}: puzzle `{}`: FAILED: the id is used in {other} too",
                                 p.id
                             );
@@ -431,7 +432,7 @@ fn verify_files(files: Vec<PathBuf>) -> Result<ExitCode, String> {
                         }
                     }
                     puzzles += ok;
-                    println!(
+                    outln!(
                         "{label}: {ok} of {} puzzles verified ({:.1} s)",
                         list.len(),
                         t.elapsed().as_secs_f64()
@@ -453,7 +454,7 @@ fn verify_files(files: Vec<PathBuf>) -> Result<ExitCode, String> {
                         }
                     }
                     steps += ok;
-                    println!(
+                    outln!(
                         "{label}: {ok} of {} lesson steps verified ({:.1} s)",
                         lesson.steps.len(),
                         t.elapsed().as_secs_f64()
@@ -465,16 +466,16 @@ fn verify_files(files: Vec<PathBuf>) -> Result<ExitCode, String> {
     }
     let time = started.elapsed().as_secs_f64();
     if failed > 0 {
-        println!("{puzzles} puzzles, {steps} lesson steps verified, {failed} failed ({time:.1} s)");
+        outln!("{puzzles} puzzles, {steps} lesson steps verified, {failed} failed ({time:.1} s)");
         Ok(ExitCode::FAILURE)
     } else {
-        println!("{puzzles} puzzles, {steps} lesson steps verified ({time:.1} s)");
+        outln!("{puzzles} puzzles, {steps} lesson steps verified ({time:.1} s)");
         Ok(ExitCode::SUCCESS)
     }
 }
 
 fn print_file_error(e: &FileError, failed: &mut usize) {
-    println!("{e}");
+    outln!("{e}");
     *failed += e.problems.len().max(1);
 }
 
@@ -524,7 +525,7 @@ fn mine_cmd(variant: &str, options: MineOptions, out: Option<&Path>) -> Result<E
     match out {
         Some(path) => {
             std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-            println!(
+            outln!(
                 "{}: {} new puzzles, {} in the file ({:.0} s)",
                 path.display(),
                 found.len(),
@@ -532,7 +533,7 @@ fn mine_cmd(variant: &str, options: MineOptions, out: Option<&Path>) -> Result<E
                 started.elapsed().as_secs_f64()
             );
         }
-        None => print!("{text}"),
+        None => out!("{text}"),
     }
     Ok(ExitCode::SUCCESS)
 }

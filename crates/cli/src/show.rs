@@ -14,12 +14,12 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
     let (variant, pos) = position_after(&args.variant, &args.start)?;
-    println!("{} — {}", variant.name, variant.title);
-    println!("{pos}");
-    println!("position: {}", pos.to_text());
+    outln!("{} — {}", variant.name, variant.title);
+    outln!("{pos}");
+    outln!("position: {}", pos.to_text());
     match pos.outcome() {
-        Some(o) => println!("game over: {}", o.describe(|s| pos.seat_name(s))),
-        None => println!(
+        Some(o) => outln!("game over: {}", o.describe(|s| pos.seat_name(s))),
+        None => outln!(
             "{} to move, {} legal moves",
             pos.seat_name(pos.side_to_move()),
             pos.count_legal_moves()

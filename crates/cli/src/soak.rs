@@ -270,7 +270,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         }
         None => None,
     };
-    println!(
+    outln!(
         "soak {}: {} variant(s) × {} games (games {}..{}), seed {}, each side drawn from {}",
         args.variant,
         variants.len(),
@@ -280,7 +280,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         args.seed,
         args.levels
     );
-    println!(
+    outln!(
         "checked at every move: hash = recomputation, material, move list, game over ⇔ no move, the move chosen is legal, notation round trip, play = play_unchecked, undo restores, ply + 1"
     );
     let bar = ProgressBar::new(variants.len() as u64 * u64::from(args.games));
@@ -531,7 +531,7 @@ fn describe(f: &Failure, args: &Args) -> String {
 }
 
 fn report(tallies: &[(String, Tally)], failures: &[Failure], args: &Args) {
-    println!(
+    outln!(
         "{:<22} {:>7} {:>9} {:>7} {:>17} {:>6} {:>7} {:>9} {:>6} {:>8} {:>8}",
         "variant",
         "games",
@@ -550,7 +550,7 @@ fn report(tallies: &[(String, Tally)], failures: &[Failure], args: &Args) {
         ..Tally::default()
     };
     let row = |name: &str, t: &Tally| {
-        println!(
+        outln!(
             "{:<22} {:>7} {:>9} {:>7.1} {:>17} {:>6} {:>7} {:>9} {:>6} {:>8.1} {:>8}",
             name,
             t.games,
@@ -577,21 +577,21 @@ fn report(tallies: &[(String, Tally)], failures: &[Failure], args: &Args) {
     if tallies.len() > 1 {
         row("total", &total);
     }
-    println!("endings:");
+    outln!("endings:");
     for (name, t) in tallies {
         let endings: Vec<String> = t.endings.iter().map(|(e, n)| format!("{n}× {e}")).collect();
-        println!("  {name}: {}", endings.join("; "));
+        outln!("  {name}: {}", endings.join("; "));
     }
     if !failures.is_empty() {
-        println!("failures ({}):", failures.len());
+        outln!("failures ({}):", failures.len());
         for f in failures.iter().take(20) {
-            println!("{}", describe(f, args));
+            outln!("{}", describe(f, args));
         }
         if failures.len() > 20 {
-            println!("… and {} more", failures.len() - 20);
+            outln!("… and {} more", failures.len() - 20);
         }
     }
-    println!(
+    outln!(
         "result: {} games, {} plies, {} illegal moves, {} broken invariants, {} panics",
         total.games,
         total.plies,

@@ -73,26 +73,27 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             "seconds": elapsed.as_secs_f64(),
             "pv": a.pv_notation,
         });
-        println!("{doc}");
+        outln!("{doc}");
     } else {
-        println!("move:  {best}");
+        outln!("move:  {best}");
         let me = pos.seat_name(pos.side_to_move());
         if pos.seat_count() == 2 {
             let first = pos.seat_name(boardcraft_rules::Seat::WHITE);
-            println!(
+            outln!(
                 "score: {} for {me} ({} for {first})",
-                a.score, a.white_score
+                a.score,
+                a.white_score
             );
         } else {
             // A paranoid search: the others are taken to play together against the mover.
-            println!("score: {} for {me}, against the others together", a.score);
+            outln!("score: {} for {me}, against the others together", a.score);
         }
-        println!(
+        outln!(
             "depth: {}  nodes: {nodes}  time: {:.3} s  ({nps:.0} nodes/s)",
             a.depth,
             elapsed.as_secs_f64()
         );
-        println!("pv:    {}", a.pv_notation.join(" "));
+        outln!("pv:    {}", a.pv_notation.join(" "));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -21,10 +21,10 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         match Variant::from_path(file) {
             Ok(v) => {
                 for w in &v.warnings {
-                    println!("{w}");
+                    outln!("{w}");
                 }
                 all_ok &= !args.deny_warnings || v.warnings.is_empty();
-                println!(
+                outln!(
                     "{}: ok{} — {} ({}, {})",
                     file.display(),
                     match v.warnings.len() {
@@ -39,7 +39,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             }
             Err(e) => {
                 all_ok = false;
-                println!("{e}");
+                outln!("{e}");
             }
         }
     }

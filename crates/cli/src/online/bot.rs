@@ -144,9 +144,11 @@ impl Bot {
             let end = play_game(&bot, &game, &stored).await;
             bot.games.lock().unwrap().remove(&game);
             bot.save();
-            println!(
+            outln!(
                 "game {game} end: {} as {} vs {}: {end}",
-                stored.variant, stored.color, stored.opponent
+                stored.variant,
+                stored.color,
+                stored.opponent
             );
             bot.running.lock().unwrap().remove(&game);
             let _ = bot.ended.send(game);
@@ -216,7 +218,7 @@ async fn main(args: Args) -> Result<ExitCode, String> {
             return Ok(ExitCode::from(2));
         }
     };
-    println!(
+    outln!(
         "bot: signed in as {} ({}); level {}, variants {}, {}",
         account.name,
         if account.guest { "guest bot" } else { "bot" },
@@ -259,9 +261,11 @@ async fn main(args: Args) -> Result<ExitCode, String> {
     });
     // Back to the games in progress at once: each task reconnects on its own.
     for (game, g) in stored.games {
-        println!(
+        outln!(
             "game {game} resume: {} as {} vs {}",
-            g.variant, g.color, g.opponent
+            g.variant,
+            g.color,
+            g.opponent
         );
         bot.start_game(game, g);
     }
@@ -373,7 +377,7 @@ async fn sign_in(
             .map_err(|e| e.text)?;
             write_private(token_file, &s.token)
                 .map_err(|e| format!("cannot write {}: {e}", token_file.display()))?;
-            println!(
+            outln!(
                 "bot: made the guest account {} (session kept in {})",
                 s.account.name,
                 token_file.display()
@@ -395,7 +399,7 @@ async fn sign_in(
         account = net::json_as(server, "POST", paths::CLAIM, Some(&body), Some(&token), 200)
             .await
             .map_err(|e| format!("cannot name the bot account {name}: {}", e.text))?;
-        println!("bot: the account is now named {}", account.name);
+        outln!("bot: the account is now named {}", account.name);
     } else if let Some((name, _)) = credentials
         && !account.name.eq_ignore_ascii_case(name)
     {
@@ -517,7 +521,7 @@ async fn lobby(
                     }
                     LobbyServerMessage::Paired { game, color, token, players, variant, time_control, .. } => {
                         let opponent = players.get(color.other()).name.clone();
-                        println!(
+                        outln!(
                             "game {game} start: {variant} {} {} as {color} vs {opponent} ({})",
                             time_control.map_or("untimed".to_owned(), |t| t.to_string()),
                             if players.rated { "rated" } else { "casual" },

@@ -127,7 +127,7 @@ async fn load(args: Args) -> Result<std::process::ExitCode, String> {
     for v in &variants {
         boardcraft_rules::shipped_variant(v).map_err(|e| e.to_string())?;
     }
-    println!(
+    outln!(
         "load: {} games ({} websockets) for {} s against {}, variants {}, bots move after ~{} ms",
         args.games,
         args.games * 2,
@@ -185,7 +185,7 @@ async fn load(args: Args) -> Result<std::process::ExitCode, String> {
                     let recent = &rtts[(last as usize).min(rtts.len())..];
                     percentile(recent, 0.99)
                 };
-                println!(
+                outln!(
                     "  {:>4} s: {} moves ({:.0}/s in the last 10 s, p99 {:.1} ms), {} reconnects",
                     start.elapsed().as_secs(),
                     moves,
@@ -218,13 +218,13 @@ async fn report(shared: &Arc<Shared>, elapsed: Duration) -> Result<std::process:
     let totals = &shared.totals;
     let rtts = shared.rtts_us.lock().unwrap().clone();
     let moves = totals.moves.load(Ordering::Relaxed);
-    println!(
+    outln!(
         "moves acknowledged: {moves} in {:.0} s = {:.0} moves/s",
         elapsed.as_secs_f64(),
         moves as f64 / elapsed.as_secs_f64()
     );
     let ms = |us: u32| us as f64 / 1000.0;
-    println!(
+    outln!(
         "move round trip (sent -> stored -> moved back): p50 {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, p99.9 {:.1} ms, max {:.1} ms",
         ms(percentile(&rtts, 0.5)),
         ms(percentile(&rtts, 0.9)),
@@ -232,7 +232,7 @@ async fn report(shared: &Arc<Shared>, elapsed: Duration) -> Result<std::process:
         ms(percentile(&rtts, 0.999)),
         ms(percentile(&rtts, 1.0)),
     );
-    println!(
+    outln!(
         "games: {} started, {} finished by their rules; {} reconnects, {} client errors",
         totals.games_started.load(Ordering::Relaxed),
         totals.games_finished.load(Ordering::Relaxed),
@@ -278,14 +278,14 @@ async fn report(shared: &Arc<Shared>, elapsed: Duration) -> Result<std::process:
     }
     let [games, lost, duplicated, differing, unacked, unreadable] = *counts.lock().unwrap();
     let lost_at_resync = totals.lost_at_resync.load(Ordering::Relaxed);
-    println!(
+    outln!(
         "check: {games} games compared with the server's record: {lost} acknowledged moves lost, \
          {duplicated} duplicated, {differing} differing from what the clients saw, {unreadable} unreadable; \
          {lost_at_resync} acknowledged moves missing at a resync; {unacked} stored moves whose acknowledgement never arrived"
     );
     let ok =
         lost == 0 && duplicated == 0 && differing == 0 && unreadable == 0 && lost_at_resync == 0;
-    println!("{}", if ok { "check passed" } else { "CHECK FAILED" });
+    outln!("{}", if ok { "check passed" } else { "CHECK FAILED" });
     Ok(if ok {
         std::process::ExitCode::SUCCESS
     } else {

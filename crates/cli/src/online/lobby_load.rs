@@ -129,7 +129,7 @@ pub fn normaliser() -> (u64, Duration) {
 fn print_normaliser(when: &str) -> f64 {
     let (leaves, took) = normaliser();
     let rate = leaves as f64 / took.as_secs_f64() / 1e6;
-    println!(
+    outln!(
         "normaliser ({when}): perft ugolki-9qum depth 6 = {leaves} leaves in {:.3} s (median of 5) = {rate:.1} M leaves/s",
         took.as_secs_f64()
     );
@@ -348,7 +348,7 @@ async fn main(args: Args) -> Result<ExitCode, String> {
         Some(url) => (None, ServerUrl::parse(url)?),
         None => {
             let (s, url) = start_server(&args, &pool_text)?;
-            println!(
+            outln!(
                 "started {} on {} (database {}; --max-connections-per-ip 0 --max-new-guests-per-ip 0 \
                  --max-new-games-per-ip 0 --pools \"{pool_text}\"; log {})",
                 server_bin(&args)?.display(),
@@ -362,7 +362,7 @@ async fn main(args: Args) -> Result<ExitCode, String> {
     let pid = started.as_ref().map(|s| s.child.id()).or(args.server_pid);
     let result = drive(&args, server, time_control, pid).await;
     let norm_after = print_normaliser("after");
-    println!("normaliser: {norm_before:.2} / {norm_after:.2} M leaves/s (before / after the load)");
+    outln!("normaliser: {norm_before:.2} / {norm_after:.2} M leaves/s (before / after the load)");
     let database = started
         .as_ref()
         .map(|s| s.database.clone())
@@ -370,7 +370,7 @@ async fn main(args: Args) -> Result<ExitCode, String> {
     let check = match &database {
         Some(db) => super::rating_check::check(db).await,
         None => {
-            println!("ratings check: skipped (pass --database to read the server's database)");
+            outln!("ratings check: skipped (pass --database to read the server's database)");
             Ok(true)
         }
     };
@@ -408,7 +408,7 @@ async fn drive(
         seeks: Mutex::new(Vec::new()),
         games: Mutex::new(Default::default()),
     });
-    println!(
+    outln!(
         "lobby-load: {} clients for {:.1} min against {} ({} {} pool; {:.0} % through seeks), moves after ~{} ms",
         args.clients,
         args.minutes,
@@ -456,7 +456,7 @@ async fn drive(
                 tick.tick().await;
                 let t = &shared.totals;
                 let stats = pid.and_then(proc_stats);
-                println!(
+                outln!(
                     "  {:>4} s: {} in the lobby, {} paired by pool, {} by seek, {} games ended, {} moves{}",
                     start.elapsed().as_secs(),
                     t.lobby_connected.load(Ordering::Relaxed),
@@ -480,8 +480,8 @@ async fn drive(
     let elapsed = start.elapsed();
     let cpu_end = pid.and_then(proc_stats);
     let t = &shared.totals;
-    println!("--- lobby-load results ({} clients)", args.clients);
-    println!(
+    outln!("--- lobby-load results ({} clients)", args.clients);
+    outln!(
         "clients: {} guests made, {} lobby connections; {:.0} s of pairing + play, {:.0} s in all",
         t.guests.load(Ordering::Relaxed),
         t.lobby_connected.load(Ordering::Relaxed),
@@ -492,7 +492,7 @@ async fn drive(
     let seek = shared.seek_latency_us.lock().unwrap().clone();
     let rtt = shared.rtt_us.lock().unwrap().clone();
     let games = shared.games.lock().unwrap().len();
-    println!(
+    outln!(
         "games: {games} paired ({} pool pairings, {} seek pairings, counted per client), {} ended \
          ({} resignations sent), {} moves ({:.0}/s)",
         t.pool_paired.load(Ordering::Relaxed),
@@ -502,14 +502,14 @@ async fn drive(
         t.moves.load(Ordering::Relaxed),
         t.moves.load(Ordering::Relaxed) as f64 / elapsed.as_secs_f64()
     );
-    println!(
+    outln!(
         "pairing latency, pool (join_pool -> paired): n {} p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms",
         pool.len(),
         percentile(&pool, 0.5),
         percentile(&pool, 0.99),
         percentile(&pool, 1.0)
     );
-    println!(
+    outln!(
         "pairing latency, seek (accept_seek -> paired): n {} p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms ({} accepts lost to another accepter)",
         seek.len(),
         percentile(&seek, 0.5),
@@ -517,7 +517,7 @@ async fn drive(
         percentile(&seek, 1.0),
         t.seek_lost_races.load(Ordering::Relaxed)
     );
-    println!(
+    outln!(
         "move round trip (move -> moved): n {} p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
         rtt.len(),
         percentile(&rtt, 0.5),
@@ -525,7 +525,7 @@ async fn drive(
         percentile(&rtt, 1.0)
     );
     match (cpu_start, cpu_end) {
-        (Some((c0, _, _)), Some((c1, peak, rss))) => println!(
+        (Some((c0, _, _)), Some((c1, peak, rss))) => outln!(
             "server: CPU {:.1} s over {:.0} s = {:.0} % of one core; peak RSS {} MiB (now {} MiB)",
             c1 - c0,
             elapsed.as_secs_f64(),
@@ -533,10 +533,10 @@ async fn drive(
             peak / 1024,
             rss / 1024
         ),
-        _ => println!("server: CPU and memory unknown (a remote server: pass --server-pid)"),
+        _ => outln!("server: CPU and memory unknown (a remote server: pass --server-pid)"),
     }
     let errors = t.errors.load(Ordering::Relaxed);
-    println!(
+    outln!(
         "client errors: {errors}; {} pairings as the run ended (played, resigned at once); {} games left unfinished",
         t.late_pairings.load(Ordering::Relaxed),
         t.abandoned.load(Ordering::Relaxed)

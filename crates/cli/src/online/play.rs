@@ -85,14 +85,17 @@ async fn play(args: Args) -> Result<std::process::ExitCode, String> {
             let body = serde_json::to_string(&body).map_err(|e| e.to_string())?;
             let created: GameCreated =
                 net::json(&server, "POST", paths::GAMES, Some(&body), 201).await?;
-            println!(
+            outln!(
                 "game {} created; the computer ({}) plays {}",
-                created.game, args.level, created.color
+                created.game,
+                args.level,
+                created.color
             );
-            println!("invite the opponent: {}", created.invite_url);
-            println!(
+            outln!("invite the opponent: {}", created.invite_url);
+            outln!(
                 "  (or: boardcraft-cli online play --server {} --join {})",
-                args.server, created.invite
+                args.server,
+                created.invite
             );
             (created.game, created.token, created.color)
         }
@@ -103,9 +106,11 @@ async fn play(args: Args) -> Result<std::process::ExitCode, String> {
                 .trim();
             let joined: SeatJoined =
                 net::json(&server, "POST", &paths::invite(code), None, 200).await?;
-            println!(
+            outln!(
                 "joined game {}; the computer ({}) plays {}",
-                joined.game, args.level, joined.color
+                joined.game,
+                args.level,
+                joined.color
             );
             (joined.game, joined.token, joined.color)
         }
@@ -116,8 +121,8 @@ async fn play(args: Args) -> Result<std::process::ExitCode, String> {
     loop {
         match session(&server, &game, &token, side, args.level, &client).await {
             Ok(Some(text)) => {
-                println!("game over: {text}");
-                println!(
+                outln!("game over: {text}");
+                outln!(
                     "the game as a save file: http://{}/api/games/{game}/save.ron",
                     server.authority
                 );
@@ -150,7 +155,7 @@ async fn session(
     }
     let mut started = snapshot.status == GameStatus::Playing;
     if !started {
-        println!("waiting for the opponent to join …");
+        outln!("waiting for the opponent to join …");
     }
     let mut mirror = Mirror::of(&snapshot)?;
     // The move sent and not yet acknowledged, with when it was sent.
@@ -196,7 +201,7 @@ async fn session(
                         started = snapshot.status == GameStatus::Playing;
                         mirror = Mirror::of(&snapshot)?;
                         pending = None;
-                        if started { println!("the game is on"); }
+                        if started { outln!("the game is on"); }
                     }
                     ServerMessage::Moved { ply, notation, side: by, hash, .. } => {
                         if ply == mirror.ply() {
@@ -205,7 +210,7 @@ async fn session(
                                 // Out of step: ask for the whole game.
                                 net::send(&mut ws, &ClientMessage::Resync).await?;
                             }
-                            println!("{:>4}. {by}: {notation}", ply + 1);
+                            outln!("{:>4}. {by}: {notation}", ply + 1);
                         }
                         if pending.as_ref().is_some_and(|(p, _, _)| *p <= ply) {
                             pending = None;
@@ -214,11 +219,11 @@ async fn session(
                     ServerMessage::GameOver { result, .. } => return Ok(Some(result.text)),
                     // The computer plays on: it declines draws and takebacks.
                     ServerMessage::Offer { offer, by, .. } if by != side && offer != OfferKind::Rematch => {
-                        println!("the opponent offers a {offer}: declined");
+                        outln!("the opponent offers a {offer}: declined");
                         net::send(&mut ws, &ClientMessage::Decline { offer }).await?;
                     }
                     ServerMessage::Presence { side: s, presence } if s != side => {
-                        println!("the opponent is {presence:?}");
+                        outln!("the opponent is {presence:?}");
                         if let boardcraft_protocol::Presence::Gone { claim_in_ms: 0 } = presence {
                             net::send(&mut ws, &ClientMessage::ClaimVictory).await?;
                         }

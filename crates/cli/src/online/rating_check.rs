@@ -309,7 +309,7 @@ pub async fn check(url: &str) -> Result<bool, String> {
             );
         }
     }
-    println!(
+    outln!(
         "ratings check: {} finished account games ({rated} rated, {aborted} aborted, {casual} casual); \
          Glicko-2 recomputed with skillratings: {mismatches} mismatches (largest difference \
          {largest:e}); {missing} rated games without \
@@ -323,7 +323,7 @@ pub async fn check(url: &str) -> Result<bool, String> {
         && unexpected == 0
         && chain_breaks == 0
         && row_mismatches == 0;
-    println!(
+    outln!(
         "{}",
         if ok {
             "ratings check passed"
