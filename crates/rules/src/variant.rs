@@ -165,9 +165,11 @@ impl Variant {
                     .map(|r| (r.seat_count(), FamilyRules::Race(Arc::new(r))))
                     .collect::<Vec<_>>()
             }),
-            FamilySpec::Focus(spec) => spec
-                .validate()
-                .map(|r| vec![(2, FamilyRules::Focus(Arc::new(r)))]),
+            FamilySpec::Focus(spec) => spec.validate_all().map(|all| {
+                all.into_iter()
+                    .map(|r| (r.seat_count(), FamilyRules::Focus(Arc::new(r))))
+                    .collect::<Vec<_>>()
+            }),
             FamilySpec::Gipf(spec) => spec
                 .validate()
                 .map(|r| vec![(2, FamilyRules::Gipf(Arc::new(r)))]),
@@ -216,7 +218,8 @@ impl Variant {
     pub fn players(&self) -> usize {
         match &self.rules {
             FamilyRules::Race(r) => r.seat_count(),
-            FamilyRules::Focus(_) | FamilyRules::Gipf(_) => 2,
+            FamilyRules::Focus(r) => r.seat_count(),
+            FamilyRules::Gipf(_) => 2,
         }
     }
 

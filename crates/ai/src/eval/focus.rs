@@ -13,6 +13,9 @@ use boardcraft_rules::{
 
 use super::Evaluate;
 
+/// Most seats a Focus table has.
+const SEATS: usize = 4;
+
 /// Every piece still in the game.
 const ALIVE: i32 = 100;
 /// On top of `ALIVE`: a reserve piece can be dropped anywhere, onto any stack.
@@ -29,34 +32,83 @@ const MOBILITY: i32 = 3;
 const NO_STACK: i32 = 150;
 const TEMPO: i32 = 20;
 
+/// Each seat's standing (material that can still act, see the module docs); seats that are
+/// out score nothing.
+fn standings(pos: &FocusPosition) -> [i32; SEATS] {
+    let board = pos.rules().board();
+    let n = pos.seat_count();
+    let mut side = [0i32; SEATS];
+    let mut alive = [0i32; SEATS];
+    let mut controlled = [false; SEATS];
+    for &sq in board.squares() {
+        let stack = pos.stack(sq);
+        let Some(top) = stack.top() else { continue };
+        let h = stack.height();
+        let own = stack.count(top);
+        for c in Seat::all(n) {
+            alive[c.index()] += i32::from(stack.count(c));
+        }
+        controlled[top.index()] = true;
+        side[top.index()] += CONTROL
+            + HEIGHT * i32::from(h)
+            + OWN_BENEATH * (i32::from(own) - 1)
+            + MOBILITY * i32::from(board.move_count(sq, h));
+    }
+    for c in Seat::all(n) {
+        if pos.is_out(c) {
+            side[c.index()] = 0;
+            continue;
+        }
+        let reserve = i32::from(pos.reserve(c));
+        side[c.index()] += (alive[c.index()] + reserve) * ALIVE + reserve * RESERVE;
+        if !controlled[c.index()] {
+            side[c.index()] -= NO_STACK;
+        }
+    }
+    side
+}
+
+/// `seat`'s standing (with its partner's, when partners play) minus that of the strongest
+/// other side of the table.
+fn value_for(pos: &FocusPosition, seat: Seat) -> i32 {
+    let rules = pos.rules();
+    let side = standings(pos);
+    let mut team = [0i32; SEATS];
+    for c in Seat::all(pos.seat_count()) {
+        team[rules.team(c)] += side[c.index()];
+    }
+    let mine = rules.team(seat);
+    let best_other = Seat::all(pos.seat_count())
+        .map(|c| rules.team(c))
+        .filter(|&t| t != mine)
+        .map(|t| team[t])
+        .max()
+        .unwrap_or(0);
+    team[mine] - best_other
+}
+
 impl Evaluate for FocusPosition {
     fn evaluate(&self) -> i32 {
-        let board = self.rules().board();
-        let mut side = [0i32; 2];
-        let mut alive = [0i32; 2];
-        let mut controlled = [false; 2];
-        for &sq in board.squares() {
-            let stack = self.stack(sq);
-            let Some(top) = stack.top() else { continue };
-            let h = stack.height();
-            let own = stack.count(top);
-            alive[top.index()] += i32::from(own);
-            alive[top.other().index()] += i32::from(h - own);
-            controlled[top.index()] = true;
-            side[top.index()] += CONTROL
-                + HEIGHT * i32::from(h)
-                + OWN_BENEATH * (i32::from(own) - 1)
-                + MOBILITY * i32::from(board.move_count(sq, h));
-        }
-        for c in Seat::BOTH {
-            let reserve = i32::from(self.reserve(c));
-            side[c.index()] += (alive[c.index()] + reserve) * ALIVE + reserve * RESERVE;
-            if !controlled[c.index()] {
-                side[c.index()] -= NO_STACK;
-            }
+        value_for(self, self.side_to_move()) + TEMPO
+    }
+
+    /// With more than two seats, how much better `seat`'s side stands than the strongest of
+    /// the others; the tempo bonus goes to the side to move.
+    fn evaluate_for(&self, seat: Seat) -> i32 {
+        if self.seat_count() == 2 {
+            return if seat == self.side_to_move() {
+                self.evaluate()
+            } else {
+                -self.evaluate()
+            };
         }
         let me = self.side_to_move();
-        side[me.index()] - side[me.other().index()] + TEMPO
+        let tempo = if self.rules().team(seat) == self.rules().team(me) {
+            TEMPO
+        } else {
+            0
+        };
+        value_for(self, seat) + tempo
     }
 
     /// Overflow captures first, then taking over an opponent's stack, then big moves.
@@ -103,16 +155,13 @@ impl Overflows for FocusPosition {
         let overflow = (h + lifted)
             .saturating_sub(self.rules().height_limit())
             .min(h);
-        let bottom = target.bits() & ((1u16 << overflow) - 1);
-        let black = bottom.count_ones() as i32;
-        let (mine, theirs) = match me {
-            Seat::WHITE => (i32::from(overflow) - black, black),
-            _ => (black, i32::from(overflow) - black),
-        };
+        let (bottom, _) = target.split_top(h - overflow);
+        let mine = i32::from(bottom.count(me));
+        let theirs = i32::from(overflow) - mine;
         Overflow {
             mine,
             theirs,
-            takeover: target.top() == Some(me.other()),
+            takeover: target.top().is_some_and(|t| t != me),
             lifted,
             is_drop,
         }

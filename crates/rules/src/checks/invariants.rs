@@ -159,7 +159,8 @@ fn race_material(pos: &AnyPosition, p: &RacePosition) -> Result<(), Violation> {
 
 fn focus_material(pos: &AnyPosition, p: &FocusPosition) -> Result<(), Violation> {
     let rules = p.rules();
-    let mut controlled = [0u16; 2];
+    let n = p.seat_count();
+    let mut controlled = [0u16; Seat::MAX];
     for (sq, stack) in p.stacks() {
         if !rules.board().contains(sq) {
             return fail(pos, format_args!("a stack stands on {sq}, off the board"));
@@ -178,17 +179,35 @@ fn focus_material(pos: &AnyPosition, p: &FocusPosition) -> Result<(), Violation>
             controlled[top.index()] += 1;
         }
     }
-    for c in Seat::BOTH {
-        let total =
-            p.pieces_on_board(c) + u32::from(p.reserve(c)) + u32::from(p.captured_by(c.other()));
+    let lost: u32 = Seat::all(n).map(|c| u32::from(p.lost(c))).sum();
+    let taken: u32 = Seat::all(n).map(|c| u32::from(p.captured_by(c))).sum();
+    if lost != taken {
+        return fail(
+            pos,
+            format_args!("{lost} pieces were lost but {taken} captured"),
+        );
+    }
+    for c in Seat::all(n) {
+        if n == 2 && p.lost(c) != p.captured_by(c.other()) {
+            return fail(
+                pos,
+                format_args!(
+                    "{c} lost {} pieces but {} captured {}",
+                    p.lost(c),
+                    c.other(),
+                    p.captured_by(c.other())
+                ),
+            );
+        }
+        let total = p.pieces_on_board(c) + u32::from(p.reserve(c)) + u32::from(p.lost(c));
         if total != u32::from(rules.pieces_per_side()) {
             return fail(
                 pos,
                 format_args!(
-                    "{c}: board {} + reserve {} + captured by the opponent {} = {total}, not {}",
+                    "{c}: board {} + reserve {} + captured by the others {} = {total}, not {}",
                     p.pieces_on_board(c),
                     p.reserve(c),
-                    p.captured_by(c.other()),
+                    p.lost(c),
                     rules.pieces_per_side()
                 ),
             );

@@ -8,6 +8,8 @@ use crate::{Position, Seat};
 impl fmt::Display for FocusPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let board = self.rules().board();
+        let letters = self.rules().letters();
+        let seats = || Seat::all(self.seat_count());
         // Room for the tallest stack and a space.
         let cell = usize::from(self.rules().height_limit()).max(1) + 1;
         let files = || {
@@ -22,7 +24,7 @@ impl fmt::Display for FocusPosition {
             let mut line = format!("{rank:>2}  ");
             for (sq, playable) in row {
                 let text = if playable {
-                    self.stack(sq).to_string()
+                    self.stack(sq).to_text_with(&letters)
                 } else {
                     String::new()
                 };
@@ -31,21 +33,34 @@ impl fmt::Display for FocusPosition {
             writeln!(f, "{}", line.trim_end())?;
         }
         writeln!(f, "{}", files())?;
+        let list = |what: &dyn Fn(Seat) -> String| seats().map(what).collect::<Vec<_>>().join(", ");
+        let name = |c: Seat| self.seat_name(c);
         writeln!(
             f,
-            "Reserve:  White {}, Black {}",
-            self.reserve(Seat::WHITE),
-            self.reserve(Seat::BLACK)
+            "Reserve:  {}",
+            list(&|c| format!("{} {}", name(c), self.reserve(c)))
         )?;
         writeln!(
             f,
-            "Captured: by White {}, by Black {}",
-            self.captured_by(Seat::WHITE),
-            self.captured_by(Seat::BLACK)
+            "Captured: {}",
+            list(&|c| format!("by {} {}", name(c), self.captured_by(c)))
         )?;
+        let out = self.out_order();
+        if self.seat_count() > 2 && !out.is_empty() {
+            let groups: Vec<String> = out
+                .iter()
+                .map(|g| g.iter().map(|&c| name(c)).collect::<Vec<_>>().join(" and "))
+                .collect();
+            writeln!(f, "Out (first out first): {}", groups.join(", "))?;
+        }
         match self.outcome() {
             Some(outcome) => write!(f, "Game over after ply {}: {outcome}", self.ply()),
-            None => write!(f, "{} to move, ply {}", self.side_to_move(), self.ply()),
+            None => write!(
+                f,
+                "{} to move, ply {}",
+                name(self.side_to_move()),
+                self.ply()
+            ),
         }
     }
 }

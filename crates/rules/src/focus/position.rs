@@ -4,9 +4,9 @@ use std::{fmt, sync::Arc};
 use super::moves::{Action, Fate, FocusEffect, FocusMove, Overflowed};
 use super::rules::FocusRules;
 use super::square::Square;
-use super::stack::Stack;
+use super::stack::{MAX_SEATS, Stack};
 use super::zobrist;
-use crate::{EndReason, IllegalMove, NotationError, Outcome, Position, Seat};
+use crate::{EndReason, IllegalMove, NotationError, Outcome, Places, Position, Seat};
 
 /// A Focus position. Cloning copies the board array (512 bytes, boxed to keep the value small)
 /// and the repetition history.
@@ -15,11 +15,20 @@ pub struct FocusPosition {
     rules: Arc<FocusRules>,
     /// Indexed by [`Square::index`]; squares off the board stay empty.
     stacks: Box<[Stack; 256]>,
-    reserve: [u16; 2],
-    /// `captured[c]`: opponent pieces that `c` has captured (they are out of the game).
-    captured: [u16; 2],
+    /// Per seat; only the first `seat_count` entries are used (the rest stay 0).
+    reserve: [u16; MAX_SEATS],
+    /// `captured[c]`: other seats' pieces that `c` has captured (they are out of the game).
+    captured: [u16; MAX_SEATS],
+    /// `lost[c]`: `c`'s pieces captured by the other seats.
+    lost: [u16; MAX_SEATS],
     /// How many stacks each side controls, kept up to date for the end rule and move counts.
-    controlled: [u16; 2],
+    controlled: [u16; MAX_SEATS],
+    /// `out[c]`: 0 while `c` plays; once it controls no stack and has no reserve (which is
+    /// for good: only its own moves give it either), the number of the ply's elimination
+    /// round, 1 for the first seats to go out. Seats put out by the same ply share a round.
+    out: [u8; MAX_SEATS],
+    /// Elimination rounds so far.
+    rounds: u8,
     side: Seat,
     ply: u32,
     hash: u64,
@@ -54,7 +63,10 @@ impl PartialEq for FocusPosition {
             && self.stacks == other.stacks
             && self.reserve == other.reserve
             && self.captured == other.captured
+            && self.lost == other.lost
             && self.controlled == other.controlled
+            && self.out == other.out
+            && self.rounds == other.rounds
             && self.side == other.side
             && self.ply == other.ply
             && self.hash == other.hash
@@ -70,9 +82,13 @@ impl Eq for FocusPosition {}
 pub struct FocusUndo {
     from_before: Stack,
     to_before: Stack,
-    reserve: [u16; 2],
-    captured: [u16; 2],
-    controlled: [u16; 2],
+    reserve: [u16; MAX_SEATS],
+    captured: [u16; MAX_SEATS],
+    lost: [u16; MAX_SEATS],
+    controlled: [u16; MAX_SEATS],
+    out: [u8; MAX_SEATS],
+    rounds: u8,
+    side: Seat,
     hash: u64,
     repeatable_from: u32,
 }
@@ -90,15 +106,16 @@ impl FocusPosition {
         let setup = rules.setup().to_vec();
         let reserve = rules.starting_reserve();
         let first = rules.first_player();
-        Self::from_setup(rules, &setup, [reserve; 2], [0; 2], first)
+        let n = rules.seat_count();
+        Self::from_seats(rules, &setup, &vec![reserve; n], &vec![0; n], first, None)
             .expect("validated rules hold a valid set-up")
     }
 
-    /// Any position of the variant: the stacks (squares not listed are empty), each side's
-    /// reserve and captures (`captured[c]` = pieces `c` has captured), and the side to move. The
-    /// position starts at ply 0 with no history. Checks that every stack is on the board and
-    /// within the height limit and that no piece is missing or extra: for each side, pieces on
-    /// the board + its reserve + pieces the opponent captured = `pieces_per_side`.
+    /// Any position of a two-seat variant: the stacks (squares not listed are empty), each
+    /// side's reserve and captures (`captured[c]` = pieces `c` has captured), and the side to
+    /// move. The position starts at ply 0 with no history. Checks that every stack is on the
+    /// board and within the height limit and that no piece is missing or extra: for each side,
+    /// pieces on the board + its reserve + pieces the opponent captured = `pieces_per_side`.
     pub fn from_setup(
         rules: Arc<FocusRules>,
         stacks: &[(Square, Stack)],
@@ -106,9 +123,43 @@ impl FocusPosition {
         captured: [u16; 2],
         side_to_move: Seat,
     ) -> Result<Self, InvalidPosition> {
+        Self::from_seats(rules, stacks, &reserve, &captured, side_to_move, None)
+    }
+
+    /// Any position of the variant's table, of any size: as [`Self::from_setup`], with one
+    /// reserve and one capture count per seat. With more than two seats the material check is
+    /// per seat (on the board + reserve ≤ `pieces_per_side`) and in all (the pieces missing
+    /// from every seat add up to the captures). Seats that control no stack and hold no
+    /// reserve go out when their turn comes; `out_order` lists those already out, in the order
+    /// they went out (groups that went out on the same ply, first out first). A side to move
+    /// with nothing is out, and unless that ends the game the turn passes to the next seat
+    /// that can move.
+    pub fn from_seats(
+        rules: Arc<FocusRules>,
+        stacks: &[(Square, Stack)],
+        reserve: &[u16],
+        captured: &[u16],
+        side_to_move: Seat,
+        out_order: Option<&[Vec<Seat>]>,
+    ) -> Result<Self, InvalidPosition> {
+        let n = rules.seat_count();
         let mut problems = Vec::new();
+        if reserve.len() != n || captured.len() != n {
+            problems.push(format!(
+                "{n} seats need {n} reserves and {n} capture counts; {} and {} are given",
+                reserve.len(),
+                captured.len()
+            ));
+            return Err(InvalidPosition { problems });
+        }
+        if side_to_move.index() >= n {
+            problems.push(format!(
+                "{side_to_move:?} is to move, but the table has {n} seats"
+            ));
+            return Err(InvalidPosition { problems });
+        }
         let mut board = Box::new([Stack::EMPTY; 256]);
-        let mut on_board = [0u32; 2];
+        let mut on_board = [0u32; MAX_SEATS];
         for &(sq, stack) in stacks {
             if !rules.board().contains(sq) {
                 problems.push(format!("{sq} is not a square of the board"));
@@ -125,35 +176,74 @@ impl FocusPosition {
                 ));
                 continue;
             }
+            if stack.pieces().any(|c| c.index() >= n) {
+                problems.push(format!(
+                    "the stack on {sq} holds a piece of a seat beyond the table's {n}"
+                ));
+                continue;
+            }
             board[sq.index()] = stack;
-            for c in Seat::BOTH {
+            for c in Seat::all(n) {
                 on_board[c.index()] += u32::from(stack.count(c));
             }
         }
-        for c in Seat::BOTH {
-            let total = on_board[c.index()]
-                + u32::from(reserve[c.index()])
-                + u32::from(captured[c.other().index()]);
-            if total != u32::from(rules.pieces_per_side()) {
+        let per_side = u32::from(rules.pieces_per_side());
+        let mut lost = [0u16; MAX_SEATS];
+        if n == 2 {
+            for c in Seat::BOTH {
+                let total = on_board[c.index()]
+                    + u32::from(reserve[c.index()])
+                    + u32::from(captured[c.other().index()]);
+                if total != per_side {
+                    problems.push(format!(
+                        "{c} has {} on the board + {} in reserve + {} captured by {} = {total} pieces, not {}",
+                        on_board[c.index()],
+                        reserve[c.index()],
+                        captured[c.other().index()],
+                        c.other(),
+                        rules.pieces_per_side()
+                    ));
+                }
+                lost[c.index()] = captured[c.other().index()];
+            }
+        } else {
+            for c in Seat::all(n) {
+                let kept = on_board[c.index()] + u32::from(reserve[c.index()]);
+                match per_side.checked_sub(kept) {
+                    Some(missing) => lost[c.index()] = missing as u16,
+                    None => problems.push(format!(
+                        "{} has {} on the board + {} in reserve = {kept} pieces, more than {per_side}",
+                        rules.seat_name(c),
+                        on_board[c.index()],
+                        reserve[c.index()],
+                    )),
+                }
+            }
+            let missing: u32 = lost.iter().map(|&l| u32::from(l)).sum();
+            let taken: u32 = captured.iter().map(|&c| u32::from(c)).sum();
+            if problems.is_empty() && missing != taken {
                 problems.push(format!(
-                    "{c} has {} on the board + {} in reserve + {} captured by {} = {total} pieces, not {}",
-                    on_board[c.index()],
-                    reserve[c.index()],
-                    captured[c.other().index()],
-                    c.other(),
-                    rules.pieces_per_side()
+                    "{missing} pieces are missing from the board and the reserves, but the captures add up to {taken}"
                 ));
             }
         }
         if !problems.is_empty() {
             return Err(InvalidPosition { problems });
         }
+        let widen = |v: &[u16]| {
+            let mut a = [0u16; MAX_SEATS];
+            a[..n].copy_from_slice(v);
+            a
+        };
         let mut pos = FocusPosition {
             rules,
             stacks: board,
-            reserve,
-            captured,
-            controlled: [0; 2],
+            reserve: widen(reserve),
+            captured: widen(captured),
+            lost,
+            controlled: [0; MAX_SEATS],
+            out: [0; MAX_SEATS],
+            rounds: 0,
             side: side_to_move,
             ply: 0,
             hash: 0,
@@ -164,6 +254,35 @@ impl FocusPosition {
             if let Some(c) = pos.stacks[sq.index()].top() {
                 pos.controlled[c.index()] += 1;
             }
+        }
+        if let Some(groups) = out_order {
+            for group in groups.iter().filter(|g| !g.is_empty()) {
+                pos.rounds += 1;
+                for &c in group {
+                    if c.index() >= n || pos.is_out(c) {
+                        problems.push(format!("{c:?} is listed twice or is not a seat"));
+                    } else if !pos.has_nothing(c) {
+                        problems.push(format!(
+                            "{} is listed as out, but it still has a stack or a reserve",
+                            pos.rules.seat_name(c)
+                        ));
+                    } else {
+                        pos.out[c.index()] = pos.rounds;
+                    }
+                }
+            }
+        }
+        // The end rule is judged when a seat's turn comes: the side to move with nothing is
+        // out, and the turn passes on unless that ends the game.
+        if pos.has_nothing(side_to_move) && !pos.is_out(side_to_move) {
+            pos.rounds += 1;
+            pos.out[side_to_move.index()] = pos.rounds;
+        }
+        if pos.is_out(side_to_move) && !pos.decided() {
+            pos.pass_turn(side_to_move);
+        }
+        if !problems.is_empty() {
+            return Err(InvalidPosition { problems });
         }
         pos.hash = pos.compute_hash();
         Ok(pos)
@@ -191,9 +310,116 @@ impl FocusPosition {
         self.reserve[color.index()]
     }
 
-    /// The opponent pieces `color` has captured.
+    /// The other seats' pieces `color` has captured.
     pub fn captured_by(&self, color: Seat) -> u16 {
         self.captured[color.index()]
+    }
+
+    /// `color`'s pieces the other seats have captured.
+    pub fn lost(&self, color: Seat) -> u16 {
+        self.lost[color.index()]
+    }
+
+    /// The seat controls no stack and has no reserve: it has no move, now or ever again.
+    pub fn is_out(&self, color: Seat) -> bool {
+        self.out[color.index()] != 0
+    }
+
+    /// The seats that are out, in the order they went out: one group per ply that put seats
+    /// out, first out first.
+    pub fn out_order(&self) -> Vec<Vec<Seat>> {
+        let n = self.rules.seat_count();
+        (1..=self.rounds)
+            .map(|r| Seat::all(n).filter(|c| self.out[c.index()] == r).collect())
+            .collect()
+    }
+
+    fn has_nothing(&self, color: Seat) -> bool {
+        self.controlled[color.index()] == 0 && self.reserve[color.index()] == 0
+    }
+
+    /// At most one side of the table (a seat, or a partnership) still plays.
+    fn decided(&self) -> bool {
+        let mut teams = 0u32;
+        for c in Seat::all(self.rules.seat_count()) {
+            if !self.is_out(c) {
+                teams |= 1 << self.rules.team(c);
+            }
+        }
+        teams.count_ones() <= 1
+    }
+
+    /// The places when the game ends now: the sides (seats or partnerships) still playing
+    /// share the best place (`first`, if given, takes it alone: Sackson's first-player win),
+    /// then the others, the last to go out first. A partnership goes out with its last seat.
+    fn places(&self, first: Option<Seat>) -> Places {
+        let n = self.rules.seat_count();
+        let rules = &self.rules;
+        // Each side's standing: u8::MAX while it plays, else the round its last seat went out.
+        let mut standing = [0u8; MAX_SEATS];
+        for c in Seat::all(n) {
+            let r = if self.is_out(c) {
+                self.out[c.index()]
+            } else {
+                u8::MAX
+            };
+            let t = rules.team(c);
+            standing[t] = standing[t].max(r);
+        }
+        if let Some(f) = first {
+            standing[rules.team(f)] = u8::MAX;
+            for c in Seat::all(n).filter(|&c| rules.team(c) != rules.team(f)) {
+                standing[rules.team(c)] = standing[rules.team(c)].min(u8::MAX - 1);
+            }
+        }
+        let mut levels: Vec<u8> = Seat::all(n).map(|c| standing[rules.team(c)]).collect();
+        levels.sort_unstable_by(|a, b| b.cmp(a));
+        levels.dedup();
+        let groups: Vec<Vec<Seat>> = levels
+            .iter()
+            .map(|&l| {
+                Seat::all(n)
+                    .filter(|&c| standing[rules.team(c)] == l)
+                    .collect()
+            })
+            .collect();
+        let groups: Vec<&[Seat]> = groups.iter().map(Vec::as_slice).collect();
+        Places::from_groups(&groups, n)
+    }
+
+    /// Passes the turn on from `me`: to the next seat in turn order that can move. A seat
+    /// whose turn comes while it controls no stack and holds no reserve goes out on the way
+    /// (it never gets either back: only its own moves give them), those of one pass sharing
+    /// an elimination round. When no other seat can move the game is over and the turn
+    /// simply goes to the next seat (so a two-seat game leaves the loser to move).
+    fn pass_turn(&mut self, me: Seat) {
+        let n = self.rules.seat_count();
+        let mut went_out = false;
+        let mut s = me.next(n);
+        let mut next = None;
+        while s != me {
+            if !self.is_out(s) {
+                if self.has_nothing(s) {
+                    self.out[s.index()] = self.rounds + 1;
+                    went_out = true;
+                } else {
+                    next = Some(s);
+                    break;
+                }
+            }
+            s = s.next(n);
+        }
+        if went_out {
+            self.rounds += 1;
+        }
+        self.side = next.unwrap_or(me.next(n));
+    }
+
+    /// Each seat's first turn drops its reserve piece on an empty square (opening_drop).
+    fn in_opening(&self) -> bool {
+        self.rules.opening_drop()
+            && self.ply < self.rules.seat_count() as u32
+            && self.reserve[self.side.index()] > 0
     }
 
     /// How many stacks `color` controls (has the top piece of).
@@ -223,15 +449,11 @@ impl FocusPosition {
 
     /// The hash from scratch (the incremental one must always equal it).
     pub fn compute_hash(&self) -> u64 {
-        let mut h = if self.side == Seat::BLACK {
-            zobrist::SIDE
-        } else {
-            0
-        };
+        let mut h = zobrist::side(self.side);
         for &sq in self.rules.board().squares() {
             h ^= zobrist::stack(sq, self.stacks[sq.index()]);
         }
-        for c in Seat::BOTH {
+        for c in Seat::all(self.rules.seat_count()) {
             h ^= zobrist::reserve(c, self.reserve[c.index()]);
             h ^= zobrist::captured(c, self.captured[c.index()]);
         }
@@ -245,6 +467,15 @@ impl FocusPosition {
         }
         let board = self.rules.board();
         let me = self.side;
+        if self.in_opening() {
+            return match *mv {
+                FocusMove::Drop { to } if board.contains(to) && self.stack(to).is_empty() => None,
+                _ => Some(format!(
+                    "each player's first turn drops the piece kept off the board on an empty square ({} has not had its first turn)",
+                    self.rules.seat_name(me)
+                )),
+            };
+        }
         match *mv {
             FocusMove::Move { from, to, count } => {
                 for sq in [from, to] {
@@ -267,7 +498,9 @@ impl FocusPosition {
                     None => return Some(format!("there is no stack on {from}")),
                     Some(owner) if owner != me => {
                         return Some(format!(
-                            "the stack on {from} is controlled by {owner} (its top piece), and it is {me}'s turn"
+                            "the stack on {from} is controlled by {} (its top piece), and it is {}'s turn",
+                            self.rules.seat_name(owner),
+                            self.rules.seat_name(me)
                         ));
                     }
                     Some(_) => {}
@@ -287,7 +520,10 @@ impl FocusPosition {
                 if !board.contains(to) {
                     Some(format!("{to} is not a square of the board"))
                 } else if self.reserve(me) == 0 {
-                    Some(format!("{me} has no pieces in reserve"))
+                    Some(format!(
+                        "{} has no pieces in reserve",
+                        self.rules.seat_name(me)
+                    ))
                 } else {
                     None
                 }
@@ -369,27 +605,22 @@ impl FocusPosition {
     /// How often the current position occurred before (same side to move), counting only
     /// positions since the last capture.
     fn earlier_occurrences(&self) -> usize {
-        let start = self.repeatable_from as usize;
-        let len = self.history.len();
-        if len < start + 2 {
-            return 0;
-        }
-        // Same side to move: every second entry back from `len - 2`.
-        self.history[start..len - 1]
+        // The hash includes the side to move, so equal hashes are the same seat's turn (with
+        // seats out, turns no longer alternate with a fixed period).
+        let start = (self.repeatable_from as usize).min(self.history.len());
+        self.history[start..]
             .iter()
-            .rev()
-            .step_by(2)
             .filter(|&&h| h == self.hash)
             .count()
     }
 
     /// A draw by a guard rule, or the first player's win under Sackson's option.
     fn drawn(&self, reason: EndReason) -> Outcome {
-        if self.rules.draw_is_first_player_win() {
-            Outcome::win(self.rules.first_player(), reason)
-        } else {
-            Outcome::draw(reason)
-        }
+        let first = self
+            .rules
+            .draw_is_first_player_win()
+            .then(|| self.rules.first_player());
+        Outcome::placed(self.places(first), reason)
     }
 }
 
@@ -406,6 +637,14 @@ impl Position for FocusPosition {
         self.side
     }
 
+    fn seat_count(&self) -> usize {
+        self.rules.seat_count()
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        self.rules.seat_name(seat).to_owned()
+    }
+
     fn ply(&self) -> u32 {
         self.ply
     }
@@ -417,6 +656,16 @@ impl Position for FocusPosition {
         }
         let board = self.rules.board();
         let me = self.side;
+        if self.in_opening() {
+            moves.extend(
+                board
+                    .squares()
+                    .iter()
+                    .filter(|&&to| self.stack(to).is_empty())
+                    .map(|&to| FocusMove::Drop { to }),
+            );
+            return;
+        }
         for &from in board.squares() {
             let stack = self.stacks[from.index()];
             if stack.top() != Some(me) {
@@ -441,6 +690,13 @@ impl Position for FocusPosition {
         }
         let board = self.rules.board();
         let me = self.side;
+        if self.in_opening() {
+            return board
+                .squares()
+                .iter()
+                .filter(|&&to| self.stack(to).is_empty())
+                .count() as u64;
+        }
         let mut n: u64 = board
             .squares()
             .iter()
@@ -483,7 +739,11 @@ impl Position for FocusPosition {
             to_before: self.stack(to),
             reserve: self.reserve,
             captured: self.captured,
+            lost: self.lost,
             controlled: self.controlled,
+            out: self.out,
+            rounds: self.rounds,
+            side: me,
             hash: self.hash,
             repeatable_from: self.repeatable_from,
         };
@@ -505,21 +765,25 @@ impl Position for FocusPosition {
             .stack(to)
             .stack_under(lifted, self.rules.height_limit());
         self.set(to, landed);
+        let n = self.rules.seat_count();
         if !fallen.is_empty() {
             let own = fallen.count(me);
-            let theirs = fallen.count(me.other());
+            let theirs = fallen.height() - own;
             if own > 0 {
                 self.add_reserve(me, i32::from(own));
             }
             if theirs > 0 {
                 self.add_captured(me, u16::from(theirs));
+                for c in Seat::all(n).filter(|&c| c != me) {
+                    self.lost[c.index()] += u16::from(fallen.count(c));
+                }
                 // Positions before a capture can never come back. (The history's length, not
                 // the ply: a position read from text starts with an empty history.)
                 self.repeatable_from = self.history.len() as u32;
             }
         }
-        self.side = me.other();
-        self.hash ^= zobrist::SIDE;
+        self.pass_turn(me);
+        self.hash ^= zobrist::side(me) ^ zobrist::side(self.side);
         self.ply += 1;
         undo
     }
@@ -531,21 +795,27 @@ impl Position for FocusPosition {
         self.stacks[mv.to().index()] = undo.to_before;
         self.reserve = undo.reserve;
         self.captured = undo.captured;
+        self.lost = undo.lost;
         self.controlled = undo.controlled;
+        self.out = undo.out;
+        self.rounds = undo.rounds;
         self.hash = undo.hash;
         self.repeatable_from = undo.repeatable_from;
-        self.side = self.side.other();
+        self.side = undo.side;
         self.ply -= 1;
         self.history.pop();
     }
 
-    /// Decided at the start of the side to move's turn, in this order: the real end rule (no
-    /// controlled stack and no reserve loses, A-F6), then the engine guards (repetition, ply
-    /// cap; A-F5).
+    /// Decided at the start of the side to move's turn, in this order: the real end rule (a
+    /// seat with no controlled stack and no reserve is out, A-F6; the last seat or partnership
+    /// still playing wins, the others placed by when they went out), then the engine guards
+    /// (repetition, ply cap; A-F5).
     fn outcome(&self) -> Option<Outcome> {
-        let me = self.side;
-        if self.controlled[me.index()] == 0 && self.reserve[me.index()] == 0 {
-            return Some(Outcome::win(me.other(), EndReason::NoStackNoReserve));
+        if self.decided() {
+            return Some(Outcome::placed(
+                self.places(None),
+                EndReason::NoStackNoReserve,
+            ));
         }
         if let Some(n) = self.rules.repetition_draw()
             && self.earlier_occurrences() + 1 >= usize::from(n)

@@ -6,45 +6,72 @@ use crate::Seat;
 /// The tallest stack the encoding can hold (and so the largest `height_limit` a variant may set).
 pub const MAX_HEIGHT: u8 = 15;
 
-/// The pieces on one square, bottom → top, packed as a sentinel-terminated bit string: bit `i`
-/// is the colour of the `i`-th piece from the bottom (1 = Black) and a single 1 bit sits just
-/// above the top piece. So the empty stack is `0b1`, a lone White piece `0b10`, and
-/// `[White, Black, White]` (bottom → top) is `0b1010`. Height, top and splitting are then a few
-/// bit operations, and every stack value is a distinct `u16`, which the Zobrist keys rely on.
+/// The most seats a stack can tell apart (two bits a piece).
+pub const MAX_SEATS: usize = 4;
+
+/// Every two-bit group set to 01.
+const LOW_BITS: u32 = 0x5555_5555;
+
+/// The pieces on one square, bottom → top, packed as a sentinel-terminated bit string: bits
+/// `2i` and `2i + 1` hold the seat of the `i`-th piece from the bottom and a single 1 bit sits
+/// just above the top piece. So the empty stack is `0b1`, a lone White (seat 0) piece `0b100`,
+/// and `[White, Black, White]` (bottom → top) is `0b100_0100`. Height, top and splitting are
+/// then a few bit operations, and every stack value is a distinct `u32`, which the Zobrist keys
+/// rely on.
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
-pub struct Stack(u16);
+pub struct Stack(u32);
 
 impl Stack {
     pub const EMPTY: Stack = Stack(1);
 
     /// A stack of one piece.
     pub const fn single(color: Seat) -> Stack {
-        Stack(0b10 | color_bit(color) as u16)
+        Stack(0b100 | color.index() as u32 & 3)
     }
 
-    /// A stack of the given pieces, bottom → top; `None` if taller than [`MAX_HEIGHT`].
+    /// A stack of the given pieces, bottom → top; `None` if taller than [`MAX_HEIGHT`] or if a
+    /// piece belongs to a seat a stack cannot hold ([`MAX_SEATS`] or more).
     pub fn from_pieces(pieces: impl IntoIterator<Item = Seat>) -> Option<Stack> {
         let mut bits: u32 = 0;
         let mut height: u32 = 0;
         for color in pieces {
-            if height >= u32::from(MAX_HEIGHT) {
+            if height >= u32::from(MAX_HEIGHT) || color.index() >= MAX_SEATS {
                 return None;
             }
-            bits |= color_bit(color) << height;
+            bits |= (color.index() as u32) << (2 * height);
             height += 1;
         }
-        Some(Stack((bits | 1 << height) as u16))
+        Some(Stack(bits | 1 << (2 * height)))
     }
 
     /// The packed value (sentinel bit included); distinct for distinct stacks.
     #[inline]
-    pub const fn bits(self) -> u16 {
+    pub const fn bits(self) -> u32 {
         self.0
+    }
+
+    /// The stack in the one-bit-a-piece form of a two-seat game (bit `i` = 1 when the `i`-th
+    /// piece is Black, a sentinel bit above the top), if every piece is White's or Black's.
+    /// Two-seat positions hash through it, so their keys do not depend on the wider encoding.
+    #[inline]
+    pub const fn two_seat_bits(self) -> Option<u16> {
+        let h = self.height() as u32;
+        let pieces = self.0 & ((1 << (2 * h)) - 1);
+        if pieces & !LOW_BITS != 0 {
+            return None;
+        }
+        // Gather the low bit of every two-bit group into one bit each.
+        let mut x = pieces & LOW_BITS;
+        x = (x | x >> 1) & 0x3333_3333;
+        x = (x | x >> 2) & 0x0f0f_0f0f;
+        x = (x | x >> 4) & 0x00ff_00ff;
+        x = (x | x >> 8) & 0x0000_ffff;
+        Some((x | 1 << h) as u16)
     }
 
     #[inline]
     pub const fn height(self) -> u8 {
-        (15 - self.0.leading_zeros()) as u8
+        ((31 - self.0.leading_zeros()) / 2) as u8
     }
 
     #[inline]
@@ -57,34 +84,35 @@ impl Stack {
     pub const fn top(self) -> Option<Seat> {
         match self.height() {
             0 => None,
-            h => Some(color_of(self.0 >> (h - 1) & 1)),
+            h => Some(seat_of(self.0 >> (2 * (h as u32 - 1)))),
         }
     }
 
     /// The piece `level` places above the bottom (0 = bottom).
     pub fn piece(self, level: u8) -> Option<Seat> {
-        (level < self.height()).then(|| color_of(self.0 >> level & 1))
+        (level < self.height()).then(|| seat_of(self.0 >> (2 * u32::from(level))))
     }
 
     /// The pieces bottom → top.
     pub fn pieces(self) -> impl Iterator<Item = Seat> + Clone {
-        (0..self.height()).map(move |i| color_of(self.0 >> i & 1))
+        (0..self.height()).map(move |i| seat_of(self.0 >> (2 * u32::from(i))))
     }
 
     /// How many pieces of `color` the stack holds.
     #[inline]
     pub const fn count(self, color: Seat) -> u8 {
-        let black = (self.0 & !(1 << self.height())).count_ones() as u8;
-        match color {
-            Seat::BLACK => black,
-            _ => self.height() - black,
-        }
+        let h = self.height();
+        let mask = (1u32 << (2 * h as u32)) - 1;
+        // Groups equal to `color` become 00; count the groups that are not.
+        let x = (self.0 ^ (LOW_BITS * (color.index() as u32 & 3))) & mask;
+        let differ = (x | x >> 1) & LOW_BITS & mask;
+        h - differ.count_ones() as u8
     }
 
     /// Splits off the top `k` pieces (`1 <= k <= height`): `(what stays, what is lifted)`.
     #[inline]
     pub const fn split_top(self, k: u8) -> (Stack, Stack) {
-        let stay = self.height() - k;
+        let stay = 2 * (self.height() - k) as u32;
         let below = self.0 & ((1 << stay) - 1);
         (Stack(below | 1 << stay), Stack(self.0 >> stay))
     }
@@ -95,37 +123,34 @@ impl Stack {
     #[inline]
     pub const fn stack_under(self, upper: Stack, limit: u8) -> (Stack, Stack) {
         let h = self.height();
-        // At most 2 × 15 pieces plus the sentinel: fits in u32.
-        let combined = (upper.0 as u32) << h | (self.0 as u32 & ((1 << h) - 1));
+        // At most 2 × 15 pieces of two bits plus the sentinel: fits in u64.
+        let combined =
+            (upper.0 as u64) << (2 * h as u32) | (self.0 as u64 & ((1 << (2 * h as u32)) - 1));
         let total = h + upper.height();
         if total <= limit {
-            (Stack(combined as u16), Stack::EMPTY)
+            (Stack(combined as u32), Stack::EMPTY)
         } else {
-            let fall = total - limit;
+            let fall = 2 * (total - limit) as u32;
             let fallen = combined & ((1 << fall) - 1) | 1 << fall;
-            (Stack((combined >> fall) as u16), Stack(fallen as u16))
+            (Stack((combined >> fall) as u32), Stack(fallen as u32))
         }
     }
 }
 
 #[inline]
-const fn color_bit(color: Seat) -> u32 {
-    match color {
-        Seat::WHITE => 0,
-        _ => 1,
-    }
+const fn seat_of(bits: u32) -> Seat {
+    Seat::at((bits & 3) as usize)
 }
 
-#[inline]
-const fn color_of(bit: u16) -> Seat {
-    if bit == 0 { Seat::WHITE } else { Seat::BLACK }
-}
-
-/// The piece letter used in set-ups, printouts and tests: `W` or `B`.
+/// The piece letter used in two-seat set-ups, printouts and tests: `W` or `B`.
+/// Seats 2 and 3 print as `C` and `D` where no seat letters are at hand (debug output); the
+/// position text of a larger table uses the variant's letters.
 pub const fn piece_letter(color: Seat) -> char {
-    match color {
-        Seat::WHITE => 'W',
-        _ => 'B',
+    match color.index() {
+        0 => 'W',
+        1 => 'B',
+        2 => 'C',
+        _ => 'D',
     }
 }
 
@@ -155,6 +180,8 @@ pub enum BadStack {
     BadPiece(char),
     #[error("a stack here holds at most {MAX_HEIGHT} pieces")]
     TooTall,
+    #[error("a stack is written bottom to top with the seats' letters ({1}); `{0}` is not one")]
+    NotASeat(char, String),
 }
 
 impl FromStr for Stack {
@@ -171,6 +198,41 @@ impl FromStr for Stack {
                 'W' => Ok(Seat::WHITE),
                 'B' => Ok(Seat::BLACK),
                 _ => Err(BadStack::BadPiece(c)),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Stack::from_pieces(pieces).ok_or(BadStack::TooTall)
+    }
+}
+
+impl Stack {
+    /// The stack written bottom → top with `letters[i]` for seat `i`'s pieces (`.` when empty);
+    /// seats without a letter fall back to [`piece_letter`].
+    pub fn to_text_with(self, letters: &[char]) -> String {
+        if self.is_empty() {
+            return ".".to_owned();
+        }
+        self.pieces()
+            .map(|s| letters.get(s.index()).copied().unwrap_or(piece_letter(s)))
+            .collect()
+    }
+
+    /// Reads a stack written bottom → top with `letters[i]` for seat `i` (case-insensitive);
+    /// `""` and `"."` are the empty stack. With the letters `W` and `B` this is `str::parse`.
+    pub fn parse_with(text: &str, letters: &[char]) -> Result<Stack, BadStack> {
+        if letters == ['W', 'B'] {
+            return text.parse();
+        }
+        if text == "." {
+            return Ok(Stack::EMPTY);
+        }
+        let pieces = text
+            .chars()
+            .map(|c| {
+                letters
+                    .iter()
+                    .position(|l| l.eq_ignore_ascii_case(&c))
+                    .map(Seat::at)
+                    .ok_or_else(|| BadStack::NotASeat(c, letters.iter().collect()))
             })
             .collect::<Result<Vec<_>, _>>()?;
         Stack::from_pieces(pieces).ok_or(BadStack::TooTall)
@@ -206,6 +268,34 @@ mod tests {
         assert_eq!(s("WWWWWWWWWWWWWWW").height(), 15);
         assert_eq!("WWWWWWWWWWWWWWWW".parse::<Stack>(), Err(BadStack::TooTall));
         assert_eq!("WX".parse::<Stack>(), Err(BadStack::BadPiece('X')));
+    }
+
+    #[test]
+    fn four_seats_and_the_two_seat_form() {
+        let letters = ['G', 'R', 'B', 'Y'];
+        let s4 = Stack::parse_with("GYRB", &letters).unwrap();
+        assert_eq!(s4.height(), 4);
+        assert_eq!(s4.top(), Some(Seat::at(2)));
+        assert_eq!(s4.count(Seat::at(3)), 1);
+        assert_eq!(s4.count(Seat::at(0)), 1);
+        assert_eq!(s4.to_text_with(&letters), "GYRB");
+        assert_eq!(s4.two_seat_bits(), None);
+        let (stay, lifted) = s4.split_top(3);
+        assert_eq!(
+            (stay.to_text_with(&letters), lifted.to_text_with(&letters)),
+            ("G".into(), "YRB".into())
+        );
+        let (landed, fallen) = s4.stack_under(s4, 5);
+        assert_eq!(landed.to_text_with(&letters), "BGYRB");
+        assert_eq!(fallen.to_text_with(&letters), "GYR");
+        // Two-seat stacks keep the one-bit form the hashes were made of.
+        assert_eq!(s("WBW").two_seat_bits(), Some(0b1010));
+        assert_eq!(Stack::EMPTY.two_seat_bits(), Some(1));
+        assert_eq!(s("BBBBBBBBBBBBBBB").two_seat_bits(), Some(u16::MAX));
+        assert!(matches!(
+            Stack::parse_with("GX", &letters),
+            Err(BadStack::NotASeat('X', _))
+        ));
     }
 
     #[test]

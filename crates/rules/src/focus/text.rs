@@ -7,9 +7,14 @@
 //! move and the plies played, each side's reserve and the pieces each side has captured
 //! (`captured=2,0`: White has captured two Black pieces). The standard start:
 //! `4/WWBBWW/1BBWWBB1/1WWBBWW1/1BBWWBB1/1WWBBWW1/BBWWBB/4 w 0 reserve=0,0 captured=0,0`.
+//!
+//! A table of three or four writes its pieces and the side to move with the seats' letters
+//! (`G`, `R`, `B`, `Y`), gives one reserve and one capture count per seat in seat order, and,
+//! once seats are out, adds `out=` with their letters in the order they went out, seats that
+//! went out on the same ply together and plies separated by commas (`out=R,BY`).
 use std::sync::Arc;
 
-use super::{FocusPosition, FocusRules, Stack};
+use super::{FocusPosition, FocusRules, Square, Stack};
 use crate::{
     Position, Seat,
     text::{Fields, PositionTextError, check_turn, pair, parse_rows, print_rows, side_letter},
@@ -19,18 +24,45 @@ impl FocusPosition {
     /// The position as text (see the module docs).
     pub fn to_text(&self) -> String {
         let board = self.rules().board();
+        let letters = self.rules().letters();
+        let n = letters.len();
         let rows = board.rows().map(|row| {
             row.filter(|&(_, playable)| playable)
                 .map(|(sq, _)| {
                     let stack = self.stack(sq);
                     match stack.height() {
                         0 => None,
-                        1 => Some(stack.to_string()),
-                        _ => Some(format!("({stack})")),
+                        1 => Some(stack.to_text_with(&letters)),
+                        _ => Some(format!("({})", stack.to_text_with(&letters))),
                     }
                 })
                 .collect()
         });
+        if n > 2 {
+            let list = |f: &dyn Fn(Seat) -> u16| {
+                Seat::all(n)
+                    .map(|c| f(c).to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            let mut text = format!(
+                "{} {} {} reserve={} captured={}",
+                print_rows(rows),
+                letters[self.side_to_move().index()].to_ascii_lowercase(),
+                self.ply(),
+                list(&|c| self.reserve(c)),
+                list(&|c| self.captured_by(c)),
+            );
+            let out = self.out_order();
+            if !out.is_empty() {
+                let groups: Vec<String> = out
+                    .iter()
+                    .map(|g| g.iter().map(|c| letters[c.index()]).collect())
+                    .collect();
+                text.push_str(&format!(" out={}", groups.join(",")));
+            }
+            return text;
+        }
         format!(
             "{} {} {} reserve={},{} captured={},{}",
             print_rows(rows),
@@ -50,6 +82,9 @@ impl FocusPosition {
         rules: Arc<FocusRules>,
         text: &str,
     ) -> Result<FocusPosition, PositionTextError> {
+        if rules.seat_count() > 2 {
+            return from_table_text(rules, text);
+        }
         let mut fields = Fields::new(text);
         let ((column, board_text), side, ply) = fields.common()?;
         check_turn(rules.first_player(), side, ply)?;
@@ -88,6 +123,22 @@ impl FocusPosition {
                 }
             )));
         };
+        let stacks = read_stacks(&rules, column, board_text)?;
+        let narrow = |v: [u32; 2]| v.map(|n| n as u16);
+        FocusPosition::from_setup(rules, &stacks, narrow(reserve), narrow(captured), side)
+            .map(|p| p.with_ply(ply))
+            .map_err(|e| PositionTextError::whole(e.problems.join("; ")))
+    }
+}
+
+/// The board field's stacks, written with the rules' seat letters.
+fn read_stacks(
+    rules: &FocusRules,
+    column: usize,
+    board_text: &str,
+) -> Result<Vec<(Square, Stack)>, PositionTextError> {
+    let letters = rules.letters();
+    {
         let board = rules.board();
         let lengths: Vec<usize> = board.rows().map(|r| r.filter(|x| x.1).count()).collect();
         let height = usize::from(board.height());
@@ -103,7 +154,7 @@ impl FocusPosition {
             let squares = row.filter(|x| x.1).map(|x| x.0);
             for (sq, cell) in squares.zip(cells) {
                 let Some(cell) = cell else { continue };
-                let stack: Stack = match cell.text.parse() {
+                let stack: Stack = match Stack::parse_with(cell.text, &letters) {
                     Ok(s) if cell.text.is_empty() || cell.text == "." => {
                         let _: Stack = s;
                         return Err(PositionTextError::at(
@@ -122,9 +173,125 @@ impl FocusPosition {
                 stacks.push((sq, stack));
             }
         }
-        let narrow = |v: [u32; 2]| v.map(|n| n as u16);
-        FocusPosition::from_setup(rules, &stacks, narrow(reserve), narrow(captured), side)
-            .map(|p| p.with_ply(ply))
-            .map_err(|e| PositionTextError::whole(e.problems.join("; ")))
+        Ok(stacks)
     }
+}
+
+/// Reads the text of a table of three or four (see the module docs).
+fn from_table_text(rules: Arc<FocusRules>, text: &str) -> Result<FocusPosition, PositionTextError> {
+    let n = rules.seat_count();
+    let letters = rules.letters();
+    let names: Vec<(char, String)> = Seat::all(n)
+        .map(|c| (letters[c.index()], rules.seat_name(c).to_owned()))
+        .collect();
+    let seats: Vec<(char, &str)> = names.iter().map(|(l, s)| (*l, s.as_str())).collect();
+    let mut fields = Fields::new(text);
+    let ((column, board_text), side, ply) = fields.common_seats(&seats)?;
+    let max = rules.pieces_per_side();
+    let mut reserve = None;
+    let mut captured = None;
+    let mut out = None;
+    for (col, field) in fields.rest() {
+        let (key, value) = field.split_once('=').unwrap_or((field, ""));
+        let twice = || PositionTextError::at(col, format!("`{key}` is given twice"));
+        match key {
+            "reserve" | "captured" => {
+                let slot = if key == "reserve" {
+                    &mut reserve
+                } else {
+                    &mut captured
+                };
+                if slot.is_some() {
+                    return Err(twice());
+                }
+                // A seat can capture pieces of every other seat.
+                let most = if key == "reserve" {
+                    max
+                } else {
+                    max * (n as u16 - 1)
+                };
+                let numbers: Option<Vec<u16>> = value
+                    .split(',')
+                    .map(|v| v.parse::<u16>().ok().filter(|&x| x <= most))
+                    .collect();
+                match numbers {
+                    Some(v) if v.len() == n => *slot = Some(v),
+                    _ => {
+                        return Err(PositionTextError::at(
+                            col,
+                            format!(
+                                "`{field}`: write {n} numbers of at most {most}, one per seat in seat order, like `{key}={}`",
+                                vec!["0"; n].join(",")
+                            ),
+                        ));
+                    }
+                }
+            }
+            "out" => {
+                if out.is_some() {
+                    return Err(twice());
+                }
+                let mut groups = Vec::new();
+                for group in value.split(',') {
+                    let seats: Option<Vec<Seat>> = group
+                        .chars()
+                        .map(|c| {
+                            letters
+                                .iter()
+                                .position(|l| l.eq_ignore_ascii_case(&c))
+                                .map(Seat::at)
+                        })
+                        .collect();
+                    match seats {
+                        Some(g) if !g.is_empty() => groups.push(g),
+                        _ => {
+                            return Err(PositionTextError::at(
+                                col,
+                                format!(
+                                    "`{field}`: write the letters of the seats that are out, in the order they went out, plies separated by commas (`out=R,BY`)"
+                                ),
+                            ));
+                        }
+                    }
+                }
+                out = Some(groups);
+            }
+            _ => {
+                return Err(PositionTextError::at(
+                    col,
+                    format!(
+                        "`{field}`: after the ply a Focus position has `reserve=…`, `captured=…` and, once seats are out, `out=…`"
+                    ),
+                ));
+            }
+        }
+    }
+    let missing = if reserve.is_none() {
+        "reserve"
+    } else {
+        "captured"
+    };
+    let (Some(reserve), Some(captured)) = (reserve, captured) else {
+        return Err(PositionTextError::whole(format!(
+            "the `{missing}` field is missing (a Focus position ends with `reserve=… captured=…`)"
+        )));
+    };
+    if out.is_none() {
+        // Nobody out yet: the turn has gone round the table in order.
+        let mut expected = rules.first_player();
+        for _ in 0..ply % n as u32 {
+            expected = expected.next(n);
+        }
+        if side != expected {
+            return Err(PositionTextError::whole(format!(
+                "after {ply} plies with every seat still playing it is {}'s turn ({} moves first)",
+                rules.seat_name(expected),
+                rules.seat_name(rules.first_player())
+            )));
+        }
+    }
+    let stacks = read_stacks(&rules, column, board_text)?;
+    FocusPosition::from_seats(rules, &stacks, &reserve, &captured, side, out.as_deref())
+        .map(|p| p.with_ply(ply))
+        .map_err(|e| PositionTextError::whole(e.problems.join("; ")))
 }

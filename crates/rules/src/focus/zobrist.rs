@@ -1,6 +1,8 @@
-//! Zobrist keys, computed rather than tabled: a stack has 2^16 possible values per square, so
+//! Zobrist keys, computed rather than tabled: a stack has 2^31 possible values per square, so
 //! the key of `(square, stack)` is a SplitMix64 mix of the pair — deterministic, no `rand`, and
-//! as well spread as a random table.
+//! as well spread as a random table. Stacks of White and Black pieces only are mixed in their
+//! one-bit-a-piece form, so two-seat positions keep the keys they had before stacks could hold
+//! more seats.
 use super::square::Square;
 use super::stack::Stack;
 use crate::Seat;
@@ -18,17 +20,31 @@ const fn mix(mut z: u64) -> u64 {
 const STACK: u64 = 1 << 40;
 const RESERVE: u64 = 2 << 40;
 const CAPTURED: u64 = 3 << 40;
+/// Stacks holding pieces of seats 2 and 3, in their two-bit form.
+const WIDE_STACK: u64 = 4 << 40;
 
 /// Black to move.
 pub const SIDE: u64 = mix(0xf0c5);
+
+/// The key of `seat` being to move: 0 for seat 0, [`SIDE`] for seat 1.
+#[inline]
+pub const fn side(seat: Seat) -> u64 {
+    match seat.index() {
+        0 => 0,
+        1 => SIDE,
+        n => mix(0xf0c5 ^ (n as u64) << 20),
+    }
+}
 
 /// The key of `stack` standing on `sq`; 0 for an empty square, so empty squares cost nothing.
 #[inline]
 pub fn stack(sq: Square, stack: Stack) -> u64 {
     if stack.is_empty() {
         0
+    } else if let Some(bits) = stack.two_seat_bits() {
+        mix(STACK | (sq.index() as u64) << 16 | u64::from(bits))
     } else {
-        mix(STACK | (sq.index() as u64) << 16 | u64::from(stack.bits()))
+        mix(WIDE_STACK | (sq.index() as u64) << 32 | u64::from(stack.bits()))
     }
 }
 
