@@ -217,12 +217,15 @@ impl std::fmt::Display for Notice {
     }
 }
 
-/// Whether the game's views draw the variant's board.
+/// Whether the game plays the variant: its views draw the board, and it seats two players (a
+/// variant offering only larger tables, such as Halma for four partners, is the engine's and
+/// the CLI's for now).
 pub fn drawable(v: &Variant) -> bool {
-    match &v.rules {
+    let board = match &v.rules {
         boardcraft_rules::FamilyRules::Race(r) => r.is_rectangular(),
         _ => true,
-    }
+    };
+    board && v.player_counts().contains(&2)
 }
 
 /// Every variant the game knows, loaded or broken.

@@ -3,11 +3,13 @@
 //! `Search<AnyPosition>` works too, but every node then pays for the enum: move lists are
 //! generated into a family vector and re-wrapped, and each call dispatches. Choosing the family
 //! once, when the search starts, makes the CLI and the app search at the family's full speed.
+//! A race game of more than two seats is searched by best-reply search ([`crate::best_reply`]).
 use boardcraft_rules::{
-    AnyMove, AnyPosition, focus::FocusPosition, gipf::GipfPosition, race::RacePosition,
+    AnyMove, AnyPosition, Position, focus::FocusPosition, gipf::GipfPosition, race::RacePosition,
 };
 
 use crate::{
+    best_reply::{BestReply, Reply},
     search::{Progress, Search, SearchConfig, ThinkResult},
     smp::{Helpers, parallel_search, think_parallel},
 };
@@ -17,6 +19,8 @@ use crate::{
 #[allow(clippy::large_enum_variant)]
 pub enum AnySearch {
     Race(Search<RacePosition>),
+    /// A race game of more than two seats, searched by best-reply search.
+    RaceReplies(Search<BestReply<RacePosition>>),
     Focus(Search<FocusPosition>),
     Gipf(Search<GipfPosition>),
 }
@@ -25,10 +29,16 @@ macro_rules! each {
     ($self:expr, $s:ident => $body:expr) => {
         match $self {
             AnySearch::Race($s) => $body,
+            AnySearch::RaceReplies($s) => $body,
             AnySearch::Focus($s) => $body,
             AnySearch::Gipf($s) => $body,
         }
     };
+}
+
+/// A best-reply search's move as the game's.
+fn race_reply(r: Reply<boardcraft_rules::race::RaceMove>) -> AnyMove {
+    AnyMove::Race(r.mv)
 }
 
 fn wrap<M>(r: ThinkResult<M>, f: fn(M) -> AnyMove) -> ThinkResult<AnyMove> {
@@ -52,6 +62,9 @@ fn wrap_progress<M>(p: Progress<M>, f: fn(M) -> AnyMove) -> Progress<AnyMove> {
 impl AnySearch {
     pub fn new(position: &AnyPosition, cfg: SearchConfig) -> Self {
         match position {
+            AnyPosition::Race(p) if p.seat_count() > 2 => {
+                AnySearch::RaceReplies(Search::new(&BestReply::new(p), cfg))
+            }
             AnyPosition::Race(p) => AnySearch::Race(Search::new(p, cfg)),
             AnyPosition::Focus(p) => AnySearch::Focus(Search::new(p, cfg)),
             AnyPosition::Gipf(p) => AnySearch::Gipf(Search::new(p, cfg)),
@@ -66,6 +79,9 @@ impl AnySearch {
         threads: usize,
     ) -> ThinkResult<AnyMove> {
         match position {
+            AnyPosition::Race(p) if p.seat_count() > 2 => {
+                wrap(think_parallel(&BestReply::new(p), cfg, threads), race_reply)
+            }
             AnyPosition::Race(p) => wrap(think_parallel(p, cfg, threads), AnyMove::Race),
             AnyPosition::Focus(p) => wrap(think_parallel(p, cfg, threads), AnyMove::Focus),
             AnyPosition::Gipf(p) => wrap(think_parallel(p, cfg, threads), AnyMove::Gipf),
@@ -80,6 +96,10 @@ impl AnySearch {
         threads: usize,
     ) -> (Self, Option<Helpers>) {
         match position {
+            AnyPosition::Race(p) if p.seat_count() > 2 => {
+                let (s, h) = parallel_search(&BestReply::new(p), cfg, threads);
+                (AnySearch::RaceReplies(s), h)
+            }
             AnyPosition::Race(p) => {
                 let (s, h) = parallel_search(p, cfg, threads);
                 (AnySearch::Race(s), h)
@@ -99,6 +119,7 @@ impl AnySearch {
     pub fn step(&mut self, nodes: u64) -> Progress<AnyMove> {
         match self {
             AnySearch::Race(s) => wrap_progress(s.step(nodes), AnyMove::Race),
+            AnySearch::RaceReplies(s) => wrap_progress(s.step(nodes), race_reply),
             AnySearch::Focus(s) => wrap_progress(s.step(nodes), AnyMove::Focus),
             AnySearch::Gipf(s) => wrap_progress(s.step(nodes), AnyMove::Gipf),
         }
@@ -108,6 +129,7 @@ impl AnySearch {
     pub fn run(self) -> ThinkResult<AnyMove> {
         match self {
             AnySearch::Race(s) => wrap(s.run(), AnyMove::Race),
+            AnySearch::RaceReplies(s) => wrap(s.run(), race_reply),
             AnySearch::Focus(s) => wrap(s.run(), AnyMove::Focus),
             AnySearch::Gipf(s) => wrap(s.run(), AnyMove::Gipf),
         }
@@ -117,6 +139,7 @@ impl AnySearch {
     pub fn stop(&mut self) -> ThinkResult<AnyMove> {
         match self {
             AnySearch::Race(s) => wrap(s.stop(), AnyMove::Race),
+            AnySearch::RaceReplies(s) => wrap(s.stop(), race_reply),
             AnySearch::Focus(s) => wrap(s.stop(), AnyMove::Focus),
             AnySearch::Gipf(s) => wrap(s.stop(), AnyMove::Gipf),
         }

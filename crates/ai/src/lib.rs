@@ -21,6 +21,7 @@
 
 mod analysis;
 mod any_search;
+pub mod best_reply;
 mod clock;
 pub mod eval;
 mod greedy;

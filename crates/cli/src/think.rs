@@ -85,8 +85,12 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
                 a.white_score
             );
         } else {
-            // A paranoid search: the others are taken to play together against the mover.
-            outln!("score: {} for {me}, against the others together", a.score);
+            // The mover's lead over the strongest of the others (a best-reply search lets the
+            // strongest reply of any other seat answer each of the mover's moves).
+            outln!(
+                "score: {} for {me}, against the strongest of the others",
+                a.score
+            );
         }
         outln!(
             "depth: {}  nodes: {nodes}  time: {:.3} s  ({nps:.0} nodes/s)",

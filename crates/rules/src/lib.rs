@@ -25,7 +25,7 @@ pub mod variant;
 
 pub use any::{AnyEffect, AnyMove, AnyPosition};
 pub use outcome::{EndReason, Outcome, Places};
-pub use position::{IllegalMove, NotationError, Position};
+pub use position::{IllegalMove, NotationError, OutOfTurn, Position};
 pub use seat::Seat;
 pub use variant::{
     FamilyRules, FieldError, PlayerCountError, Variant, VariantError, VariantWarning,

@@ -138,3 +138,37 @@ pub fn play_line<P: Position>(pos: &mut P, line: &str) -> Result<Vec<P::Effect>,
     }
     Ok(effects)
 }
+
+/// Turns out of their order, for searches of games of more than two seats that let any seat
+/// move next (best-reply search lets the strongest reply of all the other seats answer the
+/// searching seat's move). The rules of whose turn comes next stay the family's: a skipped turn
+/// goes to the next seat that still plays, as after a move.
+///
+/// Contract: `skip_turn` on a position that is not finished, then `unskip_turn` with its token,
+/// restores the position exactly; a skip changes the side to move (and the hash with it) and
+/// nothing else — no ply, no repetition history.
+pub trait OutOfTurn: Position {
+    /// What `unskip_turn` needs to restore the position.
+    type Skip: Copy + Send + Sync + 'static;
+
+    /// Whether `seat` still has turns (has neither finished nor gone out).
+    fn still_plays(&self, seat: Seat) -> bool;
+
+    /// The legal moves `seat` would have if it were to move now (none once the game is over
+    /// or the seat no longer plays).
+    fn legal_moves_of(&self, seat: Seat, moves: &mut Vec<Self::Move>);
+
+    /// Hands the turn to the next seat that still plays, without a move.
+    fn skip_turn(&mut self) -> Self::Skip;
+
+    /// Takes back a [`OutOfTurn::skip_turn`].
+    fn unskip_turn(&mut self, skip: Self::Skip);
+
+    /// The place `seat` has already made sure of (finished, or gone out), if any.
+    fn settled_place(&self, seat: Seat) -> Option<u8>;
+
+    /// Whether `a` and `b` play on one team (a seat is on its own team).
+    fn same_team(&self, a: Seat, b: Seat) -> bool {
+        a == b
+    }
+}

@@ -107,6 +107,19 @@ fn seats_sit_clockwise_from_the_bottom_and_race_to_the_opposite_point() {
 
 #[test]
 fn halma_for_four_has_thirteen_pieces_in_each_corner_and_32_first_moves() {
+    assert_eq!(
+        shipped_variant("halma-16-partners")
+            .unwrap()
+            .player_counts(),
+        [4]
+    );
+    assert_eq!(
+        shipped_variant("halma-16-partners")
+            .unwrap()
+            .new_game()
+            .count_legal_moves(),
+        32
+    );
     for name in ["halma-16", "halma-16-parlett"] {
         assert_eq!(shipped_variant(name).unwrap().player_counts(), [2, 4]);
         let v = table(name, 4);
@@ -157,6 +170,7 @@ fn the_position_contract_holds_at_every_seat_count() {
         "chinese-checkers-long",
         "halma-16",
         "halma-16-parlett",
+        "halma-16-partners",
     ] {
         for n in shipped_variant(name).unwrap().player_counts() {
             soak(&table(name, n), 3, 150);
@@ -391,4 +405,93 @@ fn long_hops_jump_a_piece_far_away_and_land_as_far_beyond() {
         }
     }
     let _ = v;
+}
+
+/// Four seats of one piece each in the corners of a 4×4 board, opposite seats partners.
+const PAIRS: &str = r#"(
+    format_version: 1,
+    name: "pairs",
+    title: "Pairs",
+    rules: Race(
+        width: 4,
+        height: 4,
+        directions: All,
+        regions: [
+            (name: "sw", cells: ["a1"]),
+            (name: "se", cells: ["d1"]),
+            (name: "ne", cells: ["d4"]),
+            (name: "nw", cells: ["a4"]),
+        ],
+        seats: {
+            4: [
+                (name: "Red", home: "sw", target: "ne"),
+                (name: "Blue", home: "se", target: "nw"),
+                (name: "Green", home: "ne", target: "sw"),
+                (name: "Yellow", home: "nw", target: "se"),
+            ],
+        },
+        partners: true,
+        win: FillWithOwn,
+        no_legal_move: Pass,
+        ply_cap: Some(200),
+    ),
+)"#;
+
+/// A partnership wins only when both partners have finished: a partner's finish alone ends
+/// nothing (its turns are skipped), and the finished team shares first place, the other team
+/// third.
+#[test]
+fn partners_win_together_when_both_have_finished() {
+    let v = Variant::from_ron("pairs.ron", PAIRS).unwrap();
+    let (mut finished_alone, mut team_wins) = (0, 0);
+    for game in 0..200u64 {
+        let mut pos = v.new_game();
+        let mut rng = game.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let mut moves = Vec::new();
+        while !pos.is_game_over() {
+            check_position(&pos).unwrap();
+            pos.legal_moves(&mut moves);
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let mv = moves[(rng % moves.len() as u64) as usize].clone();
+            pos.play(&mv).unwrap();
+            let AnyPosition::Race(p) = &pos else {
+                unreachable!()
+            };
+            let done: Vec<bool> = (0..4).map(|s| p.has_finished(Seat::at(s))).collect();
+            let teams = [done[0] && done[2], done[1] && done[3]];
+            assert_eq!(pos.is_game_over() && pos.ply() < 200, teams[0] || teams[1]);
+            if !pos.is_game_over() && done.iter().any(|&d| d) {
+                finished_alone += 1;
+                // A finished partner's turn never comes.
+                assert!(!done[pos.side_to_move().index()]);
+            }
+        }
+        let outcome = pos.outcome().unwrap();
+        if outcome.reason == EndReason::PlyCap {
+            continue;
+        }
+        let places = outcome.places.as_slice().to_vec();
+        assert!(
+            places == [1, 3, 1, 3] || places == [3, 1, 3, 1],
+            "{places:?}"
+        );
+        team_wins += 1;
+    }
+    assert!(finished_alone > 0, "no game had a partner finished first");
+    assert!(
+        team_wins > 100,
+        "only {team_wins} of 200 games were won by a team"
+    );
+}
+
+#[test]
+fn partners_need_an_even_table_of_four_or_more() {
+    let bad = PAIRS.replace("seats: {\n            4:", "seats: {\n            3: [\n                (name: \"Red\", home: \"sw\", target: \"ne\"),\n                (name: \"Blue\", home: \"se\", target: \"nw\"),\n                (name: \"Green\", home: \"ne\", target: \"sw\"),\n            ],\n            4:");
+    assert_ne!(bad, PAIRS);
+    let err = Variant::from_ron("pairs.ron", &bad)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("partners"), "{err}");
 }

@@ -27,6 +27,13 @@ pub trait Evaluate: Position {
         0
     }
 
+    /// [`Evaluate::order_hint`] for a move of `seat`, whoever is to move (a best-reply search
+    /// orders every other seat's replies together).
+    fn order_hint_of(&self, seat: Seat, mv: &Self::Move) -> i32 {
+        let _ = seat;
+        self.order_hint(mv)
+    }
+
     /// Whether the search looks past its horizon along the moves for which
     /// [`Evaluate::is_noisy`] holds (a quiescence search), so that a static value is never taken
     /// in the middle of an exchange. Off for games without captures.

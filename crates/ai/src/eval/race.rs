@@ -288,10 +288,22 @@ fn seat_values(
 /// `me`'s lead over the strongest of the seats still racing (with two seats: over the other),
 /// from the seats' values, plus the tempo of the side to move (minus it for the others).
 fn lead_of(pos: &RacePosition, side: &[i32; Seat::MAX], me: Seat) -> i32 {
-    let rival = pos
-        .rules()
+    let rules = pos.rules();
+    // Partners finish together: a team stands where its partner furthest behind stands.
+    let mut teams = *side;
+    if rules.partners() {
+        for s in rules.seats() {
+            let t = rules.team(s).index();
+            teams[t] = teams[t].min(side[s.index()]);
+        }
+        for s in rules.seats() {
+            teams[s.index()] = teams[rules.team(s).index()];
+        }
+    }
+    let side = &teams;
+    let rival = rules
         .seats()
-        .filter(|&o| o != me && !pos.has_finished(o))
+        .filter(|&o| rules.team(o) != rules.team(me) && !pos.has_finished(o))
         .max_by_key(|&o| side[o.index()]);
     let Some(rival) = rival else {
         return side[me.index()];
@@ -348,8 +360,12 @@ impl Evaluate for RacePosition {
 
     /// Forward progress first (long jumps towards the target corner).
     fn order_hint(&self, mv: &RaceMove) -> i32 {
+        self.order_hint_of(self.side_to_move(), mv)
+    }
+
+    fn order_hint_of(&self, seat: Seat, mv: &RaceMove) -> i32 {
         with_geometry(self.rules(), |g| {
-            let corner = g.corner[self.side_to_move().index()];
+            let corner = g.corner[seat.index()];
             distance(g.metric, mv.from(), corner) - distance(g.metric, mv.to(), corner)
         }) * 32
     }

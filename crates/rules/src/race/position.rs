@@ -9,7 +9,7 @@ use super::{
     rules::{EndRule, NoLegalMove, RaceRules, TargetLock, WinRule},
     square::Square,
 };
-use crate::{EndReason, IllegalMove, NotationError, Outcome, Places, Position, Seat};
+use crate::{EndReason, IllegalMove, NotationError, OutOfTurn, Outcome, Places, Position, Seat};
 
 const fn splitmix64(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -587,7 +587,19 @@ impl RacePosition {
         let rules = &*self.rules;
         let n = rules.seat_count();
         let mut reply_owed = false;
-        if rules.equalising_reply() {
+        if rules.partners() {
+            // The first team whose partners have all finished wins; the others share the
+            // places after it.
+            let half = n / 2;
+            let done = (0..half).find(|&t| {
+                self.finishers.has(Seat::at(t)) && self.finishers.has(Seat::at(t + half))
+            });
+            if let Some(t) = done {
+                let team = [Seat::at(t), Seat::at(t + half)];
+                let places = Places::from_groups(&[&team], n);
+                return Some(Outcome::placed(places, self.finish_reason(mover)));
+            }
+        } else if rules.equalising_reply() {
             let first = rules.first_player();
             let second = first.other();
             if mover == second && self.finished(first) {
@@ -714,6 +726,94 @@ impl RacePosition {
     }
 }
 
+impl RacePosition {
+    /// The legal moves of `seat` as if it were to move (see [`OutOfTurn`]).
+    #[inline]
+    fn moves_of(&self, seat: Seat, moves: &mut Vec<RaceMove>) {
+        moves.clear();
+        if self.outcome.is_some() {
+            return;
+        }
+        let own = &self.pieces[seat.index()];
+        if self.rules.long_hops() {
+            long_hops::moves(&self.rules, own, &self.occupied, seat, None, moves);
+            return;
+        }
+        with_node!(&self.rules, own, &self.occupied, seat, node => node.moves(moves, &self.classes));
+    }
+}
+
+/// What [`OutOfTurn::skip_turn`] changed: the seat that was to move.
+#[derive(Copy, Clone, Debug)]
+pub struct RaceSkip {
+    side: Seat,
+}
+
+impl RacePosition {
+    /// Hands the turn to `seat` without a move: the position, and so the last entry of the
+    /// history (which always holds the hash of the position as it stands, for undo and the
+    /// repetition count), is the same board with another side to move.
+    fn set_side(&mut self, seat: Seat) {
+        self.hash ^= SIDE_KEYS[self.side.index()] ^ SIDE_KEYS[seat.index()];
+        self.side = seat;
+        *self
+            .history
+            .last_mut()
+            .expect("history holds the start position") = self.hash;
+    }
+}
+
+impl OutOfTurn for RacePosition {
+    type Skip = RaceSkip;
+
+    fn still_plays(&self, seat: Seat) -> bool {
+        seat.index() < self.rules.seat_count() && self.finishers.plays(seat)
+    }
+
+    fn legal_moves_of(&self, seat: Seat, moves: &mut Vec<RaceMove>) {
+        if self.still_plays(seat) {
+            self.moves_of(seat, moves);
+        } else {
+            moves.clear();
+        }
+    }
+
+    fn skip_turn(&mut self) -> RaceSkip {
+        let n = self.rules.seat_count();
+        let side = self.side;
+        let mut next = side.next(n);
+        while next != side && !self.finishers.plays(next) {
+            next = next.next(n);
+        }
+        self.set_side(next);
+        RaceSkip { side }
+    }
+
+    fn unskip_turn(&mut self, skip: RaceSkip) {
+        self.set_side(skip.side);
+    }
+
+    fn same_team(&self, a: Seat, b: Seat) -> bool {
+        self.rules.team(a) == self.rules.team(b)
+    }
+
+    fn settled_place(&self, seat: Seat) -> Option<u8> {
+        let f = &self.finishers;
+        if self.rules.partners() {
+            // A partner's finish settles nothing until the whole team has finished (which ends
+            // the game).
+            return self.outcome.map(|o| o.places.of(seat));
+        }
+        let at = |order: &[u8]| order.iter().position(|&s| usize::from(s) == seat.index());
+        if let Some(i) = at(&f.order[..usize::from(f.count)]) {
+            return Some(i as u8 + 1);
+        }
+        // The last to go out is placed just above those who went out before it.
+        let i = at(&f.out_order[..usize::from(f.out_count)])?;
+        Some((self.rules.seat_count() - i) as u8)
+    }
+}
+
 impl Position for RacePosition {
     type Move = RaceMove;
     type Undo = RaceUndo;
@@ -736,16 +836,7 @@ impl Position for RacePosition {
     }
 
     fn legal_moves(&self, moves: &mut Vec<RaceMove>) {
-        moves.clear();
-        if self.outcome.is_some() {
-            return;
-        }
-        let own = &self.pieces[self.side.index()];
-        if self.rules.long_hops() {
-            long_hops::moves(&self.rules, own, &self.occupied, self.side, None, moves);
-            return;
-        }
-        with_node!(&self.rules, own, &self.occupied, self.side, node => node.moves(moves, &self.classes));
+        self.moves_of(self.side, moves);
     }
 
     fn count_legal_moves(&self) -> u64 {

@@ -77,6 +77,13 @@ pub struct RaceSpec {
     /// first finish and the others share second place. Two seats: the same either way.
     #[serde(default)]
     pub end: EndRule,
+    /// Partnerships (Halma for four): opposite seats — seat i and seat i + n/2 of a table of n —
+    /// play as a team. A team has finished when every partner has; the first team to finish
+    /// wins (its partners share first place) and the game ends, the other teams sharing the
+    /// places after it. Every seat count of the variant must then be even and at least four.
+    /// Default `false`.
+    #[serde(default)]
+    pub partners: bool,
     /// When the first player completes the win, the second player still gets one reply; if it
     /// completes too, the game is drawn (9qum Ugolki; two seats only). Default `false`.
     #[serde(default)]
@@ -266,6 +273,7 @@ pub struct RaceRules {
     long_hops: bool,
     win: WinRule,
     end: EndRule,
+    partners: bool,
     equalising_reply: bool,
     home_clear_ply: Option<u32>,
     count_ply: Option<u32>,
@@ -612,6 +620,14 @@ impl RaceSpec {
                 "no seats: give white_camp and black_camp, or `seats` with the seats of each player count",
             ));
         }
+        if self.partners
+            && let Some(n) = tables.keys().find(|&&n| n < 4 || n % 2 == 1)
+        {
+            errors.push(FieldError::new(
+                "partners",
+                format!("partners need an even table of four or more seats (opposite seats are partners), but the variant offers {n}; give the partnership game its own file"),
+            ));
+        }
         let repetition_draw = draw_guard::repetition_draw(self.repetition_draw, &mut errors);
         let ply_cap = draw_guard::ply_cap(self.ply_cap, &mut errors);
         let per_seat = draw_guard::ply_cap(self.ply_cap_per_seat, &mut errors);
@@ -930,6 +946,7 @@ impl RaceSpec {
                 long_hops: self.long_hops,
                 win: self.win,
                 end: self.end,
+                partners: self.partners,
                 equalising_reply: self.equalising_reply,
                 home_clear_ply: self.home_clear_ply,
                 count_ply: self.count_ply,
@@ -1168,6 +1185,20 @@ impl RaceRules {
     pub fn win(&self) -> WinRule {
         self.win
     }
+    /// Whether opposite seats play as partners (see [`RaceSpec::partners`]).
+    pub fn partners(&self) -> bool {
+        self.partners
+    }
+
+    /// The team of `seat`: itself, or with partners the lower of the two partners' seats.
+    pub fn team(&self, seat: Seat) -> Seat {
+        if self.partners {
+            Seat::at(seat.index() % (self.seat_count() / 2))
+        } else {
+            seat
+        }
+    }
+
     pub fn end(&self) -> EndRule {
         self.end
     }
@@ -1283,6 +1314,7 @@ impl fmt::Debug for RaceRules {
             .field("long_hops", &self.long_hops)
             .field("win", &self.win)
             .field("end", &self.end)
+            .field("partners", &self.partners)
             .field("equalising_reply", &self.equalising_reply)
             .field("home_clear_ply", &self.home_clear_ply)
             .field("count_ply", &self.count_ply)
@@ -1572,6 +1604,7 @@ mod tests {
             rest_in_other_regions: true,
             long_hops: false,
             end: EndRule::PlayOn,
+            partners: false,
             ply_cap_per_seat: None,
             directions: Directions::All,
             white_camp: white.iter().map(|s| s.to_string()).collect(),
