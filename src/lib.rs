@@ -10,16 +10,23 @@
 //! [`game::match_state::MoveApplied`] → animation ([`view::animation::PieceLanded`] per
 //! landing) → view.
 //!
-//! The folders follow that flow, and their dependencies point one way:
+//! The folders follow that flow; what each holds and what it uses:
 //!
 //! | folder | what it holds | uses |
 //! |---|---|---|
 //! | [`game`] | the match (single writer of the rules state), variants, set-up, review cursor, computer player, coach, status | `settings`, `platform` (to yield) |
-//! | [`view`] | board, pieces, animation, camera, view model, the reviewed position on the board | `game` |
-//! | [`input`] | pointer and keyboard → move requests | `game`, `view` |
-//! | [`ui`] | the egui panels, menus and windows; the words of both languages | all of the above |
+//! | [`view`] | board, pieces, animation, sounds, camera, view model, the reviewed position and a lesson's marks on the board | `game`, `settings`, `learn` (the lesson's marks) |
+//! | [`input`] | pointer, touch and keyboard → move requests; camera moves (orbit, zoom, pinch) | `game`, `view`, `learn` (whether an exercise takes the player's moves) |
+//! | [`learn`] | lessons and puzzles as assets, the player's progress, playing a step or a puzzle, copy position | `game`, `persistence` (where the progress is kept) |
+//! | [`online`] | online play: the game server's HTTP and websocket clients, an invite game's session and seat tokens, the lobby, their screens and words, the page's test hooks | `game`, `settings`, `persistence` (the seat tokens), `ui` (layout, colours, words) |
+//! | [`ui`] | the egui panels, menus and windows; the words of both languages | `game`, `view`, `input`, `learn`, `online`, `persistence`, `settings` |
 //! | [`persistence`] | saves and settings between runs, and where they are kept | `game`, `settings` |
-//! | [`platform`] | what differs between the desktop and the browser | `game` (the options, the page's status) |
+//! | [`platform`] | what differs between the desktop and the browser | `game` (the options, the page's status); in the browser also `ui`, `view`, `learn`, `online` (what the page publishes, Telegram's back button) |
+//!
+//! Two pairs use each other: `game` and `platform` (the computer player yields through
+//! `platform`, which reads the game's options and status), and `ui` and `online` (the menu and
+//! the game-over dialog open and describe online play; its screens are built with the UI's
+//! layout and words).
 //!
 //! [`settings`] (the player's preferences) and [`automation`] (running without a person: the
 //! headless app, screenshots, the frame benchmark) stand beside them.

@@ -3,23 +3,38 @@
 //!
 //! The modules stand on floors; each imports only from the floors below it:
 //!
-//! 1. the model, which imports nothing of the crate above it: [`settings`] (limits and
-//!    timings, the lobby's among them), [`secrets`] (ids, invites, tokens), [`names`] (what a
-//!    name may be), [`passwords`] (bounded hashing, strength), [`ratings`] (Glicko-2 at the
-//!    end of rated games), [`pairing`] (who plays whom in a quick-pairing wave),
-//!    [`client_addr`] (the client's address through trusted proxies), [`socket_sessions`]
-//!    (the sockets that close when their session ends), [`log_escape`] and [`open_files`];
-//! 2. [`storage`]: SQLite (default) or PostgreSQL behind one trait, the lobby's tables, and
-//!    the cluster: [`storage::events`] (the event bus between nodes) and
-//!    [`storage::ownership`] (which node runs a game);
-//! 3. the services: [`game`] (one task per game, which owns the game, checks every request
-//!    with the rules and stores every change before anyone hears of it; [`game::paired`]:
-//!    games between two accounts) and [`lobby`] (seeks, quick-pairing pools, challenges,
-//!    counts);
+//! 1. the model, which imports nothing of the crate above it:
+//!    - [`settings`]: limits and timings, each with a default and a flag, the lobby's among them;
+//!    - [`secrets`]: ids, invites and seat tokens, their comparison, the Telegram bot token;
+//!    - [`names`]: what a player's name may be, and when two names look alike;
+//!    - [`passwords`]: Argon2id hashing on a bounded pool and queue, the strength rule;
+//!    - [`ratings`]: Glicko-2 per variant at the end of rated games;
+//!    - [`pairing`]: who plays whom in one quick-pairing wave;
+//!    - [`client_addr`]: the client's address, through trusted proxies;
+//!    - [`socket_sessions`]: the open websockets of each session, closed when it ends;
+//!    - [`log_escape`]: log lines a client cannot forge (control characters escaped);
+//!    - [`open_files`]: the open-file limit, raised at start, and the connection cap under it;
+//! 2. [`storage`]: where games are kept, SQLite (default) or PostgreSQL behind one trait:
+//!    - `sqlite.rs`, `postgres.rs`: the two backends; `migrations.rs`: the schema's versions;
+//!    - [`storage::lobby`]: the lobby's tables; [`storage::limits`]: limits shared by the nodes;
+//!    - [`storage::events`]: the event bus between the nodes of a cluster (`LISTEN/NOTIFY`);
+//!    - [`storage::ownership`]: which node runs a game (an advisory lock per game);
+//! 3. the services:
+//!    - [`game`]: one task per game, which owns the game, checks every request with the rules
+//!      and stores every change before anyone hears of it (its clocks, its view of the store,
+//!      the registry of running games, the bridge to the rules); [`game::paired`]: games
+//!      between two accounts;
+//!    - [`lobby`]: seeks, quick-pairing pools, challenges, counts;
 //! 4. [`http`]: the router and its handlers (create a game, join by invite, public state, the
-//!    RON save, health, the browser game's folder), the accept loop, the game's and the
-//!    lobby's websockets, accounts (guests, sign-in, sessions and their limits) and players
-//!    (profiles, archives, leaderboards).
+//!    RON save, health, the browser game's folder), and:
+//!    - [`http::accept`]: the accept loop (connections counted, header and idle timeouts);
+//!    - [`http::ws`] and [`http::lobby_ws`]: the game's and the lobby's websockets;
+//!    - [`http::accounts`]: guests, sign-in, sessions and their limits, Telegram sign-in;
+//!    - [`http::players`]: profiles, archives, leaderboards;
+//!    - [`http::errors`]: every refusal as `{"code", "message"}`, and the request deadline.
+//!
+//! Beside the floors, `checks` (feature `checks`) is the `protocol_message` fuzz target's body,
+//! over everything above.
 //!
 //! [`accounts`] ([`http::accounts`]) and [`events`] ([`storage::events`]) are re-exported at
 //! the crate root, for the binary's flags and the tests.
