@@ -39,6 +39,10 @@ fn english(name: &str) -> Option<(&'static str, &'static str)> {
             "Halma (16×16, no blocking)",
             "Halma with Parlett's rule: a full opposite camp wins if at least one piece in it is yours, so pieces left at home cannot block you.",
         ),
+        "halma-16-partners" => (
+            "Halma for four, partners (16×16)",
+            "Halma for four as two partnerships: the players in opposite corners win together when both have filled their targets.",
+        ),
         "grasshopper" => (
             "Grasshopper (Halma on 8×8)",
             "Halma on a chessboard: ten pieces each in triangular camps, eight directions.",
@@ -104,6 +108,10 @@ fn russian(name: &str) -> Option<(&'static str, &'static str)> {
         "halma-16-parlett" => (
             "Хальма (16×16, без блокировки)",
             "Хальма с правилом Парлетта: заполненный чужой лагерь, где есть хоть одна ваша фишка, — победа, так что оставленные дома фишки соперника вас не запрут.",
+        ),
+        "halma-16-partners" => (
+            "Хальма вчетвером, пары (16×16)",
+            "Хальма для четверых в двух парах: игроки из противоположных углов побеждают вместе, когда оба заполнят свои лагеря.",
         ),
         "grasshopper" => (
             "Кузнечик (хальма 8×8)",
