@@ -103,7 +103,7 @@ impl<P: OutOfTurn> BestReply<P> {
 
     /// The game's places with the root as seat 0 (the view's seat), every other seat as it was
     /// but in the root's old place.
-    fn from_root(&self, places: &Places) -> Places {
+    fn seen_from_root(&self, places: &Places) -> Places {
         let mut order = places.as_slice().to_vec();
         order.swap(0, self.root.index());
         Places::new(&order).expect("a permutation of valid places is valid")
@@ -121,7 +121,7 @@ impl<P: OutOfTurn> BestReply<P> {
         }
         let places: Vec<u8> = settled.iter().map(|p| p.unwrap_or(finished + 1)).collect();
         let places = Places::new(&places).unwrap_or_else(|| Places::shared(n));
-        self.from_root(&places)
+        self.seen_from_root(&places)
     }
 }
 
@@ -218,7 +218,7 @@ impl<P: OutOfTurn> Position for BestReply<P> {
 
     fn outcome(&self) -> Option<Outcome> {
         if let Some(o) = self.pos.outcome() {
-            return Some(Outcome::placed(self.from_root(&o.places), o.reason));
+            return Some(Outcome::placed(self.seen_from_root(&o.places), o.reason));
         }
         // The root's game is over once it has no more turns: its place is settled, or (a
         // partner) it finished before its team.

@@ -17,7 +17,7 @@
 //! tests compare the two.
 use super::{
     bitboard::{Bits, Wide},
-    parity::shift,
+    parity::{ClassGeometry, class_hop_sets},
 };
 
 /// A cell's class and bit in it, packed: class << 6 | bit.
@@ -166,32 +166,24 @@ impl ClassTables {
         out
     }
 
-    /// The hop sets of class `c`: per direction, the cells of the class a chain can jump from
-    /// in that direction — a piece next door, and a landing the flight allows from the cell's
-    /// phase (`here[p]`: the class's cells of phase p, `allowed[p]`: the landings allowed from
-    /// there). Written in place; returns every cell of the class that can jump at all.
+    /// The hop sets of class `c` (see [`super::parity::hop_sets`]): per direction, the cells
+    /// of the class a chain can jump from in that direction. Written in place; returns every
+    /// cell of the class that can jump at all.
     #[inline(always)]
     pub fn hop_sets(
         &self,
         c: usize,
         occupied: &Wide,
-        (here, allowed): &([Wide; 3], [Wide; 3]),
+        rules: &([Wide; 3], [Wide; 3]),
         phases: usize,
         sets: &mut [u64; 8],
     ) -> u64 {
-        let mut any = 0;
-        for (d, set) in sets.iter_mut().enumerate() {
-            let (oc, os) = self.over[c][d];
-            let over = shift(occupied.0[usize::from(oc)], -os);
-            let ld = -self.land[d];
-            let mut landing = 0;
-            for p in 0..phases {
-                landing |= here[p].0[c] & shift(allowed[p].0[c], ld);
-            }
-            *set = self.jump_ok[d].0[c] & over & landing;
-            any |= *set;
-        }
-        any
+        let geometry = ClassGeometry {
+            over: &self.over[c],
+            land: &self.land,
+            jump_ok: &self.jump_ok,
+        };
+        class_hop_sets(geometry, c, occupied, rules, phases, sets)
     }
 }
 

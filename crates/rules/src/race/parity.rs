@@ -198,20 +198,49 @@ pub(crate) fn hop_sets(
     pt: &ParityTables,
     c: usize,
     occupied: &Wide,
+    rules: &([Wide; 3], [Wide; 3]),
+    phases: usize,
+    sets: &mut [u64; 8],
+) -> u64 {
+    let geometry = ClassGeometry {
+        over: &pt.over[c],
+        land: &LAND,
+        jump_ok: &pt.jump_ok,
+    };
+    class_hop_sets(geometry, c, occupied, rules, phases, sets)
+}
+
+/// What the hop sets of a class are read from: per direction, the class of the square jumped
+/// over and its bit distance, the bit distance of the landing, and the squares whose jump stays
+/// on the board (by class).
+#[derive(Clone, Copy)]
+pub(crate) struct ClassGeometry<'a> {
+    pub over: &'a [(u8, i8); 8],
+    pub land: &'a [i8; 8],
+    pub jump_ok: &'a [Wide; 8],
+}
+
+/// [`hop_sets`] for any board laid out in classes (16-wide boards here, others in
+/// [`super::classes`]).
+#[inline(always)]
+pub(crate) fn class_hop_sets(
+    g: ClassGeometry<'_>,
+    c: usize,
+    occupied: &Wide,
     (here, allowed): &([Wide; 3], [Wide; 3]),
     phases: usize,
     sets: &mut [u64; 8],
 ) -> u64 {
     let mut any = 0;
     for (d, set) in sets.iter_mut().enumerate() {
-        let (oc, os) = pt.over[c][d];
+        let (oc, os) = g.over[d];
         let over = shift(occupied.0[usize::from(oc)], -os);
-        let ld = -LAND[d];
+        let ld = -g.land[d];
         let mut landing = 0;
         for p in 0..phases {
             landing |= here[p].0[c] & shift(allowed[p].0[c], ld);
         }
-        *set = pt.jump_ok[d].0[c] & over & landing;
+        *set = g.jump_ok[d].0[c] & over & landing;
         any |= *set;
     }
     any
