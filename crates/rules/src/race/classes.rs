@@ -88,7 +88,8 @@ impl ClassTables {
         if (0..4).any(|c| low[c] <= high[c] && high[c] - low[c] >= 64) {
             return None;
         }
-        let on = |f: i32, r: i32| cells.contains(&(f, r));
+        let on_board: std::collections::HashSet<(i32, i32)> = cells.iter().copied().collect();
+        let on = |f: i32, r: i32| on_board.contains(&(f, r));
         let bit = |f: i32, r: i32| (at(f, r) - low[class(f, r)]) as usize;
         let mut code = vec![0; span];
         let mut to_index = [[0u8; 64]; 4];
