@@ -212,6 +212,20 @@ fn focus_material(pos: &AnyPosition, p: &FocusPosition) -> Result<(), Violation>
                 ),
             );
         }
+        let tops: Vec<_> = p
+            .stacks()
+            .filter(|(_, s)| s.top() == Some(c))
+            .map(|(sq, _)| sq)
+            .collect();
+        if !p.controlled_squares(c).eq(tops.iter().copied()) {
+            return fail(
+                pos,
+                format_args!(
+                    "{c} is kept as controlling {:?} but tops {tops:?}",
+                    p.controlled_squares(c).collect::<Vec<_>>()
+                ),
+            );
+        }
         if p.controlled_stacks(c) != controlled[c.index()] {
             return fail(
                 pos,

@@ -12,7 +12,7 @@
 //!   Threefold repetition and the ply cap draw (A-F5, engine guards, RON fields); Sackson's
 //!   option "a draw counts as a first-player win" is a RON flag.
 //!
-//! Modules: [`square`] (names, directions), [`stack`] (16-bit stacks), [`board`] (mask and
+//! Modules: [`square`] (names, directions), [`stack`] (stacks of two bits a piece), `square_set` (the squares a seat controls), [`board`] (mask and
 //! precomputed targets), [`rules`] (the variant file section and its validation), [`moves`]
 //! (moves and effects), [`position`] (the `Position` implementation), and the notation,
 //! printout and Zobrist keys.
@@ -23,6 +23,7 @@ mod notation;
 pub mod position;
 pub mod rules;
 pub mod square;
+mod square_set;
 pub mod stack;
 mod text;
 mod zobrist;

@@ -4,6 +4,7 @@ use std::{fmt, sync::Arc};
 use super::moves::{Action, Fate, FocusEffect, FocusMove, Overflowed};
 use super::rules::FocusRules;
 use super::square::Square;
+use super::square_set::SquareSet;
 use super::stack::{MAX_SEATS, Stack};
 use super::zobrist;
 use crate::{EndReason, IllegalMove, NotationError, Outcome, Places, Position, Seat};
@@ -23,6 +24,8 @@ pub struct FocusPosition {
     lost: [u16; MAX_SEATS],
     /// How many stacks each side controls, kept up to date for the end rule and move counts.
     controlled: [u16; MAX_SEATS],
+    /// The squares of the stacks each side controls: move generation visits only these.
+    tops: [SquareSet; MAX_SEATS],
     /// `out[c]`: 0 while `c` plays; once it controls no stack and has no reserve (which is
     /// for good: only its own moves give it either), the number of the ply's elimination
     /// round, 1 for the first seats to go out. Seats put out by the same ply share a round.
@@ -65,6 +68,7 @@ impl PartialEq for FocusPosition {
             && self.captured == other.captured
             && self.lost == other.lost
             && self.controlled == other.controlled
+            && self.tops == other.tops
             && self.out == other.out
             && self.rounds == other.rounds
             && self.side == other.side
@@ -242,6 +246,7 @@ impl FocusPosition {
             captured: widen(captured),
             lost,
             controlled: [0; MAX_SEATS],
+            tops: [SquareSet::EMPTY; MAX_SEATS],
             out: [0; MAX_SEATS],
             rounds: 0,
             side: side_to_move,
@@ -253,6 +258,7 @@ impl FocusPosition {
         for &sq in pos.rules.board().squares() {
             if let Some(c) = pos.stacks[sq.index()].top() {
                 pos.controlled[c.index()] += 1;
+                pos.tops[c.index()].insert(sq);
             }
         }
         if let Some(groups) = out_order {
@@ -427,6 +433,11 @@ impl FocusPosition {
         self.controlled[color.index()]
     }
 
+    /// The squares of the stacks `color` controls, a1 first.
+    pub fn controlled_squares(&self, color: Seat) -> impl Iterator<Item = Square> + use<> {
+        self.tops[color.index()].iter()
+    }
+
     /// How many of `color`'s pieces are on the board.
     pub fn pieces_on_board(&self, color: Seat) -> u32 {
         self.rules
@@ -583,6 +594,19 @@ impl FocusPosition {
         if let Some(c) = stack.top() {
             self.controlled[c.index()] += 1;
         }
+        self.restore(sq, stack);
+    }
+
+    /// Puts `stack` back on `sq` with the control sets, leaving the hash and counts to the
+    /// caller (undo restores those whole).
+    #[inline]
+    fn restore(&mut self, sq: Square, stack: Stack) {
+        if let Some(c) = self.stacks[sq.index()].top() {
+            self.tops[c.index()].remove(sq);
+        }
+        if let Some(c) = stack.top() {
+            self.tops[c.index()].insert(sq);
+        }
         self.stacks[sq.index()] = stack;
     }
 
@@ -666,11 +690,8 @@ impl Position for FocusPosition {
             );
             return;
         }
-        for &from in board.squares() {
+        for from in self.tops[me.index()].iter() {
             let stack = self.stacks[from.index()];
-            if stack.top() != Some(me) {
-                continue;
-            }
             for count in 1..=stack.height() {
                 moves.extend(board.targets(from, count).iter().map(|to| FocusMove::Move {
                     from,
@@ -697,17 +718,9 @@ impl Position for FocusPosition {
                 .filter(|&&to| self.stack(to).is_empty())
                 .count() as u64;
         }
-        let mut n: u64 = board
-            .squares()
+        let mut n: u64 = self.tops[me.index()]
             .iter()
-            .map(|&sq| {
-                let stack = self.stacks[sq.index()];
-                if stack.top() == Some(me) {
-                    u64::from(board.move_count(sq, stack.height()))
-                } else {
-                    0
-                }
-            })
+            .map(|sq| u64::from(board.move_count(sq, self.stacks[sq.index()].height())))
             .sum();
         if self.reserve(me) > 0 {
             n += board.squares().len() as u64;
@@ -789,10 +802,10 @@ impl Position for FocusPosition {
     }
 
     fn undo(&mut self, mv: &FocusMove, undo: FocusUndo) {
+        self.restore(mv.to(), undo.to_before);
         if let FocusMove::Move { from, .. } = *mv {
-            self.stacks[from.index()] = undo.from_before;
+            self.restore(from, undo.from_before);
         }
-        self.stacks[mv.to().index()] = undo.to_before;
         self.reserve = undo.reserve;
         self.captured = undo.captured;
         self.lost = undo.lost;

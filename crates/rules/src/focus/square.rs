@@ -39,6 +39,13 @@ impl Square {
         self.0 as usize
     }
 
+    /// The square whose [`index`](Square::index) is `i` (`i < 256`).
+    #[inline]
+    pub const fn from_index(i: usize) -> Square {
+        debug_assert!(i < 256);
+        Square(i as u8)
+    }
+
     /// The square `distance` steps away in `dir`, if that is still inside the 16×16 frame.
     pub fn offset(self, dir: Direction, distance: u8) -> Option<Square> {
         let (df, dr) = dir.delta();

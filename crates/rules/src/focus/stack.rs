@@ -50,25 +50,6 @@ impl Stack {
         self.0
     }
 
-    /// The stack in the one-bit-a-piece form of a two-seat game (bit `i` = 1 when the `i`-th
-    /// piece is Black, a sentinel bit above the top), if every piece is White's or Black's.
-    /// Two-seat positions hash through it, so their keys do not depend on the wider encoding.
-    #[inline]
-    pub const fn two_seat_bits(self) -> Option<u16> {
-        let h = self.height() as u32;
-        let pieces = self.0 & ((1 << (2 * h)) - 1);
-        if pieces & !LOW_BITS != 0 {
-            return None;
-        }
-        // Gather the low bit of every two-bit group into one bit each.
-        let mut x = pieces & LOW_BITS;
-        x = (x | x >> 1) & 0x3333_3333;
-        x = (x | x >> 2) & 0x0f0f_0f0f;
-        x = (x | x >> 4) & 0x00ff_00ff;
-        x = (x | x >> 8) & 0x0000_ffff;
-        Some((x | 1 << h) as u16)
-    }
-
     #[inline]
     pub const fn height(self) -> u8 {
         ((31 - self.0.leading_zeros()) / 2) as u8
@@ -271,7 +252,7 @@ mod tests {
     }
 
     #[test]
-    fn four_seats_and_the_two_seat_form() {
+    fn four_seats() {
         let letters = ['G', 'R', 'B', 'Y'];
         let s4 = Stack::parse_with("GYRB", &letters).unwrap();
         assert_eq!(s4.height(), 4);
@@ -279,7 +260,6 @@ mod tests {
         assert_eq!(s4.count(Seat::at(3)), 1);
         assert_eq!(s4.count(Seat::at(0)), 1);
         assert_eq!(s4.to_text_with(&letters), "GYRB");
-        assert_eq!(s4.two_seat_bits(), None);
         let (stay, lifted) = s4.split_top(3);
         assert_eq!(
             (stay.to_text_with(&letters), lifted.to_text_with(&letters)),
@@ -288,10 +268,6 @@ mod tests {
         let (landed, fallen) = s4.stack_under(s4, 5);
         assert_eq!(landed.to_text_with(&letters), "BGYRB");
         assert_eq!(fallen.to_text_with(&letters), "GYR");
-        // Two-seat stacks keep the one-bit form the hashes were made of.
-        assert_eq!(s("WBW").two_seat_bits(), Some(0b1010));
-        assert_eq!(Stack::EMPTY.two_seat_bits(), Some(1));
-        assert_eq!(s("BBBBBBBBBBBBBBB").two_seat_bits(), Some(u16::MAX));
         assert!(matches!(
             Stack::parse_with("GX", &letters),
             Err(BadStack::NotASeat('X', _))

@@ -1,8 +1,6 @@
 //! Zobrist keys, computed rather than tabled: a stack has 2^31 possible values per square, so
 //! the key of `(square, stack)` is a SplitMix64 mix of the pair — deterministic, no `rand`, and
-//! as well spread as a random table. Stacks of White and Black pieces only are mixed in their
-//! one-bit-a-piece form, so two-seat positions keep the keys they had before stacks could hold
-//! more seats.
+//! as well spread as a random table.
 use super::square::Square;
 use super::stack::Stack;
 use crate::Seat;
@@ -20,8 +18,6 @@ const fn mix(mut z: u64) -> u64 {
 const STACK: u64 = 1 << 40;
 const RESERVE: u64 = 2 << 40;
 const CAPTURED: u64 = 3 << 40;
-/// Stacks holding pieces of seats 2 and 3, in their two-bit form.
-const WIDE_STACK: u64 = 4 << 40;
 
 /// Black to move.
 pub const SIDE: u64 = mix(0xf0c5);
@@ -41,10 +37,8 @@ pub const fn side(seat: Seat) -> u64 {
 pub fn stack(sq: Square, stack: Stack) -> u64 {
     if stack.is_empty() {
         0
-    } else if let Some(bits) = stack.two_seat_bits() {
-        mix(STACK | (sq.index() as u64) << 16 | u64::from(bits))
     } else {
-        mix(WIDE_STACK | (sq.index() as u64) << 32 | u64::from(stack.bits()))
+        mix(STACK | (sq.index() as u64) << 32 | u64::from(stack.bits()))
     }
 }
 
