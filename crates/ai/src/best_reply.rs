@@ -57,6 +57,9 @@ pub struct ReplyUndo<P: OutOfTurn> {
 pub struct BestReply<P> {
     pos: P,
     root: Seat,
+    /// The seats whose places were settled when the view was made (bit per seat): those
+    /// places are taken, so the root's result is its place among the others.
+    settled: u8,
     /// Mixed into the hash: the view's values belong to its root.
     key: u64,
 }
@@ -65,9 +68,13 @@ impl<P: OutOfTurn> BestReply<P> {
     /// The view from the side to move of `position`.
     pub fn new(position: &P) -> Self {
         let root = position.side_to_move();
+        let settled = Seat::all(position.seat_count())
+            .filter(|&s| position.settled_place(s).is_some())
+            .fold(0u8, |m, s| m | 1 << s.index());
         BestReply {
             pos: position.clone(),
             root,
+            settled,
             key: mix(0x4252_5300 ^ root.index() as u64),
         }
     }
@@ -101,12 +108,32 @@ impl<P: OutOfTurn> BestReply<P> {
         }
     }
 
-    /// The game's places with the root as seat 0 (the view's seat), every other seat as it was
-    /// but in the root's old place.
+    /// The game's places as the root's result: the root as seat 0 (the view's seat), then the
+    /// other seats that were still playing when the view was made, each ranked among those
+    /// seats only. The places already settled then are no longer at stake: once three of six
+    /// have finished, fourth place is the best the root can reach, and it is scored as first.
+    /// (Scored among all six it would be a loss, worse than any unfinished position, and a
+    /// seat would rather never finish.)
     fn seen_from_root(&self, places: &Places) -> Places {
-        let mut order = places.as_slice().to_vec();
-        order.swap(0, self.root.index());
-        Places::new(&order).expect("a permutation of valid places is valid")
+        let mut open: Vec<u8> = Seat::all(places.seats())
+            .filter(|&s| s == self.root || self.settled & 1 << s.index() == 0)
+            .map(|s| places.of(s))
+            .collect();
+        let root_at = Seat::all(places.seats())
+            .filter(|&s| s == self.root || self.settled & 1 << s.index() == 0)
+            .position(|s| s == self.root)
+            .expect("the root is kept");
+        open.swap(0, root_at);
+        if open.len() < 2 {
+            open = places.as_slice().to_vec();
+            open.swap(0, self.root.index());
+        }
+        // Standard competition ranking among the seats kept.
+        let ranked: Vec<u8> = open
+            .iter()
+            .map(|&p| 1 + open.iter().filter(|&&q| q < p).count() as u8)
+            .collect();
+        Places::new(&ranked).expect("competition ranks are valid places")
     }
 
     /// The places once the root's own is settled while others still play: the seats that

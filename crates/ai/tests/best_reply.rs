@@ -169,3 +169,32 @@ fn a_partner_never_replies() {
     assert!(moves.iter().any(|r| r.seat == Seat::at(1)));
     assert!(moves.iter().any(|r| r.seat == Seat::at(3)));
 }
+
+/// Places already taken are not at stake: with three of six seats finished, Blue (to move, one
+/// step from filling its target) finishes fourth at once. Scored among all six seats, fourth is
+/// worse than an even race, and every level used to shuffle in its target until the ply cap.
+#[test]
+fn a_seat_takes_the_best_place_left() {
+    let v = shipped_variant("chinese-checkers")
+        .unwrap()
+        .with_players(6)
+        .unwrap();
+    let text = "R/RR/RRR/RRRR/OOOO5PPYP/OOO6PPP/OO7PP/1O7P/9/1Y7B/YY7BB/YPY6BBB/YYYY4B1BBB/GGGG/GGG/GG/G b 1000 GPR";
+    let AnyPosition::Race(pos) = v.position_from_text(text).unwrap() else {
+        panic!("a race position");
+    };
+    let blue = pos.side_to_move();
+    assert!(!pos.has_finished(blue));
+    for level in boardcraft_ai::Level::ALL {
+        let view = BestReply::new(&pos);
+        let chosen = level.think(&view, 1).best_move.expect("Blue has moves");
+        let mut after = pos.clone();
+        after.play(&chosen.mv).unwrap();
+        assert!(
+            after.has_finished(blue),
+            "{level} played {} and Blue has not finished",
+            pos.format_move(&chosen.mv)
+        );
+        assert_eq!(after.settled_place(blue), Some(4));
+    }
+}
