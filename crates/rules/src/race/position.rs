@@ -118,7 +118,7 @@ pub struct RacePosition {
     occupied: Wide,
     /// All pieces with their bit indices arranged by parity class (see the rules'
     /// `class_bit`), kept up to date so the class floods need not rearrange the board for every
-    /// list (kept on every board: it costs two bit flips a ply).
+    /// list; empty on the boards the generator does not flood by class.
     classes: Wide,
     side: Seat,
     ply: u32,
@@ -292,7 +292,11 @@ impl RacePosition {
             }
             occupied |= pieces[c.index()];
         }
-        let classes = rules.split_classes(&occupied);
+        let classes = if rules.class_floods() {
+            rules.split_classes(&occupied)
+        } else {
+            Wide::EMPTY
+        };
         let mut pos = RacePosition {
             rules,
             pieces,
@@ -891,8 +895,10 @@ impl Position for RacePosition {
         bits.set(to);
         self.occupied.clear(from);
         self.occupied.set(to);
-        self.classes.toggle(self.rules.class_bit(from));
-        self.classes.toggle(self.rules.class_bit(to));
+        if self.rules.class_floods() {
+            self.classes.toggle(self.rules.class_bit(from));
+            self.classes.toggle(self.rules.class_bit(to));
+        }
         let keys = &PIECE_KEYS[side.index()];
         self.hash ^= keys[from] ^ keys[to];
         self.move_target_counts(side, from, to);
@@ -929,8 +935,10 @@ impl Position for RacePosition {
         bits.set(from);
         self.occupied.clear(to);
         self.occupied.set(from);
-        self.classes.toggle(self.rules.class_bit(to));
-        self.classes.toggle(self.rules.class_bit(from));
+        if self.rules.class_floods() {
+            self.classes.toggle(self.rules.class_bit(to));
+            self.classes.toggle(self.rules.class_bit(from));
+        }
         self.move_target_counts(self.side, to, from);
         self.history.pop();
         self.hash = *self

@@ -293,6 +293,9 @@ pub struct RaceRules {
     /// Per bit index: the cell's class << 6 | its bit in the class, so a position keeps its
     /// occupied cells split by class as the class floods read them.
     class_codes: Vec<u8>,
+    /// Whether the move generator floods by class (16-wide boards, and boards whose classes
+    /// fit a word each); elsewhere the position need not keep its cells split by class.
+    class_floods: bool,
 }
 
 /// The cells of a board and its regions, before the seats are read.
@@ -923,6 +926,7 @@ impl RaceSpec {
                 .collect();
             let tables = TableSet::new(&geo, layout, self.directions, &homes, &targets, &rest);
             let class_codes = tables.class_codes(usize::from(layout.span));
+            let class_floods = tables.floods_by_class();
             let ply_cap = ply_cap.or(per_seat.map(|p| p.saturating_mul(n as u32)));
             out.push(RaceRules {
                 width: geo.width,
@@ -960,6 +964,7 @@ impl RaceSpec {
                 index_squares: index_squares.clone(),
                 tables,
                 class_codes,
+                class_floods,
             });
         }
         Ok(out)
@@ -1278,6 +1283,12 @@ impl RaceRules {
         usize::from(self.class_codes[i])
     }
 
+    /// Whether positions keep their cells split by class for the move generator.
+    #[inline(always)]
+    pub(crate) fn class_floods(&self) -> bool {
+        self.class_floods
+    }
+
     /// A set of cells split by class.
     pub(crate) fn split_classes(&self, set: &Wide) -> Wide {
         let mut out = Wide::EMPTY;
@@ -1531,6 +1542,14 @@ pub(crate) enum TableSet {
 }
 
 impl TableSet {
+    fn floods_by_class(&self) -> bool {
+        match self {
+            TableSet::Small(t) => t.parity.is_some() || t.classes.is_some(),
+            TableSet::Medium(t) => t.parity.is_some() || t.classes.is_some(),
+            TableSet::Large(t) => t.parity.is_some() || t.classes.is_some(),
+        }
+    }
+
     /// Per bit index up to `span`: the cell's class << 6 | its bit in the class, for the
     /// class floods (on boards without them, the 16-wide board's classes, which nothing reads).
     fn class_codes(&self, span: usize) -> Vec<u8> {
