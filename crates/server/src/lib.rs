@@ -15,7 +15,8 @@
 //!    - [`log_escape`]: log lines a client cannot forge (control characters escaped);
 //!    - [`open_files`]: the open-file limit, raised at start, and the connection cap under it;
 //! 2. [`storage`]: where games are kept, SQLite (default) or PostgreSQL behind one trait:
-//!    - `sqlite.rs`, `postgres.rs`: the two backends; `migrations.rs`: the schema's versions;
+//!    - `sqlite.rs`, `postgres.rs`: the two backends; [`storage::sql`]: their SQL, each
+//!      statement both run written once; `migrations.rs`: the schema's versions;
 //!    - [`storage::lobby`]: the lobby's tables; [`storage::limits`]: limits shared by the nodes;
 //!    - [`storage::events`]: the event bus between the nodes of a cluster (`LISTEN/NOTIFY`);
 //!    - [`storage::ownership`]: which node runs a game (an advisory lock per game);

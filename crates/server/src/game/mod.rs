@@ -856,6 +856,8 @@ impl Game {
         } else {
             result
         };
+        // The one place that decides whether a game is rated: a rated game, not aborted. (The
+        // store rates it only once, at its first end.)
         let end = AccountEnd {
             variant: self.record.variant.clone(),
             accounts: seats.accounts.clone(),

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use rusqlite::{OptionalExtension, params};
 
 use super::{
-    StoreError, StoreFuture, events::EventBus, postgres::PostgresStore, sqlite::SqliteStore,
+    StoreError, StoreFuture, events::EventBus, postgres::PostgresStore, sql, sqlite::SqliteStore,
 };
 
 /// The pairing leader's lock (PostgreSQL, two-key form: apart from the games' locks); the
@@ -183,33 +183,12 @@ fn challenge_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ChallengeRow> {
     })
 }
 
-/// An account's unfinished lobby games (`$1` the account, `$2` made after).
-const PLAYING: &str = "SELECT id FROM games
-     WHERE (white_account = $1 OR black_account = $1) AND result IS NULL AND created_ms > $2
-     ORDER BY created_ms DESC LIMIT 50";
-
 fn seat_sql(white: bool) -> &'static str {
     if white {
-        "SELECT white_account FROM games WHERE id = $1"
+        sql::WHITE_SEAT
     } else {
-        "SELECT black_account FROM games WHERE id = $1"
+        sql::BLACK_SEAT
     }
-}
-
-/// Accounts with a lobby connection somewhere.
-const PRESENT: &str = "SELECT account FROM lobby_presence WHERE kind = 'lobby'";
-const SWEEP_SEEKS: &str = "UPDATE lobby_seeks SET orphaned_ms = $1
-     WHERE orphaned_ms IS NULL
-       AND account NOT IN (SELECT account FROM lobby_presence WHERE kind = 'lobby')";
-const SWEEP_POOL: &str = "DELETE FROM lobby_pool
-     WHERE account NOT IN (SELECT account FROM lobby_presence WHERE kind = 'lobby')
-     RETURNING account";
-
-fn sweep_challenges() -> String {
-    format!(
-        "DELETE FROM lobby_challenges WHERE from_account NOT IN ({PRESENT})
-         RETURNING {CHALLENGE_COLUMNS}"
-    )
 }
 
 /// Takes both out of `pool` if both are in it (the writer runs one closure at a time: the
@@ -224,67 +203,45 @@ fn sqlite_take_pair(
         return Ok(false);
     }
     let n: i64 = c
-        .prepare_cached("SELECT count(*) FROM lobby_pool WHERE pool = ?1 AND account IN (?2, ?3)")
+        .prepare_cached(sql::SQLITE_PAIR_IN_POOL)
         .and_then(|mut s| s.query_row(params![pool, a, b], |r| r.get(0)))
         .map_err(backend)?;
     if n != 2 {
         return Ok(false);
     }
-    c.prepare_cached("DELETE FROM lobby_pool WHERE account IN (?1, ?2)")
+    c.prepare_cached(sql::SQLITE_TAKE_PAIR)
         .and_then(|mut s| s.execute(params![a, b]))
         .map_err(backend)?;
     Ok(true)
 }
 
-const SEEK_COLUMNS: &str = "id, account, created_ms, body";
-const CHALLENGE_COLUMNS: &str = "id, from_account, to_account, created_ms, body";
-
 impl LobbyStore for SqliteStore {
     fn node_beat(&self, node: String, now_ms: i64, games: i64) -> StoreFuture<'_, ()> {
         Box::pin(self.with(move |c| {
-            c.execute(
-                "INSERT INTO lobby_nodes (node, seen_ms, games) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (node) DO UPDATE SET seen_ms = ?2, games = ?3",
-                params![node, now_ms, games],
-            )
-            .map_err(backend)?;
+            c.execute(sql::NODE_BEAT, params![node, now_ms, games])
+                .map_err(backend)?;
             Ok(())
         }))
     }
 
     fn dead_nodes(&self, before_ms: i64) -> StoreFuture<'_, Vec<String>> {
-        Box::pin(self.with(move |c| {
-            sqlite_rows(
-                c,
-                "SELECT node FROM lobby_nodes WHERE seen_ms < ?1
-                 UNION SELECT DISTINCT node FROM lobby_presence
-                 WHERE node NOT IN (SELECT node FROM lobby_nodes)",
-                params![before_ms],
-                |r| r.get(0),
-            )
-        }))
+        Box::pin(
+            self.with(move |c| sqlite_rows(c, sql::DEAD_NODES, params![before_ms], |r| r.get(0))),
+        )
     }
 
     fn forget_node(&self, node: String) -> StoreFuture<'_, Vec<String>> {
         Box::pin(self.with(move |c| {
-            let accounts: Vec<String> = sqlite_rows(
-                c,
-                "SELECT account FROM lobby_presence WHERE node = ?1 AND kind = 'lobby'",
-                params![node],
-                |r| r.get(0),
-            )?;
-            c.execute("DELETE FROM lobby_presence WHERE node = ?1", params![node])
+            let accounts: Vec<String> =
+                sqlite_rows(c, sql::SQLITE_LOBBY_ON_NODE, params![node], |r| r.get(0))?;
+            c.execute(sql::SQLITE_FORGET_PRESENCE, params![node])
                 .map_err(backend)?;
-            c.execute("DELETE FROM lobby_nodes WHERE node = ?1", params![node])
+            c.execute(sql::SQLITE_FORGET_NODE, params![node])
                 .map_err(backend)?;
             let mut gone = Vec::new();
             for a in accounts {
                 let still: Option<i64> = c
-                    .query_row(
-                        "SELECT 1 FROM lobby_presence WHERE account = ?1 AND kind = 'lobby' LIMIT 1",
-                        params![a],
-                        |r| r.get(0),
-                    )
+                    .query_row(sql::STILL_IN_LOBBY, params![a], |r| r.get(0))
                     .optional()
                     .map_err(backend)?;
                 if still.is_none() {
@@ -303,12 +260,12 @@ impl LobbyStore for SqliteStore {
         present: bool,
     ) -> StoreFuture<'_, ()> {
         Box::pin(self.with(move |c| {
-            let sql = if present {
-                "INSERT OR IGNORE INTO lobby_presence (node, account, kind) VALUES (?1, ?2, ?3)"
+            let statement = if present {
+                sql::ADD_PRESENCE
             } else {
-                "DELETE FROM lobby_presence WHERE node = ?1 AND account = ?2 AND kind = ?3"
+                sql::REMOVE_PRESENCE
             };
-            c.execute(sql, params![node, account, kind])
+            c.execute(statement, params![node, account, kind])
                 .map_err(backend)?;
             Ok(())
         }))
@@ -322,19 +279,11 @@ impl LobbyStore for SqliteStore {
         leave: Vec<String>,
     ) -> StoreFuture<'_, ()> {
         Box::pin(self.with(move |c| {
-            let mut add = c
-                .prepare_cached(
-                    "INSERT OR IGNORE INTO lobby_presence (node, account, kind) VALUES (?1, ?2, ?3)",
-                )
-                .map_err(backend)?;
+            let mut add = c.prepare_cached(sql::ADD_PRESENCE).map_err(backend)?;
             for a in &join {
                 add.execute(params![node, a, kind]).map_err(backend)?;
             }
-            let mut remove = c
-                .prepare_cached(
-                    "DELETE FROM lobby_presence WHERE node = ?1 AND account = ?2 AND kind = ?3",
-                )
-                .map_err(backend)?;
+            let mut remove = c.prepare_cached(sql::REMOVE_PRESENCE).map_err(backend)?;
             for a in &leave {
                 remove.execute(params![node, a, kind]).map_err(backend)?;
             }
@@ -350,8 +299,7 @@ impl LobbyStore for SqliteStore {
     ) -> StoreFuture<'_, bool> {
         Box::pin(self.with(move |c| {
             c.query_row(
-                "SELECT EXISTS (SELECT 1 FROM lobby_presence p JOIN lobby_nodes n ON n.node = p.node
-                 WHERE p.account = ?1 AND p.kind = 'lobby' AND p.node <> ?2 AND n.seen_ms > ?3)",
+                sql::IN_LOBBY_ELSEWHERE,
                 params![account, node, alive_after_ms],
                 |r| r.get(0),
             )
@@ -361,115 +309,83 @@ impl LobbyStore for SqliteStore {
 
     fn counts(&self, alive_after_ms: i64) -> StoreFuture<'_, (u32, u32)> {
         Box::pin(self.with(move |c| {
-            c.query_row(
-                "SELECT (SELECT count(DISTINCT p.account) FROM lobby_presence p
-                         JOIN lobby_nodes n ON n.node = p.node WHERE n.seen_ms > ?1),
-                        (SELECT COALESCE(sum(games), 0) FROM lobby_nodes WHERE seen_ms > ?1)",
-                params![alive_after_ms],
-                |r| Ok((r.get::<_, i64>(0)? as u32, r.get::<_, i64>(1)? as u32)),
-            )
+            c.query_row(sql::COUNTS, params![alive_after_ms], |r| {
+                Ok((r.get::<_, i64>(0)? as u32, r.get::<_, i64>(1)? as u32))
+            })
             .map_err(backend)
         }))
     }
 
     fn sweep_absent(&self, now_ms: i64) -> StoreFuture<'_, (Vec<String>, Vec<ChallengeRow>)> {
         Box::pin(self.with(move |c| {
-            c.execute(SWEEP_SEEKS, params![now_ms]).map_err(backend)?;
-            let left = sqlite_rows(c, SWEEP_POOL, [], |r| r.get(0))?;
-            let gone = sqlite_rows(c, &sweep_challenges(), [], challenge_row)?;
+            c.execute(sql::SWEEP_SEEKS, params![now_ms])
+                .map_err(backend)?;
+            let left = sqlite_rows(c, sql::SWEEP_POOL, [], |r| r.get(0))?;
+            let gone = sqlite_rows(c, sql::SWEEP_CHALLENGES, [], challenge_row)?;
             Ok((left, gone))
         }))
     }
 
     fn add_seek(&self, seek: SeekRow, max: u32) -> StoreFuture<'_, bool> {
         Box::pin(self.with(move |c| {
-            let n: i64 = c
-                .query_row(
-                    "SELECT count(*) FROM lobby_seeks WHERE account = ?1",
-                    params![seek.account],
-                    |r| r.get(0),
-                )
-                .map_err(backend)?;
-            if n >= max as i64 {
-                return Ok(false);
-            }
             c.execute(
-                "INSERT INTO lobby_seeks (id, account, created_ms, body) VALUES (?1, ?2, ?3, ?4)",
-                params![seek.id, seek.account, seek.created_ms, seek.body],
+                sql::ADD_SEEK,
+                params![
+                    seek.id,
+                    seek.account,
+                    seek.created_ms,
+                    seek.body,
+                    max as i64
+                ],
             )
-            .map_err(backend)?;
-            Ok(true)
+            .map(|n| n == 1)
+            .map_err(backend)
         }))
     }
 
     fn seeks(&self) -> StoreFuture<'_, Vec<SeekRow>> {
-        Box::pin(self.with(|c| {
-            sqlite_rows(
-                c,
-                &format!("SELECT {SEEK_COLUMNS} FROM lobby_seeks ORDER BY created_ms, id"),
-                [],
-                seek_row,
-            )
-        }))
+        Box::pin(self.with(|c| sqlite_rows(c, sql::SEEKS, [], seek_row)))
     }
 
     fn seek(&self, id: String) -> StoreFuture<'_, Option<SeekRow>> {
         Box::pin(self.with(move |c| {
-            c.query_row(
-                &format!("SELECT {SEEK_COLUMNS} FROM lobby_seeks WHERE id = ?1"),
-                params![id],
-                seek_row,
-            )
-            .optional()
-            .map_err(backend)
+            c.query_row(sql::SEEK, params![id], seek_row)
+                .optional()
+                .map_err(backend)
         }))
     }
 
     fn take_seek(&self, id: String, owner: Option<String>) -> StoreFuture<'_, Option<SeekRow>> {
         Box::pin(self.with(move |c| {
-            c.query_row(
-                &format!(
-                    "DELETE FROM lobby_seeks WHERE id = ?1 AND (?2 IS NULL OR account = ?2)
-                     RETURNING {SEEK_COLUMNS}"
-                ),
-                params![id, owner],
-                seek_row,
-            )
-            .optional()
-            .map_err(backend)
+            c.query_row(sql::TAKE_SEEK, params![id, owner], seek_row)
+                .optional()
+                .map_err(backend)
         }))
     }
 
     fn orphan_seeks(&self, account: String, since_ms: Option<i64>) -> StoreFuture<'_, ()> {
         Box::pin(self.with(move |c| {
-            let sql = if since_ms.is_some() {
-                "UPDATE lobby_seeks SET orphaned_ms = ?2 WHERE account = ?1 AND orphaned_ms IS NULL"
+            let statement = if since_ms.is_some() {
+                sql::ORPHAN_SEEKS
             } else {
-                "UPDATE lobby_seeks SET orphaned_ms = ?2 WHERE account = ?1"
+                sql::ADOPT_SEEKS
             };
-            c.execute(sql, params![account, since_ms])
+            c.execute(statement, params![since_ms, account])
                 .map_err(backend)?;
             Ok(())
         }))
     }
 
     fn expire_seeks(&self, before_ms: i64) -> StoreFuture<'_, Vec<String>> {
-        Box::pin(self.with(move |c| {
-            sqlite_rows(
-                c,
-                "DELETE FROM lobby_seeks WHERE orphaned_ms IS NOT NULL AND orphaned_ms < ?1
-                 RETURNING id",
-                params![before_ms],
-                |r| r.get(0),
-            )
-        }))
+        Box::pin(
+            self.with(move |c| sqlite_rows(c, sql::EXPIRE_SEEKS, params![before_ms], |r| r.get(0))),
+        )
     }
 
     fn join_pool(&self, e: PoolEntry) -> StoreFuture<'_, ()> {
         Box::pin(self.with(move |c| {
             c.execute(
-                "INSERT INTO lobby_pool (account, pool, rating, joined_ms) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (account) DO UPDATE SET pool = ?2, rating = ?3, joined_ms = ?4",
+                sql::JOIN_POOL,
                 params![e.account, e.pool, e.rating, e.joined_ms],
             )
             .map_err(backend)?;
@@ -479,43 +395,30 @@ impl LobbyStore for SqliteStore {
 
     fn leave_pool(&self, account: String) -> StoreFuture<'_, Option<String>> {
         Box::pin(self.with(move |c| {
-            c.query_row(
-                "DELETE FROM lobby_pool WHERE account = ?1 RETURNING pool",
-                params![account],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(backend)
+            c.query_row(sql::LEAVE_POOL, params![account], |r| r.get(0))
+                .optional()
+                .map_err(backend)
         }))
     }
 
     fn pool_of(&self, account: String) -> StoreFuture<'_, Option<String>> {
         Box::pin(self.with(move |c| {
-            c.query_row(
-                "SELECT pool FROM lobby_pool WHERE account = ?1",
-                params![account],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(backend)
+            c.query_row(sql::POOL_OF, params![account], |r| r.get(0))
+                .optional()
+                .map_err(backend)
         }))
     }
 
     fn pool_entries(&self) -> StoreFuture<'_, Vec<PoolEntry>> {
         Box::pin(self.with(|c| {
-            sqlite_rows(
-                c,
-                "SELECT account, pool, rating, joined_ms FROM lobby_pool",
-                [],
-                |r| {
-                    Ok(PoolEntry {
-                        account: r.get(0)?,
-                        pool: r.get(1)?,
-                        rating: r.get(2)?,
-                        joined_ms: r.get(3)?,
-                    })
-                },
-            )
+            sqlite_rows(c, sql::POOL_ENTRIES, [], |r| {
+                Ok(PoolEntry {
+                    account: r.get(0)?,
+                    pool: r.get(1)?,
+                    rating: r.get(2)?,
+                    joined_ms: r.get(3)?,
+                })
+            })
         }))
     }
 
@@ -536,8 +439,7 @@ impl LobbyStore for SqliteStore {
     fn add_challenge(&self, ch: ChallengeRow) -> StoreFuture<'_, ()> {
         Box::pin(self.with(move |c| {
             c.execute(
-                "INSERT INTO lobby_challenges (id, from_account, to_account, created_ms, body)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                sql::ADD_CHALLENGE,
                 params![ch.id, ch.from, ch.to, ch.created_ms, ch.body],
             )
             .map_err(backend)?;
@@ -546,40 +448,20 @@ impl LobbyStore for SqliteStore {
     }
 
     fn challenges(&self) -> StoreFuture<'_, Vec<ChallengeRow>> {
-        Box::pin(self.with(|c| {
-            sqlite_rows(
-                c,
-                &format!("SELECT {CHALLENGE_COLUMNS} FROM lobby_challenges ORDER BY created_ms"),
-                [],
-                challenge_row,
-            )
-        }))
+        Box::pin(self.with(|c| sqlite_rows(c, sql::CHALLENGES, [], challenge_row)))
     }
 
     fn take_challenge(&self, id: String) -> StoreFuture<'_, Option<ChallengeRow>> {
         Box::pin(self.with(move |c| {
-            c.query_row(
-                &format!(
-                    "DELETE FROM lobby_challenges WHERE id = ?1 RETURNING {CHALLENGE_COLUMNS}"
-                ),
-                params![id],
-                challenge_row,
-            )
-            .optional()
-            .map_err(backend)
+            c.query_row(sql::TAKE_CHALLENGE, params![id], challenge_row)
+                .optional()
+                .map_err(backend)
         }))
     }
 
     fn expire_challenges(&self, before_ms: i64) -> StoreFuture<'_, Vec<ChallengeRow>> {
         Box::pin(self.with(move |c| {
-            sqlite_rows(
-                c,
-                &format!(
-                    "DELETE FROM lobby_challenges WHERE created_ms < ?1 RETURNING {CHALLENGE_COLUMNS}"
-                ),
-                params![before_ms],
-                challenge_row,
-            )
+            sqlite_rows(c, sql::EXPIRE_CHALLENGES, params![before_ms], challenge_row)
         }))
     }
 
@@ -587,9 +469,7 @@ impl LobbyStore for SqliteStore {
         Box::pin(self.with(move |c| {
             sqlite_rows(
                 c,
-                &format!(
-                    "DELETE FROM lobby_challenges WHERE from_account = ?1 RETURNING {CHALLENGE_COLUMNS}"
-                ),
+                sql::TAKE_CHALLENGES_FROM,
                 params![account],
                 challenge_row,
             )
@@ -598,7 +478,9 @@ impl LobbyStore for SqliteStore {
 
     fn playing(&self, account: String, since_ms: i64) -> StoreFuture<'_, Vec<String>> {
         Box::pin(
-            self.with(move |c| sqlite_rows(c, PLAYING, params![account, since_ms], |r| r.get(0))),
+            self.with(move |c| {
+                sqlite_rows(c, sql::PLAYING, params![account, since_ms], |r| r.get(0))
+            }),
         )
     }
 
@@ -681,11 +563,7 @@ impl LobbyStore for PostgresStore {
     fn node_beat(&self, node: String, now_ms: i64, games: i64) -> StoreFuture<'_, ()> {
         Box::pin(async move {
             self.client()
-                .execute(
-                    "INSERT INTO lobby_nodes (node, seen_ms, games) VALUES ($1, $2, $3)
-                     ON CONFLICT (node) DO UPDATE SET seen_ms = $2, games = $3",
-                    &[&node, &now_ms, &games],
-                )
+                .execute(sql::NODE_BEAT, &[&node, &now_ms, &games])
                 .await
                 .map_err(pg)?;
             Ok(())
@@ -696,12 +574,7 @@ impl LobbyStore for PostgresStore {
         Box::pin(async move {
             Ok(self
                 .client()
-                .query(
-                    "SELECT node FROM lobby_nodes WHERE seen_ms < $1
-                     UNION SELECT DISTINCT node FROM lobby_presence
-                     WHERE node NOT IN (SELECT node FROM lobby_nodes)",
-                    &[&before_ms],
-                )
+                .query(sql::DEAD_NODES, &[&before_ms])
                 .await
                 .map_err(pg)?
                 .iter()
@@ -725,13 +598,7 @@ impl LobbyStore for PostgresStore {
             let mut left = Vec::new();
             for r in rows {
                 let a: String = r.get(0);
-                let still = c
-                    .query_opt(
-                        "SELECT 1 FROM lobby_presence WHERE account = $1 AND kind = 'lobby' LIMIT 1",
-                        &[&a],
-                    )
-                    .await
-                    .map_err(pg)?;
+                let still = c.query_opt(sql::STILL_IN_LOBBY, &[&a]).await.map_err(pg)?;
                 if still.is_none() {
                     left.push(a);
                 }
@@ -748,14 +615,13 @@ impl LobbyStore for PostgresStore {
         present: bool,
     ) -> StoreFuture<'_, ()> {
         Box::pin(async move {
-            let sql = if present {
-                "INSERT INTO lobby_presence (node, account, kind) VALUES ($1, $2, $3)
-                 ON CONFLICT DO NOTHING"
+            let statement = if present {
+                sql::ADD_PRESENCE
             } else {
-                "DELETE FROM lobby_presence WHERE node = $1 AND account = $2 AND kind = $3"
+                sql::REMOVE_PRESENCE
             };
             self.client()
-                .execute(sql, &[&node, &account, &kind])
+                .execute(statement, &[&node, &account, &kind])
                 .await
                 .map_err(pg)?;
             Ok(())
@@ -813,11 +679,7 @@ impl LobbyStore for PostgresStore {
         Box::pin(async move {
             Ok(self
                 .client()
-                .query_one(
-                    "SELECT EXISTS (SELECT 1 FROM lobby_presence p JOIN lobby_nodes n ON n.node = p.node
-                     WHERE p.account = $1 AND p.kind = 'lobby' AND p.node <> $2 AND n.seen_ms > $3)",
-                    &[&account, &node, &alive_after_ms],
-                )
+                .query_one(sql::IN_LOBBY_ELSEWHERE, &[&account, &node, &alive_after_ms])
                 .await
                 .map_err(pg)?
                 .get(0))
@@ -828,12 +690,7 @@ impl LobbyStore for PostgresStore {
         Box::pin(async move {
             let r = self
                 .client()
-                .query_one(
-                    "SELECT (SELECT count(DISTINCT p.account) FROM lobby_presence p
-                             JOIN lobby_nodes n ON n.node = p.node WHERE n.seen_ms > $1)::int8,
-                            (SELECT COALESCE(sum(games), 0) FROM lobby_nodes WHERE seen_ms > $1)::int8",
-                    &[&alive_after_ms],
-                )
+                .query_one(sql::COUNTS, &[&alive_after_ms])
                 .await
                 .map_err(pg)?;
             Ok((r.get::<_, i64>(0) as u32, r.get::<_, i64>(1) as u32))
@@ -843,16 +700,16 @@ impl LobbyStore for PostgresStore {
     fn sweep_absent(&self, now_ms: i64) -> StoreFuture<'_, (Vec<String>, Vec<ChallengeRow>)> {
         Box::pin(async move {
             let c = self.client();
-            c.execute(SWEEP_SEEKS, &[&now_ms]).await.map_err(pg)?;
+            c.execute(sql::SWEEP_SEEKS, &[&now_ms]).await.map_err(pg)?;
             let left = c
-                .query(SWEEP_POOL, &[])
+                .query(sql::SWEEP_POOL, &[])
                 .await
                 .map_err(pg)?
                 .iter()
                 .map(|r| r.get(0))
                 .collect();
             let gone = c
-                .query(&sweep_challenges(), &[])
+                .query(sql::SWEEP_CHALLENGES, &[])
                 .await
                 .map_err(pg)?
                 .iter()
@@ -867,9 +724,7 @@ impl LobbyStore for PostgresStore {
             let n = self
                 .client()
                 .execute(
-                    "INSERT INTO lobby_seeks (id, account, created_ms, body)
-                     SELECT $1, $2, $3, $4
-                     WHERE (SELECT count(*) FROM lobby_seeks WHERE account = $2) < $5",
+                    sql::ADD_SEEK,
                     &[&s.id, &s.account, &s.created_ms, &s.body, &(max as i64)],
                 )
                 .await
@@ -882,10 +737,7 @@ impl LobbyStore for PostgresStore {
         Box::pin(async move {
             Ok(self
                 .client()
-                .query(
-                    &format!("SELECT {SEEK_COLUMNS} FROM lobby_seeks ORDER BY created_ms, id"),
-                    &[],
-                )
+                .query(sql::SEEKS, &[])
                 .await
                 .map_err(pg)?
                 .iter()
@@ -898,10 +750,7 @@ impl LobbyStore for PostgresStore {
         Box::pin(async move {
             Ok(self
                 .client()
-                .query_opt(
-                    &format!("SELECT {SEEK_COLUMNS} FROM lobby_seeks WHERE id = $1"),
-                    &[&id],
-                )
+                .query_opt(sql::SEEK, &[&id])
                 .await
                 .map_err(pg)?
                 .as_ref()
@@ -913,13 +762,7 @@ impl LobbyStore for PostgresStore {
         Box::pin(async move {
             Ok(self
                 .client()
-                .query_opt(
-                    &format!(
-                        "DELETE FROM lobby_seeks WHERE id = $1 AND ($2::text IS NULL OR account = $2)
-                         RETURNING {SEEK_COLUMNS}"
-                    ),
-                    &[&id, &owner],
-                )
+                .query_opt(sql::TAKE_SEEK, &[&id, &owner])
                 .await
                 .map_err(pg)?
                 .as_ref()
@@ -929,13 +772,13 @@ impl LobbyStore for PostgresStore {
 
     fn orphan_seeks(&self, account: String, since_ms: Option<i64>) -> StoreFuture<'_, ()> {
         Box::pin(async move {
-            let sql = if since_ms.is_some() {
-                "UPDATE lobby_seeks SET orphaned_ms = $2 WHERE account = $1 AND orphaned_ms IS NULL"
+            let statement = if since_ms.is_some() {
+                sql::ORPHAN_SEEKS
             } else {
-                "UPDATE lobby_seeks SET orphaned_ms = $2 WHERE account = $1"
+                sql::ADOPT_SEEKS
             };
             self.client()
-                .execute(sql, &[&account, &since_ms])
+                .execute(statement, &[&since_ms, &account])
                 .await
                 .map_err(pg)?;
             Ok(())
@@ -946,11 +789,7 @@ impl LobbyStore for PostgresStore {
         Box::pin(async move {
             Ok(self
                 .client()
-                .query(
-                    "DELETE FROM lobby_seeks WHERE orphaned_ms IS NOT NULL AND orphaned_ms < $1
-                     RETURNING id",
-                    &[&before_ms],
-                )
+                .query(sql::EXPIRE_SEEKS, &[&before_ms])
                 .await
                 .map_err(pg)?
                 .iter()
@@ -963,8 +802,7 @@ impl LobbyStore for PostgresStore {
         Box::pin(async move {
             self.client()
                 .execute(
-                    "INSERT INTO lobby_pool (account, pool, rating, joined_ms) VALUES ($1, $2, $3, $4)
-                     ON CONFLICT (account) DO UPDATE SET pool = $2, rating = $3, joined_ms = $4",
+                    sql::JOIN_POOL,
                     &[&e.account, &e.pool, &e.rating, &e.joined_ms],
                 )
                 .await
@@ -977,10 +815,7 @@ impl LobbyStore for PostgresStore {
         Box::pin(async move {
             Ok(self
                 .client()
-                .query_opt(
-                    "DELETE FROM lobby_pool WHERE account = $1 RETURNING pool",
-                    &[&account],
-                )
+                .query_opt(sql::LEAVE_POOL, &[&account])
                 .await
                 .map_err(pg)?
                 .map(|r| r.get(0)))
@@ -991,10 +826,7 @@ impl LobbyStore for PostgresStore {
         Box::pin(async move {
             Ok(self
                 .client()
-                .query_opt(
-                    "SELECT pool FROM lobby_pool WHERE account = $1",
-                    &[&account],
-                )
+                .query_opt(sql::POOL_OF, &[&account])
                 .await
                 .map_err(pg)?
                 .map(|r| r.get(0)))
@@ -1005,10 +837,7 @@ impl LobbyStore for PostgresStore {
         Box::pin(async move {
             Ok(self
                 .client()
-                .query(
-                    "SELECT account, pool, rating, joined_ms FROM lobby_pool",
-                    &[],
-                )
+                .query(sql::POOL_ENTRIES, &[])
                 .await
                 .map_err(pg)?
                 .iter()
@@ -1058,8 +887,7 @@ impl LobbyStore for PostgresStore {
         Box::pin(async move {
             self.client()
                 .execute(
-                    "INSERT INTO lobby_challenges (id, from_account, to_account, created_ms, body)
-                     VALUES ($1, $2, $3, $4, $5)",
+                    sql::ADD_CHALLENGE,
                     &[&ch.id, &ch.from, &ch.to, &ch.created_ms, &ch.body],
                 )
                 .await
@@ -1072,12 +900,7 @@ impl LobbyStore for PostgresStore {
         Box::pin(async move {
             Ok(self
                 .client()
-                .query(
-                    &format!(
-                        "SELECT {CHALLENGE_COLUMNS} FROM lobby_challenges ORDER BY created_ms"
-                    ),
-                    &[],
-                )
+                .query(sql::CHALLENGES, &[])
                 .await
                 .map_err(pg)?
                 .iter()
@@ -1090,12 +913,7 @@ impl LobbyStore for PostgresStore {
         Box::pin(async move {
             Ok(self
                 .client()
-                .query_opt(
-                    &format!(
-                        "DELETE FROM lobby_challenges WHERE id = $1 RETURNING {CHALLENGE_COLUMNS}"
-                    ),
-                    &[&id],
-                )
+                .query_opt(sql::TAKE_CHALLENGE, &[&id])
                 .await
                 .map_err(pg)?
                 .as_ref()
@@ -1107,12 +925,7 @@ impl LobbyStore for PostgresStore {
         Box::pin(async move {
             Ok(self
                 .client()
-                .query(
-                    &format!(
-                        "DELETE FROM lobby_challenges WHERE created_ms < $1 RETURNING {CHALLENGE_COLUMNS}"
-                    ),
-                    &[&before_ms],
-                )
+                .query(sql::EXPIRE_CHALLENGES, &[&before_ms])
                 .await
                 .map_err(pg)?
                 .iter()
@@ -1125,12 +938,7 @@ impl LobbyStore for PostgresStore {
         Box::pin(async move {
             Ok(self
                 .client()
-                .query(
-                    &format!(
-                        "DELETE FROM lobby_challenges WHERE from_account = $1 RETURNING {CHALLENGE_COLUMNS}"
-                    ),
-                    &[&account],
-                )
+                .query(sql::TAKE_CHALLENGES_FROM, &[&account])
                 .await
                 .map_err(pg)?
                 .iter()
@@ -1143,7 +951,7 @@ impl LobbyStore for PostgresStore {
         Box::pin(async move {
             Ok(self
                 .client()
-                .query(PLAYING, &[&account, &since_ms])
+                .query(sql::PLAYING, &[&account, &since_ms])
                 .await
                 .map_err(pg)?
                 .iter()
