@@ -1,7 +1,9 @@
 //! The HTTP side, the top floor: routes, the create / join / read handlers, per-address
 //! limits, and the browser game's folder; beneath the router:
 //! - [`accept`]: the accept loop (connections counted, header and idle timeouts);
-//! - [`ws`]: one task per game websocket (hello, limits, keep-alive);
+//! - [`socket`]: what both websockets share: the checks before the upgrade, the hello's
+//!   frame, and the session's loop (limits, flood, pings, idle timeout, outbox);
+//! - [`ws`]: one task per game websocket (the hello, the relay to the game's task);
 //! - [`lobby_ws`]: the lobby's websocket, over [`crate::lobby::Lobby`];
 //! - [`accounts`]: guests, sign-in, sessions and their limits;
 //! - [`players`]: profiles, archives and leaderboards;
@@ -50,6 +52,7 @@ pub mod accounts;
 pub mod errors;
 pub mod lobby_ws;
 pub mod players;
+pub mod socket;
 pub mod ws;
 
 /// What every handler shares.
