@@ -189,15 +189,7 @@ async fn connection(
         None => None,
         Some(hash) => match state.games.store.session_account(hash.clone()).await {
             Ok(a) => a,
-            Err(e) => {
-                return fail(
-                    &mut socket,
-                    ErrorCode::Internal,
-                    e.to_string(),
-                    close_code::ERROR,
-                )
-                .await;
-            }
+            Err(e) => return socket::internal_error(&mut socket, e).await,
         },
     };
     let (Some(account), Some(session)) = (account, session) else {
@@ -216,27 +208,15 @@ async fn connection(
 
     // --- registered (events queue up from now on), then the welcome
     let (outbox, inbox) = mpsc::channel::<Utf8Bytes>(settings.outgoing_queue);
-    if let Err(e) = lobby.connect(conn, &account, outbox).await {
-        lobby.disconnect(conn).await;
-        return fail(
-            &mut socket,
-            ErrorCode::Internal,
-            e.to_string(),
-            close_code::ERROR,
-        )
-        .await;
-    }
-    let welcome = match lobby.welcome(&account).await {
+    let welcome = match lobby.connect(conn, &account, outbox).await {
+        Ok(()) => lobby.welcome(&account).await,
+        Err(e) => Err(e),
+    };
+    let welcome = match welcome {
         Ok(w) => w,
         Err(e) => {
             lobby.disconnect(conn).await;
-            return fail(
-                &mut socket,
-                ErrorCode::Internal,
-                e.to_string(),
-                close_code::ERROR,
-            )
-            .await;
+            return socket::internal_error(&mut socket, e).await;
         }
     };
     if socket.send(text(&welcome)).await.is_err() {

@@ -137,6 +137,17 @@ pub(crate) async fn fail(
     close(socket, close_with, code.as_str()).await;
 }
 
+/// The server failed (`e`): says so, and closes with 1011.
+pub(crate) async fn internal_error(socket: &mut WebSocket, e: impl std::fmt::Display) {
+    fail(
+        socket,
+        ErrorCode::Internal,
+        e.to_string(),
+        close_code::ERROR,
+    )
+    .await;
+}
+
 /// Whether a websocket error is a text frame that is not UTF-8 (answered with close 1007).
 fn invalid_utf8(e: &axum::Error) -> bool {
     let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
