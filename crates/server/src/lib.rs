@@ -10,6 +10,8 @@
 //!    - [`passwords`]: Argon2id hashing on a bounded pool and queue, the strength rule;
 //!    - [`ratings`]: Glicko-2 per variant at the end of rated games;
 //!    - [`pairing`]: who plays whom in one quick-pairing wave;
+//!    - [`rate_limit`]: the limits a node keeps in memory (events per address in a sliding
+//!      window; a websocket's message rate);
 //!    - [`client_addr`]: the client's address, through trusted proxies;
 //!    - [`socket_sessions`]: the open websockets of each session, closed when it ends;
 //!    - [`log_escape`]: log lines a client cannot forge (control characters escaped);
@@ -53,6 +55,7 @@ pub mod names;
 pub mod open_files;
 pub mod pairing;
 pub mod passwords;
+pub mod rate_limit;
 pub mod ratings;
 pub mod secrets;
 pub mod settings;

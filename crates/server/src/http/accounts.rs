@@ -10,10 +10,8 @@
 //!   address and per account and refused past the limits *before* the password is checked.
 //! - Never logged: passwords, tokens, Telegram's initData.
 use std::{
-    collections::{HashMap, VecDeque},
-    hash::Hash,
     net::IpAddr,
-    sync::{Arc, Mutex, OnceLock},
+    sync::{Arc, OnceLock},
     time::Duration,
 };
 
@@ -32,7 +30,6 @@ use boardcraft_protocol::{
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
-use tokio::time::Instant;
 use tracing::{info, warn};
 
 pub use crate::secrets::TelegramBotToken;
@@ -40,6 +37,7 @@ use crate::{
     Settings,
     client_addr::ClientIp,
     http::{AppState, Refused},
+    rate_limit::Window,
     secrets,
     storage::{Account, StoreError, info_of, name_key},
 };
@@ -134,80 +132,6 @@ fn decoy_hash() -> &'static str {
 }
 
 // ----- limits
-
-/// Events per key within a sliding window (failed sign-ins and new guests per address, on
-/// this node). Taking a place and counting it is one step under the lock ([`Window::reserve`]),
-/// so that parallel requests never pass the limit together.
-pub struct Window<K> {
-    limit: u32,
-    period: Duration,
-    events: Mutex<HashMap<K, VecDeque<Instant>>>,
-}
-
-impl<K: Hash + Eq + Clone> Window<K> {
-    pub fn new(limit: u32, period: Duration) -> Window<K> {
-        Window {
-            limit,
-            period,
-            events: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// Counts an event for `key` if it is under its limit (0: no limit); else how long
-    /// until its oldest event leaves the window. Old events are forgotten, and now and then
-    /// every key whose events are all old (a stranger's guesses at names are never looked at
-    /// again), so that the map holds only recent keys.
-    pub fn reserve(&self, key: &K) -> Result<(), Duration> {
-        if self.limit == 0 {
-            return Ok(());
-        }
-        let now = Instant::now();
-        let mut events = self.events.lock().expect("not poisoned");
-        if events.len() >= PURGE_AT {
-            events.retain(|_, times| {
-                times
-                    .back()
-                    .is_some_and(|t| now.duration_since(*t) <= self.period)
-            });
-        }
-        let times = events.entry(key.clone()).or_default();
-        while times
-            .front()
-            .is_some_and(|t| now.duration_since(*t) > self.period)
-        {
-            times.pop_front();
-        }
-        if times.len() as u32 >= self.limit {
-            let oldest = *times.front().expect("a full window has events");
-            return Err(self.period.saturating_sub(now.duration_since(oldest)));
-        }
-        times.push_back(now);
-        Ok(())
-    }
-
-    /// Gives back an event [`Window::reserve`] counted (the request it was for does not
-    /// count: a sign-in that succeeded, a guest that was not made).
-    pub fn release(&self, key: &K) {
-        if self.limit == 0 {
-            return;
-        }
-        let mut events = self.events.lock().expect("not poisoned");
-        if let Some(times) = events.get_mut(key) {
-            times.pop_back();
-            if times.is_empty() {
-                events.remove(key);
-            }
-        }
-    }
-
-    /// Keys held (for tests).
-    pub fn keys(&self) -> usize {
-        self.events.lock().expect("not poisoned").len()
-    }
-}
-
-/// A window's map is swept of stale keys when it holds this many.
-const PURGE_AT: usize = 4096;
 
 /// The database's windows are swept of ended ones once in this many reservations.
 const PURGE_EVERY: u64 = 256;
@@ -992,31 +916,6 @@ mod tests {
             let g = guest_name();
             assert!(g.chars().count() <= 20, "{g}");
         }
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn windows_reserve_release_and_forget_old_events_and_stale_keys() {
-        let window = Window::new(2, Duration::from_secs(60));
-        assert!(window.reserve(&1u32).is_ok());
-        assert!(window.reserve(&1).is_ok());
-        let wait = window.reserve(&1).expect_err("full");
-        assert!(wait <= Duration::from_secs(60) && wait > Duration::from_secs(59));
-        assert!(window.reserve(&2).is_ok());
-        window.release(&1);
-        assert!(window.reserve(&1).is_ok(), "a released place is free again");
-        assert!(window.reserve(&1).is_err());
-        tokio::time::advance(Duration::from_secs(61)).await;
-        assert!(
-            window.reserve(&1).is_ok(),
-            "the old events have left the window"
-        );
-        for k in 0..PURGE_AT as u32 {
-            let _ = window.reserve(&k);
-        }
-        assert!(window.keys() >= PURGE_AT);
-        tokio::time::advance(Duration::from_secs(61)).await;
-        let _ = window.reserve(&(PURGE_AT as u32));
-        assert_eq!(window.keys(), 1, "stale keys swept");
     }
 
     #[test]

@@ -12,7 +12,7 @@
 //! Its files use one another freely; below it are the services ([`crate::game`],
 //! [`crate::lobby`]) and what they stand on.
 use std::{
-    collections::{HashMap, VecDeque},
+    collections::HashMap,
     net::IpAddr,
     sync::{
         Arc, Mutex,
@@ -35,7 +35,6 @@ use boardcraft_protocol::{
     http::{ApiError, CreateGame, GameCreated, Health},
     paths,
 };
-use tokio::time::Instant;
 use tower_http::services::ServeDir;
 use tracing::{info, warn};
 
@@ -43,6 +42,7 @@ use crate::{
     Settings,
     client_addr::ClientIp,
     game::{Command, Games, LoadError, rules},
+    rate_limit::Window,
     secrets,
     storage::GameRecord,
 };
@@ -62,7 +62,8 @@ pub struct AppState {
     pub connections: AtomicU64,
     pub next_conn: AtomicU64,
     per_ip: Mutex<HashMap<IpAddr, u32>>,
-    created: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
+    /// New games per address, in the last minute.
+    created: Window<IpAddr>,
     /// Sign-in and guest limits, and password hashing.
     pub accounts: accounts::AccountLimits,
     /// The open sockets of each session (closed when it ends).
@@ -83,7 +84,10 @@ impl AppState {
             connections: AtomicU64::new(0),
             next_conn: AtomicU64::new(1),
             per_ip: Mutex::new(HashMap::new()),
-            created: Mutex::new(HashMap::new()),
+            created: Window::new(
+                settings.max_new_games_per_ip_per_minute,
+                Duration::from_secs(60),
+            ),
             accounts: accounts::AccountLimits::new(&settings),
             sessions: Arc::default(),
             settings,
@@ -109,24 +113,7 @@ impl AppState {
 
     /// Whether `ip` may create another game now (and counts it).
     fn may_create(&self, ip: IpAddr) -> bool {
-        let limit = self.settings.max_new_games_per_ip_per_minute;
-        if limit == 0 {
-            return true;
-        }
-        let now = Instant::now();
-        let mut created = self.created.lock().expect("not poisoned");
-        let times = created.entry(ip).or_default();
-        while times
-            .front()
-            .is_some_and(|t| now.duration_since(*t) > Duration::from_secs(60))
-        {
-            times.pop_front();
-        }
-        if times.len() as u32 >= limit {
-            return false;
-        }
-        times.push_back(now);
-        true
+        self.created.reserve(&ip).is_ok()
     }
 }
 

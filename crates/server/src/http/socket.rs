@@ -23,6 +23,7 @@ use tracing::info;
 use crate::{
     Settings,
     http::{AppState, ConnectionSlot, Refused, ws::origin_allowed},
+    rate_limit::MessageRate,
     socket_sessions::{SessionChange, SessionWatch},
 };
 
@@ -53,41 +54,6 @@ pub(crate) fn admit(
 pub(crate) fn frame_limits(ws: WebSocketUpgrade, settings: &Settings) -> WebSocketUpgrade {
     let max = settings.max_frame_bytes;
     ws.max_message_size(max * 4).max_frame_size(max * 4)
-}
-
-/// Messages a connection may send: a token bucket.
-pub(crate) struct RateLimit {
-    tokens: f64,
-    per_second: f64,
-    burst: f64,
-    last: Instant,
-    pub(crate) dropped: u32,
-}
-
-impl RateLimit {
-    pub(crate) fn new(settings: &Settings) -> RateLimit {
-        RateLimit {
-            tokens: settings.message_burst as f64,
-            per_second: settings.messages_per_second as f64,
-            burst: settings.message_burst as f64,
-            last: Instant::now(),
-            dropped: 0,
-        }
-    }
-
-    pub(crate) fn allow(&mut self) -> bool {
-        let now = Instant::now();
-        let elapsed = now.duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + elapsed * self.per_second).min(self.burst);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            self.dropped += 1;
-            false
-        }
-    }
 }
 
 /// An error frame (`fatal`: the server closes next).
@@ -261,7 +227,7 @@ pub(crate) async fn run<S: Session>(
     mut watch: Option<SessionWatch>,
 ) -> &'static str {
     let idle = settings.idle_timeout;
-    let mut limit = RateLimit::new(settings);
+    let mut limit = MessageRate::new(settings);
     let mut last_heard = Instant::now();
     let ping_every = (idle / 3).max(Duration::from_millis(100));
     let mut pings = interval_at(Instant::now() + ping_every, ping_every);
