@@ -34,7 +34,9 @@
 //!    - [`http::ws`] and [`http::lobby_ws`]: the game's and the lobby's websockets;
 //!    - [`http::accounts`]: guests, sign-in, sessions and their limits, Telegram sign-in;
 //!    - [`http::players`]: profiles, archives, leaderboards;
-//!    - [`http::errors`]: every refusal as `{"code", "message"}`, and the request deadline.
+//!    - [`http::errors`]: every refusal as `{"code", "message"}` (one type, `Refused`, with
+//!      `From` for the services' errors), the extractors (origin check, `CurrentAccount`, JSON
+//!      bodies), and the request deadline.
 //!
 //! Beside the floors, `checks` (feature `checks`) is the `protocol_message` fuzz target's body,
 //! over everything above.

@@ -7,7 +7,9 @@
 //! - [`lobby_ws`]: the lobby's websocket, over [`crate::lobby::Lobby`];
 //! - [`accounts`]: guests, sign-in, sessions and their limits;
 //! - [`players`]: profiles, archives and leaderboards;
-//! - [`errors`]: every refusal as JSON, and the request deadline.
+//! - [`errors`]: the one refusal type ([`Refused`], from the services' errors), the
+//!   extractors that refuse with it (the origin check, the signed-in account, JSON bodies),
+//!   every refusal as JSON, and the request deadline.
 //!
 //! Its files use one another freely; below it are the services ([`crate::game`],
 //! [`crate::lobby`]) and what they stand on.
@@ -23,7 +25,6 @@ use std::{
 
 use axum::{
     Json, Router,
-    body::Bytes,
     extract::{DefaultBodyLimit, Extension, Path, State},
     http::{HeaderMap, StatusCode, header},
     middleware,
@@ -32,16 +33,16 @@ use axum::{
 };
 use boardcraft_protocol::{
     ColorChoice, ErrorCode, PROTOCOL_VERSION, Side, WS_PATH,
-    http::{ApiError, CreateGame, GameCreated, Health},
+    http::{CreateGame, GameCreated, Health},
     paths,
 };
 use tower_http::services::ServeDir;
-use tracing::{info, warn};
+use tracing::info;
 
 use crate::{
     Settings,
     client_addr::ClientIp,
-    game::{Command, Games, LoadError, rules},
+    game::{Command, Games, rules},
     rate_limit::Window,
     secrets,
     storage::GameRecord,
@@ -54,6 +55,8 @@ pub mod lobby_ws;
 pub mod players;
 pub mod socket;
 pub mod ws;
+
+pub use errors::{CurrentAccount, JsonBody, Refused, SameOrigin};
 
 /// What every handler shares.
 pub struct AppState {
@@ -136,55 +139,9 @@ impl Drop for ConnectionSlot {
     }
 }
 
-/// An HTTP refusal: the status that goes with the code, and the JSON body.
-pub struct Refused(pub ErrorCode, pub String);
-
-impl IntoResponse for Refused {
-    fn into_response(self) -> Response {
-        let status = StatusCode::from_u16(self.0.http_status()).unwrap_or(StatusCode::BAD_REQUEST);
-        let body = ApiError {
-            code: self.0,
-            message: self.1,
-            game: None,
-        };
-        (status, Json(body)).into_response()
-    }
-}
-
-impl From<Refused> for Response {
-    fn from(refused: Refused) -> Response {
-        refused.into_response()
-    }
-}
-
-/// A refusal that names the game it is about (an invite whose seat is taken: its holder may
-/// still watch).
-struct RefusedOf(Refused, String);
-
-impl IntoResponse for RefusedOf {
-    fn into_response(self) -> Response {
-        let RefusedOf(Refused(code, message), game) = self;
-        let status = StatusCode::from_u16(code.http_status()).unwrap_or(StatusCode::BAD_REQUEST);
-        let body = ApiError {
-            code,
-            message,
-            game: Some(game),
-        };
-        (status, Json(body)).into_response()
-    }
-}
-
 fn refused(what: &str, ip: Option<IpAddr>, code: ErrorCode, message: String) -> Refused {
     info!(?ip, code = %code, "refused {what}: {message}");
-    Refused(code, message)
-}
-
-fn load_failed(e: LoadError) -> Refused {
-    if let LoadError::Elsewhere(_) = e {
-        return Refused(ErrorCode::GameMoved, e.to_string());
-    }
-    warn!("loading a game failed: {e}");
-    Refused(ErrorCode::Internal, e.to_string())
+    Refused::new(code, message)
 }
 
 pub fn router(state: Arc<AppState>) -> Router {
@@ -259,9 +216,9 @@ async fn json_posts_only(
             _ => false,
         };
         if !json {
-            return Refused(
+            return Refused::new(
                 ErrorCode::UnsupportedMediaType,
-                "a POST's body must be sent as Content-Type: application/json".into(),
+                "a POST's body must be sent as Content-Type: application/json",
             )
             .into_response();
         }
@@ -333,12 +290,10 @@ async fn create_game(
     State(state): State<Arc<AppState>>,
     Extension(ClientIp(client)): Extension<ClientIp>,
     headers: HeaderMap,
-    body: Bytes,
+    JsonBody(request): JsonBody<CreateGame>,
 ) -> Result<(StatusCode, Json<GameCreated>), Refused> {
     let ip = Some(client);
     let bad = |code, message: String| refused("a new game", ip, code, message);
-    let request: CreateGame = serde_json::from_slice(&body)
-        .map_err(|e| bad(ErrorCode::BadRequest, format!("bad create-game body: {e}")))?;
     let variant = match (&request.variant, &request.variant_file) {
         (Some(name), None) => rules::variant_of(name, None)
             .map_err(|e| bad(ErrorCode::VariantNotFound, e.to_string()))?,
@@ -405,12 +360,7 @@ async fn create_game(
         rematch_of: None,
         players: None,
     };
-    state
-        .games
-        .store
-        .create_game(record.clone())
-        .await
-        .map_err(|e| bad(ErrorCode::Internal, e.to_string()))?;
+    state.games.store.create_game(record.clone()).await?;
     let invite = record.invite.clone().expect("a new game has an invite");
     info!(game = %record.id, variant = %variant.name, creator = %creator, time_control = ?record.time_control, ?ip, "game created");
     Ok((
@@ -430,7 +380,7 @@ async fn join_by_invite(
     State(state): State<Arc<AppState>>,
     Extension(ClientIp(client)): Extension<ClientIp>,
     Path(invite): Path<String>,
-) -> Result<Json<boardcraft_protocol::http::SeatJoined>, Response> {
+) -> Result<Json<boardcraft_protocol::http::SeatJoined>, Refused> {
     let ip = Some(client);
     let not_found = || {
         refused(
@@ -441,27 +391,25 @@ async fn join_by_invite(
         )
     };
     if !secrets::looks_like_id(&invite) {
-        return Err(not_found().into());
+        return Err(not_found());
     }
     let game = state
         .games
         .store
         .game_of_invite(invite)
-        .await
-        .map_err(|e| Refused(ErrorCode::Internal, e.to_string()))?
+        .await?
         .ok_or_else(not_found)?;
     let answer = state
         .games
         .ask(&game, |reply| Command::Join { reply })
-        .await
-        .map_err(load_failed)?
+        .await?
         .ok_or_else(not_found)?;
     answer.map(Json).map_err(|(code, message)| {
         let refusal = refused("an invite", ip, code, message);
         if code == ErrorCode::SeatTaken {
-            RefusedOf(refusal, game).into_response()
+            refusal.about_game(game)
         } else {
-            refusal.into_response()
+            refusal
         }
     })
 }
@@ -470,15 +418,14 @@ async fn public_state(
     State(state): State<Arc<AppState>>,
     Path(game): Path<String>,
 ) -> Result<Json<boardcraft_protocol::GameSnapshot>, Refused> {
-    let not_found = || Refused(ErrorCode::GameNotFound, format!("no game `{game}`"));
+    let not_found = || Refused::new(ErrorCode::GameNotFound, format!("no game `{game}`"));
     if !secrets::looks_like_id(&game) {
         return Err(not_found());
     }
     state
         .games
         .ask(&game, |reply| Command::Snapshot { reply })
-        .await
-        .map_err(load_failed)?
+        .await?
         .map(Json)
         .ok_or_else(not_found)
 }
@@ -487,15 +434,14 @@ async fn save_file(
     State(state): State<Arc<AppState>>,
     Path(game): Path<String>,
 ) -> Result<Response, Refused> {
-    let not_found = || Refused(ErrorCode::GameNotFound, format!("no game `{game}`"));
+    let not_found = || Refused::new(ErrorCode::GameNotFound, format!("no game `{game}`"));
     if !secrets::looks_like_id(&game) {
         return Err(not_found());
     }
     let text = state
         .games
         .ask(&game, |reply| Command::Save { reply })
-        .await
-        .map_err(load_failed)?
+        .await?
         .ok_or_else(not_found)?;
     Ok((
         [

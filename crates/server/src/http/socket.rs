@@ -3,7 +3,7 @@
 //! message rate and flood close, text frames only, the keep-alive pings, the idle timeout,
 //! the outbox of messages from the game or the lobby, and the end of the signed-in session.
 //! What each socket does with a message, and with the end of its session, is its
-//! [`Session`].
+//! `Session`.
 use std::{future::Future, net::IpAddr, sync::Arc, time::Duration};
 
 use axum::{
@@ -37,7 +37,7 @@ pub(crate) fn admit(
 ) -> Result<ConnectionSlot, Refused> {
     if let Err(why) = origin_allowed(&state.settings, headers) {
         info!(%ip, "refused {what}: {why}");
-        return Err(Refused(ErrorCode::OriginNotAllowed, why));
+        return Err(Refused::new(ErrorCode::OriginNotAllowed, why));
     }
     state.open_connection(ip).ok_or_else(|| {
         let why = format!(
@@ -45,7 +45,7 @@ pub(crate) fn admit(
             state.settings.max_connections_per_ip
         );
         info!(%ip, "refused {what}: {why}");
-        Refused(ErrorCode::TooManyConnections, why)
+        Refused::new(ErrorCode::TooManyConnections, why)
     })
 }
 

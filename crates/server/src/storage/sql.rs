@@ -4,7 +4,7 @@
 //!
 //! SQLite reads `$1` as a parameter *named* `$1`, and numbers named parameters in the order
 //! they first appear: `$2 … $1` would bind the first value to `$2`. So every statement here
-//! has its placeholders first appear in order, `$1`, then `$2`, …, which [`statements!`]
+//! has its placeholders first appear in order, `$1`, then `$2`, …, which `statements!`
 //! checks when the crate compiles; then SQLite's numbers are PostgreSQL's and both bind the
 //! same values in the same order, with no rewriting. A statement holds no `?` and no `$` other
 //! than its placeholders.
