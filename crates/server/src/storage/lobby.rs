@@ -562,24 +562,16 @@ async fn pg_take_pair(
 impl LobbyStore for PostgresStore {
     fn node_beat(&self, node: String, now_ms: i64, games: i64) -> StoreFuture<'_, ()> {
         Box::pin(async move {
-            self.client()
-                .execute(sql::NODE_BEAT, &[&node, &now_ms, &games])
+            self.pg_execute(sql::NODE_BEAT, &[&node, &now_ms, &games])
                 .await
-                .map_err(pg)?;
-            Ok(())
+                .map(|_| ())
         })
     }
 
     fn dead_nodes(&self, before_ms: i64) -> StoreFuture<'_, Vec<String>> {
         Box::pin(async move {
-            Ok(self
-                .client()
-                .query(sql::DEAD_NODES, &[&before_ms])
+            self.pg_rows(sql::DEAD_NODES, &[&before_ms], |r| r.get(0))
                 .await
-                .map_err(pg)?
-                .iter()
-                .map(|r| r.get(0))
-                .collect())
         })
     }
 
@@ -620,11 +612,9 @@ impl LobbyStore for PostgresStore {
             } else {
                 sql::REMOVE_PRESENCE
             };
-            self.client()
-                .execute(statement, &[&node, &account, &kind])
+            self.pg_execute(statement, &[&node, &account, &kind])
                 .await
-                .map_err(pg)?;
-            Ok(())
+                .map(|_| ())
         })
     }
 
@@ -734,40 +724,15 @@ impl LobbyStore for PostgresStore {
     }
 
     fn seeks(&self) -> StoreFuture<'_, Vec<SeekRow>> {
-        Box::pin(async move {
-            Ok(self
-                .client()
-                .query(sql::SEEKS, &[])
-                .await
-                .map_err(pg)?
-                .iter()
-                .map(pg_seek)
-                .collect())
-        })
+        Box::pin(async move { self.pg_rows(sql::SEEKS, &[], pg_seek).await })
     }
 
     fn seek(&self, id: String) -> StoreFuture<'_, Option<SeekRow>> {
-        Box::pin(async move {
-            Ok(self
-                .client()
-                .query_opt(sql::SEEK, &[&id])
-                .await
-                .map_err(pg)?
-                .as_ref()
-                .map(pg_seek))
-        })
+        Box::pin(async move { self.pg_row(sql::SEEK, &[&id], pg_seek).await })
     }
 
     fn take_seek(&self, id: String, owner: Option<String>) -> StoreFuture<'_, Option<SeekRow>> {
-        Box::pin(async move {
-            Ok(self
-                .client()
-                .query_opt(sql::TAKE_SEEK, &[&id, &owner])
-                .await
-                .map_err(pg)?
-                .as_ref()
-                .map(pg_seek))
-        })
+        Box::pin(async move { self.pg_row(sql::TAKE_SEEK, &[&id, &owner], pg_seek).await })
     }
 
     fn orphan_seeks(&self, account: String, since_ms: Option<i64>) -> StoreFuture<'_, ()> {
@@ -777,77 +742,50 @@ impl LobbyStore for PostgresStore {
             } else {
                 sql::ADOPT_SEEKS
             };
-            self.client()
-                .execute(statement, &[&since_ms, &account])
+            self.pg_execute(statement, &[&since_ms, &account])
                 .await
-                .map_err(pg)?;
-            Ok(())
+                .map(|_| ())
         })
     }
 
     fn expire_seeks(&self, before_ms: i64) -> StoreFuture<'_, Vec<String>> {
         Box::pin(async move {
-            Ok(self
-                .client()
-                .query(sql::EXPIRE_SEEKS, &[&before_ms])
+            self.pg_rows(sql::EXPIRE_SEEKS, &[&before_ms], |r| r.get(0))
                 .await
-                .map_err(pg)?
-                .iter()
-                .map(|r| r.get(0))
-                .collect())
         })
     }
 
     fn join_pool(&self, e: PoolEntry) -> StoreFuture<'_, ()> {
         Box::pin(async move {
-            self.client()
-                .execute(
-                    sql::JOIN_POOL,
-                    &[&e.account, &e.pool, &e.rating, &e.joined_ms],
-                )
-                .await
-                .map_err(pg)?;
-            Ok(())
+            self.pg_execute(
+                sql::JOIN_POOL,
+                &[&e.account, &e.pool, &e.rating, &e.joined_ms],
+            )
+            .await
+            .map(|_| ())
         })
     }
 
     fn leave_pool(&self, account: String) -> StoreFuture<'_, Option<String>> {
         Box::pin(async move {
-            Ok(self
-                .client()
-                .query_opt(sql::LEAVE_POOL, &[&account])
+            self.pg_row(sql::LEAVE_POOL, &[&account], |r| r.get(0))
                 .await
-                .map_err(pg)?
-                .map(|r| r.get(0)))
         })
     }
 
     fn pool_of(&self, account: String) -> StoreFuture<'_, Option<String>> {
-        Box::pin(async move {
-            Ok(self
-                .client()
-                .query_opt(sql::POOL_OF, &[&account])
-                .await
-                .map_err(pg)?
-                .map(|r| r.get(0)))
-        })
+        Box::pin(async move { self.pg_row(sql::POOL_OF, &[&account], |r| r.get(0)).await })
     }
 
     fn pool_entries(&self) -> StoreFuture<'_, Vec<PoolEntry>> {
         Box::pin(async move {
-            Ok(self
-                .client()
-                .query(sql::POOL_ENTRIES, &[])
-                .await
-                .map_err(pg)?
-                .iter()
-                .map(|r| PoolEntry {
-                    account: r.get(0),
-                    pool: r.get(1),
-                    rating: r.get(2),
-                    joined_ms: r.get(3),
-                })
-                .collect())
+            self.pg_rows(sql::POOL_ENTRIES, &[], |r| PoolEntry {
+                account: r.get(0),
+                pool: r.get(1),
+                rating: r.get(2),
+                joined_ms: r.get(3),
+            })
+            .await
         })
     }
 
@@ -885,78 +823,41 @@ impl LobbyStore for PostgresStore {
     }
     fn add_challenge(&self, ch: ChallengeRow) -> StoreFuture<'_, ()> {
         Box::pin(async move {
-            self.client()
-                .execute(
-                    sql::ADD_CHALLENGE,
-                    &[&ch.id, &ch.from, &ch.to, &ch.created_ms, &ch.body],
-                )
-                .await
-                .map_err(pg)?;
-            Ok(())
+            self.pg_execute(
+                sql::ADD_CHALLENGE,
+                &[&ch.id, &ch.from, &ch.to, &ch.created_ms, &ch.body],
+            )
+            .await
+            .map(|_| ())
         })
     }
 
     fn challenges(&self) -> StoreFuture<'_, Vec<ChallengeRow>> {
-        Box::pin(async move {
-            Ok(self
-                .client()
-                .query(sql::CHALLENGES, &[])
-                .await
-                .map_err(pg)?
-                .iter()
-                .map(pg_challenge)
-                .collect())
-        })
+        Box::pin(async move { self.pg_rows(sql::CHALLENGES, &[], pg_challenge).await })
     }
 
     fn take_challenge(&self, id: String) -> StoreFuture<'_, Option<ChallengeRow>> {
-        Box::pin(async move {
-            Ok(self
-                .client()
-                .query_opt(sql::TAKE_CHALLENGE, &[&id])
-                .await
-                .map_err(pg)?
-                .as_ref()
-                .map(pg_challenge))
-        })
+        Box::pin(async move { self.pg_row(sql::TAKE_CHALLENGE, &[&id], pg_challenge).await })
     }
 
     fn expire_challenges(&self, before_ms: i64) -> StoreFuture<'_, Vec<ChallengeRow>> {
         Box::pin(async move {
-            Ok(self
-                .client()
-                .query(sql::EXPIRE_CHALLENGES, &[&before_ms])
+            self.pg_rows(sql::EXPIRE_CHALLENGES, &[&before_ms], pg_challenge)
                 .await
-                .map_err(pg)?
-                .iter()
-                .map(pg_challenge)
-                .collect())
         })
     }
 
     fn take_challenges_from(&self, account: String) -> StoreFuture<'_, Vec<ChallengeRow>> {
         Box::pin(async move {
-            Ok(self
-                .client()
-                .query(sql::TAKE_CHALLENGES_FROM, &[&account])
+            self.pg_rows(sql::TAKE_CHALLENGES_FROM, &[&account], pg_challenge)
                 .await
-                .map_err(pg)?
-                .iter()
-                .map(pg_challenge)
-                .collect())
         })
     }
 
     fn playing(&self, account: String, since_ms: i64) -> StoreFuture<'_, Vec<String>> {
         Box::pin(async move {
-            Ok(self
-                .client()
-                .query(sql::PLAYING, &[&account, &since_ms])
+            self.pg_rows(sql::PLAYING, &[&account, &since_ms], |r| r.get(0))
                 .await
-                .map_err(pg)?
-                .iter()
-                .map(|r| r.get(0))
-                .collect())
         })
     }
 

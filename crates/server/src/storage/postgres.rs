@@ -7,7 +7,10 @@ use std::sync::{
 };
 
 use boardcraft_protocol::{GameResult, Rating, Side};
-use tokio_postgres::{Client, NoTls, Statement, error::SqlState};
+use tokio_postgres::{Client, NoTls, Row, Statement, error::SqlState, types::ToSql};
+
+/// A statement's parameters, in the order of its placeholders.
+pub(super) type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
 
 use super::{
     Account, AccountEnd, ArchiveRow, ArchivedGame, GameRecord, Glicko, GlickoChanges, Ranked,
@@ -146,6 +149,51 @@ impl PostgresStore {
         &self.conn().client
     }
 
+    /// Runs a statement on a pooled connection: how many rows it changed.
+    pub(super) async fn pg_execute(
+        &self,
+        statement: &str,
+        params: Params<'_>,
+    ) -> Result<u64, StoreError> {
+        self.client()
+            .execute(statement, params)
+            .await
+            .map_err(backend)
+    }
+
+    /// The rows a statement answers on a pooled connection, each read by `row`.
+    pub(super) async fn pg_rows<T>(
+        &self,
+        statement: &str,
+        params: Params<'_>,
+        row: impl Fn(&Row) -> T,
+    ) -> Result<Vec<T>, StoreError> {
+        Ok(self
+            .client()
+            .query(statement, params)
+            .await
+            .map_err(backend)?
+            .iter()
+            .map(row)
+            .collect())
+    }
+
+    /// The row a statement answers on a pooled connection, if any, read by `row`.
+    pub(super) async fn pg_row<T>(
+        &self,
+        statement: &str,
+        params: Params<'_>,
+        row: impl Fn(&Row) -> T,
+    ) -> Result<Option<T>, StoreError> {
+        Ok(self
+            .client()
+            .query_opt(statement, params)
+            .await
+            .map_err(backend)?
+            .as_ref()
+            .map(row))
+    }
+
     fn conn(&self) -> &Conn {
         let i = self.next.fetch_add(1, Ordering::Relaxed) % self.conns.len();
         &self.conns[i]
@@ -263,13 +311,8 @@ impl Storage for PostgresStore {
 
     fn game_of_invite(&self, invite: String) -> StoreFuture<'_, Option<String>> {
         Box::pin(async move {
-            let row = self
-                .conn()
-                .client
-                .query_opt(sql::GAME_OF_INVITE, &[&invite])
+            self.pg_row(sql::GAME_OF_INVITE, &[&invite], |r| r.get(0))
                 .await
-                .map_err(backend)?;
-            Ok(row.map(|r| r.get(0)))
         })
     }
 
@@ -389,22 +432,14 @@ impl Storage for PostgresStore {
 
     fn ratings(&self, account: String) -> StoreFuture<'_, Vec<Rating>> {
         Box::pin(async move {
-            let rows = self
-                .conn()
-                .client
-                .query(sql::RATINGS_OF, &[&account])
-                .await
-                .map_err(backend)?;
-            Ok(rows
-                .iter()
-                .map(|r| Rating {
-                    variant: r.get(0),
-                    rating: r.get(1),
-                    deviation: r.get(2),
-                    volatility: r.get(3),
-                    games: r.get::<_, i32>(4) as u32,
-                })
-                .collect())
+            self.pg_rows(sql::RATINGS_OF, &[&account], |r| Rating {
+                variant: r.get(0),
+                rating: r.get(1),
+                deviation: r.get(2),
+                volatility: r.get(3),
+                games: r.get::<_, i32>(4) as u32,
+            })
+            .await
         })
     }
 
@@ -443,42 +478,26 @@ impl Storage for PostgresStore {
 
     fn tallies(&self, account: String) -> StoreFuture<'_, Vec<Tally>> {
         Box::pin(async move {
-            let rows = self
-                .conn()
-                .client
-                .query(sql::TALLIES, &[&account])
-                .await
-                .map_err(backend)?;
-            Ok(rows
-                .iter()
-                .map(|r| Tally {
-                    variant: r.get(0),
-                    wins: r.get::<_, i64>(1) as u32,
-                    draws: r.get::<_, i64>(2) as u32,
-                    losses: r.get::<_, i64>(3) as u32,
-                })
-                .collect())
+            self.pg_rows(sql::TALLIES, &[&account], |r| Tally {
+                variant: r.get(0),
+                wins: r.get::<_, i64>(1) as u32,
+                draws: r.get::<_, i64>(2) as u32,
+                losses: r.get::<_, i64>(3) as u32,
+            })
+            .await
         })
     }
 
     fn leaderboard(&self, variant: String, limit: u32) -> StoreFuture<'_, Vec<Ranked>> {
         Box::pin(async move {
-            let rows = self
-                .conn()
-                .client
-                .query(
-                    sql::LEADERBOARD,
-                    &[
-                        &variant,
-                        &boardcraft_protocol::PROVISIONAL_DEVIATION,
-                        &(limit as i64),
-                    ],
-                )
-                .await
-                .map_err(backend)?;
-            Ok(rows
-                .iter()
-                .map(|r| Ranked {
+            self.pg_rows(
+                sql::LEADERBOARD,
+                &[
+                    &variant,
+                    &boardcraft_protocol::PROVISIONAL_DEVIATION,
+                    &(limit as i64),
+                ],
+                |r| Ranked {
                     account: account_row(r),
                     rating: Rating {
                         variant: variant.clone(),
@@ -487,21 +506,14 @@ impl Storage for PostgresStore {
                         volatility: r.get(8),
                         games: r.get::<_, i32>(9) as u32,
                     },
-                })
-                .collect())
+                },
+            )
+            .await
         })
     }
 
     fn game_ids(&self) -> StoreFuture<'_, Vec<String>> {
-        Box::pin(async move {
-            let rows = self
-                .conn()
-                .client
-                .query(sql::GAME_IDS, &[])
-                .await
-                .map_err(backend)?;
-            Ok(rows.into_iter().map(|r| r.get(0)).collect())
-        })
+        Box::pin(async move { self.pg_rows(sql::GAME_IDS, &[], |r| r.get(0)).await })
     }
 
     fn acquire(&self, id: String) -> StoreFuture<'_, Acquired> {
@@ -692,13 +704,7 @@ impl PostgresStore {
         statement: &str,
         value: &(dyn tokio_postgres::types::ToSql + Sync),
     ) -> Result<Option<Account>, StoreError> {
-        let row = self
-            .conn()
-            .client
-            .query_opt(statement, &[value])
-            .await
-            .map_err(backend)?;
-        Ok(row.as_ref().map(account_row))
+        self.pg_row(statement, &[value], account_row).await
     }
 
     async fn update(
