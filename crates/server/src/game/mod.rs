@@ -47,6 +47,11 @@ pub type Outbox = mpsc::Sender<Utf8Bytes>;
 /// A refusal: the code and the words.
 pub type Refusal = (ErrorCode, String);
 
+/// The refusal when the store (or anything below the game) failed.
+pub(crate) fn internal(e: impl std::fmt::Display) -> Refusal {
+    (ErrorCode::Internal, e.to_string())
+}
+
 /// What the rest of the server asks a game task.
 pub enum Command {
     /// A websocket said hello to this game. The reply is the side it plays (`None`: a
@@ -644,7 +649,7 @@ impl Game {
         match self.store.mark_joined(self.record.id.clone()).await {
             Ok(true) => {}
             Ok(false) => return Err(seat_taken()),
-            Err(e) => return Err((ErrorCode::Internal, e.to_string())),
+            Err(e) => return Err(internal(e)),
         }
         self.record.joined = true;
         let side = self.record.creator.other();
@@ -910,19 +915,16 @@ impl Game {
 
     async fn resign(&mut self, side: Side) -> Result<(), Refusal> {
         self.must_be_playing()?;
-        self.end(rules::resignation(side))
-            .await
-            .map_err(|e| (ErrorCode::Internal, e.to_string()))
+        self.end(rules::resignation(side)).await.map_err(internal)
     }
 
     async fn claim(&mut self, side: Side) -> Result<(), Refusal> {
         self.must_be_playing()?;
         let now = Instant::now();
         match self.presence[side.other().index()] {
-            SeatPresence::Gone { since, .. } if since + self.settings.grace <= now => self
-                .end(rules::abandoned(side))
-                .await
-                .map_err(|e| (ErrorCode::Internal, e.to_string())),
+            SeatPresence::Gone { since, .. } if since + self.settings.grace <= now => {
+                self.end(rules::abandoned(side)).await.map_err(internal)
+            }
             SeatPresence::Gone { since, .. } => Err((
                 ErrorCode::ClaimNotAllowed,
                 format!(
@@ -1032,9 +1034,7 @@ impl Game {
         match offer {
             OfferKind::Draw => {
                 self.must_be_playing()?;
-                self.end(rules::draw_agreed())
-                    .await
-                    .map_err(|e| (ErrorCode::Internal, e.to_string()))
+                self.end(rules::draw_agreed()).await.map_err(internal)
             }
             OfferKind::Takeback => {
                 self.must_be_playing()?;
@@ -1062,7 +1062,7 @@ impl Game {
         self.store
             .truncate_moves(self.record.id.clone(), target as u32)
             .await
-            .map_err(|e| (ErrorCode::Internal, e.to_string()))?;
+            .map_err(internal)?;
         self.moves.truncate(target);
         self.hashes.truncate(target);
         self.sides.truncate(target);
@@ -1127,10 +1127,7 @@ impl Game {
             rematch_of: Some(self.record.id.clone()),
             players,
         };
-        self.store
-            .create_game(record)
-            .await
-            .map_err(|e| (ErrorCode::Internal, e.to_string()))?;
+        self.store.create_game(record).await.map_err(internal)?;
         info!(game = %id, rematch_of = %self.record.id, "rematch created");
         self.rematch = Some(id.clone());
         self.offers.clear();
