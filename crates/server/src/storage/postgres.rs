@@ -678,7 +678,7 @@ impl Storage for PostgresStore {
         Box::pin(async move {
             self.conn()
                 .client
-                .simple_query("SELECT 1")
+                .simple_query(sql::HEALTH)
                 .await
                 .map_err(backend)?;
             Ok(())

@@ -83,6 +83,9 @@ macro_rules! challenge_columns {
 }
 
 statements! {
+    /// Answers when the database does.
+    HEALTH = "SELECT 1";
+
     // ----- games
 
     /// A new game (`$1` id … `$16` players).
@@ -319,8 +322,6 @@ statements! {
         "SELECT count(*) FROM lobby_pool WHERE pool = $1 AND account IN ($2, $3)";
     /// Takes `$1` and `$2` out of the pools.
     SQLITE_TAKE_PAIR = "DELETE FROM lobby_pool WHERE account IN ($1, $2)";
-    /// Answers when the database does.
-    SQLITE_HEALTH = "SELECT 1";
 }
 
 #[cfg(test)]

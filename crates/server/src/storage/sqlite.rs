@@ -270,7 +270,7 @@ fn run(conn: &Connection, op: &Op) -> Result<Answer, StoreError> {
         }
         Op::Run(f) => f(conn).map(Answer::Any),
         Op::Health => conn
-            .query_row(sql::SQLITE_HEALTH, [], |_| Ok(()))
+            .query_row(sql::HEALTH, [], |_| Ok(()))
             .map(|_| Answer::Unit)
             .map_err(backend),
     }
