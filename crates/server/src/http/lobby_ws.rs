@@ -10,7 +10,7 @@ use axum::{
         ws::{Message, Utf8Bytes, WebSocket, close_code},
     },
     http::HeaderMap,
-    response::{IntoResponse, Response},
+    response::Response,
 };
 use boardcraft_protocol::{
     ErrorCode, LobbyClientMessage, PROTOCOL_VERSION, ParseError, parse_lobby_client_message,
@@ -21,7 +21,7 @@ use tracing::debug;
 use crate::{
     client_addr::ClientIp,
     http::{
-        AppState, ConnectionSlot, accounts,
+        AppState, ConnectionSlot, Refused, accounts,
         socket::{self, Next, Session, error, fail},
     },
     lobby::Lobby,
@@ -44,17 +44,14 @@ pub async fn upgrade(
     Extension(ClientIp(ip)): Extension<ClientIp>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
-) -> Response {
-    let slot = match socket::admit(&state, ip, &headers, "a lobby websocket") {
-        Ok(slot) => slot,
-        Err(refused) => return refused.into_response(),
-    };
+) -> Result<Response, Refused> {
+    let slot = socket::admit(&state, ip, &headers, "a lobby websocket")?;
     let presented = accounts::presented_token(&headers)
         .ok()
         .flatten()
         .map(|(t, _)| t);
-    socket::frame_limits(ws, &state.settings)
-        .on_upgrade(move |socket| connection(socket, state, ip, presented, slot))
+    Ok(socket::frame_limits(ws, &state.settings)
+        .on_upgrade(move |socket| connection(socket, state, ip, presented, slot)))
 }
 
 fn text(msg: &boardcraft_protocol::LobbyServerMessage) -> Message {
@@ -150,15 +147,15 @@ async fn connection(
     let conn = state.next_conn.fetch_add(1, Ordering::Relaxed);
 
     // --- the hello
-    let Some(text_in) = socket::first_text(&mut socket, settings.idle_timeout).await else {
+    let Some(hello) = socket::first_message::<LobbySocket>(&mut socket, &settings).await else {
         return;
     };
-    let token = match parse_lobby_client_message(&text_in, settings.max_frame_bytes) {
-        Ok(LobbyClientMessage::Hello {
+    let token = match hello {
+        LobbyClientMessage::Hello {
             protocol,
             token,
             client,
-        }) => {
+        } => {
             if protocol != PROTOCOL_VERSION {
                 return fail(
                     &mut socket,
@@ -171,16 +168,7 @@ async fn connection(
             debug!(conn, %ip, client = ?client, "lobby hello");
             token.or(presented)
         }
-        Ok(_) => {
-            return fail(
-                &mut socket,
-                ErrorCode::HelloRequired,
-                "the first message must be a hello".into(),
-                close_code::POLICY,
-            )
-            .await;
-        }
-        Err(e) => return fail(&mut socket, e.code, e.message, close_code::POLICY).await,
+        _ => return socket::not_a_hello(&mut socket).await,
     };
     let session = token
         .filter(|t| secrets::looks_like_token(t))

@@ -140,9 +140,37 @@ pub(crate) async fn receive_failed(socket: &mut WebSocket, e: &axum::Error) {
     }
 }
 
-/// The first frame, which must be a text frame within the idle timeout (the hello); `None`
-/// once the socket is answered and closed (or gone).
-pub(crate) async fn first_text(socket: &mut WebSocket, idle: Duration) -> Option<Utf8Bytes> {
+/// The first message, which must be a text frame within the idle timeout and parse; `None`
+/// once the socket is answered and closed (or gone). Whether it is a hello is the caller's
+/// to check ([`not_a_hello`]).
+pub(crate) async fn first_message<S: Session>(
+    socket: &mut WebSocket,
+    settings: &Settings,
+) -> Option<S::Message> {
+    let text = first_text(socket, settings.idle_timeout).await?;
+    match S::parse(&text, settings.max_frame_bytes) {
+        Ok(message) => Some(message),
+        Err(e) => {
+            fail(socket, e.code, e.message, close_code::POLICY).await;
+            None
+        }
+    }
+}
+
+/// Refuses a first message that is not a hello, and closes.
+pub(crate) async fn not_a_hello(socket: &mut WebSocket) {
+    fail(
+        socket,
+        ErrorCode::HelloRequired,
+        "the first message must be a hello".into(),
+        close_code::POLICY,
+    )
+    .await;
+}
+
+/// The first frame, which must be a text frame within the idle timeout; `None` once the
+/// socket is answered and closed (or gone).
+async fn first_text(socket: &mut WebSocket, idle: Duration) -> Option<Utf8Bytes> {
     match tokio::time::timeout(idle, socket.recv()).await {
         Err(_) => {
             fail(

@@ -9,7 +9,7 @@ use axum::{
         ws::{Message, Utf8Bytes, WebSocket, close_code},
     },
     http::{HeaderMap, header},
-    response::{IntoResponse, Response},
+    response::Response,
 };
 use boardcraft_protocol::{
     ClientMessage, ErrorCode, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION, ParseError, ServerMessage,
@@ -23,7 +23,7 @@ use crate::{
     client_addr::ClientIp,
     game::{Command, ConnId, LoadError},
     http::{
-        AppState, ConnectionSlot,
+        AppState, ConnectionSlot, Refused,
         socket::{self, Next, Session, error, fail},
     },
     secrets,
@@ -44,11 +44,8 @@ pub async fn upgrade(
     Query(query): Query<WsQuery>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
-) -> Response {
-    let slot = match socket::admit(&state, ip, &headers, "a websocket") {
-        Ok(slot) => slot,
-        Err(refused) => return refused.into_response(),
-    };
+) -> Result<Response, Refused> {
+    let slot = socket::admit(&state, ip, &headers, "a websocket")?;
     let url_game = query.game;
     // A browser sends its session cookie with the upgrade: the socket closes when that
     // session ends. (The game itself is played by the seat token of the hello.)
@@ -57,8 +54,8 @@ pub async fn upgrade(
         .flatten()
         .filter(|(t, _)| secrets::looks_like_token(t))
         .map(|(t, _)| crate::http::accounts::token_hash(&t));
-    socket::frame_limits(ws, &state.settings)
-        .on_upgrade(move |socket| connection(socket, state, ip, url_game, session, slot))
+    Ok(socket::frame_limits(ws, &state.settings)
+        .on_upgrade(move |socket| connection(socket, state, ip, url_game, session, slot)))
 }
 
 /// A browser page may open a websocket to any site, sending its cookies: the `Origin` header
@@ -194,16 +191,16 @@ async fn connection(
     let conn: ConnId = state.next_conn.fetch_add(1, Ordering::Relaxed);
 
     // --- the hello
-    let Some(text) = socket::first_text(&mut socket, settings.idle_timeout).await else {
+    let Some(hello) = socket::first_message::<GameSocket>(&mut socket, &settings).await else {
         return;
     };
-    let (game, token) = match parse_client_message(&text, settings.max_frame_bytes) {
-        Ok(ClientMessage::Hello {
+    let (game, token) = match hello {
+        ClientMessage::Hello {
             protocol,
             game,
             token,
             client,
-        }) => {
+        } => {
             if !(MIN_PROTOCOL_VERSION..=PROTOCOL_VERSION).contains(&protocol) {
                 return fail(
                     &mut socket,
@@ -218,18 +215,7 @@ async fn connection(
             debug!(conn, %ip, game = %game, client = ?client, "hello");
             (game, token)
         }
-        Ok(_) => {
-            return fail(
-                &mut socket,
-                ErrorCode::HelloRequired,
-                "the first message must be a hello".into(),
-                close_code::POLICY,
-            )
-            .await;
-        }
-        Err(e) => {
-            return fail(&mut socket, e.code, e.message, close_code::POLICY).await;
-        }
+        _ => return socket::not_a_hello(&mut socket).await,
     };
     if url_game.as_ref().is_some_and(|g| *g != game) {
         return fail(
