@@ -24,6 +24,7 @@ use tokio::{
 };
 use tracing::{info, warn};
 
+use crate::storage::now_ms;
 use crate::{
     Settings, secrets,
     storage::{AccountEnd, AccountSeats, GameRecord, Storage, StoreError, StoredGame, StoredMove},
@@ -141,13 +142,6 @@ pub enum LoadError {
     /// Another node runs the game and did not let go in time.
     #[error("game {0} is run by another node; try again")]
     Elsewhere(String),
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
 }
 
 impl Game {

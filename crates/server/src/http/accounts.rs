@@ -15,6 +15,7 @@ use std::{
     time::Duration,
 };
 
+use crate::storage::now_ms;
 use argon2::{Argon2, password_hash::PasswordHasher};
 use axum::{
     Json,
@@ -264,13 +265,6 @@ impl AccountLimits {
 }
 
 // ----- requests
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
 
 /// How a request presented its session.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

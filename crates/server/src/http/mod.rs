@@ -39,6 +39,7 @@ use boardcraft_protocol::{
 use tower_http::services::ServeDir;
 use tracing::info;
 
+use crate::storage::now_ms;
 use crate::{
     Settings,
     client_addr::ClientIp,
@@ -265,13 +266,6 @@ async fn health(State(state): State<Arc<AppState>>) -> Response {
         StatusCode::SERVICE_UNAVAILABLE
     };
     (status, Json(body)).into_response()
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
 }
 
 /// The base of links players open: `--public-url`, else `http://` + the request's Host.

@@ -13,6 +13,7 @@ use rusqlite::Connection;
 use tokio_postgres::Client;
 
 use super::StoreError;
+use super::now_ms;
 
 /// One step of the schema.
 pub struct Migration {
@@ -220,13 +221,6 @@ const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
         name TEXT NOT NULL,
         applied_ms BIGINT NOT NULL
     )";
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
 
 /// The migrations not yet `applied` (the versions recorded), in order, or an error if the
 /// database was migrated by a newer server (a version this one does not know: it would not

@@ -408,6 +408,8 @@ pub(crate) fn seats_of(
     })
 }
 
+/// Now, in milliseconds since the Unix epoch (what the tables keep, and the server's other
+/// wall-clock times).
 pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
