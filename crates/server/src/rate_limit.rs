@@ -6,6 +6,11 @@
 //!   keys whose events are all old are forgotten, so that a stranger's address is not kept;
 //! - [`MessageRate`]: the messages one websocket may send, a token bucket (it lives and dies
 //!   with its connection).
+//!
+//! Not a GCRA limiter such as `governor`'s: its model has no way to give a place back, which
+//! the sign-in and guest limits need, and it lets up to twice the limit through within one
+//! period (a full burst, then the period's refill), where these windows promise at most the
+//! limit.
 use std::{
     collections::{HashMap, VecDeque},
     hash::Hash,
