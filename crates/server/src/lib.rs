@@ -10,12 +10,15 @@
 //!    - [`passwords`]: Argon2id hashing on a bounded pool and queue, the strength rule;
 //!    - [`ratings`]: Glicko-2 per variant at the end of rated games;
 //!    - [`pairing`]: who plays whom in one quick-pairing wave;
+//!    - [`rate_limit`]: the limits a node keeps in memory (events per address in a sliding
+//!      window; a websocket's message rate);
 //!    - [`client_addr`]: the client's address, through trusted proxies;
 //!    - [`socket_sessions`]: the open websockets of each session, closed when it ends;
 //!    - [`log_escape`]: log lines a client cannot forge (control characters escaped);
 //!    - [`open_files`]: the open-file limit, raised at start, and the connection cap under it;
 //! 2. [`storage`]: where games are kept, SQLite (default) or PostgreSQL behind one trait:
-//!    - `sqlite.rs`, `postgres.rs`: the two backends; `migrations.rs`: the schema's versions;
+//!    - `sqlite.rs`, `postgres.rs`: the two backends; [`storage::sql`]: their SQL, each
+//!      statement both run written once; `migrations.rs`: the schema's versions;
 //!    - [`storage::lobby`]: the lobby's tables; [`storage::limits`]: limits shared by the nodes;
 //!    - [`storage::events`]: the event bus between the nodes of a cluster (`LISTEN/NOTIFY`);
 //!    - [`storage::ownership`]: which node runs a game (an advisory lock per game);
@@ -31,7 +34,9 @@
 //!    - [`http::ws`] and [`http::lobby_ws`]: the game's and the lobby's websockets;
 //!    - [`http::accounts`]: guests, sign-in, sessions and their limits, Telegram sign-in;
 //!    - [`http::players`]: profiles, archives, leaderboards;
-//!    - [`http::errors`]: every refusal as `{"code", "message"}`, and the request deadline.
+//!    - [`http::errors`]: every refusal as `{"code", "message"}` (one type, `Refused`, with
+//!      `From` for the services' errors), the extractors (origin check, `CurrentAccount`, JSON
+//!      bodies), and the request deadline.
 //!
 //! Beside the floors, `checks` (feature `checks`) is the `protocol_message` fuzz target's body,
 //! over everything above.
@@ -52,6 +57,7 @@ pub mod names;
 pub mod open_files;
 pub mod pairing;
 pub mod passwords;
+pub mod rate_limit;
 pub mod ratings;
 pub mod secrets;
 pub mod settings;

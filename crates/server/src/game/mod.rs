@@ -24,6 +24,7 @@ use tokio::{
 };
 use tracing::{info, warn};
 
+use crate::storage::now_ms;
 use crate::{
     Settings, secrets,
     storage::{AccountEnd, AccountSeats, GameRecord, Storage, StoreError, StoredGame, StoredMove},
@@ -46,6 +47,11 @@ pub type Outbox = mpsc::Sender<Utf8Bytes>;
 
 /// A refusal: the code and the words.
 pub type Refusal = (ErrorCode, String);
+
+/// The refusal when the store (or anything below the game) failed.
+pub(crate) fn internal(e: impl std::fmt::Display) -> Refusal {
+    (ErrorCode::Internal, e.to_string())
+}
 
 /// What the rest of the server asks a game task.
 pub enum Command {
@@ -136,13 +142,6 @@ pub enum LoadError {
     /// Another node runs the game and did not let go in time.
     #[error("game {0} is run by another node; try again")]
     Elsewhere(String),
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
 }
 
 impl Game {
@@ -644,7 +643,7 @@ impl Game {
         match self.store.mark_joined(self.record.id.clone()).await {
             Ok(true) => {}
             Ok(false) => return Err(seat_taken()),
-            Err(e) => return Err((ErrorCode::Internal, e.to_string())),
+            Err(e) => return Err(internal(e)),
         }
         self.record.joined = true;
         let side = self.record.creator.other();
@@ -856,6 +855,8 @@ impl Game {
         } else {
             result
         };
+        // The one place that decides whether a game is rated: a rated game, not aborted. (The
+        // store rates it only once, at its first end.)
         let end = AccountEnd {
             variant: self.record.variant.clone(),
             accounts: seats.accounts.clone(),
@@ -908,19 +909,16 @@ impl Game {
 
     async fn resign(&mut self, side: Side) -> Result<(), Refusal> {
         self.must_be_playing()?;
-        self.end(rules::resignation(side))
-            .await
-            .map_err(|e| (ErrorCode::Internal, e.to_string()))
+        self.end(rules::resignation(side)).await.map_err(internal)
     }
 
     async fn claim(&mut self, side: Side) -> Result<(), Refusal> {
         self.must_be_playing()?;
         let now = Instant::now();
         match self.presence[side.other().index()] {
-            SeatPresence::Gone { since, .. } if since + self.settings.grace <= now => self
-                .end(rules::abandoned(side))
-                .await
-                .map_err(|e| (ErrorCode::Internal, e.to_string())),
+            SeatPresence::Gone { since, .. } if since + self.settings.grace <= now => {
+                self.end(rules::abandoned(side)).await.map_err(internal)
+            }
             SeatPresence::Gone { since, .. } => Err((
                 ErrorCode::ClaimNotAllowed,
                 format!(
@@ -1030,9 +1028,7 @@ impl Game {
         match offer {
             OfferKind::Draw => {
                 self.must_be_playing()?;
-                self.end(rules::draw_agreed())
-                    .await
-                    .map_err(|e| (ErrorCode::Internal, e.to_string()))
+                self.end(rules::draw_agreed()).await.map_err(internal)
             }
             OfferKind::Takeback => {
                 self.must_be_playing()?;
@@ -1060,7 +1056,7 @@ impl Game {
         self.store
             .truncate_moves(self.record.id.clone(), target as u32)
             .await
-            .map_err(|e| (ErrorCode::Internal, e.to_string()))?;
+            .map_err(internal)?;
         self.moves.truncate(target);
         self.hashes.truncate(target);
         self.sides.truncate(target);
@@ -1125,10 +1121,7 @@ impl Game {
             rematch_of: Some(self.record.id.clone()),
             players,
         };
-        self.store
-            .create_game(record)
-            .await
-            .map_err(|e| (ErrorCode::Internal, e.to_string()))?;
+        self.store.create_game(record).await.map_err(internal)?;
         info!(game = %id, rematch_of = %self.record.id, "rematch created");
         self.rematch = Some(id.clone());
         self.offers.clear();

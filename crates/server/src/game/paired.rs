@@ -105,7 +105,7 @@ pub async fn create_paired_game(
         .store
         .create_game(record)
         .await
-        .map_err(|e| (ErrorCode::Internal, e.to_string()))?;
+        .map_err(super::internal)?;
     info!(game = %id, variant = %variant.name, rated = request.rated, time_control = ?request.time_control, "paired game created");
     Ok(PairedSeats {
         game: id,
@@ -121,15 +121,16 @@ pub(crate) async fn players_of(
     accounts: &[String; 2],
     rated: bool,
 ) -> Result<GamePlayers, Refusal> {
-    let internal = |e: crate::storage::StoreError| (ErrorCode::Internal, e.to_string());
     let mut infos = Vec::with_capacity(2);
     for id in accounts {
         let account = store
             .account(id.clone())
             .await
-            .map_err(internal)?
+            .map_err(super::internal)?
             .ok_or_else(|| (ErrorCode::PlayerNotFound, format!("no account `{id}`")))?;
-        let rating = rating_in(store, id, variant).await.map_err(internal)?;
+        let rating = rating_in(store, id, variant)
+            .await
+            .map_err(super::internal)?;
         infos.push(PlayerInfo {
             name: account.name.clone(),
             rating: Some(rating.short()),

@@ -10,13 +10,12 @@
 //!   address and per account and refused past the limits *before* the password is checked.
 //! - Never logged: passwords, tokens, Telegram's initData.
 use std::{
-    collections::{HashMap, VecDeque},
-    hash::Hash,
     net::IpAddr,
-    sync::{Arc, Mutex, OnceLock},
+    sync::{Arc, OnceLock},
     time::Duration,
 };
 
+use crate::storage::now_ms;
 use argon2::{Argon2, password_hash::PasswordHasher};
 use axum::{
     Json,
@@ -32,14 +31,14 @@ use boardcraft_protocol::{
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
-use tokio::time::Instant;
 use tracing::{info, warn};
 
 pub use crate::secrets::TelegramBotToken;
 use crate::{
     Settings,
     client_addr::ClientIp,
-    http::{AppState, Refused},
+    http::{AppState, CurrentAccount, JsonBody, Refused, SameOrigin, errors::parse_body},
+    rate_limit::Window,
     secrets,
     storage::{Account, StoreError, info_of, name_key},
 };
@@ -135,80 +134,6 @@ fn decoy_hash() -> &'static str {
 
 // ----- limits
 
-/// Events per key within a sliding window (failed sign-ins and new guests per address, on
-/// this node). Taking a place and counting it is one step under the lock ([`Window::reserve`]),
-/// so that parallel requests never pass the limit together.
-pub struct Window<K> {
-    limit: u32,
-    period: Duration,
-    events: Mutex<HashMap<K, VecDeque<Instant>>>,
-}
-
-impl<K: Hash + Eq + Clone> Window<K> {
-    pub fn new(limit: u32, period: Duration) -> Window<K> {
-        Window {
-            limit,
-            period,
-            events: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// Counts an event for `key` if it is under its limit (0: no limit); else how long
-    /// until its oldest event leaves the window. Old events are forgotten, and now and then
-    /// every key whose events are all old (a stranger's guesses at names are never looked at
-    /// again), so that the map holds only recent keys.
-    pub fn reserve(&self, key: &K) -> Result<(), Duration> {
-        if self.limit == 0 {
-            return Ok(());
-        }
-        let now = Instant::now();
-        let mut events = self.events.lock().expect("not poisoned");
-        if events.len() >= PURGE_AT {
-            events.retain(|_, times| {
-                times
-                    .back()
-                    .is_some_and(|t| now.duration_since(*t) <= self.period)
-            });
-        }
-        let times = events.entry(key.clone()).or_default();
-        while times
-            .front()
-            .is_some_and(|t| now.duration_since(*t) > self.period)
-        {
-            times.pop_front();
-        }
-        if times.len() as u32 >= self.limit {
-            let oldest = *times.front().expect("a full window has events");
-            return Err(self.period.saturating_sub(now.duration_since(oldest)));
-        }
-        times.push_back(now);
-        Ok(())
-    }
-
-    /// Gives back an event [`Window::reserve`] counted (the request it was for does not
-    /// count: a sign-in that succeeded, a guest that was not made).
-    pub fn release(&self, key: &K) {
-        if self.limit == 0 {
-            return;
-        }
-        let mut events = self.events.lock().expect("not poisoned");
-        if let Some(times) = events.get_mut(key) {
-            times.pop_back();
-            if times.is_empty() {
-                events.remove(key);
-            }
-        }
-    }
-
-    /// Keys held (for tests).
-    pub fn keys(&self) -> usize {
-        self.events.lock().expect("not poisoned").len()
-    }
-}
-
-/// A window's map is swept of stale keys when it holds this many.
-const PURGE_AT: usize = 4096;
-
 /// The database's windows are swept of ended ones once in this many reservations.
 const PURGE_EVERY: u64 = 256;
 
@@ -272,15 +197,13 @@ impl AccountLimits {
         store: &dyn crate::storage::Storage,
         ip: IpAddr,
         key: String,
-    ) -> Result<Attempt, AccountRefusal> {
+    ) -> Result<Attempt, Refused> {
         let too_many = |wait: Duration| {
-            AccountRefusal::Later(
-                Refused(
-                    ErrorCode::RateLimited,
-                    "too many failed sign-ins; try again later".into(),
-                ),
-                wait.as_secs().max(1),
+            Refused::new(
+                ErrorCode::RateLimited,
+                "too many failed sign-ins; try again later",
             )
+            .retry_after(wait.as_secs().max(1))
         };
         self.failed_by_ip.reserve(&ip).map_err(too_many)?;
         let account = match (self.account_limit, store.limits()) {
@@ -308,7 +231,7 @@ impl AccountLimits {
                     }
                     Err(e) => {
                         self.failed_by_ip.release(&ip);
-                        return Err(internal(e).into());
+                        return Err(e.into());
                     }
                 }
             }
@@ -342,57 +265,6 @@ impl AccountLimits {
 }
 
 // ----- requests
-
-/// A refusal of the accounts' requests; some say when to try again (`Retry-After`).
-pub enum AccountRefusal {
-    Now(Refused),
-    Later(Refused, u64),
-}
-
-impl From<Refused> for AccountRefusal {
-    fn from(r: Refused) -> Self {
-        AccountRefusal::Now(r)
-    }
-}
-
-impl IntoResponse for AccountRefusal {
-    fn into_response(self) -> Response {
-        match self {
-            AccountRefusal::Now(r) => r.into_response(),
-            AccountRefusal::Later(r, secs) => {
-                let mut response = r.into_response();
-                response
-                    .headers_mut()
-                    .insert(header::RETRY_AFTER, HeaderValue::from(secs));
-                response
-            }
-        }
-    }
-}
-
-fn hashing_refused(e: crate::passwords::HashError) -> AccountRefusal {
-    match e {
-        crate::passwords::HashError::Busy => {
-            AccountRefusal::Later(Refused(ErrorCode::ServerBusy, e.to_string()), 1)
-        }
-        crate::passwords::HashError::Failed(why) => {
-            warn!("accounts: {why}");
-            Refused(ErrorCode::Internal, why).into()
-        }
-    }
-}
-
-fn internal(e: StoreError) -> Refused {
-    warn!("accounts: {e}");
-    Refused(ErrorCode::Internal, e.to_string())
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
 
 /// How a request presented its session.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -429,7 +301,11 @@ pub(crate) fn presented_token(headers: &HeaderMap) -> Result<Option<(String, Pre
 /// DELETE; `Sec-Fetch-Site: cross-site` is believed too, for a browser that left it out.
 /// (Browsers that send neither cannot send a cross-site `application/json` POST without the
 /// server's consent, which `crate::http`'s content-type rule relies on.)
-fn same_origin(settings: &Settings, headers: &HeaderMap, ip: IpAddr) -> Result<(), Refused> {
+pub(crate) fn same_origin(
+    settings: &Settings,
+    headers: &HeaderMap,
+    ip: IpAddr,
+) -> Result<(), Refused> {
     let cross_site = headers
         .get("sec-fetch-site")
         .is_some_and(|v| v.as_bytes() == b"cross-site");
@@ -440,16 +316,19 @@ fn same_origin(settings: &Settings, headers: &HeaderMap, ip: IpAddr) -> Result<(
     };
     result.map_err(|why| {
         info!(%ip, "refused an account request: {why}");
-        Refused(ErrorCode::OriginNotAllowed, why)
+        Refused::new(ErrorCode::OriginNotAllowed, why)
     })
 }
 
 fn not_signed_in() -> Refused {
-    Refused(ErrorCode::NotSignedIn, "sign in first".into())
+    Refused::new(ErrorCode::NotSignedIn, "sign in first")
 }
 
 /// The signed-in account and its session's token hash, or `not_signed_in`.
-async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<(Account, String), Refused> {
+pub(crate) async fn signed_in(
+    state: &AppState,
+    headers: &HeaderMap,
+) -> Result<(Account, String), Refused> {
     let (token, _) = presented_token(headers)
         .map_err(|()| not_signed_in())?
         .ok_or_else(not_signed_in)?;
@@ -461,8 +340,7 @@ async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<(Account, St
         .games
         .store
         .session_account(hash.clone())
-        .await
-        .map_err(internal)?
+        .await?
         .ok_or_else(not_signed_in)?;
     Ok((account, hash))
 }
@@ -495,8 +373,7 @@ async fn new_session(
         .games
         .store
         .create_session(token_hash(&token), account.id.clone(), now_ms())
-        .await
-        .map_err(internal)?;
+        .await?;
     let mut response = (
         status,
         Json(SignedIn {
@@ -514,30 +391,22 @@ async fn new_session(
     Ok(response)
 }
 
-fn parse<T: serde::de::DeserializeOwned>(body: &Bytes) -> Result<T, Refused> {
-    serde_json::from_slice(body)
-        .map_err(|e| Refused(ErrorCode::BadRequest, format!("bad request body: {e}")))
-}
-
 /// `POST /api/accounts/guest`: a guest account and its session, at once.
 pub async fn create_guest(
     State(state): State<Arc<AppState>>,
+    _: SameOrigin,
     Extension(ClientIp(ip)): Extension<ClientIp>,
-    headers: HeaderMap,
-) -> Result<Response, AccountRefusal> {
-    same_origin(&state.settings, &headers, ip)?;
+) -> Result<Response, Refused> {
     let limits = &state.accounts;
     // The place is taken before the account is made, so that parallel requests from one
     // address make exactly the limit's number of guests.
     if let Err(wait) = limits.guests_by_ip.reserve(&ip) {
         info!(%ip, "refused a guest account: too many from one address");
-        return Err(AccountRefusal::Later(
-            Refused(
-                ErrorCode::RateLimited,
-                "too many new accounts from this address; try again later".into(),
-            ),
-            wait.as_secs().max(1),
-        ));
+        return Err(Refused::new(
+            ErrorCode::RateLimited,
+            "too many new accounts from this address; try again later",
+        )
+        .retry_after(wait.as_secs().max(1)));
     }
     // A random name may be taken: draw again (27 000 names per number of guests; past a
     // few collisions, a longer random name).
@@ -558,50 +427,45 @@ pub async fn create_guest(
         match state.games.store.create_account(account.clone()).await {
             Ok(()) => {
                 info!(%ip, account = %account.id, name = %account.name, "guest account created");
-                return Ok(new_session(&state, &account, StatusCode::CREATED).await?);
+                return new_session(&state, &account, StatusCode::CREATED).await;
             }
             Err(StoreError::Conflict(_)) => continue,
             Err(e) => {
                 limits.guests_by_ip.release(&ip);
-                return Err(internal(e).into());
+                return Err(e.into());
             }
         }
     }
     limits.guests_by_ip.release(&ip);
-    Err(Refused(ErrorCode::Internal, "no free guest name found".into()).into())
+    Err(Refused::new(
+        ErrorCode::Internal,
+        "no free guest name found",
+    ))
 }
 
 fn weak(why: String) -> Refused {
-    Refused(ErrorCode::PasswordWeak, why)
+    Refused::new(ErrorCode::PasswordWeak, why)
 }
 
 /// `POST /api/accounts/claim`: the signed-in account (a guest, or a Telegram one) gets a
 /// name and a password, to sign in anywhere.
 pub async fn claim(
     State(state): State<Arc<AppState>>,
+    _: SameOrigin,
+    CurrentAccount { account, session }: CurrentAccount,
     Extension(ClientIp(ip)): Extension<ClientIp>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Json<AccountInfo>, AccountRefusal> {
-    same_origin(&state.settings, &headers, ip)?;
-    let (account, session) = signed_in(&state, &headers).await?;
-    let Credentials { name, password } = parse(&body)?;
+    JsonBody(Credentials { name, password }): JsonBody<Credentials>,
+) -> Result<Json<AccountInfo>, Refused> {
     let name = crate::names::normalized(&name);
-    check_name(&name, account.bot).map_err(|why| Refused(ErrorCode::NameInvalid, why))?;
+    check_name(&name, account.bot).map_err(|why| Refused::new(ErrorCode::NameInvalid, why))?;
     crate::passwords::check_strength(&password, &name).map_err(weak)?;
     if account.password_hash.is_some() {
-        return Err(Refused(
+        return Err(Refused::new(
             ErrorCode::AlreadyClaimed,
-            "this account has a password already".into(),
-        )
-        .into());
+            "this account has a password already",
+        ));
     }
-    let phc = state
-        .accounts
-        .hasher
-        .hash(password)
-        .await
-        .map_err(hashing_refused)?;
+    let phc = state.accounts.hasher.hash(password).await?;
     let store = &state.games.store;
     match store
         .claim_account(account.id.clone(), name.clone(), phc)
@@ -609,20 +473,18 @@ pub async fn claim(
     {
         Ok(true) => {}
         Ok(false) => {
-            return Err(Refused(
+            return Err(Refused::new(
                 ErrorCode::AlreadyClaimed,
-                "this account has a password already".into(),
-            )
-            .into());
+                "this account has a password already",
+            ));
         }
         Err(StoreError::Conflict(_)) => {
-            return Err(Refused(
+            return Err(Refused::new(
                 ErrorCode::NameTaken,
                 format!("the name `{name}` is taken, or looks too much like one that is"),
-            )
-            .into());
+            ));
         }
-        Err(e) => return Err(internal(e).into()),
+        Err(e) => return Err(e.into()),
     }
     info!(%ip, account = %account.id, %name, "account claimed");
     // The session's sockets know the account by its old name: they reconnect.
@@ -631,21 +493,18 @@ pub async fn claim(
         .change(&session, crate::socket_sessions::SessionChange::Claimed);
     let account = store
         .account(account.id)
-        .await
-        .map_err(internal)?
-        .ok_or_else(|| Refused(ErrorCode::NotSignedIn, "the account is gone".into()))?;
+        .await?
+        .ok_or_else(|| Refused::new(ErrorCode::NotSignedIn, "the account is gone"))?;
     Ok(Json(info_of(&account)))
 }
 
 /// `POST /api/session`: signs in with a name and a password.
 pub async fn sign_in(
     State(state): State<Arc<AppState>>,
+    _: SameOrigin,
     Extension(ClientIp(ip)): Extension<ClientIp>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, AccountRefusal> {
-    same_origin(&state.settings, &headers, ip)?;
-    let Credentials { name, password } = parse(&body)?;
+    JsonBody(Credentials { name, password }): JsonBody<Credentials>,
+) -> Result<Response, Refused> {
     // No account's name is longer than 26 characters (a guest's fallback name): a longer one
     // is counted by its start, so that a huge made-up name is not kept.
     let key: String = name_key(&name).chars().take(32).collect();
@@ -668,7 +527,7 @@ pub async fn sign_in(
         Ok(a) => a,
         Err(e) => {
             limits.give_back(store, attempt).await;
-            return Err(internal(e).into());
+            return Err(e.into());
         }
     };
     let phc = account
@@ -679,22 +538,21 @@ pub async fn sign_in(
         Ok(m) => m,
         Err(e) => {
             limits.give_back(store, attempt).await;
-            return Err(hashing_refused(e));
+            return Err(e.into());
         }
     };
     match account {
         Some(account) if matches && account.password_hash.is_some() => {
             limits.give_back(store, attempt).await;
             info!(%ip, account = %account.id, "signed in");
-            Ok(new_session(&state, &account, StatusCode::OK).await?)
+            new_session(&state, &account, StatusCode::OK).await
         }
         _ => {
             info!(%ip, %name, "refused a sign-in: wrong name or password");
-            Err(Refused(
+            Err(Refused::new(
                 ErrorCode::WrongPassword,
-                "no account has this name and password".into(),
-            )
-            .into())
+                "no account has this name and password",
+            ))
         }
     }
 }
@@ -703,22 +561,19 @@ pub async fn sign_in(
 /// password now. The account's other sessions end (a thief's among them); this one stays.
 pub async fn change_password(
     State(state): State<Arc<AppState>>,
+    _: SameOrigin,
+    CurrentAccount { account, session }: CurrentAccount,
     Extension(ClientIp(ip)): Extension<ClientIp>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<StatusCode, AccountRefusal> {
-    same_origin(&state.settings, &headers, ip)?;
-    let (account, session) = signed_in(&state, &headers).await?;
-    let PasswordChange {
+    JsonBody(PasswordChange {
         password,
         new_password,
-    } = parse(&body)?;
+    }): JsonBody<PasswordChange>,
+) -> Result<StatusCode, Refused> {
     let Some(phc) = account.password_hash.clone() else {
-        return Err(Refused(
+        return Err(Refused::new(
             ErrorCode::BadRequest,
-            "this account has no password yet: claim it (POST /api/accounts/claim)".into(),
-        )
-        .into());
+            "this account has no password yet: claim it (POST /api/accounts/claim)",
+        ));
     };
     crate::passwords::check_strength(&new_password, &account.name).map_err(weak)?;
     // A wrong password here is a guess like a sign-in's, counted in the same windows.
@@ -729,27 +584,21 @@ pub async fn change_password(
         Ok(m) => m,
         Err(e) => {
             limits.give_back(store, attempt).await;
-            return Err(hashing_refused(e));
+            return Err(e.into());
         }
     };
     if !matches {
         info!(%ip, account = %account.id, "refused a password change: wrong password");
-        return Err(Refused(
+        return Err(Refused::new(
             ErrorCode::WrongPassword,
-            "the account's password is not that".into(),
-        )
-        .into());
+            "the account's password is not that",
+        ));
     }
     limits.give_back(store, attempt).await;
-    let new_phc = limits
-        .hasher
-        .hash(new_password)
-        .await
-        .map_err(hashing_refused)?;
+    let new_phc = limits.hasher.hash(new_password).await?;
     let ended = store
         .set_password(account.id.clone(), new_phc, session)
-        .await
-        .map_err(internal)?;
+        .await?;
     for hash in &ended {
         state
             .sessions
@@ -762,12 +611,12 @@ pub async fn change_password(
 /// `DELETE /api/session`: ends the session the request presents, and closes its sockets.
 pub async fn sign_out(
     State(state): State<Arc<AppState>>,
+    _: SameOrigin,
+    current: Result<CurrentAccount, Refused>,
     Extension(ClientIp(ip)): Extension<ClientIp>,
-    headers: HeaderMap,
-) -> Result<Response, AccountRefusal> {
-    same_origin(&state.settings, &headers, ip)?;
-    let (account, hash) = match signed_in(&state, &headers).await {
-        Ok(found) => found,
+) -> Result<Response, Refused> {
+    let (account, hash) = match current {
+        Ok(CurrentAccount { account, session }) => (account, session),
         Err(refused) => {
             // The cookie of an ended session is removed all the same.
             let mut response = refused.into_response();
@@ -777,12 +626,7 @@ pub async fn sign_out(
             return Ok(response);
         }
     };
-    state
-        .games
-        .store
-        .delete_session(hash.clone())
-        .await
-        .map_err(internal)?;
+    state.games.store.delete_session(hash.clone()).await?;
     let closed = state
         .sessions
         .change(&hash, crate::socket_sessions::SessionChange::SignedOut);
@@ -797,15 +641,9 @@ pub async fn sign_out(
 /// `GET /api/me`: the signed-in account.
 pub async fn me(
     State(state): State<Arc<AppState>>,
-    headers: HeaderMap,
+    CurrentAccount { account, .. }: CurrentAccount,
 ) -> Result<Json<Me>, Refused> {
-    let (account, _) = signed_in(&state, &headers).await?;
-    let ratings = state
-        .games
-        .store
-        .ratings(account.id.clone())
-        .await
-        .map_err(internal)?;
+    let ratings = state.games.store.ratings(account.id.clone()).await?;
     Ok(Json(Me {
         account: info_of(&account),
         ratings,
@@ -897,28 +735,29 @@ pub fn verify_init_data(
 /// signed-in account if that has no Telegram user yet, or making a new one.
 pub async fn telegram(
     State(state): State<Arc<AppState>>,
+    _: SameOrigin,
     Extension(ClientIp(ip)): Extension<ClientIp>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, Refused> {
-    same_origin(&state.settings, &headers, ip)?;
     let Some(bot_token) = &state.settings.telegram_bot_token else {
-        return Err(Refused(
+        return Err(Refused::new(
             ErrorCode::NotFound,
-            "this server has no Telegram sign-in (see --telegram-bot-token-file)".into(),
+            "this server has no Telegram sign-in (see --telegram-bot-token-file)",
         ));
     };
-    let TelegramSignIn { init_data } = parse(&body)?;
+    // Read here, not by an extractor: a server without Telegram sign-in says so first.
+    let TelegramSignIn { init_data } = parse_body(&body)?;
     let now_secs = now_ms() / 1000;
     let user = verify_init_data(&init_data, bot_token, now_secs).map_err(|why| {
         info!(%ip, "refused a Telegram sign-in: {why}");
-        Refused(
+        Refused::new(
             ErrorCode::TelegramInvalid,
             format!("Telegram initData refused: {why}"),
         )
     })?;
     let store = &state.games.store;
-    if let Some(account) = store.account_by_telegram(user.id).await.map_err(internal)? {
+    if let Some(account) = store.account_by_telegram(user.id).await? {
         info!(%ip, account = %account.id, "signed in with Telegram");
         return new_session(&state, &account, StatusCode::OK).await;
     }
@@ -937,13 +776,13 @@ pub async fn telegram(
             }
             // Linked meanwhile (a second tab): sign in whichever account has it.
             Ok(false) | Err(StoreError::Conflict(_)) => {}
-            Err(e) => return Err(internal(e)),
+            Err(e) => return Err(e.into()),
         }
     }
     // … else a new account, named after the Telegram user when that name is free and valid.
     let preferred = [user.username.clone(), user.first_name.clone()];
     for attempt in 0..8 {
-        if let Some(account) = store.account_by_telegram(user.id).await.map_err(internal)? {
+        if let Some(account) = store.account_by_telegram(user.id).await? {
             return new_session(&state, &account, StatusCode::OK).await;
         }
         let name = match preferred
@@ -969,10 +808,10 @@ pub async fn telegram(
                 return new_session(&state, &account, StatusCode::CREATED).await;
             }
             Err(StoreError::Conflict(_)) => continue,
-            Err(e) => return Err(internal(e)),
+            Err(e) => return Err(e.into()),
         }
     }
-    Err(Refused(ErrorCode::Internal, "no free name found".into()))
+    Err(Refused::new(ErrorCode::Internal, "no free name found"))
 }
 
 #[cfg(test)]
@@ -992,31 +831,6 @@ mod tests {
             let g = guest_name();
             assert!(g.chars().count() <= 20, "{g}");
         }
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn windows_reserve_release_and_forget_old_events_and_stale_keys() {
-        let window = Window::new(2, Duration::from_secs(60));
-        assert!(window.reserve(&1u32).is_ok());
-        assert!(window.reserve(&1).is_ok());
-        let wait = window.reserve(&1).expect_err("full");
-        assert!(wait <= Duration::from_secs(60) && wait > Duration::from_secs(59));
-        assert!(window.reserve(&2).is_ok());
-        window.release(&1);
-        assert!(window.reserve(&1).is_ok(), "a released place is free again");
-        assert!(window.reserve(&1).is_err());
-        tokio::time::advance(Duration::from_secs(61)).await;
-        assert!(
-            window.reserve(&1).is_ok(),
-            "the old events have left the window"
-        );
-        for k in 0..PURGE_AT as u32 {
-            let _ = window.reserve(&k);
-        }
-        assert!(window.keys() >= PURGE_AT);
-        tokio::time::advance(Duration::from_secs(61)).await;
-        let _ = window.reserve(&(PURGE_AT as u32));
-        assert_eq!(window.keys(), 1, "stale keys swept");
     }
 
     #[test]

@@ -1,8 +1,8 @@
-//! `GET /lobby`: the lobby's websocket. The same limits as the game's (`crate::http::ws`:
-//! origin check, connections per address, frame size, message rate, idle timeout with pings),
-//! whose pieces it uses; signed in by the session cookie or bearer header of the upgrade, or by
-//! the hello's `token`.
-use std::{net::IpAddr, sync::Arc, sync::atomic::Ordering, time::Duration};
+//! `GET /lobby`: the lobby's websocket. The same checks and loop as the game's
+//! ([`crate::http::socket`]: origin check, connections per address, frame size, message rate,
+//! idle timeout with pings); signed in by the session cookie or bearer header of the upgrade,
+//! or by the hello's `token`.
+use std::{net::IpAddr, sync::Arc, sync::atomic::Ordering};
 
 use axum::{
     extract::{
@@ -10,25 +10,24 @@ use axum::{
         ws::{Message, Utf8Bytes, WebSocket, close_code},
     },
     http::HeaderMap,
-    response::{IntoResponse, Response},
+    response::Response,
 };
 use boardcraft_protocol::{
-    ErrorCode, LobbyClientMessage, PROTOCOL_VERSION, parse_lobby_client_message,
+    ErrorCode, LobbyClientMessage, PROTOCOL_VERSION, ParseError, parse_lobby_client_message,
 };
-use tokio::{
-    sync::mpsc,
-    time::{Instant, interval_at, sleep_until},
-};
-use tracing::{debug, info};
+use tokio::sync::mpsc;
+use tracing::debug;
 
 use crate::{
     client_addr::ClientIp,
     http::{
         AppState, ConnectionSlot, Refused, accounts,
-        ws::{RateLimit, close, error, fail, origin_allowed, receive_failed},
+        socket::{self, Next, Session, error, fail},
     },
+    lobby::Lobby,
     secrets,
     socket_sessions::{CLOSE_SESSION_CHANGED, SessionChange},
+    storage::Account,
 };
 
 /// Whether a lobby message changes anything (a ping, or asking for counts, does not).
@@ -45,31 +44,94 @@ pub async fn upgrade(
     Extension(ClientIp(ip)): Extension<ClientIp>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
-) -> Response {
-    if let Err(why) = origin_allowed(&state.settings, &headers) {
-        info!(%ip, "refused a lobby websocket: {why}");
-        return Refused(ErrorCode::OriginNotAllowed, why).into_response();
-    }
-    let Some(slot) = state.open_connection(ip) else {
-        let why = format!(
-            "at most {} connections from one address",
-            state.settings.max_connections_per_ip
-        );
-        info!(%ip, "refused a lobby websocket: {why}");
-        return Refused(ErrorCode::TooManyConnections, why).into_response();
-    };
+) -> Result<Response, Refused> {
+    let slot = socket::admit(&state, ip, &headers, "a lobby websocket")?;
     let presented = accounts::presented_token(&headers)
         .ok()
         .flatten()
         .map(|(t, _)| t);
-    let max = state.settings.max_frame_bytes;
-    ws.max_message_size(max * 4)
-        .max_frame_size(max * 4)
-        .on_upgrade(move |socket| connection(socket, state, ip, presented, slot))
+    Ok(socket::frame_limits(ws, &state.settings)
+        .on_upgrade(move |socket| connection(socket, state, ip, presented, slot)))
 }
 
 fn text(msg: &boardcraft_protocol::LobbyServerMessage) -> Message {
     Message::Text(Utf8Bytes::from(msg.to_json()))
+}
+
+/// A lobby socket, signed in: messages go to the lobby, as the session's account.
+struct LobbySocket {
+    state: Arc<AppState>,
+    lobby: Arc<Lobby>,
+    /// The session's token hash.
+    session: String,
+    account: Account,
+}
+
+impl Session for LobbySocket {
+    type Message = LobbyClientMessage;
+    const KIND: &'static str = "lobby";
+
+    fn parse(text: &str, max_bytes: usize) -> Result<LobbyClientMessage, ParseError> {
+        parse_lobby_client_message(text, max_bytes)
+    }
+
+    async fn message(&mut self, socket: &mut WebSocket, msg: LobbyClientMessage) -> Next {
+        // A message that changes something is the session's own act: the session is read
+        // again (ended on another node of a cluster, or its account renamed by a claim there).
+        if changes_state(&msg) {
+            match self
+                .state
+                .games
+                .store
+                .session_account(self.session.clone())
+                .await
+            {
+                Ok(Some(now)) => self.account = now,
+                Ok(None) => {
+                    let _ = socket
+                        .send(error(
+                            ErrorCode::NotSignedIn,
+                            "the session has ended: sign in again",
+                            true,
+                        ))
+                        .await;
+                    socket::close(
+                        socket,
+                        CLOSE_SESSION_CHANGED,
+                        SessionChange::SignedOut.reason(),
+                    )
+                    .await;
+                    return Next::Stop("session ended");
+                }
+                Err(e) => {
+                    let _ = socket
+                        .send(error(ErrorCode::Internal, e.to_string(), false))
+                        .await;
+                    return Next::Continue;
+                }
+            }
+        }
+        if let Some(answer) = self.lobby.handle(&self.account, msg).await
+            && socket.send(text(&answer)).await.is_err()
+        {
+            return Next::Stop("closed");
+        }
+        Next::Continue
+    }
+
+    /// The lobby needs the session: the client is told it ended (a claim keeps it, under the
+    /// account's new name: the client just reconnects).
+    async fn session_changed(&mut self, socket: &mut WebSocket, change: SessionChange) {
+        if change != SessionChange::Claimed {
+            let _ = socket
+                .send(error(
+                    ErrorCode::NotSignedIn,
+                    format!("the session has ended ({})", change.reason()),
+                    true,
+                ))
+                .await;
+        }
+    }
 }
 
 async fn connection(
@@ -83,38 +145,17 @@ async fn connection(
     let settings = state.settings.clone();
     let lobby = state.lobby.clone();
     let conn = state.next_conn.fetch_add(1, Ordering::Relaxed);
-    let idle = settings.idle_timeout;
 
     // --- the hello
-    let text_in = match tokio::time::timeout(idle, socket.recv()).await {
-        Err(_) => {
-            return fail(
-                &mut socket,
-                ErrorCode::IdleTimeout,
-                "no hello received".into(),
-                close_code::POLICY,
-            )
-            .await;
-        }
-        Ok(None) => return,
-        Ok(Some(Err(e))) => return receive_failed(&mut socket, &e).await,
-        Ok(Some(Ok(Message::Text(t)))) => t,
-        Ok(Some(Ok(_))) => {
-            return fail(
-                &mut socket,
-                ErrorCode::HelloRequired,
-                "the first message must be a hello text frame".into(),
-                close_code::POLICY,
-            )
-            .await;
-        }
+    let Some(hello) = socket::first_message::<LobbySocket>(&mut socket, &settings).await else {
+        return;
     };
-    let token = match parse_lobby_client_message(&text_in, settings.max_frame_bytes) {
-        Ok(LobbyClientMessage::Hello {
+    let token = match hello {
+        LobbyClientMessage::Hello {
             protocol,
             token,
             client,
-        }) => {
+        } => {
             if protocol != PROTOCOL_VERSION {
                 return fail(
                     &mut socket,
@@ -127,16 +168,7 @@ async fn connection(
             debug!(conn, %ip, client = ?client, "lobby hello");
             token.or(presented)
         }
-        Ok(_) => {
-            return fail(
-                &mut socket,
-                ErrorCode::HelloRequired,
-                "the first message must be a hello".into(),
-                close_code::POLICY,
-            )
-            .await;
-        }
-        Err(e) => return fail(&mut socket, e.code, e.message, close_code::POLICY).await,
+        _ => return socket::not_a_hello(&mut socket).await,
     };
     let session = token
         .filter(|t| secrets::looks_like_token(t))
@@ -145,18 +177,10 @@ async fn connection(
         None => None,
         Some(hash) => match state.games.store.session_account(hash.clone()).await {
             Ok(a) => a,
-            Err(e) => {
-                return fail(
-                    &mut socket,
-                    ErrorCode::Internal,
-                    e.to_string(),
-                    close_code::ERROR,
-                )
-                .await;
-            }
+            Err(e) => return socket::internal_error(&mut socket, e).await,
         },
     };
-    let (Some(mut account), Some(session)) = (account, session) else {
+    let (Some(account), Some(session)) = (account, session) else {
         return fail(
             &mut socket,
             ErrorCode::NotSignedIn,
@@ -168,31 +192,19 @@ async fn connection(
 
     // From now on, ending the session (sign-out, a password change, a claim) closes this
     // socket.
-    let mut watch = state.sessions.watch(session.clone());
+    let watch = state.sessions.watch(session.clone());
 
     // --- registered (events queue up from now on), then the welcome
-    let (outbox, mut inbox) = mpsc::channel::<Utf8Bytes>(settings.outgoing_queue);
-    if let Err(e) = lobby.connect(conn, &account, outbox).await {
-        lobby.disconnect(conn).await;
-        return fail(
-            &mut socket,
-            ErrorCode::Internal,
-            e.to_string(),
-            close_code::ERROR,
-        )
-        .await;
-    }
-    let welcome = match lobby.welcome(&account).await {
+    let (outbox, inbox) = mpsc::channel::<Utf8Bytes>(settings.outgoing_queue);
+    let welcome = match lobby.connect(conn, &account, outbox).await {
+        Ok(()) => lobby.welcome(&account).await,
+        Err(e) => Err(e),
+    };
+    let welcome = match welcome {
         Ok(w) => w,
         Err(e) => {
             lobby.disconnect(conn).await;
-            return fail(
-                &mut socket,
-                ErrorCode::Internal,
-                e.to_string(),
-                close_code::ERROR,
-            )
-            .await;
+            return socket::internal_error(&mut socket, e).await;
         }
     };
     if socket.send(text(&welcome)).await.is_err() {
@@ -202,110 +214,21 @@ async fn connection(
     debug!(conn, account = %account.id, "in the lobby");
 
     // --- the session
-    let mut limit = RateLimit::new(&settings);
-    let mut last_heard = Instant::now();
-    let ping_every = (idle / 3).max(Duration::from_millis(100));
-    let mut pings = interval_at(Instant::now() + ping_every, ping_every);
-    let reason = loop {
-        tokio::select! {
-            incoming = socket.recv() => {
-                let message = match incoming {
-                    None => break "closed",
-                    Some(Err(e)) => {
-                        receive_failed(&mut socket, &e).await;
-                        break "receive error";
-                    }
-                    Some(Ok(m)) => m,
-                };
-                last_heard = Instant::now();
-                let t = match message {
-                    Message::Text(t) => t,
-                    Message::Close(_) => break "closed by the client",
-                    Message::Ping(_) | Message::Pong(_) => continue,
-                    Message::Binary(_) => {
-                        if limit.allow() {
-                            let _ = socket.send(error(ErrorCode::BadMessage, "the protocol uses text frames", false)).await;
-                        }
-                        continue;
-                    }
-                };
-                if !limit.allow() {
-                    if limit.dropped >= settings.flood_close_after {
-                        fail(&mut socket, ErrorCode::RateLimited, "too many messages: closed".into(), close_code::POLICY).await;
-                        break "flood";
-                    }
-                    if limit.dropped == 1 || limit.dropped.is_multiple_of(10) {
-                        let _ = socket.send(error(ErrorCode::RateLimited, format!("at most {} messages per second: message dropped", settings.messages_per_second), false)).await;
-                    }
-                    continue;
-                }
-                match parse_lobby_client_message(&t, settings.max_frame_bytes) {
-                    Ok(msg) => {
-                        // A message that changes something is the session's own act: the
-                        // session is read again (ended on another node of a cluster, or
-                        // its account renamed by a claim there).
-                        if changes_state(&msg) {
-                            match state.games.store.session_account(session.clone()).await {
-                                Ok(Some(now)) => account = now,
-                                Ok(None) => {
-                                    let _ = socket.send(error(ErrorCode::NotSignedIn, "the session has ended: sign in again", true)).await;
-                                    close(&mut socket, CLOSE_SESSION_CHANGED, SessionChange::SignedOut.reason()).await;
-                                    break "session ended";
-                                }
-                                Err(e) => {
-                                    let _ = socket.send(error(ErrorCode::Internal, e.to_string(), false)).await;
-                                    continue;
-                                }
-                            }
-                        }
-                        if let Some(answer) = lobby.handle(&account, msg).await
-                            && socket.send(text(&answer)).await.is_err()
-                        {
-                            break "closed";
-                        }
-                    }
-                    Err(e) if e.code == ErrorCode::FrameTooLarge => {
-                        fail(&mut socket, e.code, e.message, close_code::SIZE).await;
-                        break "frame too large";
-                    }
-                    Err(e) => {
-                        info!(conn, code = %e.code, "lobby: refused: {}", e.message);
-                        let _ = socket.send(error(e.code, e.message, false)).await;
-                    }
-                }
-            }
-            out = inbox.recv() => {
-                match out {
-                    Some(t) => {
-                        if socket.send(Message::Text(t)).await.is_err() {
-                            break "closed";
-                        }
-                    }
-                    None => {
-                        // It did not read its events: the client reconnects for the whole lobby.
-                        close(&mut socket, close_code::AGAIN, "reconnect").await;
-                        break "too slow";
-                    }
-                }
-            }
-            Ok(change) = &mut watch.changed => {
-                if change != SessionChange::Claimed {
-                    let _ = socket.send(error(ErrorCode::NotSignedIn, format!("the session has ended ({})", change.reason()), true)).await;
-                }
-                close(&mut socket, CLOSE_SESSION_CHANGED, change.reason()).await;
-                break change.reason();
-            }
-            _ = pings.tick() => {
-                if socket.send(Message::Ping(axum::body::Bytes::new())).await.is_err() {
-                    break "closed";
-                }
-            }
-            _ = sleep_until(last_heard + idle) => {
-                fail(&mut socket, ErrorCode::IdleTimeout, format!("nothing received for {} s", idle.as_secs_f32()), close_code::POLICY).await;
-                break "idle";
-            }
-        }
+    let mut session = LobbySocket {
+        state: state.clone(),
+        lobby: lobby.clone(),
+        session,
+        account,
     };
-    debug!(conn, account = %account.id, "lobby connection ended: {reason}");
+    let reason = socket::run(
+        &mut socket,
+        &settings,
+        conn,
+        &mut session,
+        inbox,
+        Some(watch),
+    )
+    .await;
+    debug!(conn, account = %session.account.id, "lobby connection ended: {reason}");
     lobby.disconnect(conn).await;
 }

@@ -1,16 +1,20 @@
 //! The HTTP side, the top floor: routes, the create / join / read handlers, per-address
 //! limits, and the browser game's folder; beneath the router:
 //! - [`accept`]: the accept loop (connections counted, header and idle timeouts);
-//! - [`ws`]: one task per game websocket (hello, limits, keep-alive);
+//! - [`socket`]: what both websockets share: the checks before the upgrade, the hello's
+//!   frame, and the session's loop (limits, flood, pings, idle timeout, outbox);
+//! - [`ws`]: one task per game websocket (the hello, the relay to the game's task);
 //! - [`lobby_ws`]: the lobby's websocket, over [`crate::lobby::Lobby`];
 //! - [`accounts`]: guests, sign-in, sessions and their limits;
 //! - [`players`]: profiles, archives and leaderboards;
-//! - [`errors`]: every refusal as JSON, and the request deadline.
+//! - [`errors`]: the one refusal type ([`Refused`], from the services' errors), the
+//!   extractors that refuse with it (the origin check, the signed-in account, JSON bodies),
+//!   every refusal as JSON, and the request deadline.
 //!
 //! Its files use one another freely; below it are the services ([`crate::game`],
 //! [`crate::lobby`]) and what they stand on.
 use std::{
-    collections::{HashMap, VecDeque},
+    collections::HashMap,
     net::IpAddr,
     sync::{
         Arc, Mutex,
@@ -21,7 +25,6 @@ use std::{
 
 use axum::{
     Json, Router,
-    body::Bytes,
     extract::{DefaultBodyLimit, Extension, Path, State},
     http::{HeaderMap, StatusCode, header},
     middleware,
@@ -30,17 +33,18 @@ use axum::{
 };
 use boardcraft_protocol::{
     ColorChoice, ErrorCode, PROTOCOL_VERSION, Side, WS_PATH,
-    http::{ApiError, CreateGame, GameCreated, Health},
+    http::{CreateGame, GameCreated, Health},
     paths,
 };
-use tokio::time::Instant;
 use tower_http::services::ServeDir;
-use tracing::{info, warn};
+use tracing::info;
 
+use crate::storage::now_ms;
 use crate::{
     Settings,
     client_addr::ClientIp,
-    game::{Command, Games, LoadError, rules},
+    game::{Command, Games, rules},
+    rate_limit::Window,
     secrets,
     storage::GameRecord,
 };
@@ -50,7 +54,10 @@ pub mod accounts;
 pub mod errors;
 pub mod lobby_ws;
 pub mod players;
+pub mod socket;
 pub mod ws;
+
+pub use errors::{CurrentAccount, JsonBody, Refused, SameOrigin};
 
 /// What every handler shares.
 pub struct AppState {
@@ -59,7 +66,8 @@ pub struct AppState {
     pub connections: AtomicU64,
     pub next_conn: AtomicU64,
     per_ip: Mutex<HashMap<IpAddr, u32>>,
-    created: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
+    /// New games per address, in the last minute.
+    created: Window<IpAddr>,
     /// Sign-in and guest limits, and password hashing.
     pub accounts: accounts::AccountLimits,
     /// The open sockets of each session (closed when it ends).
@@ -80,7 +88,10 @@ impl AppState {
             connections: AtomicU64::new(0),
             next_conn: AtomicU64::new(1),
             per_ip: Mutex::new(HashMap::new()),
-            created: Mutex::new(HashMap::new()),
+            created: Window::new(
+                settings.max_new_games_per_ip_per_minute,
+                Duration::from_secs(60),
+            ),
             accounts: accounts::AccountLimits::new(&settings),
             sessions: Arc::default(),
             settings,
@@ -106,24 +117,7 @@ impl AppState {
 
     /// Whether `ip` may create another game now (and counts it).
     fn may_create(&self, ip: IpAddr) -> bool {
-        let limit = self.settings.max_new_games_per_ip_per_minute;
-        if limit == 0 {
-            return true;
-        }
-        let now = Instant::now();
-        let mut created = self.created.lock().expect("not poisoned");
-        let times = created.entry(ip).or_default();
-        while times
-            .front()
-            .is_some_and(|t| now.duration_since(*t) > Duration::from_secs(60))
-        {
-            times.pop_front();
-        }
-        if times.len() as u32 >= limit {
-            return false;
-        }
-        times.push_back(now);
-        true
+        self.created.reserve(&ip).is_ok()
     }
 }
 
@@ -146,55 +140,9 @@ impl Drop for ConnectionSlot {
     }
 }
 
-/// An HTTP refusal: the status that goes with the code, and the JSON body.
-pub struct Refused(pub ErrorCode, pub String);
-
-impl IntoResponse for Refused {
-    fn into_response(self) -> Response {
-        let status = StatusCode::from_u16(self.0.http_status()).unwrap_or(StatusCode::BAD_REQUEST);
-        let body = ApiError {
-            code: self.0,
-            message: self.1,
-            game: None,
-        };
-        (status, Json(body)).into_response()
-    }
-}
-
-impl From<Refused> for Response {
-    fn from(refused: Refused) -> Response {
-        refused.into_response()
-    }
-}
-
-/// A refusal that names the game it is about (an invite whose seat is taken: its holder may
-/// still watch).
-struct RefusedOf(Refused, String);
-
-impl IntoResponse for RefusedOf {
-    fn into_response(self) -> Response {
-        let RefusedOf(Refused(code, message), game) = self;
-        let status = StatusCode::from_u16(code.http_status()).unwrap_or(StatusCode::BAD_REQUEST);
-        let body = ApiError {
-            code,
-            message,
-            game: Some(game),
-        };
-        (status, Json(body)).into_response()
-    }
-}
-
 fn refused(what: &str, ip: Option<IpAddr>, code: ErrorCode, message: String) -> Refused {
     info!(?ip, code = %code, "refused {what}: {message}");
-    Refused(code, message)
-}
-
-fn load_failed(e: LoadError) -> Refused {
-    if let LoadError::Elsewhere(_) = e {
-        return Refused(ErrorCode::GameMoved, e.to_string());
-    }
-    warn!("loading a game failed: {e}");
-    Refused(ErrorCode::Internal, e.to_string())
+    Refused::new(code, message)
 }
 
 pub fn router(state: Arc<AppState>) -> Router {
@@ -269,9 +217,9 @@ async fn json_posts_only(
             _ => false,
         };
         if !json {
-            return Refused(
+            return Refused::new(
                 ErrorCode::UnsupportedMediaType,
-                "a POST's body must be sent as Content-Type: application/json".into(),
+                "a POST's body must be sent as Content-Type: application/json",
             )
             .into_response();
         }
@@ -320,13 +268,6 @@ async fn health(State(state): State<Arc<AppState>>) -> Response {
     (status, Json(body)).into_response()
 }
 
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
-
 /// The base of links players open: `--public-url`, else `http://` + the request's Host.
 fn base_url(settings: &Settings, headers: &HeaderMap) -> String {
     if let Some(url) = &settings.public_url {
@@ -343,12 +284,10 @@ async fn create_game(
     State(state): State<Arc<AppState>>,
     Extension(ClientIp(client)): Extension<ClientIp>,
     headers: HeaderMap,
-    body: Bytes,
+    JsonBody(request): JsonBody<CreateGame>,
 ) -> Result<(StatusCode, Json<GameCreated>), Refused> {
     let ip = Some(client);
     let bad = |code, message: String| refused("a new game", ip, code, message);
-    let request: CreateGame = serde_json::from_slice(&body)
-        .map_err(|e| bad(ErrorCode::BadRequest, format!("bad create-game body: {e}")))?;
     let variant = match (&request.variant, &request.variant_file) {
         (Some(name), None) => rules::variant_of(name, None)
             .map_err(|e| bad(ErrorCode::VariantNotFound, e.to_string()))?,
@@ -415,12 +354,7 @@ async fn create_game(
         rematch_of: None,
         players: None,
     };
-    state
-        .games
-        .store
-        .create_game(record.clone())
-        .await
-        .map_err(|e| bad(ErrorCode::Internal, e.to_string()))?;
+    state.games.store.create_game(record.clone()).await?;
     let invite = record.invite.clone().expect("a new game has an invite");
     info!(game = %record.id, variant = %variant.name, creator = %creator, time_control = ?record.time_control, ?ip, "game created");
     Ok((
@@ -440,7 +374,7 @@ async fn join_by_invite(
     State(state): State<Arc<AppState>>,
     Extension(ClientIp(client)): Extension<ClientIp>,
     Path(invite): Path<String>,
-) -> Result<Json<boardcraft_protocol::http::SeatJoined>, Response> {
+) -> Result<Json<boardcraft_protocol::http::SeatJoined>, Refused> {
     let ip = Some(client);
     let not_found = || {
         refused(
@@ -451,27 +385,25 @@ async fn join_by_invite(
         )
     };
     if !secrets::looks_like_id(&invite) {
-        return Err(not_found().into());
+        return Err(not_found());
     }
     let game = state
         .games
         .store
         .game_of_invite(invite)
-        .await
-        .map_err(|e| Refused(ErrorCode::Internal, e.to_string()))?
+        .await?
         .ok_or_else(not_found)?;
     let answer = state
         .games
         .ask(&game, |reply| Command::Join { reply })
-        .await
-        .map_err(load_failed)?
+        .await?
         .ok_or_else(not_found)?;
     answer.map(Json).map_err(|(code, message)| {
         let refusal = refused("an invite", ip, code, message);
         if code == ErrorCode::SeatTaken {
-            RefusedOf(refusal, game).into_response()
+            refusal.about_game(game)
         } else {
-            refusal.into_response()
+            refusal
         }
     })
 }
@@ -480,15 +412,14 @@ async fn public_state(
     State(state): State<Arc<AppState>>,
     Path(game): Path<String>,
 ) -> Result<Json<boardcraft_protocol::GameSnapshot>, Refused> {
-    let not_found = || Refused(ErrorCode::GameNotFound, format!("no game `{game}`"));
+    let not_found = || Refused::new(ErrorCode::GameNotFound, format!("no game `{game}`"));
     if !secrets::looks_like_id(&game) {
         return Err(not_found());
     }
     state
         .games
         .ask(&game, |reply| Command::Snapshot { reply })
-        .await
-        .map_err(load_failed)?
+        .await?
         .map(Json)
         .ok_or_else(not_found)
 }
@@ -497,15 +428,14 @@ async fn save_file(
     State(state): State<Arc<AppState>>,
     Path(game): Path<String>,
 ) -> Result<Response, Refused> {
-    let not_found = || Refused(ErrorCode::GameNotFound, format!("no game `{game}`"));
+    let not_found = || Refused::new(ErrorCode::GameNotFound, format!("no game `{game}`"));
     if !secrets::looks_like_id(&game) {
         return Err(not_found());
     }
     let text = state
         .games
         .ask(&game, |reply| Command::Save { reply })
-        .await
-        .map_err(load_failed)?
+        .await?
         .ok_or_else(not_found)?;
     Ok((
         [

@@ -17,21 +17,15 @@ use boardcraft_protocol::{
     },
 };
 use serde::Deserialize;
-use tracing::warn;
 
 use crate::{
     game::rules,
     http::{AppState, Refused},
-    storage::{self, Account, StoreError},
+    storage::{self, Account},
 };
 
 /// Games in a profile's `recent`.
 const RECENT: u32 = 10;
-
-fn internal(e: StoreError) -> Refused {
-    warn!("players: {e}");
-    Refused(ErrorCode::Internal, e.to_string())
-}
 
 /// A variant's title (the name if it is not a shipped variant any more), parsed once.
 pub fn variant_title(variant: &str) -> String {
@@ -77,7 +71,7 @@ fn archived(g: storage::ArchivedGame) -> ArchivedGame {
 }
 
 async fn account_named(state: &AppState, name: &str) -> Result<Account, Refused> {
-    let not_found = || Refused(ErrorCode::PlayerNotFound, format!("no player `{name}`"));
+    let not_found = || Refused::new(ErrorCode::PlayerNotFound, format!("no player `{name}`"));
     if name.is_empty() || name.len() > 64 {
         return Err(not_found());
     }
@@ -85,8 +79,7 @@ async fn account_named(state: &AppState, name: &str) -> Result<Account, Refused>
         .games
         .store
         .account_by_name(name.to_owned())
-        .await
-        .map_err(internal)?
+        .await?
         .ok_or_else(not_found)
 }
 
@@ -99,8 +92,7 @@ pub async fn profile(
     let store = &state.games.store;
     let ratings = store
         .ratings(account.id.clone())
-        .await
-        .map_err(internal)?
+        .await?
         .into_iter()
         .map(|r| VariantRating {
             variant_title: variant_title(&r.variant),
@@ -114,8 +106,7 @@ pub async fn profile(
     let mut total = Tally::default();
     let tallies = store
         .tallies(account.id.clone())
-        .await
-        .map_err(internal)?
+        .await?
         .into_iter()
         .map(|t| {
             total.wins += t.wins;
@@ -134,8 +125,7 @@ pub async fn profile(
         .collect();
     let recent = store
         .player_games(account.id.clone(), 0, RECENT)
-        .await
-        .map_err(internal)?
+        .await?
         .into_iter()
         .map(archived)
         .collect();
@@ -161,9 +151,9 @@ pub async fn games(
 ) -> Result<Json<PlayerGames>, Refused> {
     let page = query.page.unwrap_or(1);
     if page == 0 || page > 100_000 {
-        return Err(Refused(
+        return Err(Refused::new(
             ErrorCode::BadRequest,
-            "pages are counted from 1".into(),
+            "pages are counted from 1",
         ));
     }
     let account = account_named(&state, &name).await?;
@@ -175,8 +165,7 @@ pub async fn games(
             (page - 1) * PlayerGames::PAGE,
             PlayerGames::PAGE + 1,
         )
-        .await
-        .map_err(internal)?;
+        .await?;
     let more = games.len() > PlayerGames::PAGE as usize;
     games.truncate(PlayerGames::PAGE as usize);
     Ok(Json(PlayerGames {
@@ -193,7 +182,7 @@ pub async fn leaderboard(
     Path(variant): Path<String>,
 ) -> Result<Json<Leaderboard>, Refused> {
     let shipped = rules::variant_of(&variant, None).map_err(|_| {
-        Refused(
+        Refused::new(
             ErrorCode::VariantNotFound,
             format!("no variant `{variant}`"),
         )
@@ -202,8 +191,7 @@ pub async fn leaderboard(
         .games
         .store
         .leaderboard(shipped.name.clone(), Leaderboard::SIZE)
-        .await
-        .map_err(internal)?;
+        .await?;
     let players = rows
         .into_iter()
         .enumerate()

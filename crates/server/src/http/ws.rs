@@ -1,31 +1,33 @@
-//! One task per websocket: the hello, limits (frame size, rate, idle), keep-alive, and the
-//! relay between the socket and its game's task.
-use std::{net::IpAddr, sync::Arc, sync::atomic::Ordering, time::Duration};
+//! One task per game websocket: the hello, then the relay between the socket and its game's
+//! task, in the loop both websockets share ([`crate::http::socket`]: limits, keep-alive, idle
+//! timeout).
+use std::{net::IpAddr, sync::Arc, sync::atomic::Ordering};
 
 use axum::{
     extract::{
         Extension, Query, State, WebSocketUpgrade,
-        ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code},
+        ws::{Message, Utf8Bytes, WebSocket, close_code},
     },
     http::{HeaderMap, header},
-    response::{IntoResponse, Response},
+    response::Response,
 };
 use boardcraft_protocol::{
-    ClientMessage, ErrorCode, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION, ServerMessage,
+    ClientMessage, ErrorCode, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION, ParseError, ServerMessage,
     parse_client_message,
 };
-use tokio::{
-    sync::mpsc,
-    time::{Instant, interval_at, sleep_until},
-};
-use tracing::{debug, info};
+use tokio::sync::mpsc;
+use tracing::debug;
 
 use crate::{
     Settings,
     client_addr::ClientIp,
     game::{Command, ConnId, LoadError},
-    http::{AppState, ConnectionSlot, Refused},
+    http::{
+        AppState, ConnectionSlot, Refused,
+        socket::{self, Next, Session, error, fail},
+    },
     secrets,
+    socket_sessions::SessionChange,
 };
 
 /// `/ws?game=<id>`: the game in the URL is for load balancers, which route by it (the hello
@@ -42,20 +44,9 @@ pub async fn upgrade(
     Query(query): Query<WsQuery>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
-) -> Response {
-    if let Err(why) = origin_allowed(&state.settings, &headers) {
-        info!(%ip, "refused a websocket: {why}");
-        return Refused(ErrorCode::OriginNotAllowed, why).into_response();
-    }
+) -> Result<Response, Refused> {
+    let slot = socket::admit(&state, ip, &headers, "a websocket")?;
     let url_game = query.game;
-    let Some(slot) = state.open_connection(ip) else {
-        let why = format!(
-            "at most {} connections from one address",
-            state.settings.max_connections_per_ip
-        );
-        info!(%ip, "refused a websocket: {why}");
-        return Refused(ErrorCode::TooManyConnections, why).into_response();
-    };
     // A browser sends its session cookie with the upgrade: the socket closes when that
     // session ends. (The game itself is played by the seat token of the hello.)
     let session = crate::http::accounts::presented_token(&headers)
@@ -63,12 +54,8 @@ pub async fn upgrade(
         .flatten()
         .filter(|(t, _)| secrets::looks_like_token(t))
         .map(|(t, _)| crate::http::accounts::token_hash(&t));
-    let max = state.settings.max_frame_bytes;
-    // The transport's own cap is far above ours, so that an oversized frame gets our error
-    // message before the close; frames past even that cap just close the connection.
-    ws.max_message_size(max * 4)
-        .max_frame_size(max * 4)
-        .on_upgrade(move |socket| connection(socket, state, ip, url_game, session, slot))
+    Ok(socket::frame_limits(ws, &state.settings)
+        .on_upgrade(move |socket| connection(socket, state, ip, url_game, session, slot)))
 }
 
 /// A browser page may open a websocket to any site, sending its cookies: the `Origin` header
@@ -115,87 +102,6 @@ pub(crate) fn origin_allowed(settings: &Settings, headers: &HeaderMap) -> Result
     ))
 }
 
-/// Messages a connection may send: a token bucket.
-pub(crate) struct RateLimit {
-    tokens: f64,
-    per_second: f64,
-    burst: f64,
-    last: Instant,
-    pub(crate) dropped: u32,
-}
-
-impl RateLimit {
-    pub(crate) fn new(settings: &Settings) -> RateLimit {
-        RateLimit {
-            tokens: settings.message_burst as f64,
-            per_second: settings.messages_per_second as f64,
-            burst: settings.message_burst as f64,
-            last: Instant::now(),
-            dropped: 0,
-        }
-    }
-
-    pub(crate) fn allow(&mut self) -> bool {
-        let now = Instant::now();
-        let elapsed = now.duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + elapsed * self.per_second).min(self.burst);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            self.dropped += 1;
-            false
-        }
-    }
-}
-
-pub(crate) fn error(code: ErrorCode, message: impl Into<String>, fatal: bool) -> Message {
-    Message::Text(Utf8Bytes::from(
-        ServerMessage::Error {
-            code,
-            message: message.into(),
-            ply: None,
-            fatal,
-        }
-        .to_json(),
-    ))
-}
-
-/// The closing handshake: our close frame, then (briefly) the client's, so that the client
-/// reads everything that was sent before the connection goes.
-pub(crate) async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
-    let sent = socket
-        .send(Message::Close(Some(CloseFrame {
-            code,
-            reason: Utf8Bytes::from(reason.to_owned()),
-        })))
-        .await;
-    if sent.is_err() {
-        return;
-    }
-    let _ = tokio::time::timeout(Duration::from_secs(2), async {
-        while let Some(Ok(m)) = socket.recv().await {
-            if matches!(m, Message::Close(_)) {
-                break;
-            }
-        }
-    })
-    .await;
-}
-
-/// Sends a fatal error and closes.
-pub(crate) async fn fail(
-    socket: &mut WebSocket,
-    code: ErrorCode,
-    message: String,
-    close_with: u16,
-) {
-    info!(code = %code, "closing a websocket: {message}");
-    let _ = socket.send(error(code, message, true)).await;
-    close(socket, close_with, code.as_str()).await;
-}
-
 /// A game's answer, or why the connection is refused: no such game (a policy close), or the
 /// store failed (an error close).
 fn found<T>(
@@ -216,40 +122,59 @@ fn found<T>(
     }
 }
 
-/// Whether a websocket error is a text frame that is not UTF-8 (answered with close 1007).
-fn invalid_utf8(e: &axum::Error) -> bool {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
-    while let Some(s) = source {
-        if let Some(tungstenite::Error::Utf8(_)) = s.downcast_ref::<tungstenite::Error>() {
-            return true;
+/// A game socket in its game: messages go to the game's task.
+struct GameSocket {
+    conn: ConnId,
+    task: mpsc::Sender<Command>,
+}
+
+impl Session for GameSocket {
+    type Message = ClientMessage;
+    const KIND: &'static str = "game";
+
+    fn parse(text: &str, max_bytes: usize) -> Result<ClientMessage, ParseError> {
+        parse_client_message(text, max_bytes)
+    }
+
+    async fn message(&mut self, socket: &mut WebSocket, msg: ClientMessage) -> Next {
+        match msg {
+            ClientMessage::Ping { n } => {
+                let pong = ServerMessage::Pong { n }.to_json();
+                if socket
+                    .send(Message::Text(Utf8Bytes::from(pong)))
+                    .await
+                    .is_err()
+                {
+                    return Next::Stop("closed");
+                }
+            }
+            ClientMessage::Hello { .. } => {
+                let _ = socket
+                    .send(error(
+                        ErrorCode::AlreadyJoined,
+                        "this connection is in a game already; open another one for another game",
+                        false,
+                    ))
+                    .await;
+            }
+            msg => {
+                let conn = self.conn;
+                if self
+                    .task
+                    .send(Command::Message { conn, msg })
+                    .await
+                    .is_err()
+                {
+                    return Next::Stop("the game stopped");
+                }
+            }
         }
-        source = s.source();
+        Next::Continue
     }
-    false
-}
 
-/// A receive error: an invalid-UTF-8 text frame gets the close the standard asks for (1007);
-/// anything else has broken the connection already.
-pub(crate) async fn receive_failed(socket: &mut WebSocket, e: &axum::Error) {
-    if invalid_utf8(e) {
-        fail(
-            socket,
-            ErrorCode::BadMessage,
-            "a text frame that is not UTF-8".into(),
-            close_code::INVALID,
-        )
-        .await;
-    }
-}
-
-/// Resolves when the socket's session changes (never, for a socket without one).
-async fn session_changed(
-    watch: &mut Option<crate::socket_sessions::SessionWatch>,
-) -> Option<crate::socket_sessions::SessionChange> {
-    match watch {
-        Some(w) => (&mut w.changed).await.ok(),
-        None => std::future::pending().await,
-    }
+    /// The game is played by the seat token, not the session: the socket just closes (the
+    /// page reconnects with its new session).
+    async fn session_changed(&mut self, _socket: &mut WebSocket, _change: SessionChange) {}
 }
 
 async fn connection(
@@ -261,43 +186,21 @@ async fn connection(
     slot: ConnectionSlot,
 ) {
     let _slot = slot;
-    let mut watch = session.map(|hash| state.sessions.watch(hash));
+    let watch = session.map(|hash| state.sessions.watch(hash));
     let settings = state.settings.clone();
     let conn: ConnId = state.next_conn.fetch_add(1, Ordering::Relaxed);
-    let idle = settings.idle_timeout;
 
     // --- the hello
-    let hello = tokio::time::timeout(idle, socket.recv()).await;
-    let text = match hello {
-        Err(_) => {
-            return fail(
-                &mut socket,
-                ErrorCode::IdleTimeout,
-                "no hello received".into(),
-                close_code::POLICY,
-            )
-            .await;
-        }
-        Ok(None) => return,
-        Ok(Some(Err(e))) => return receive_failed(&mut socket, &e).await,
-        Ok(Some(Ok(Message::Text(t)))) => t,
-        Ok(Some(Ok(_))) => {
-            return fail(
-                &mut socket,
-                ErrorCode::HelloRequired,
-                "the first message must be a hello text frame".into(),
-                close_code::POLICY,
-            )
-            .await;
-        }
+    let Some(hello) = socket::first_message::<GameSocket>(&mut socket, &settings).await else {
+        return;
     };
-    let (game, token) = match parse_client_message(&text, settings.max_frame_bytes) {
-        Ok(ClientMessage::Hello {
+    let (game, token) = match hello {
+        ClientMessage::Hello {
             protocol,
             game,
             token,
             client,
-        }) => {
+        } => {
             if !(MIN_PROTOCOL_VERSION..=PROTOCOL_VERSION).contains(&protocol) {
                 return fail(
                     &mut socket,
@@ -312,18 +215,7 @@ async fn connection(
             debug!(conn, %ip, game = %game, client = ?client, "hello");
             (game, token)
         }
-        Ok(_) => {
-            return fail(
-                &mut socket,
-                ErrorCode::HelloRequired,
-                "the first message must be a hello".into(),
-                close_code::POLICY,
-            )
-            .await;
-        }
-        Err(e) => {
-            return fail(&mut socket, e.code, e.message, close_code::POLICY).await;
-        }
+        _ => return socket::not_a_hello(&mut socket).await,
     };
     if url_game.as_ref().is_some_and(|g| *g != game) {
         return fail(
@@ -343,7 +235,7 @@ async fn connection(
         )
         .await;
     }
-    let (outbox, mut inbox) = mpsc::channel::<Utf8Bytes>(settings.outgoing_queue);
+    let (outbox, inbox) = mpsc::channel::<Utf8Bytes>(settings.outgoing_queue);
     let task = match found(state.games.task(&game).await, &game) {
         Ok(task) => task,
         Err((code, message, close_with)) => {
@@ -389,101 +281,11 @@ async fn connection(
     }
 
     // --- the session
-    let mut limit = RateLimit::new(&settings);
-    let mut last_heard = Instant::now();
-    let ping_every = (idle / 3).max(Duration::from_millis(100));
-    let mut pings = interval_at(Instant::now() + ping_every, ping_every);
-    let reason = loop {
-        tokio::select! {
-            incoming = socket.recv() => {
-                let message = match incoming {
-                    None => break "closed",
-                    Some(Err(e)) => {
-                        receive_failed(&mut socket, &e).await;
-                        break "receive error";
-                    }
-                    Some(Ok(m)) => m,
-                };
-                last_heard = Instant::now();
-                let text = match message {
-                    Message::Text(t) => t,
-                    Message::Close(_) => break "closed by the client",
-                    Message::Ping(_) | Message::Pong(_) => continue,
-                    Message::Binary(_) => {
-                        if !limit.allow() { continue; }
-                        let _ = socket.send(error(ErrorCode::BadMessage, "the protocol uses text frames", false)).await;
-                        continue;
-                    }
-                };
-                if !limit.allow() {
-                    if limit.dropped >= settings.flood_close_after {
-                        fail(&mut socket, ErrorCode::RateLimited, "too many messages: closed".into(), close_code::POLICY).await;
-                        break "flood";
-                    }
-                    if limit.dropped == 1 || limit.dropped.is_multiple_of(10) {
-                        info!(conn, game = %game, dropped = limit.dropped, "refused: too many messages");
-                        let _ = socket.send(error(ErrorCode::RateLimited, format!("at most {} messages per second: message dropped", settings.messages_per_second), false)).await;
-                    }
-                    continue;
-                }
-                match parse_client_message(&text, settings.max_frame_bytes) {
-                    Ok(ClientMessage::Ping { n }) => {
-                        let pong = ServerMessage::Pong { n }.to_json();
-                        if socket.send(Message::Text(Utf8Bytes::from(pong))).await.is_err() {
-                            break "closed";
-                        }
-                    }
-                    Ok(ClientMessage::Hello { .. }) => {
-                        let _ = socket.send(error(ErrorCode::AlreadyJoined, "this connection is in a game already; open another one for another game", false)).await;
-                    }
-                    Ok(msg) => {
-                        if task.send(Command::Message { conn, msg }).await.is_err() {
-                            break "the game stopped";
-                        }
-                    }
-                    Err(e) if e.code == ErrorCode::FrameTooLarge => {
-                        fail(&mut socket, e.code, e.message, close_code::SIZE).await;
-                        break "frame too large";
-                    }
-                    Err(e) => {
-                        info!(conn, game = %game, code = %e.code, "refused: {}", e.message);
-                        let _ = socket.send(error(e.code, e.message, false)).await;
-                    }
-                }
-            }
-            out = inbox.recv() => {
-                match out {
-                    Some(text) => {
-                        if socket.send(Message::Text(text)).await.is_err() {
-                            break "closed";
-                        }
-                    }
-                    None => {
-                        // The game dropped this connection: it did not read its messages, or
-                        // the game moved to another node (game_moved was sent before).
-                        close(&mut socket, close_code::AGAIN, "reconnect").await;
-                        break "dropped by the game";
-                    }
-                }
-            }
-            Some(change) = session_changed(&mut watch) => {
-                close(&mut socket, crate::socket_sessions::CLOSE_SESSION_CHANGED, change.reason()).await;
-                break change.reason();
-            }
-            _ = pings.tick() => {
-                if socket.send(Message::Ping(axum::body::Bytes::new())).await.is_err() {
-                    break "closed";
-                }
-            }
-            _ = sleep_until(last_heard + idle) => {
-                fail(&mut socket, ErrorCode::IdleTimeout, format!("nothing received for {} s", idle.as_secs_f32()), close_code::POLICY).await;
-                break "idle";
-            }
-        }
-    };
+    let mut session = GameSocket { conn, task };
+    let reason = socket::run(&mut socket, &settings, conn, &mut session, inbox, watch).await;
     debug!(conn, game = %game, "connection ended: {reason}");
     if let Some(account) = &seat_account {
         state.lobby.game_presence(account, false);
     }
-    let _ = task.send(Command::Disconnect { conn }).await;
+    let _ = session.task.send(Command::Disconnect { conn }).await;
 }

@@ -44,6 +44,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{Notify, mpsc};
 use tracing::{debug, info, warn};
 
+use crate::storage::now_ms;
 use crate::{
     Settings,
     game::{ConnId, Games, paired, rules},
@@ -151,13 +152,6 @@ pub struct Lobby {
     local: Mutex<Local>,
     view: Mutex<View>,
     wave: Notify,
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
 }
 
 /// `welcome.playing`: the account's unfinished games made within this (an abandoned game

@@ -148,15 +148,19 @@ impl EventBus {
 
     /// The listening connection's backend process (tests end it to play a lost connection).
     pub async fn backend_pid(&self) -> Result<i32, StoreError> {
-        Ok(self
-            .client
-            .read()
-            .await
-            .query_one("SELECT pg_backend_pid()", &[])
-            .await
-            .map_err(backend)?
-            .get(0))
+        backend_pid(&self.client).await
     }
+}
+
+/// The backend process of a connection of the cluster's own (the bus's, the locks').
+pub(super) async fn backend_pid(client: &RwLock<Client>) -> Result<i32, StoreError> {
+    Ok(client
+        .read()
+        .await
+        .query_one("SELECT pg_backend_pid()", &[])
+        .await
+        .map_err(backend)?
+        .get(0))
 }
 
 /// Opens a PostgreSQL connection of its own, outside any pool: session state such as `LISTEN`

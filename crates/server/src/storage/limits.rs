@@ -7,30 +7,29 @@
 //! One row per key: the window's end and the events counted in it. Reserving is one upsert
 //! that either counts the event (a fresh window, or room left in the current one) or changes
 //! nothing; both databases lock the row for the statement, so two reservations never both
-//! take the last place. The statements are written once, with `?N` placeholders
-//! ([`super::for_postgres`] numbers them `$N` for PostgreSQL).
+//! take the last place. The statements are written once for both, with `$N` placeholders
+//! (see [`super::sql`]).
 use rusqlite::{OptionalExtension, params};
 
-use super::{StoreError, StoreFuture, for_postgres, postgres::PostgresStore, sqlite::SqliteStore};
+use super::{StoreError, StoreFuture, postgres::PostgresStore, sqlite::SqliteStore};
 
-/// Counts one event for `?1` if the window `?2` (now) .. `?3` (now + period) has room below
-/// `?4`: a window that has ended starts again at 1. Answers the window's end when counted.
-const RESERVE: &str = "INSERT INTO limit_windows (limit_key, until_ms, used) VALUES (?1, ?3, 1)
-    ON CONFLICT (limit_key) DO UPDATE SET
-        used = CASE WHEN limit_windows.until_ms <= ?2 THEN 1 ELSE limit_windows.used + 1 END,
-        until_ms = CASE WHEN limit_windows.until_ms <= ?2 THEN ?3 ELSE limit_windows.until_ms END
-    WHERE limit_windows.until_ms <= ?2 OR limit_windows.used < ?4
-    RETURNING until_ms";
-
-/// Gives one event back, if its window (`?2`, the end [`RESERVE`] answered) still runs.
-const RELEASE: &str = "UPDATE limit_windows SET used = used - 1
-    WHERE limit_key = ?1 AND until_ms = ?2 AND used > 0";
-
-/// Forgets the windows that ended before `?1`.
-const PURGE: &str = "DELETE FROM limit_windows WHERE until_ms <= ?1";
-
-/// When a window of the key ends: the time to say in `Retry-After`.
-const WINDOW_END: &str = "SELECT until_ms FROM limit_windows WHERE limit_key = ?1";
+super::sql::statements! {
+    /// Counts one event for `$1` if the window `$3` (now) .. `$2` (now + period) has room below
+    /// `$4`: a window that has ended starts again at 1. Answers the window's end when counted.
+    RESERVE = "INSERT INTO limit_windows (limit_key, until_ms, used) VALUES ($1, $2, 1)
+        ON CONFLICT (limit_key) DO UPDATE SET
+            used = CASE WHEN limit_windows.until_ms <= $3 THEN 1 ELSE limit_windows.used + 1 END,
+            until_ms = CASE WHEN limit_windows.until_ms <= $3 THEN $2 ELSE limit_windows.until_ms END
+        WHERE limit_windows.until_ms <= $3 OR limit_windows.used < $4
+        RETURNING until_ms";
+    /// Gives one event back, if its window (`$2`, the end [`RESERVE`] answered) still runs.
+    RELEASE = "UPDATE limit_windows SET used = used - 1
+        WHERE limit_key = $1 AND until_ms = $2 AND used > 0";
+    /// Forgets the windows that ended before `$1`.
+    PURGE = "DELETE FROM limit_windows WHERE until_ms <= $1";
+    /// When a window of the key ends: the time to say in `Retry-After`.
+    WINDOW_END = "SELECT until_ms FROM limit_windows WHERE limit_key = $1";
+}
 
 /// A reserved place in a window: give it to [`LimitStore::release`] if the event does not
 /// count after all.
@@ -83,7 +82,7 @@ impl LimitStore for SqliteStore {
             let until: Option<i64> = c
                 .query_row(
                     RESERVE,
-                    params![key, now_ms, now_ms + period_ms, limit],
+                    params![key, now_ms + period_ms, now_ms, limit],
                     |r| r.get(0),
                 )
                 .optional()
@@ -132,10 +131,7 @@ impl LimitStore for PostgresStore {
             let client = self.client();
             let limit = i32::try_from(limit).unwrap_or(i32::MAX);
             let row = client
-                .query_opt(
-                    &for_postgres(RESERVE),
-                    &[&key, &now_ms, &(now_ms + period_ms), &limit],
-                )
+                .query_opt(RESERVE, &[&key, &(now_ms + period_ms), &now_ms, &limit])
                 .await
                 .map_err(backend)?;
             match row {
@@ -145,7 +141,7 @@ impl LimitStore for PostgresStore {
                 })),
                 None => {
                     let row = client
-                        .query_one(&for_postgres(WINDOW_END), &[&key])
+                        .query_one(WINDOW_END, &[&key])
                         .await
                         .map_err(backend)?;
                     Ok(Reservation::Full {
@@ -159,7 +155,7 @@ impl LimitStore for PostgresStore {
     fn release(&self, reserved: Reserved) -> StoreFuture<'_, ()> {
         Box::pin(async move {
             self.client()
-                .execute(&for_postgres(RELEASE), &[&reserved.key, &reserved.until_ms])
+                .execute(RELEASE, &[&reserved.key, &reserved.until_ms])
                 .await
                 .map(|_| ())
                 .map_err(backend)
@@ -169,7 +165,7 @@ impl LimitStore for PostgresStore {
     fn purge(&self, now_ms: i64) -> StoreFuture<'_, u64> {
         Box::pin(async move {
             self.client()
-                .execute(&for_postgres(PURGE), &[&now_ms])
+                .execute(PURGE, &[&now_ms])
                 .await
                 .map_err(backend)
         })

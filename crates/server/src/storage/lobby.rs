@@ -8,7 +8,7 @@ use std::sync::Arc;
 use rusqlite::{OptionalExtension, params};
 
 use super::{
-    StoreError, StoreFuture, events::EventBus, postgres::PostgresStore, sqlite::SqliteStore,
+    StoreError, StoreFuture, events::EventBus, postgres::PostgresStore, sql, sqlite::SqliteStore,
 };
 
 /// The pairing leader's lock (PostgreSQL, two-key form: apart from the games' locks); the
@@ -183,33 +183,12 @@ fn challenge_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ChallengeRow> {
     })
 }
 
-/// An account's unfinished lobby games (`$1` the account, `$2` made after).
-const PLAYING: &str = "SELECT id FROM games
-     WHERE (white_account = $1 OR black_account = $1) AND result IS NULL AND created_ms > $2
-     ORDER BY created_ms DESC LIMIT 50";
-
 fn seat_sql(white: bool) -> &'static str {
     if white {
-        "SELECT white_account FROM games WHERE id = $1"
+        sql::WHITE_SEAT
     } else {
-        "SELECT black_account FROM games WHERE id = $1"
+        sql::BLACK_SEAT
     }
-}
-
-/// Accounts with a lobby connection somewhere.
-const PRESENT: &str = "SELECT account FROM lobby_presence WHERE kind = 'lobby'";
-const SWEEP_SEEKS: &str = "UPDATE lobby_seeks SET orphaned_ms = $1
-     WHERE orphaned_ms IS NULL
-       AND account NOT IN (SELECT account FROM lobby_presence WHERE kind = 'lobby')";
-const SWEEP_POOL: &str = "DELETE FROM lobby_pool
-     WHERE account NOT IN (SELECT account FROM lobby_presence WHERE kind = 'lobby')
-     RETURNING account";
-
-fn sweep_challenges() -> String {
-    format!(
-        "DELETE FROM lobby_challenges WHERE from_account NOT IN ({PRESENT})
-         RETURNING {CHALLENGE_COLUMNS}"
-    )
 }
 
 /// Takes both out of `pool` if both are in it (the writer runs one closure at a time: the
@@ -224,67 +203,45 @@ fn sqlite_take_pair(
         return Ok(false);
     }
     let n: i64 = c
-        .prepare_cached("SELECT count(*) FROM lobby_pool WHERE pool = ?1 AND account IN (?2, ?3)")
+        .prepare_cached(sql::SQLITE_PAIR_IN_POOL)
         .and_then(|mut s| s.query_row(params![pool, a, b], |r| r.get(0)))
         .map_err(backend)?;
     if n != 2 {
         return Ok(false);
     }
-    c.prepare_cached("DELETE FROM lobby_pool WHERE account IN (?1, ?2)")
+    c.prepare_cached(sql::SQLITE_TAKE_PAIR)
         .and_then(|mut s| s.execute(params![a, b]))
         .map_err(backend)?;
     Ok(true)
 }
 
-const SEEK_COLUMNS: &str = "id, account, created_ms, body";
-const CHALLENGE_COLUMNS: &str = "id, from_account, to_account, created_ms, body";
-
 impl LobbyStore for SqliteStore {
     fn node_beat(&self, node: String, now_ms: i64, games: i64) -> StoreFuture<'_, ()> {
         Box::pin(self.with(move |c| {
-            c.execute(
-                "INSERT INTO lobby_nodes (node, seen_ms, games) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (node) DO UPDATE SET seen_ms = ?2, games = ?3",
-                params![node, now_ms, games],
-            )
-            .map_err(backend)?;
+            c.execute(sql::NODE_BEAT, params![node, now_ms, games])
+                .map_err(backend)?;
             Ok(())
         }))
     }
 
     fn dead_nodes(&self, before_ms: i64) -> StoreFuture<'_, Vec<String>> {
-        Box::pin(self.with(move |c| {
-            sqlite_rows(
-                c,
-                "SELECT node FROM lobby_nodes WHERE seen_ms < ?1
-                 UNION SELECT DISTINCT node FROM lobby_presence
-                 WHERE node NOT IN (SELECT node FROM lobby_nodes)",
-                params![before_ms],
-                |r| r.get(0),
-            )
-        }))
+        Box::pin(
+            self.with(move |c| sqlite_rows(c, sql::DEAD_NODES, params![before_ms], |r| r.get(0))),
+        )
     }
 
     fn forget_node(&self, node: String) -> StoreFuture<'_, Vec<String>> {
         Box::pin(self.with(move |c| {
-            let accounts: Vec<String> = sqlite_rows(
-                c,
-                "SELECT account FROM lobby_presence WHERE node = ?1 AND kind = 'lobby'",
-                params![node],
-                |r| r.get(0),
-            )?;
-            c.execute("DELETE FROM lobby_presence WHERE node = ?1", params![node])
+            let accounts: Vec<String> =
+                sqlite_rows(c, sql::SQLITE_LOBBY_ON_NODE, params![node], |r| r.get(0))?;
+            c.execute(sql::SQLITE_FORGET_PRESENCE, params![node])
                 .map_err(backend)?;
-            c.execute("DELETE FROM lobby_nodes WHERE node = ?1", params![node])
+            c.execute(sql::SQLITE_FORGET_NODE, params![node])
                 .map_err(backend)?;
             let mut gone = Vec::new();
             for a in accounts {
                 let still: Option<i64> = c
-                    .query_row(
-                        "SELECT 1 FROM lobby_presence WHERE account = ?1 AND kind = 'lobby' LIMIT 1",
-                        params![a],
-                        |r| r.get(0),
-                    )
+                    .query_row(sql::STILL_IN_LOBBY, params![a], |r| r.get(0))
                     .optional()
                     .map_err(backend)?;
                 if still.is_none() {
@@ -303,12 +260,12 @@ impl LobbyStore for SqliteStore {
         present: bool,
     ) -> StoreFuture<'_, ()> {
         Box::pin(self.with(move |c| {
-            let sql = if present {
-                "INSERT OR IGNORE INTO lobby_presence (node, account, kind) VALUES (?1, ?2, ?3)"
+            let statement = if present {
+                sql::ADD_PRESENCE
             } else {
-                "DELETE FROM lobby_presence WHERE node = ?1 AND account = ?2 AND kind = ?3"
+                sql::REMOVE_PRESENCE
             };
-            c.execute(sql, params![node, account, kind])
+            c.execute(statement, params![node, account, kind])
                 .map_err(backend)?;
             Ok(())
         }))
@@ -322,19 +279,11 @@ impl LobbyStore for SqliteStore {
         leave: Vec<String>,
     ) -> StoreFuture<'_, ()> {
         Box::pin(self.with(move |c| {
-            let mut add = c
-                .prepare_cached(
-                    "INSERT OR IGNORE INTO lobby_presence (node, account, kind) VALUES (?1, ?2, ?3)",
-                )
-                .map_err(backend)?;
+            let mut add = c.prepare_cached(sql::ADD_PRESENCE).map_err(backend)?;
             for a in &join {
                 add.execute(params![node, a, kind]).map_err(backend)?;
             }
-            let mut remove = c
-                .prepare_cached(
-                    "DELETE FROM lobby_presence WHERE node = ?1 AND account = ?2 AND kind = ?3",
-                )
-                .map_err(backend)?;
+            let mut remove = c.prepare_cached(sql::REMOVE_PRESENCE).map_err(backend)?;
             for a in &leave {
                 remove.execute(params![node, a, kind]).map_err(backend)?;
             }
@@ -350,8 +299,7 @@ impl LobbyStore for SqliteStore {
     ) -> StoreFuture<'_, bool> {
         Box::pin(self.with(move |c| {
             c.query_row(
-                "SELECT EXISTS (SELECT 1 FROM lobby_presence p JOIN lobby_nodes n ON n.node = p.node
-                 WHERE p.account = ?1 AND p.kind = 'lobby' AND p.node <> ?2 AND n.seen_ms > ?3)",
+                sql::IN_LOBBY_ELSEWHERE,
                 params![account, node, alive_after_ms],
                 |r| r.get(0),
             )
@@ -361,115 +309,83 @@ impl LobbyStore for SqliteStore {
 
     fn counts(&self, alive_after_ms: i64) -> StoreFuture<'_, (u32, u32)> {
         Box::pin(self.with(move |c| {
-            c.query_row(
-                "SELECT (SELECT count(DISTINCT p.account) FROM lobby_presence p
-                         JOIN lobby_nodes n ON n.node = p.node WHERE n.seen_ms > ?1),
-                        (SELECT COALESCE(sum(games), 0) FROM lobby_nodes WHERE seen_ms > ?1)",
-                params![alive_after_ms],
-                |r| Ok((r.get::<_, i64>(0)? as u32, r.get::<_, i64>(1)? as u32)),
-            )
+            c.query_row(sql::COUNTS, params![alive_after_ms], |r| {
+                Ok((r.get::<_, i64>(0)? as u32, r.get::<_, i64>(1)? as u32))
+            })
             .map_err(backend)
         }))
     }
 
     fn sweep_absent(&self, now_ms: i64) -> StoreFuture<'_, (Vec<String>, Vec<ChallengeRow>)> {
         Box::pin(self.with(move |c| {
-            c.execute(SWEEP_SEEKS, params![now_ms]).map_err(backend)?;
-            let left = sqlite_rows(c, SWEEP_POOL, [], |r| r.get(0))?;
-            let gone = sqlite_rows(c, &sweep_challenges(), [], challenge_row)?;
+            c.execute(sql::SWEEP_SEEKS, params![now_ms])
+                .map_err(backend)?;
+            let left = sqlite_rows(c, sql::SWEEP_POOL, [], |r| r.get(0))?;
+            let gone = sqlite_rows(c, sql::SWEEP_CHALLENGES, [], challenge_row)?;
             Ok((left, gone))
         }))
     }
 
     fn add_seek(&self, seek: SeekRow, max: u32) -> StoreFuture<'_, bool> {
         Box::pin(self.with(move |c| {
-            let n: i64 = c
-                .query_row(
-                    "SELECT count(*) FROM lobby_seeks WHERE account = ?1",
-                    params![seek.account],
-                    |r| r.get(0),
-                )
-                .map_err(backend)?;
-            if n >= max as i64 {
-                return Ok(false);
-            }
             c.execute(
-                "INSERT INTO lobby_seeks (id, account, created_ms, body) VALUES (?1, ?2, ?3, ?4)",
-                params![seek.id, seek.account, seek.created_ms, seek.body],
+                sql::ADD_SEEK,
+                params![
+                    seek.id,
+                    seek.account,
+                    seek.created_ms,
+                    seek.body,
+                    max as i64
+                ],
             )
-            .map_err(backend)?;
-            Ok(true)
+            .map(|n| n == 1)
+            .map_err(backend)
         }))
     }
 
     fn seeks(&self) -> StoreFuture<'_, Vec<SeekRow>> {
-        Box::pin(self.with(|c| {
-            sqlite_rows(
-                c,
-                &format!("SELECT {SEEK_COLUMNS} FROM lobby_seeks ORDER BY created_ms, id"),
-                [],
-                seek_row,
-            )
-        }))
+        Box::pin(self.with(|c| sqlite_rows(c, sql::SEEKS, [], seek_row)))
     }
 
     fn seek(&self, id: String) -> StoreFuture<'_, Option<SeekRow>> {
         Box::pin(self.with(move |c| {
-            c.query_row(
-                &format!("SELECT {SEEK_COLUMNS} FROM lobby_seeks WHERE id = ?1"),
-                params![id],
-                seek_row,
-            )
-            .optional()
-            .map_err(backend)
+            c.query_row(sql::SEEK, params![id], seek_row)
+                .optional()
+                .map_err(backend)
         }))
     }
 
     fn take_seek(&self, id: String, owner: Option<String>) -> StoreFuture<'_, Option<SeekRow>> {
         Box::pin(self.with(move |c| {
-            c.query_row(
-                &format!(
-                    "DELETE FROM lobby_seeks WHERE id = ?1 AND (?2 IS NULL OR account = ?2)
-                     RETURNING {SEEK_COLUMNS}"
-                ),
-                params![id, owner],
-                seek_row,
-            )
-            .optional()
-            .map_err(backend)
+            c.query_row(sql::TAKE_SEEK, params![id, owner], seek_row)
+                .optional()
+                .map_err(backend)
         }))
     }
 
     fn orphan_seeks(&self, account: String, since_ms: Option<i64>) -> StoreFuture<'_, ()> {
         Box::pin(self.with(move |c| {
-            let sql = if since_ms.is_some() {
-                "UPDATE lobby_seeks SET orphaned_ms = ?2 WHERE account = ?1 AND orphaned_ms IS NULL"
+            let statement = if since_ms.is_some() {
+                sql::ORPHAN_SEEKS
             } else {
-                "UPDATE lobby_seeks SET orphaned_ms = ?2 WHERE account = ?1"
+                sql::ADOPT_SEEKS
             };
-            c.execute(sql, params![account, since_ms])
+            c.execute(statement, params![since_ms, account])
                 .map_err(backend)?;
             Ok(())
         }))
     }
 
     fn expire_seeks(&self, before_ms: i64) -> StoreFuture<'_, Vec<String>> {
-        Box::pin(self.with(move |c| {
-            sqlite_rows(
-                c,
-                "DELETE FROM lobby_seeks WHERE orphaned_ms IS NOT NULL AND orphaned_ms < ?1
-                 RETURNING id",
-                params![before_ms],
-                |r| r.get(0),
-            )
-        }))
+        Box::pin(
+            self.with(move |c| sqlite_rows(c, sql::EXPIRE_SEEKS, params![before_ms], |r| r.get(0))),
+        )
     }
 
     fn join_pool(&self, e: PoolEntry) -> StoreFuture<'_, ()> {
         Box::pin(self.with(move |c| {
             c.execute(
-                "INSERT INTO lobby_pool (account, pool, rating, joined_ms) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (account) DO UPDATE SET pool = ?2, rating = ?3, joined_ms = ?4",
+                sql::JOIN_POOL,
                 params![e.account, e.pool, e.rating, e.joined_ms],
             )
             .map_err(backend)?;
@@ -479,43 +395,30 @@ impl LobbyStore for SqliteStore {
 
     fn leave_pool(&self, account: String) -> StoreFuture<'_, Option<String>> {
         Box::pin(self.with(move |c| {
-            c.query_row(
-                "DELETE FROM lobby_pool WHERE account = ?1 RETURNING pool",
-                params![account],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(backend)
+            c.query_row(sql::LEAVE_POOL, params![account], |r| r.get(0))
+                .optional()
+                .map_err(backend)
         }))
     }
 
     fn pool_of(&self, account: String) -> StoreFuture<'_, Option<String>> {
         Box::pin(self.with(move |c| {
-            c.query_row(
-                "SELECT pool FROM lobby_pool WHERE account = ?1",
-                params![account],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(backend)
+            c.query_row(sql::POOL_OF, params![account], |r| r.get(0))
+                .optional()
+                .map_err(backend)
         }))
     }
 
     fn pool_entries(&self) -> StoreFuture<'_, Vec<PoolEntry>> {
         Box::pin(self.with(|c| {
-            sqlite_rows(
-                c,
-                "SELECT account, pool, rating, joined_ms FROM lobby_pool",
-                [],
-                |r| {
-                    Ok(PoolEntry {
-                        account: r.get(0)?,
-                        pool: r.get(1)?,
-                        rating: r.get(2)?,
-                        joined_ms: r.get(3)?,
-                    })
-                },
-            )
+            sqlite_rows(c, sql::POOL_ENTRIES, [], |r| {
+                Ok(PoolEntry {
+                    account: r.get(0)?,
+                    pool: r.get(1)?,
+                    rating: r.get(2)?,
+                    joined_ms: r.get(3)?,
+                })
+            })
         }))
     }
 
@@ -536,8 +439,7 @@ impl LobbyStore for SqliteStore {
     fn add_challenge(&self, ch: ChallengeRow) -> StoreFuture<'_, ()> {
         Box::pin(self.with(move |c| {
             c.execute(
-                "INSERT INTO lobby_challenges (id, from_account, to_account, created_ms, body)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                sql::ADD_CHALLENGE,
                 params![ch.id, ch.from, ch.to, ch.created_ms, ch.body],
             )
             .map_err(backend)?;
@@ -546,40 +448,20 @@ impl LobbyStore for SqliteStore {
     }
 
     fn challenges(&self) -> StoreFuture<'_, Vec<ChallengeRow>> {
-        Box::pin(self.with(|c| {
-            sqlite_rows(
-                c,
-                &format!("SELECT {CHALLENGE_COLUMNS} FROM lobby_challenges ORDER BY created_ms"),
-                [],
-                challenge_row,
-            )
-        }))
+        Box::pin(self.with(|c| sqlite_rows(c, sql::CHALLENGES, [], challenge_row)))
     }
 
     fn take_challenge(&self, id: String) -> StoreFuture<'_, Option<ChallengeRow>> {
         Box::pin(self.with(move |c| {
-            c.query_row(
-                &format!(
-                    "DELETE FROM lobby_challenges WHERE id = ?1 RETURNING {CHALLENGE_COLUMNS}"
-                ),
-                params![id],
-                challenge_row,
-            )
-            .optional()
-            .map_err(backend)
+            c.query_row(sql::TAKE_CHALLENGE, params![id], challenge_row)
+                .optional()
+                .map_err(backend)
         }))
     }
 
     fn expire_challenges(&self, before_ms: i64) -> StoreFuture<'_, Vec<ChallengeRow>> {
         Box::pin(self.with(move |c| {
-            sqlite_rows(
-                c,
-                &format!(
-                    "DELETE FROM lobby_challenges WHERE created_ms < ?1 RETURNING {CHALLENGE_COLUMNS}"
-                ),
-                params![before_ms],
-                challenge_row,
-            )
+            sqlite_rows(c, sql::EXPIRE_CHALLENGES, params![before_ms], challenge_row)
         }))
     }
 
@@ -587,9 +469,7 @@ impl LobbyStore for SqliteStore {
         Box::pin(self.with(move |c| {
             sqlite_rows(
                 c,
-                &format!(
-                    "DELETE FROM lobby_challenges WHERE from_account = ?1 RETURNING {CHALLENGE_COLUMNS}"
-                ),
+                sql::TAKE_CHALLENGES_FROM,
                 params![account],
                 challenge_row,
             )
@@ -598,7 +478,9 @@ impl LobbyStore for SqliteStore {
 
     fn playing(&self, account: String, since_ms: i64) -> StoreFuture<'_, Vec<String>> {
         Box::pin(
-            self.with(move |c| sqlite_rows(c, PLAYING, params![account, since_ms], |r| r.get(0))),
+            self.with(move |c| {
+                sqlite_rows(c, sql::PLAYING, params![account, since_ms], |r| r.get(0))
+            }),
         )
     }
 
@@ -680,33 +562,16 @@ async fn pg_take_pair(
 impl LobbyStore for PostgresStore {
     fn node_beat(&self, node: String, now_ms: i64, games: i64) -> StoreFuture<'_, ()> {
         Box::pin(async move {
-            self.client()
-                .execute(
-                    "INSERT INTO lobby_nodes (node, seen_ms, games) VALUES ($1, $2, $3)
-                     ON CONFLICT (node) DO UPDATE SET seen_ms = $2, games = $3",
-                    &[&node, &now_ms, &games],
-                )
+            self.pg_execute(sql::NODE_BEAT, &[&node, &now_ms, &games])
                 .await
-                .map_err(pg)?;
-            Ok(())
+                .map(|_| ())
         })
     }
 
     fn dead_nodes(&self, before_ms: i64) -> StoreFuture<'_, Vec<String>> {
         Box::pin(async move {
-            Ok(self
-                .client()
-                .query(
-                    "SELECT node FROM lobby_nodes WHERE seen_ms < $1
-                     UNION SELECT DISTINCT node FROM lobby_presence
-                     WHERE node NOT IN (SELECT node FROM lobby_nodes)",
-                    &[&before_ms],
-                )
+            self.pg_rows(sql::DEAD_NODES, &[&before_ms], |r| r.get(0))
                 .await
-                .map_err(pg)?
-                .iter()
-                .map(|r| r.get(0))
-                .collect())
         })
     }
 
@@ -725,13 +590,7 @@ impl LobbyStore for PostgresStore {
             let mut left = Vec::new();
             for r in rows {
                 let a: String = r.get(0);
-                let still = c
-                    .query_opt(
-                        "SELECT 1 FROM lobby_presence WHERE account = $1 AND kind = 'lobby' LIMIT 1",
-                        &[&a],
-                    )
-                    .await
-                    .map_err(pg)?;
+                let still = c.query_opt(sql::STILL_IN_LOBBY, &[&a]).await.map_err(pg)?;
                 if still.is_none() {
                     left.push(a);
                 }
@@ -748,17 +607,14 @@ impl LobbyStore for PostgresStore {
         present: bool,
     ) -> StoreFuture<'_, ()> {
         Box::pin(async move {
-            let sql = if present {
-                "INSERT INTO lobby_presence (node, account, kind) VALUES ($1, $2, $3)
-                 ON CONFLICT DO NOTHING"
+            let statement = if present {
+                sql::ADD_PRESENCE
             } else {
-                "DELETE FROM lobby_presence WHERE node = $1 AND account = $2 AND kind = $3"
+                sql::REMOVE_PRESENCE
             };
-            self.client()
-                .execute(sql, &[&node, &account, &kind])
+            self.pg_execute(statement, &[&node, &account, &kind])
                 .await
-                .map_err(pg)?;
-            Ok(())
+                .map(|_| ())
         })
     }
 
@@ -813,11 +669,7 @@ impl LobbyStore for PostgresStore {
         Box::pin(async move {
             Ok(self
                 .client()
-                .query_one(
-                    "SELECT EXISTS (SELECT 1 FROM lobby_presence p JOIN lobby_nodes n ON n.node = p.node
-                     WHERE p.account = $1 AND p.kind = 'lobby' AND p.node <> $2 AND n.seen_ms > $3)",
-                    &[&account, &node, &alive_after_ms],
-                )
+                .query_one(sql::IN_LOBBY_ELSEWHERE, &[&account, &node, &alive_after_ms])
                 .await
                 .map_err(pg)?
                 .get(0))
@@ -828,12 +680,7 @@ impl LobbyStore for PostgresStore {
         Box::pin(async move {
             let r = self
                 .client()
-                .query_one(
-                    "SELECT (SELECT count(DISTINCT p.account) FROM lobby_presence p
-                             JOIN lobby_nodes n ON n.node = p.node WHERE n.seen_ms > $1)::int8,
-                            (SELECT COALESCE(sum(games), 0) FROM lobby_nodes WHERE seen_ms > $1)::int8",
-                    &[&alive_after_ms],
-                )
+                .query_one(sql::COUNTS, &[&alive_after_ms])
                 .await
                 .map_err(pg)?;
             Ok((r.get::<_, i64>(0) as u32, r.get::<_, i64>(1) as u32))
@@ -843,16 +690,16 @@ impl LobbyStore for PostgresStore {
     fn sweep_absent(&self, now_ms: i64) -> StoreFuture<'_, (Vec<String>, Vec<ChallengeRow>)> {
         Box::pin(async move {
             let c = self.client();
-            c.execute(SWEEP_SEEKS, &[&now_ms]).await.map_err(pg)?;
+            c.execute(sql::SWEEP_SEEKS, &[&now_ms]).await.map_err(pg)?;
             let left = c
-                .query(SWEEP_POOL, &[])
+                .query(sql::SWEEP_POOL, &[])
                 .await
                 .map_err(pg)?
                 .iter()
                 .map(|r| r.get(0))
                 .collect();
             let gone = c
-                .query(&sweep_challenges(), &[])
+                .query(sql::SWEEP_CHALLENGES, &[])
                 .await
                 .map_err(pg)?
                 .iter()
@@ -867,9 +714,7 @@ impl LobbyStore for PostgresStore {
             let n = self
                 .client()
                 .execute(
-                    "INSERT INTO lobby_seeks (id, account, created_ms, body)
-                     SELECT $1, $2, $3, $4
-                     WHERE (SELECT count(*) FROM lobby_seeks WHERE account = $2) < $5",
+                    sql::ADD_SEEK,
                     &[&s.id, &s.account, &s.created_ms, &s.body, &(max as i64)],
                 )
                 .await
@@ -879,146 +724,68 @@ impl LobbyStore for PostgresStore {
     }
 
     fn seeks(&self) -> StoreFuture<'_, Vec<SeekRow>> {
-        Box::pin(async move {
-            Ok(self
-                .client()
-                .query(
-                    &format!("SELECT {SEEK_COLUMNS} FROM lobby_seeks ORDER BY created_ms, id"),
-                    &[],
-                )
-                .await
-                .map_err(pg)?
-                .iter()
-                .map(pg_seek)
-                .collect())
-        })
+        Box::pin(async move { self.pg_rows(sql::SEEKS, &[], pg_seek).await })
     }
 
     fn seek(&self, id: String) -> StoreFuture<'_, Option<SeekRow>> {
-        Box::pin(async move {
-            Ok(self
-                .client()
-                .query_opt(
-                    &format!("SELECT {SEEK_COLUMNS} FROM lobby_seeks WHERE id = $1"),
-                    &[&id],
-                )
-                .await
-                .map_err(pg)?
-                .as_ref()
-                .map(pg_seek))
-        })
+        Box::pin(async move { self.pg_row(sql::SEEK, &[&id], pg_seek).await })
     }
 
     fn take_seek(&self, id: String, owner: Option<String>) -> StoreFuture<'_, Option<SeekRow>> {
-        Box::pin(async move {
-            Ok(self
-                .client()
-                .query_opt(
-                    &format!(
-                        "DELETE FROM lobby_seeks WHERE id = $1 AND ($2::text IS NULL OR account = $2)
-                         RETURNING {SEEK_COLUMNS}"
-                    ),
-                    &[&id, &owner],
-                )
-                .await
-                .map_err(pg)?
-                .as_ref()
-                .map(pg_seek))
-        })
+        Box::pin(async move { self.pg_row(sql::TAKE_SEEK, &[&id, &owner], pg_seek).await })
     }
 
     fn orphan_seeks(&self, account: String, since_ms: Option<i64>) -> StoreFuture<'_, ()> {
         Box::pin(async move {
-            let sql = if since_ms.is_some() {
-                "UPDATE lobby_seeks SET orphaned_ms = $2 WHERE account = $1 AND orphaned_ms IS NULL"
+            let statement = if since_ms.is_some() {
+                sql::ORPHAN_SEEKS
             } else {
-                "UPDATE lobby_seeks SET orphaned_ms = $2 WHERE account = $1"
+                sql::ADOPT_SEEKS
             };
-            self.client()
-                .execute(sql, &[&account, &since_ms])
+            self.pg_execute(statement, &[&since_ms, &account])
                 .await
-                .map_err(pg)?;
-            Ok(())
+                .map(|_| ())
         })
     }
 
     fn expire_seeks(&self, before_ms: i64) -> StoreFuture<'_, Vec<String>> {
         Box::pin(async move {
-            Ok(self
-                .client()
-                .query(
-                    "DELETE FROM lobby_seeks WHERE orphaned_ms IS NOT NULL AND orphaned_ms < $1
-                     RETURNING id",
-                    &[&before_ms],
-                )
+            self.pg_rows(sql::EXPIRE_SEEKS, &[&before_ms], |r| r.get(0))
                 .await
-                .map_err(pg)?
-                .iter()
-                .map(|r| r.get(0))
-                .collect())
         })
     }
 
     fn join_pool(&self, e: PoolEntry) -> StoreFuture<'_, ()> {
         Box::pin(async move {
-            self.client()
-                .execute(
-                    "INSERT INTO lobby_pool (account, pool, rating, joined_ms) VALUES ($1, $2, $3, $4)
-                     ON CONFLICT (account) DO UPDATE SET pool = $2, rating = $3, joined_ms = $4",
-                    &[&e.account, &e.pool, &e.rating, &e.joined_ms],
-                )
-                .await
-                .map_err(pg)?;
-            Ok(())
+            self.pg_execute(
+                sql::JOIN_POOL,
+                &[&e.account, &e.pool, &e.rating, &e.joined_ms],
+            )
+            .await
+            .map(|_| ())
         })
     }
 
     fn leave_pool(&self, account: String) -> StoreFuture<'_, Option<String>> {
         Box::pin(async move {
-            Ok(self
-                .client()
-                .query_opt(
-                    "DELETE FROM lobby_pool WHERE account = $1 RETURNING pool",
-                    &[&account],
-                )
+            self.pg_row(sql::LEAVE_POOL, &[&account], |r| r.get(0))
                 .await
-                .map_err(pg)?
-                .map(|r| r.get(0)))
         })
     }
 
     fn pool_of(&self, account: String) -> StoreFuture<'_, Option<String>> {
-        Box::pin(async move {
-            Ok(self
-                .client()
-                .query_opt(
-                    "SELECT pool FROM lobby_pool WHERE account = $1",
-                    &[&account],
-                )
-                .await
-                .map_err(pg)?
-                .map(|r| r.get(0)))
-        })
+        Box::pin(async move { self.pg_row(sql::POOL_OF, &[&account], |r| r.get(0)).await })
     }
 
     fn pool_entries(&self) -> StoreFuture<'_, Vec<PoolEntry>> {
         Box::pin(async move {
-            Ok(self
-                .client()
-                .query(
-                    "SELECT account, pool, rating, joined_ms FROM lobby_pool",
-                    &[],
-                )
-                .await
-                .map_err(pg)?
-                .iter()
-                .map(|r| PoolEntry {
-                    account: r.get(0),
-                    pool: r.get(1),
-                    rating: r.get(2),
-                    joined_ms: r.get(3),
-                })
-                .collect())
+            self.pg_rows(sql::POOL_ENTRIES, &[], |r| PoolEntry {
+                account: r.get(0),
+                pool: r.get(1),
+                rating: r.get(2),
+                joined_ms: r.get(3),
+            })
+            .await
         })
     }
 
@@ -1056,99 +823,41 @@ impl LobbyStore for PostgresStore {
     }
     fn add_challenge(&self, ch: ChallengeRow) -> StoreFuture<'_, ()> {
         Box::pin(async move {
-            self.client()
-                .execute(
-                    "INSERT INTO lobby_challenges (id, from_account, to_account, created_ms, body)
-                     VALUES ($1, $2, $3, $4, $5)",
-                    &[&ch.id, &ch.from, &ch.to, &ch.created_ms, &ch.body],
-                )
-                .await
-                .map_err(pg)?;
-            Ok(())
+            self.pg_execute(
+                sql::ADD_CHALLENGE,
+                &[&ch.id, &ch.from, &ch.to, &ch.created_ms, &ch.body],
+            )
+            .await
+            .map(|_| ())
         })
     }
 
     fn challenges(&self) -> StoreFuture<'_, Vec<ChallengeRow>> {
-        Box::pin(async move {
-            Ok(self
-                .client()
-                .query(
-                    &format!(
-                        "SELECT {CHALLENGE_COLUMNS} FROM lobby_challenges ORDER BY created_ms"
-                    ),
-                    &[],
-                )
-                .await
-                .map_err(pg)?
-                .iter()
-                .map(pg_challenge)
-                .collect())
-        })
+        Box::pin(async move { self.pg_rows(sql::CHALLENGES, &[], pg_challenge).await })
     }
 
     fn take_challenge(&self, id: String) -> StoreFuture<'_, Option<ChallengeRow>> {
-        Box::pin(async move {
-            Ok(self
-                .client()
-                .query_opt(
-                    &format!(
-                        "DELETE FROM lobby_challenges WHERE id = $1 RETURNING {CHALLENGE_COLUMNS}"
-                    ),
-                    &[&id],
-                )
-                .await
-                .map_err(pg)?
-                .as_ref()
-                .map(pg_challenge))
-        })
+        Box::pin(async move { self.pg_row(sql::TAKE_CHALLENGE, &[&id], pg_challenge).await })
     }
 
     fn expire_challenges(&self, before_ms: i64) -> StoreFuture<'_, Vec<ChallengeRow>> {
         Box::pin(async move {
-            Ok(self
-                .client()
-                .query(
-                    &format!(
-                        "DELETE FROM lobby_challenges WHERE created_ms < $1 RETURNING {CHALLENGE_COLUMNS}"
-                    ),
-                    &[&before_ms],
-                )
+            self.pg_rows(sql::EXPIRE_CHALLENGES, &[&before_ms], pg_challenge)
                 .await
-                .map_err(pg)?
-                .iter()
-                .map(pg_challenge)
-                .collect())
         })
     }
 
     fn take_challenges_from(&self, account: String) -> StoreFuture<'_, Vec<ChallengeRow>> {
         Box::pin(async move {
-            Ok(self
-                .client()
-                .query(
-                    &format!(
-                        "DELETE FROM lobby_challenges WHERE from_account = $1 RETURNING {CHALLENGE_COLUMNS}"
-                    ),
-                    &[&account],
-                )
+            self.pg_rows(sql::TAKE_CHALLENGES_FROM, &[&account], pg_challenge)
                 .await
-                .map_err(pg)?
-                .iter()
-                .map(pg_challenge)
-                .collect())
         })
     }
 
     fn playing(&self, account: String, since_ms: i64) -> StoreFuture<'_, Vec<String>> {
         Box::pin(async move {
-            Ok(self
-                .client()
-                .query(PLAYING, &[&account, &since_ms])
+            self.pg_rows(sql::PLAYING, &[&account, &since_ms], |r| r.get(0))
                 .await
-                .map_err(pg)?
-                .iter()
-                .map(|r| r.get(0))
-                .collect())
         })
     }
 

@@ -13,6 +13,7 @@ use rusqlite::Connection;
 use tokio_postgres::Client;
 
 use super::StoreError;
+use super::now_ms;
 
 /// One step of the schema.
 pub struct Migration {
@@ -158,10 +159,15 @@ const LIMITS_AND_SKELETONS: &[&str] = &[
     "CREATE UNIQUE INDEX accounts_name_skeleton ON accounts (name_skeleton)",
 ];
 
-/// The accounts whose skeleton is still to be computed (made before it was kept).
-pub const SKELETONS_MISSING: &str = "SELECT id, name FROM accounts WHERE name_skeleton IS NULL";
-/// Sets one account's skeleton (`?1` id, `?2` skeleton).
-pub const SET_SKELETON: &str = "UPDATE accounts SET name_skeleton = ?2 WHERE id = ?1";
+super::sql::statements! {
+    /// The accounts whose skeleton is still to be computed (made before it was kept).
+    SKELETONS_MISSING = "SELECT id, name FROM accounts WHERE name_skeleton IS NULL";
+    /// Sets one account's skeleton (`$1` skeleton, `$2` id).
+    SET_SKELETON = "UPDATE accounts SET name_skeleton = $1 WHERE id = $2";
+    /// Records an applied migration (`$1` version, `$2` name, `$3` when).
+    RECORD_MIGRATION =
+        "INSERT INTO schema_migrations (version, name, applied_ms) VALUES ($1, $2, $3)";
+}
 
 /// Every migration, in order of version.
 ///
@@ -216,13 +222,6 @@ const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
         applied_ms BIGINT NOT NULL
     )";
 
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
-
 /// The migrations not yet `applied` (the versions recorded), in order, or an error if the
 /// database was migrated by a newer server (a version this one does not know: it would not
 /// know its tables).
@@ -265,7 +264,7 @@ pub fn migrate_sqlite(conn: &mut Connection) -> Result<Vec<i64>, StoreError> {
             tx.execute(statement, []).map_err(backend)?;
         }
         tx.execute(
-            "INSERT INTO schema_migrations (version, name, applied_ms) VALUES (?1, ?2, ?3)",
+            RECORD_MIGRATION,
             rusqlite::params![m.version, m.name, now_ms()],
         )
         .map_err(backend)?;
@@ -298,12 +297,9 @@ pub async fn migrate_postgres(client: &mut Client) -> Result<Vec<i64>, StoreErro
         for statement in m.postgres {
             tx.batch_execute(statement).await.map_err(backend)?;
         }
-        tx.execute(
-            "INSERT INTO schema_migrations (version, name, applied_ms) VALUES ($1, $2, $3)",
-            &[&m.version, &m.name, &now_ms()],
-        )
-        .await
-        .map_err(backend)?;
+        tx.execute(RECORD_MIGRATION, &[&m.version, &m.name, &now_ms()])
+            .await
+            .map_err(backend)?;
         done.push(m.version);
     }
     tx.commit().await.map_err(backend)?;

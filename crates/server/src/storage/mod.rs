@@ -8,6 +8,7 @@
 //!   committed.
 //! - The cluster of nodes on one PostgreSQL: [`events`] (the bus between nodes, over
 //!   `LISTEN/NOTIFY`) and [`ownership`] (which node runs a game).
+//! - [`sql`]: the statements, each that both backends run written once.
 //!
 //! The record is the moves table with a unique `(game, ply)`: a move is stored once, and a
 //! game is what its stored moves replay to.
@@ -23,6 +24,7 @@ pub mod lobby;
 pub mod migrations;
 pub mod ownership;
 pub mod postgres;
+pub mod sql;
 pub mod sqlite;
 
 pub use crate::ratings::{Glicko, GlickoChange, GlickoChanges};
@@ -146,7 +148,8 @@ pub struct AccountEnd {
     pub variant: String,
     /// Account ids, indexed by [`Side::index`].
     pub accounts: [String; 2],
-    /// Rate it (the result is not an abort).
+    /// Rate it: the game service's decision (a rated game that was not aborted), which the
+    /// store follows; the store's part is to rate only the first end it stores of a game.
     pub rated: bool,
 }
 
@@ -185,25 +188,6 @@ pub fn name_key(name: &str) -> String {
     name.to_lowercase()
 }
 
-/// A new account (`?1` id, `?2` name, `?3` its [`name_key`], `?4` its confusable skeleton,
-/// `?5` password hash, `?6` Telegram id, `?7` bot, `?8` created): a name, key or skeleton
-/// already taken is a unique violation ([`StoreError::Conflict`]).
-pub(crate) const INSERT_ACCOUNT: &str = "INSERT INTO accounts
-    (id, name, name_key, name_skeleton, password_hash, telegram_id, bot, created_ms)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
-
-/// A guest (or Telegram) account gets a name and a password (`?1` id, `?2` name, `?3` key,
-/// `?4` skeleton, `?5` hash), once.
-pub(crate) const CLAIM_ACCOUNT: &str = "UPDATE accounts
-    SET name = ?2, name_key = ?3, name_skeleton = ?4, password_hash = ?5
-    WHERE id = ?1 AND password_hash IS NULL";
-
-/// A new password for an account (`?1` id, `?2` hash) and the end of its other sessions
-/// (`?1` id, `?2` the token hash of the session that stays).
-pub(crate) const SET_PASSWORD: &str = "UPDATE accounts SET password_hash = ?2 WHERE id = ?1";
-pub(crate) const OTHER_SESSIONS: &str =
-    "DELETE FROM sessions WHERE account = ?1 AND token_hash <> ?2 RETURNING token_hash";
-
 /// The database behind the server. Every method returns once the change is committed.
 pub trait Storage: Send + Sync + 'static {
     /// `sqlite` or `postgres`.
@@ -220,8 +204,9 @@ pub trait Storage: Send + Sync + 'static {
     /// Deletes the moves from `from_ply` on (an accepted takeback).
     fn truncate_moves(&self, id: String, from_ply: u32) -> StoreFuture<'_, ()>;
     fn finish_game(&self, id: String, result: GameResult) -> StoreFuture<'_, ()>;
-    /// Stores the end of a game between accounts; a rated one's new ratings (Glicko-2, from
-    /// the ratings as they are now) in the same transaction. Answers the rating changes.
+    /// Stores the end of a game between accounts, if it has not ended yet; when `end.rated`,
+    /// both new ratings (Glicko-2, from the ratings as they are now) in the same transaction.
+    /// Answers the rating changes (`None`: not rated, or ended already).
     fn finish_account_game(
         &self,
         id: String,
@@ -308,16 +293,6 @@ pub trait Storage: Send + Sync + 'static {
     }
 }
 
-/// A statement written once with SQLite's `?N` placeholders, numbered `$N` for PostgreSQL.
-/// (Statements here hold no `?` other than placeholders: no string literals with one.)
-pub(crate) fn for_postgres(sql: &str) -> String {
-    let mut out = String::with_capacity(sql.len());
-    for c in sql.chars() {
-        out.push(if c == '?' { '$' } else { c });
-    }
-    out
-}
-
 /// Opens the database a `--database` value names: `postgres://…` / `postgresql://…`, or
 /// `sqlite://PATH` / a plain path for SQLite.
 pub async fn open(url: &str) -> Result<std::sync::Arc<dyn Storage>, StoreError> {
@@ -347,40 +322,7 @@ pub(crate) fn side_of(name: &str) -> Result<Side, StoreError> {
     }
 }
 
-/// An account's finished games (`?1`/`$1`: the account; the order and page are added).
-pub(crate) const ARCHIVE_SELECT: &str =
-    "SELECT id, variant, initial_ms, increment_ms, players, result,
-        rating_changes, (SELECT count(*) FROM moves m WHERE m.game = g.id), created_ms, ended_ms
-     FROM games g
-     WHERE (white_account = $1 OR black_account = $1) AND result IS NOT NULL";
-
-/// Wins, draws and losses per variant of the account `$1`.
-pub(crate) const TALLIES: &str = "SELECT variant,
-        SUM(CASE WHEN (white_account = $1 AND outcome = 'white')
-                   OR (black_account = $1 AND outcome = 'black') THEN 1 ELSE 0 END),
-        SUM(CASE WHEN outcome = 'draw' THEN 1 ELSE 0 END),
-        SUM(CASE WHEN (white_account = $1 AND outcome = 'black')
-                   OR (black_account = $1 AND outcome = 'white') THEN 1 ELSE 0 END)
-     FROM games
-     WHERE (white_account = $1 OR black_account = $1) AND outcome IS NOT NULL
-     GROUP BY variant ORDER BY variant";
-
-/// The best ratings of the variant `$1` whose deviation is at most `$2`, `$3` of them.
-pub(crate) const LEADERBOARD: &str = "SELECT a.id, a.name, a.password_hash, a.telegram_id, a.bot,
-        a.created_ms, r.rating, r.deviation, r.volatility, r.games
-     FROM ratings r JOIN accounts a ON a.id = r.account
-     WHERE r.variant = $1 AND r.deviation <= $2
-     ORDER BY r.rating DESC, a.name_key LIMIT $3";
-
-/// A rating after a game: inserted, or replacing the one there, one more game counted.
-pub(crate) const RATING_UPSERT_SQLITE: &str = "INSERT INTO ratings
-        (account, variant, rating, deviation, volatility, games, updated_ms)
-     VALUES ($1, $2, $3, $4, $5, 1, $6)
-     ON CONFLICT (account, variant) DO UPDATE SET rating = excluded.rating,
-        deviation = excluded.deviation, volatility = excluded.volatility,
-        games = ratings.games + 1, updated_ms = excluded.updated_ms";
-
-/// A row of [`ARCHIVE_SELECT`], as read.
+/// A row of [`sql::ARCHIVE`], as read.
 pub(crate) struct ArchiveRow {
     pub id: String,
     pub variant: String,
@@ -466,6 +408,8 @@ pub(crate) fn seats_of(
     })
 }
 
+/// Now, in milliseconds since the Unix epoch (what the tables keep, and the server's other
+/// wall-clock times).
 pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -31,6 +31,9 @@ use super::{
     lobby::CHANNEL as LOBBY_CHANNEL,
 };
 
+/// Gives the game's lock (`$1`: its id) back.
+const UNLOCK_GAME: &str = "SELECT pg_advisory_unlock(hashtextextended($1, 0))";
+
 /// The channel handover requests go over (the payload: a game id).
 pub const HANDOVER_CHANNEL: &str = "boardcraft_handover";
 /// The channel nodes announce the games they took on (`taken <epoch> <id>`).
@@ -219,10 +222,7 @@ impl Ownership {
                     .client
                     .read()
                     .await
-                    .execute(
-                        "SELECT pg_advisory_unlock(hashtextextended($1, 0))",
-                        &[&game],
-                    )
+                    .execute(UNLOCK_GAME, &[&game])
                     .await;
                 return match other {
                     Ok(_) => Ok(Acquired::NoGame),
@@ -264,10 +264,7 @@ impl Ownership {
         self.client
             .read()
             .await
-            .execute(
-                "SELECT pg_advisory_unlock(hashtextextended($1, 0))",
-                &[&game],
-            )
+            .execute(UNLOCK_GAME, &[&game])
             .await
             .map_err(backend)?;
         Ok(())
@@ -305,13 +302,6 @@ impl Ownership {
 
     /// The backend process of the lock connection (tests end it to play a lost connection).
     pub async fn backend_pid(&self) -> Result<i32, StoreError> {
-        Ok(self
-            .client
-            .read()
-            .await
-            .query_one("SELECT pg_backend_pid()", &[])
-            .await
-            .map_err(backend)?
-            .get(0))
+        super::events::backend_pid(&self.client).await
     }
 }

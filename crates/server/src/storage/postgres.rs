@@ -6,16 +6,18 @@ use std::sync::{
     atomic::{AtomicUsize, Ordering},
 };
 
-use boardcraft_protocol::{EndCause, GameResult, Rating, Side};
-use tokio_postgres::{Client, NoTls, Statement, error::SqlState};
+use boardcraft_protocol::{GameResult, Rating, Side};
+use tokio_postgres::{Client, NoTls, Row, Statement, error::SqlState, types::ToSql};
+
+/// A statement's parameters, in the order of its placeholders.
+pub(super) type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
 
 use super::{
-    ARCHIVE_SELECT, Account, AccountEnd, ArchiveRow, ArchivedGame, CLAIM_ACCOUNT, GameRecord,
-    Glicko, GlickoChanges, INSERT_ACCOUNT, LEADERBOARD, OTHER_SESSIONS, Ranked, SET_PASSWORD,
-    Storage, StoreError, StoreFuture, StoredGame, StoredMove, TALLIES, Tally, for_postgres,
-    from_json, json_of, name_key, now_ms, outcome_of,
+    Account, AccountEnd, ArchiveRow, ArchivedGame, GameRecord, Glicko, GlickoChanges, Ranked,
+    Storage, StoreError, StoreFuture, StoredGame, StoredMove, Tally, from_json, json_of, name_key,
+    now_ms, outcome_of,
     ownership::{Acquired, ClusterEvent, Ownership},
-    result_json, result_of, seat_columns, seats_of, side_name, side_of, time_control_of,
+    result_json, result_of, seat_columns, seats_of, side_name, side_of, sql, time_control_of,
 };
 use crate::names::skeleton_key;
 
@@ -50,10 +52,12 @@ async fn fill_in_skeletons(client: &Client) -> Result<(), StoreError> {
         .query(SKELETONS_MISSING, &[])
         .await
         .map_err(backend)?;
-    let set = for_postgres(SET_SKELETON);
     for row in missing {
         let (id, name): (String, String) = (row.get(0), row.get(1));
-        match client.execute(&set, &[&id, &skeleton_key(&name)]).await {
+        match client
+            .execute(SET_SKELETON, &[&skeleton_key(&name), &id])
+            .await
+        {
             Ok(_) => {}
             Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
                 tracing::warn!(account = %id, "an older account's name looks like another's");
@@ -103,23 +107,8 @@ impl PostgresStore {
                 )
                 .await
                 .map_err(backend)?;
-            let load_game = client
-                .prepare(
-                    "SELECT variant, variant_file, initial_ms, increment_ms, white_token,
-                            black_token, creator, invite, joined, created_ms, rematch_of, result,
-                            (SELECT r.id FROM games r WHERE r.rematch_of = g.id),
-                            white_account, black_account, players, rating_changes
-                     FROM games g WHERE g.id = $1",
-                )
-                .await
-                .map_err(backend)?;
-            let load_moves = client
-                .prepare(
-                    "SELECT ply, notation, white_ms, black_ms, at_ms FROM moves
-                     WHERE game = $1 ORDER BY ply",
-                )
-                .await
-                .map_err(backend)?;
+            let load_game = client.prepare(sql::LOAD_GAME).await.map_err(backend)?;
+            let load_moves = client.prepare(sql::LOAD_MOVES).await.map_err(backend)?;
             conns.push(Conn {
                 client,
                 append,
@@ -158,6 +147,51 @@ impl PostgresStore {
     /// A pooled connection (the lobby's queries, storage/lobby.rs).
     pub(super) fn client(&self) -> &Client {
         &self.conn().client
+    }
+
+    /// Runs a statement on a pooled connection: how many rows it changed.
+    pub(super) async fn pg_execute(
+        &self,
+        statement: &str,
+        params: Params<'_>,
+    ) -> Result<u64, StoreError> {
+        self.client()
+            .execute(statement, params)
+            .await
+            .map_err(backend)
+    }
+
+    /// The rows a statement answers on a pooled connection, each read by `row`.
+    pub(super) async fn pg_rows<T>(
+        &self,
+        statement: &str,
+        params: Params<'_>,
+        row: impl Fn(&Row) -> T,
+    ) -> Result<Vec<T>, StoreError> {
+        Ok(self
+            .client()
+            .query(statement, params)
+            .await
+            .map_err(backend)?
+            .iter()
+            .map(row)
+            .collect())
+    }
+
+    /// The row a statement answers on a pooled connection, if any, read by `row`.
+    pub(super) async fn pg_row<T>(
+        &self,
+        statement: &str,
+        params: Params<'_>,
+        row: impl Fn(&Row) -> T,
+    ) -> Result<Option<T>, StoreError> {
+        Ok(self
+            .client()
+            .query_opt(statement, params)
+            .await
+            .map_err(backend)?
+            .as_ref()
+            .map(row))
     }
 
     fn conn(&self) -> &Conn {
@@ -245,10 +279,7 @@ impl Storage for PostgresStore {
             self.conn_for(&g.id)
                 .client
                 .execute(
-                    "INSERT INTO games (id, variant, variant_file, initial_ms, increment_ms,
-                        white_token, black_token, creator, invite, joined, created_ms, rematch_of,
-                        white_account, black_account, rated, players)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+                    sql::CREATE_GAME,
                     &[
                         &g.id,
                         &g.variant,
@@ -280,13 +311,8 @@ impl Storage for PostgresStore {
 
     fn game_of_invite(&self, invite: String) -> StoreFuture<'_, Option<String>> {
         Box::pin(async move {
-            let row = self
-                .conn()
-                .client
-                .query_opt("SELECT id FROM games WHERE invite = $1", &[&invite])
+            self.pg_row(sql::GAME_OF_INVITE, &[&invite], |r| r.get(0))
                 .await
-                .map_err(backend)?;
-            Ok(row.map(|r| r.get(0)))
         })
     }
 
@@ -406,26 +432,14 @@ impl Storage for PostgresStore {
 
     fn ratings(&self, account: String) -> StoreFuture<'_, Vec<Rating>> {
         Box::pin(async move {
-            let rows = self
-                .conn()
-                .client
-                .query(
-                    "SELECT variant, rating, deviation, volatility, games FROM ratings
-                     WHERE account = $1 ORDER BY variant",
-                    &[&account],
-                )
-                .await
-                .map_err(backend)?;
-            Ok(rows
-                .iter()
-                .map(|r| Rating {
-                    variant: r.get(0),
-                    rating: r.get(1),
-                    deviation: r.get(2),
-                    volatility: r.get(3),
-                    games: r.get::<_, i32>(4) as u32,
-                })
-                .collect())
+            self.pg_rows(sql::RATINGS_OF, &[&account], |r| Rating {
+                variant: r.get(0),
+                rating: r.get(1),
+                deviation: r.get(2),
+                volatility: r.get(3),
+                games: r.get::<_, i32>(4) as u32,
+            })
+            .await
         })
     }
 
@@ -439,10 +453,7 @@ impl Storage for PostgresStore {
             let rows = self
                 .conn()
                 .client
-                .query(
-                    &format!("{ARCHIVE_SELECT} ORDER BY ended_ms DESC, id DESC LIMIT $2 OFFSET $3"),
-                    &[&account, &(limit as i64), &(offset as i64)],
-                )
+                .query(sql::ARCHIVE, &[&account, &(limit as i64), &(offset as i64)])
                 .await
                 .map_err(backend)?;
             rows.iter()
@@ -467,42 +478,26 @@ impl Storage for PostgresStore {
 
     fn tallies(&self, account: String) -> StoreFuture<'_, Vec<Tally>> {
         Box::pin(async move {
-            let rows = self
-                .conn()
-                .client
-                .query(TALLIES, &[&account])
-                .await
-                .map_err(backend)?;
-            Ok(rows
-                .iter()
-                .map(|r| Tally {
-                    variant: r.get(0),
-                    wins: r.get::<_, i64>(1) as u32,
-                    draws: r.get::<_, i64>(2) as u32,
-                    losses: r.get::<_, i64>(3) as u32,
-                })
-                .collect())
+            self.pg_rows(sql::TALLIES, &[&account], |r| Tally {
+                variant: r.get(0),
+                wins: r.get::<_, i64>(1) as u32,
+                draws: r.get::<_, i64>(2) as u32,
+                losses: r.get::<_, i64>(3) as u32,
+            })
+            .await
         })
     }
 
     fn leaderboard(&self, variant: String, limit: u32) -> StoreFuture<'_, Vec<Ranked>> {
         Box::pin(async move {
-            let rows = self
-                .conn()
-                .client
-                .query(
-                    LEADERBOARD,
-                    &[
-                        &variant,
-                        &boardcraft_protocol::PROVISIONAL_DEVIATION,
-                        &(limit as i64),
-                    ],
-                )
-                .await
-                .map_err(backend)?;
-            Ok(rows
-                .iter()
-                .map(|r| Ranked {
+            self.pg_rows(
+                sql::LEADERBOARD,
+                &[
+                    &variant,
+                    &boardcraft_protocol::PROVISIONAL_DEVIATION,
+                    &(limit as i64),
+                ],
+                |r| Ranked {
                     account: account_row(r),
                     rating: Rating {
                         variant: variant.clone(),
@@ -511,21 +506,14 @@ impl Storage for PostgresStore {
                         volatility: r.get(8),
                         games: r.get::<_, i32>(9) as u32,
                     },
-                })
-                .collect())
+                },
+            )
+            .await
         })
     }
 
     fn game_ids(&self) -> StoreFuture<'_, Vec<String>> {
-        Box::pin(async move {
-            let rows = self
-                .conn()
-                .client
-                .query("SELECT id FROM games ORDER BY created_ms, id", &[])
-                .await
-                .map_err(backend)?;
-            Ok(rows.into_iter().map(|r| r.get(0)).collect())
-        })
+        Box::pin(async move { self.pg_rows(sql::GAME_IDS, &[], |r| r.get(0)).await })
     }
 
     fn acquire(&self, id: String) -> StoreFuture<'_, Acquired> {
@@ -551,7 +539,7 @@ impl Storage for PostgresStore {
         Box::pin(async move {
             let what = format!("account {}", a.name);
             self.update(
-                &for_postgres(INSERT_ACCOUNT),
+                sql::INSERT_ACCOUNT,
                 &[
                     &a.id,
                     &a.name,
@@ -570,15 +558,21 @@ impl Storage for PostgresStore {
     }
 
     fn account(&self, id: String) -> StoreFuture<'_, Option<Account>> {
-        Box::pin(async move { self.account_where("id = $1", &id).await })
+        Box::pin(async move { self.account_where(sql::ACCOUNT_BY_ID, &id).await })
     }
 
     fn account_by_name(&self, name: String) -> StoreFuture<'_, Option<Account>> {
-        Box::pin(async move { self.account_where("name_key = $1", &name_key(&name)).await })
+        Box::pin(async move {
+            self.account_where(sql::ACCOUNT_BY_NAME_KEY, &name_key(&name))
+                .await
+        })
     }
 
     fn account_by_telegram(&self, telegram_id: i64) -> StoreFuture<'_, Option<Account>> {
-        Box::pin(async move { self.account_where("telegram_id = $1", &telegram_id).await })
+        Box::pin(async move {
+            self.account_where(sql::ACCOUNT_BY_TELEGRAM, &telegram_id)
+                .await
+        })
     }
 
     fn claim_account(
@@ -590,13 +584,13 @@ impl Storage for PostgresStore {
         Box::pin(async move {
             let what = format!("account {name}");
             self.update(
-                &for_postgres(CLAIM_ACCOUNT),
+                sql::CLAIM_ACCOUNT,
                 &[
-                    &id,
                     &name,
                     &name_key(&name),
                     &skeleton_key(&name),
                     &password_hash,
+                    &id,
                 ],
                 what,
             )
@@ -613,11 +607,11 @@ impl Storage for PostgresStore {
         Box::pin(async move {
             let client = self.client();
             client
-                .execute(&for_postgres(SET_PASSWORD), &[&id, &password_hash])
+                .execute(sql::SET_PASSWORD, &[&password_hash, &id])
                 .await
                 .map_err(backend)?;
             Ok(client
-                .query(&for_postgres(OTHER_SESSIONS), &[&id, &keep_session])
+                .query(sql::OTHER_SESSIONS, &[&id, &keep_session])
                 .await
                 .map_err(backend)?
                 .iter()
@@ -629,8 +623,8 @@ impl Storage for PostgresStore {
     fn link_telegram(&self, id: String, telegram_id: i64) -> StoreFuture<'_, bool> {
         Box::pin(async move {
             self.update(
-                "UPDATE accounts SET telegram_id = $2 WHERE id = $1 AND telegram_id IS NULL",
-                &[&id, &telegram_id],
+                sql::LINK_TELEGRAM,
+                &[&telegram_id, &id],
                 format!("telegram user {telegram_id}"),
             )
             .await
@@ -640,8 +634,8 @@ impl Storage for PostgresStore {
     fn set_bot(&self, name: String, bot: bool) -> StoreFuture<'_, bool> {
         Box::pin(async move {
             self.update(
-                "UPDATE accounts SET bot = $2 WHERE name_key = $1",
-                &[&name_key(&name), &bot],
+                sql::SET_BOT,
+                &[&bot, &name_key(&name)],
                 format!("account {name}"),
             )
             .await
@@ -656,7 +650,7 @@ impl Storage for PostgresStore {
     ) -> StoreFuture<'_, ()> {
         Box::pin(async move {
             self.update(
-                "INSERT INTO sessions (token_hash, account, created_ms) VALUES ($1, $2, $3)",
+                sql::CREATE_SESSION,
                 &[&token_hash, &account, &created_ms],
                 "session".into(),
             )
@@ -667,23 +661,16 @@ impl Storage for PostgresStore {
 
     fn session_account(&self, token_hash: String) -> StoreFuture<'_, Option<Account>> {
         Box::pin(async move {
-            self.account_where(
-                "id = (SELECT account FROM sessions WHERE token_hash = $1)",
-                &token_hash,
-            )
-            .await
+            self.account_where(sql::ACCOUNT_BY_SESSION, &token_hash)
+                .await
         })
     }
 
     fn delete_session(&self, token_hash: String) -> StoreFuture<'_, ()> {
         Box::pin(async move {
-            self.update(
-                "DELETE FROM sessions WHERE token_hash = $1",
-                &[&token_hash],
-                "session".into(),
-            )
-            .await
-            .map(|_| ())
+            self.update(sql::DELETE_SESSION, &[&token_hash], "session".into())
+                .await
+                .map(|_| ())
         })
     }
 
@@ -691,15 +678,13 @@ impl Storage for PostgresStore {
         Box::pin(async move {
             self.conn()
                 .client
-                .simple_query("SELECT 1")
+                .simple_query(sql::HEALTH)
                 .await
                 .map_err(backend)?;
             Ok(())
         })
     }
 }
-
-const ACCOUNT_COLUMNS: &str = "id, name, password_hash, telegram_id, bot, created_ms";
 
 fn account_row(r: &tokio_postgres::Row) -> Account {
     Account {
@@ -713,21 +698,13 @@ fn account_row(r: &tokio_postgres::Row) -> Account {
 }
 
 impl PostgresStore {
+    /// The account one of the `sql::ACCOUNT_BY_…` statements finds.
     async fn account_where(
         &self,
-        condition: &str,
+        statement: &str,
         value: &(dyn tokio_postgres::types::ToSql + Sync),
     ) -> Result<Option<Account>, StoreError> {
-        let row = self
-            .conn()
-            .client
-            .query_opt(
-                &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE {condition}"),
-                &[value],
-            )
-            .await
-            .map_err(backend)?;
-        Ok(row.as_ref().map(account_row))
+        self.pg_row(statement, &[value], account_row).await
     }
 
     async fn update(
@@ -774,7 +751,7 @@ impl PostgresStore {
             Some((false, true)) => return Ok(None),
             Some((true, true)) => {}
         }
-        let changes = if end.rated && result.cause != EndCause::Aborted {
+        let changes = if end.rated {
             let mut order = [&end.accounts[0], &end.accounts[1]];
             order.sort();
             let fresh = Glicko::default();
@@ -842,14 +819,13 @@ impl PostgresStore {
             None
         };
         tx.execute(
-            "UPDATE games SET result = $2, ended_ms = $3, outcome = $4, rating_changes = $5
-             WHERE id = $1",
+            sql::FINISH_ACCOUNT_GAME,
             &[
-                &id,
                 &result_json(&result),
                 &now,
                 &outcome_of(&result),
                 &changes.as_ref().map(json_of),
+                &id,
             ],
         )
         .await

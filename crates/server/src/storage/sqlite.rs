@@ -7,10 +7,10 @@ use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{
-    Account, AccountEnd, ArchivedGame, CLAIM_ACCOUNT, GameRecord, Glicko, GlickoChanges,
-    INSERT_ACCOUNT, OTHER_SESSIONS, Ranked, SET_PASSWORD, Storage, StoreError, StoreFuture,
-    StoredGame, StoredMove, Tally, from_json, json_of, name_key, now_ms, outcome_of, result_json,
-    result_of, seat_columns, seats_of, side_name, side_of, time_control_of,
+    Account, AccountEnd, ArchiveRow, ArchivedGame, GameRecord, Glicko, GlickoChanges, Ranked,
+    Storage, StoreError, StoreFuture, StoredGame, StoredMove, Tally, from_json, json_of, name_key,
+    now_ms, outcome_of, result_json, result_of, seat_columns, seats_of, side_name, side_of, sql,
+    time_control_of,
 };
 use crate::names::skeleton_key;
 use boardcraft_protocol::{GameResult, Rating, Side};
@@ -177,7 +177,7 @@ fn fill_in_skeletons(conn: &Connection) -> Result<(), StoreError> {
         })
         .map_err(backend)?;
     for (id, name) in missing {
-        match conn.execute(SET_SKELETON, params![id, skeleton_key(&name)]) {
+        match conn.execute(SET_SKELETON, params![skeleton_key(&name), id]) {
             Ok(_) => {}
             Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation) => {
                 tracing::warn!(account = %id, "an older account's name looks like another's");
@@ -200,10 +200,7 @@ fn run(conn: &Connection, op: &Op) -> Result<Answer, StoreError> {
         Op::Create(g) => {
             let (white, black, rated, players) = seat_columns(&g.players);
             conn.execute(
-                "INSERT INTO games (id, variant, variant_file, initial_ms, increment_ms,
-                    white_token, black_token, creator, invite, joined, created_ms, rematch_of,
-                    white_account, black_account, rated, players)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                sql::CREATE_GAME,
                 params![
                     g.id,
                     g.variant,
@@ -228,25 +225,17 @@ fn run(conn: &Connection, op: &Op) -> Result<Answer, StoreError> {
         }
         Op::Load(id) => load(conn, id).map(|g| Answer::Game(Box::new(g))),
         Op::Invite(invite) => conn
-            .query_row(
-                "SELECT id FROM games WHERE invite = ?1",
-                params![invite],
-                |r| r.get(0),
-            )
+            .query_row(sql::GAME_OF_INVITE, params![invite], |r| r.get(0))
             .optional()
             .map(Answer::Id)
             .map_err(backend),
         Op::Join(id) => conn
-            .execute(
-                "UPDATE games SET joined = TRUE WHERE id = ?1 AND NOT joined",
-                params![id],
-            )
+            .execute(sql::SQLITE_MARK_JOINED, params![id])
             .map(|n| Answer::Bool(n == 1))
             .map_err(backend),
         Op::Append(id, m) => {
             conn.execute(
-                "INSERT INTO moves (game, ply, notation, white_ms, black_ms, at_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                sql::SQLITE_APPEND_MOVE,
                 params![
                     id,
                     m.ply,
@@ -260,23 +249,18 @@ fn run(conn: &Connection, op: &Op) -> Result<Answer, StoreError> {
             Ok(Answer::Unit)
         }
         Op::Truncate(id, from) => conn
-            .execute(
-                "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
-                params![id, from],
-            )
+            .execute(sql::SQLITE_TRUNCATE_MOVES, params![id, from])
             .map(|_| Answer::Unit)
             .map_err(backend),
         Op::Finish(id, result) => conn
             .execute(
-                "UPDATE games SET result = ?2, ended_ms = ?3, outcome = ?4 WHERE id = ?1",
-                params![id, result_json(result), now_ms(), outcome_of(result)],
+                sql::SQLITE_FINISH_GAME,
+                params![result_json(result), now_ms(), outcome_of(result), id],
             )
             .map(|_| Answer::Unit)
             .map_err(backend),
         Op::Ids => {
-            let mut stmt = conn
-                .prepare("SELECT id FROM games ORDER BY created_ms, id")
-                .map_err(backend)?;
+            let mut stmt = conn.prepare_cached(sql::GAME_IDS).map_err(backend)?;
             let ids = stmt
                 .query_map([], |r| r.get(0))
                 .map_err(backend)?
@@ -286,78 +270,42 @@ fn run(conn: &Connection, op: &Op) -> Result<Answer, StoreError> {
         }
         Op::Run(f) => f(conn).map(Answer::Any),
         Op::Health => conn
-            .query_row("SELECT 1", [], |_| Ok(()))
+            .query_row(sql::HEALTH, [], |_| Ok(()))
             .map(|_| Answer::Unit)
             .map_err(backend),
     }
 }
 
 fn load(conn: &Connection, id: &str) -> Result<Option<StoredGame>, StoreError> {
-    type Row = (
-        String,
-        Option<String>,
-        Option<i64>,
-        Option<i64>,
-        String,
-        String,
-        String,
-        Option<String>,
-        bool,
-        i64,
-        Option<String>,
-        Option<String>,
-        [Option<String>; 4],
-    );
-    let row: Option<Row> = conn
-        .query_row(
-            "SELECT variant, variant_file, initial_ms, increment_ms, white_token, black_token,
-                    creator, invite, joined, created_ms, rematch_of, result,
-                    white_account, black_account, players, rating_changes
-             FROM games WHERE id = ?1",
-            params![id],
-            |r| {
-                Ok((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                    r.get(6)?,
-                    r.get(7)?,
-                    r.get(8)?,
-                    r.get(9)?,
-                    r.get(10)?,
-                    r.get(11)?,
-                    [r.get(12)?, r.get(13)?, r.get(14)?, r.get(15)?],
-                ))
-            },
-        )
-        .optional()
-        .map_err(backend)?;
-    let Some((
-        variant,
-        variant_file,
-        initial,
-        increment,
-        white_token,
-        black_token,
-        creator,
-        invite,
-        joined,
-        created_ms,
-        rematch_of,
-        result,
-        [white_account, black_account, players, changes],
-    )) = row
+    let Some(game) = conn
+        .prepare_cached(sql::LOAD_GAME)
+        .and_then(|mut stmt| {
+            stmt.query_row(params![id], |r| {
+                Ok(LoadedRow {
+                    variant: r.get(0)?,
+                    variant_file: r.get(1)?,
+                    initial: r.get(2)?,
+                    increment: r.get(3)?,
+                    tokens: [r.get(4)?, r.get(5)?],
+                    creator: r.get(6)?,
+                    invite: r.get(7)?,
+                    joined: r.get(8)?,
+                    created_ms: r.get(9)?,
+                    rematch_of: r.get(10)?,
+                    result: r.get(11)?,
+                    rematch: r.get(12)?,
+                    accounts: [r.get(13)?, r.get(14)?],
+                    players: r.get(15)?,
+                    changes: r.get(16)?,
+                })
+            })
+            .optional()
+        })
+        .map_err(backend)?
     else {
         return Ok(None);
     };
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT ply, notation, white_ms, black_ms, at_ms FROM moves WHERE game = ?1 ORDER BY ply",
-        )
-        .map_err(backend)?;
+    let mut stmt = conn.prepare_cached(sql::LOAD_MOVES).map_err(backend)?;
     let moves = stmt
         .query_map(params![id], |r| {
             let white: Option<i64> = r.get(2)?;
@@ -372,33 +320,45 @@ fn load(conn: &Connection, id: &str) -> Result<Option<StoredGame>, StoreError> {
         .map_err(backend)?
         .collect::<Result<Vec<_>, _>>()
         .map_err(backend)?;
-    let rematch: Option<String> = conn
-        .query_row(
-            "SELECT id FROM games WHERE rematch_of = ?1",
-            params![id],
-            |r| r.get(0),
-        )
-        .optional()
-        .map_err(backend)?;
+    let [white_account, black_account] = game.accounts;
     Ok(Some(StoredGame {
         record: GameRecord {
             id: id.to_owned(),
-            variant,
-            variant_file,
-            time_control: time_control_of(initial, increment),
-            tokens: [white_token, black_token],
-            creator: side_of(&creator)?,
-            invite,
-            joined,
-            created_ms,
-            rematch_of,
-            players: seats_of(white_account, black_account, players)?,
+            variant: game.variant,
+            variant_file: game.variant_file,
+            time_control: time_control_of(game.initial, game.increment),
+            tokens: game.tokens,
+            creator: side_of(&game.creator)?,
+            invite: game.invite,
+            joined: game.joined,
+            created_ms: game.created_ms,
+            rematch_of: game.rematch_of,
+            players: seats_of(white_account, black_account, game.players)?,
         },
         moves,
-        result: result_of(result)?,
-        rematch,
-        ratings: from_json::<GlickoChanges>(changes, "rating changes")?.map(|c| c.shown()),
+        result: result_of(game.result)?,
+        rematch: game.rematch,
+        ratings: from_json::<GlickoChanges>(game.changes, "rating changes")?.map(|c| c.shown()),
     }))
+}
+
+/// A row of [`sql::LOAD_GAME`], as read.
+struct LoadedRow {
+    variant: String,
+    variant_file: Option<String>,
+    initial: Option<i64>,
+    increment: Option<i64>,
+    tokens: [String; 2],
+    creator: String,
+    invite: Option<String>,
+    joined: bool,
+    created_ms: i64,
+    rematch_of: Option<String>,
+    result: Option<String>,
+    rematch: Option<String>,
+    accounts: [Option<String>; 2],
+    players: Option<String>,
+    changes: Option<String>,
 }
 
 impl Storage for SqliteStore {
@@ -468,12 +428,7 @@ impl Storage for SqliteStore {
 
     fn ratings(&self, account: String) -> StoreFuture<'_, Vec<Rating>> {
         Box::pin(self.with(move |c| {
-            let mut stmt = c
-                .prepare_cached(
-                    "SELECT variant, rating, deviation, volatility, games FROM ratings
-                     WHERE account = ?1 ORDER BY variant",
-                )
-                .map_err(backend)?;
+            let mut stmt = c.prepare_cached(sql::RATINGS_OF).map_err(backend)?;
             stmt.query_map(params![account], |r| {
                 Ok(Rating {
                     variant: r.get(0)?,
@@ -496,11 +451,7 @@ impl Storage for SqliteStore {
         limit: u32,
     ) -> StoreFuture<'_, Vec<ArchivedGame>> {
         Box::pin(self.with(move |c| {
-            let mut stmt = c
-                .prepare_cached(&format!(
-                    "{ARCHIVE_SELECT} ORDER BY ended_ms DESC, id DESC LIMIT ?2 OFFSET ?3"
-                ))
-                .map_err(backend)?;
+            let mut stmt = c.prepare_cached(sql::ARCHIVE).map_err(backend)?;
             let rows = stmt
                 .query_map(params![account, limit, offset], |r| {
                     Ok(ArchiveRow {
@@ -525,7 +476,7 @@ impl Storage for SqliteStore {
 
     fn tallies(&self, account: String) -> StoreFuture<'_, Vec<Tally>> {
         Box::pin(self.with(move |c| {
-            let mut stmt = c.prepare_cached(TALLIES).map_err(backend)?;
+            let mut stmt = c.prepare_cached(sql::TALLIES).map_err(backend)?;
             stmt.query_map(params![account], |r| {
                 Ok(Tally {
                     variant: r.get(0)?,
@@ -542,7 +493,7 @@ impl Storage for SqliteStore {
 
     fn leaderboard(&self, variant: String, limit: u32) -> StoreFuture<'_, Vec<Ranked>> {
         Box::pin(self.with(move |c| {
-            let mut stmt = c.prepare_cached(LEADERBOARD).map_err(backend)?;
+            let mut stmt = c.prepare_cached(sql::LEADERBOARD).map_err(backend)?;
             stmt.query_map(
                 params![variant, boardcraft_protocol::PROVISIONAL_DEVIATION, limit],
                 |r| {
@@ -582,16 +533,16 @@ impl Storage for SqliteStore {
     }
 
     fn account(&self, id: String) -> StoreFuture<'_, Option<Account>> {
-        Box::pin(self.with(move |c| account_where(c, "id = ?1", &id)))
+        Box::pin(self.with(move |c| account_where(c, sql::ACCOUNT_BY_ID, &id)))
     }
 
     fn account_by_name(&self, name: String) -> StoreFuture<'_, Option<Account>> {
         let key = name_key(&name);
-        Box::pin(self.with(move |c| account_where(c, "name_key = ?1", &key)))
+        Box::pin(self.with(move |c| account_where(c, sql::ACCOUNT_BY_NAME_KEY, &key)))
     }
 
     fn account_by_telegram(&self, telegram_id: i64) -> StoreFuture<'_, Option<Account>> {
-        Box::pin(self.with(move |c| account_where(c, "telegram_id = ?1", &telegram_id)))
+        Box::pin(self.with(move |c| account_where(c, sql::ACCOUNT_BY_TELEGRAM, &telegram_id)))
     }
 
     fn claim_account(
@@ -602,13 +553,13 @@ impl Storage for SqliteStore {
     ) -> StoreFuture<'_, bool> {
         Box::pin(self.with(move |c| {
             c.execute(
-                CLAIM_ACCOUNT,
+                sql::CLAIM_ACCOUNT,
                 params![
-                    id,
                     name,
                     name_key(&name),
                     skeleton_key(&name),
-                    password_hash
+                    password_hash,
+                    id
                 ],
             )
             .map(|n| n == 1)
@@ -623,9 +574,9 @@ impl Storage for SqliteStore {
         keep_session: String,
     ) -> StoreFuture<'_, Vec<String>> {
         Box::pin(self.with(move |c| {
-            c.execute(SET_PASSWORD, params![id, password_hash])
+            c.execute(sql::SET_PASSWORD, params![password_hash, id])
                 .map_err(backend)?;
-            let mut stmt = c.prepare_cached(OTHER_SESSIONS).map_err(backend)?;
+            let mut stmt = c.prepare_cached(sql::OTHER_SESSIONS).map_err(backend)?;
             stmt.query_map(params![id, keep_session], |r| r.get(0))
                 .map_err(backend)?
                 .collect::<Result<Vec<String>, _>>()
@@ -635,24 +586,18 @@ impl Storage for SqliteStore {
 
     fn link_telegram(&self, id: String, telegram_id: i64) -> StoreFuture<'_, bool> {
         Box::pin(self.with(move |c| {
-            c.execute(
-                "UPDATE accounts SET telegram_id = ?2 WHERE id = ?1 AND telegram_id IS NULL",
-                params![id, telegram_id],
-            )
-            .map(|n| n == 1)
-            .map_err(|e| conflict_or_backend(e, format!("telegram user {telegram_id}")))
+            c.execute(sql::LINK_TELEGRAM, params![telegram_id, id])
+                .map(|n| n == 1)
+                .map_err(|e| conflict_or_backend(e, format!("telegram user {telegram_id}")))
         }))
     }
 
     fn set_bot(&self, name: String, bot: bool) -> StoreFuture<'_, bool> {
         let key = name_key(&name);
         Box::pin(self.with(move |c| {
-            c.execute(
-                "UPDATE accounts SET bot = ?2 WHERE name_key = ?1",
-                params![key, bot],
-            )
-            .map(|n| n == 1)
-            .map_err(backend)
+            c.execute(sql::SET_BOT, params![bot, key])
+                .map(|n| n == 1)
+                .map_err(backend)
         }))
     }
 
@@ -664,7 +609,7 @@ impl Storage for SqliteStore {
     ) -> StoreFuture<'_, ()> {
         Box::pin(self.with(move |c| {
             c.execute(
-                "INSERT INTO sessions (token_hash, account, created_ms) VALUES (?1, ?2, ?3)",
+                sql::CREATE_SESSION,
                 params![token_hash, account, created_ms],
             )
             .map(|_| ())
@@ -673,28 +618,17 @@ impl Storage for SqliteStore {
     }
 
     fn session_account(&self, token_hash: String) -> StoreFuture<'_, Option<Account>> {
-        Box::pin(self.with(move |c| {
-            account_where(
-                c,
-                "id = (SELECT account FROM sessions WHERE token_hash = ?1)",
-                &token_hash,
-            )
-        }))
+        Box::pin(self.with(move |c| account_where(c, sql::ACCOUNT_BY_SESSION, &token_hash)))
     }
 
     fn delete_session(&self, token_hash: String) -> StoreFuture<'_, ()> {
         Box::pin(self.with(move |c| {
-            c.execute(
-                "DELETE FROM sessions WHERE token_hash = ?1",
-                params![token_hash],
-            )
-            .map(|_| ())
-            .map_err(backend)
+            c.execute(sql::DELETE_SESSION, params![token_hash])
+                .map(|_| ())
+                .map_err(backend)
         }))
     }
 }
-
-const ACCOUNT_COLUMNS: &str = "id, name, password_hash, telegram_id, bot, created_ms";
 
 fn account_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Account> {
     Ok(Account {
@@ -707,25 +641,22 @@ fn account_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Account> {
     })
 }
 
+/// The account one of the `sql::ACCOUNT_BY_…` statements finds.
 fn account_where(
     conn: &Connection,
-    condition: &str,
+    statement: &str,
     value: &dyn rusqlite::ToSql,
 ) -> Result<Option<Account>, StoreError> {
-    conn.query_row(
-        &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE {condition}"),
-        [value],
-        account_row,
-    )
-    .optional()
-    .map_err(backend)
+    conn.prepare_cached(statement)
+        .and_then(|mut stmt| stmt.query_row([value], account_row).optional())
+        .map_err(backend)
 }
 
 impl SqliteStore {
     fn create_account_now(&self, a: Account) -> StoreFuture<'_, ()> {
         Box::pin(self.with(move |c| {
             c.execute(
-                INSERT_ACCOUNT,
+                sql::INSERT_ACCOUNT,
                 params![
                     a.id,
                     a.name,
@@ -743,22 +674,16 @@ impl SqliteStore {
     }
 }
 
-use super::{ARCHIVE_SELECT, ArchiveRow, LEADERBOARD, TALLIES};
-
 /// The rating an account has in a variant now (a new player's if none).
 fn glicko_now(conn: &Connection, account: &str, variant: &str) -> Result<Glicko, StoreError> {
     Ok(conn
-        .query_row(
-            "SELECT rating, deviation, volatility FROM ratings WHERE account = ?1 AND variant = ?2",
-            params![account, variant],
-            |r| {
-                Ok(Glicko {
-                    rating: r.get(0)?,
-                    deviation: r.get(1)?,
-                    volatility: r.get(2)?,
-                })
-            },
-        )
+        .query_row(sql::SQLITE_RATING, params![account, variant], |r| {
+            Ok(Glicko {
+                rating: r.get(0)?,
+                deviation: r.get(1)?,
+                volatility: r.get(2)?,
+            })
+        })
         .optional()
         .map_err(backend)?
         .unwrap_or_default())
@@ -773,11 +698,7 @@ fn finish_account_game(
     end: &AccountEnd,
 ) -> Result<Option<GlickoChanges>, StoreError> {
     let open: Option<bool> = conn
-        .query_row(
-            "SELECT result IS NULL FROM games WHERE id = ?1",
-            params![id],
-            |r| r.get(0),
-        )
+        .query_row(sql::SQLITE_GAME_OPEN, params![id], |r| r.get(0))
         .optional()
         .map_err(backend)?;
     if open != Some(true) {
@@ -785,7 +706,7 @@ fn finish_account_game(
         return Ok(None);
     }
     let now = now_ms();
-    let changes = if end.rated && result.cause != boardcraft_protocol::EndCause::Aborted {
+    let changes = if end.rated {
         let before = [
             glicko_now(conn, &end.accounts[0], &end.variant)?,
             glicko_now(conn, &end.accounts[1], &end.variant)?,
@@ -797,7 +718,7 @@ fn finish_account_game(
                 Side::Black => changes.black.after,
             };
             conn.execute(
-                super::RATING_UPSERT_SQLITE,
+                sql::SQLITE_RATING_UPSERT,
                 params![
                     end.accounts[side.index()],
                     end.variant,
@@ -814,14 +735,13 @@ fn finish_account_game(
         None
     };
     conn.execute(
-        "UPDATE games SET result = ?2, ended_ms = ?3, outcome = ?4, rating_changes = ?5
-         WHERE id = ?1",
+        sql::FINISH_ACCOUNT_GAME,
         params![
-            id,
             result_json(result),
             now,
             outcome_of(result),
-            changes.as_ref().map(json_of)
+            changes.as_ref().map(json_of),
+            id
         ],
     )
     .map_err(backend)?;

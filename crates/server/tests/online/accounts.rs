@@ -167,6 +167,66 @@ use sha2::Sha256;
 
 use crate::support::{Killable, Server, error_code_text, http_full, settings};
 
+/// An account made before name skeletons were kept gets its skeleton when the store opens
+/// (`fill_in_skeletons`: the statement's placeholders bound in the right order).
+async fn an_older_accounts_skeleton_is_filled_in(db: &Db) {
+    let name = unique_name("Older");
+    let store = storage::open(&db.url()).await.unwrap();
+    let account = storage::Account {
+        id: boardcraft_server::secrets::invite(),
+        name: name.clone(),
+        password_hash: None,
+        telegram_id: None,
+        bot: false,
+        created_ms: 1,
+    };
+    store.create_account(account.clone()).await.unwrap();
+    drop(store);
+    let forget = "UPDATE accounts SET name_skeleton = NULL WHERE id = $1";
+    let read = "SELECT name_skeleton FROM accounts WHERE id = $1";
+    let expected = Some(boardcraft_server::names::skeleton_key(&name));
+    match db {
+        Db::Sqlite(_) => {
+            let conn = rusqlite::Connection::open(db.url()).unwrap();
+            conn.busy_timeout(std::time::Duration::from_secs(5))
+                .unwrap();
+            conn.execute(forget, [&account.id]).unwrap();
+            drop(conn);
+            let store = storage::open(&db.url()).await.unwrap();
+            assert!(store.account(account.id.clone()).await.unwrap().is_some());
+            let conn = rusqlite::Connection::open(db.url()).unwrap();
+            conn.busy_timeout(std::time::Duration::from_secs(5))
+                .unwrap();
+            let skeleton: Option<String> =
+                conn.query_row(read, [&account.id], |r| r.get(0)).unwrap();
+            assert_eq!(skeleton, expected);
+            drop(store);
+        }
+        Db::Postgres(url) => {
+            let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+                .await
+                .unwrap();
+            tokio::spawn(connection);
+            client.execute(forget, &[&account.id]).await.unwrap();
+            let _store = storage::open(url).await.unwrap();
+            let skeleton: Option<String> =
+                client.query_one(read, &[&account.id]).await.unwrap().get(0);
+            assert_eq!(skeleton, expected);
+        }
+    }
+}
+
+#[tokio::test]
+async fn sqlite_an_older_accounts_skeleton_is_filled_in() {
+    an_older_accounts_skeleton_is_filled_in(&Db::sqlite()).await;
+}
+
+#[tokio::test]
+async fn postgres_an_older_accounts_skeleton_is_filled_in() {
+    let Some(db) = Db::postgres() else { return };
+    an_older_accounts_skeleton_is_filled_in(&db).await;
+}
+
 /// A database for one test: a fresh SQLite file (its folder kept alive by the guard) or the
 /// test PostgreSQL (shared: names in these tests are random).
 pub(crate) enum Db {
