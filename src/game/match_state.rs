@@ -446,7 +446,7 @@ pub fn replay(
         let side = position.side_to_move();
         let effect = position
             .play(&mv)
-            .map_err(|e| position::NotationError::illegal(token, e.why))?;
+            .map_err(|e| position::NotationError::illegal(token, e.reason))?;
         history.push(PlayedMove {
             side,
             mv,

@@ -211,7 +211,9 @@ impl<P: OutOfTurn> Position for BestReply<P> {
         if !self.is_legal(mv) {
             return Err(IllegalMove {
                 notation: self.format_move(mv),
-                why: format!("not a move of {} here", self.pos.seat_name(mv.seat)),
+                reason: boardcraft_rules::IllegalReason::NotSeatsMove {
+                    seat: boardcraft_rules::NamedSeat::new(mv.seat, self.pos.seat_name(mv.seat)),
+                },
             });
         }
         self.skip_to(mv.seat);

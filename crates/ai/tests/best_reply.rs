@@ -1,9 +1,14 @@
 //! Best-reply search's view of a game: with two seats it is the game itself; with more, its
 //! moves and undos keep the game exact, the others' replies are every opponent's moves (never a
 //! partner's), and the root's game ends when the root has no turns left.
-use boardcraft_ai::{Budget, best_reply::BestReply, think};
+use boardcraft_ai::{
+    Budget,
+    best_reply::{self, BestReply},
+    think,
+};
 use boardcraft_rules::{
-    AnyPosition, OutOfTurn, Position, Seat, Variant, race::RacePosition, shipped_variant,
+    AnyPosition, IllegalReason, OutOfTurn, Position, Seat, Variant, race::RacePosition,
+    shipped_variant,
 };
 
 fn race(name: &str, players: usize) -> RacePosition {
@@ -196,5 +201,28 @@ fn a_seat_takes_the_best_place_left() {
             pos.format_move(&chosen.mv)
         );
         assert_eq!(after.settled_place(blue), Some(4));
+    }
+}
+
+/// A reply of a seat that cannot make it now is refused, naming that seat.
+#[test]
+fn a_reply_out_of_turn_is_refused_naming_its_seat() {
+    let pos = race("chinese-checkers", 3);
+    let other = Seat::at(1);
+    let mut moves = Vec::new();
+    pos.legal_moves_of(other, &mut moves);
+    let mut view = BestReply::new(&pos);
+    let err = view
+        .play(&best_reply::Reply {
+            seat: other,
+            mv: moves[0],
+        })
+        .unwrap_err();
+    match err.reason {
+        IllegalReason::NotSeatsMove { seat } => {
+            assert_eq!(seat.seat, other);
+            assert_eq!(seat.name, pos.seat_name(other));
+        }
+        other => panic!("{other:?}"),
     }
 }

@@ -237,7 +237,7 @@ fn exercise(
             let parsed = q.parse_move(token).and_then(|m| {
                 q.play(&m)
                     .map(|_| m)
-                    .map_err(|e| boardcraft_rules::NotationError::illegal(token, e.why))
+                    .map_err(|e| boardcraft_rules::NotationError::illegal(token, e.reason))
             });
             match parsed {
                 Ok(m) => moves.push(m),

@@ -2,8 +2,8 @@
 use std::fmt;
 
 use crate::{
-    IllegalMove, NotationError, Outcome, Position, Seat, focus::FocusPosition, gipf::GipfPosition,
-    race::RacePosition,
+    IllegalMove, IllegalReason, NotationError, Outcome, Position, Seat, focus::FocusPosition,
+    gipf::GipfPosition, race::RacePosition,
 };
 
 // A race position holds a bit set per seat (six of them): the largest variant by far, kept
@@ -64,7 +64,7 @@ macro_rules! pair {
 fn wrong_family(mv: &AnyMove) -> IllegalMove {
     IllegalMove {
         notation: format!("{mv:?}"),
-        why: "the move belongs to another game".into(),
+        reason: IllegalReason::OtherGame,
     }
 }
 

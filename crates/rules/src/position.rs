@@ -1,6 +1,6 @@
 use std::{fmt, hash::Hash};
 
-use crate::{Outcome, Seat};
+use crate::{NamedSeat, Outcome, Seat};
 
 /// A game position of any family, in the spirit of shakmaty's `Position`: legal move
 /// generation, checked and unchecked play, undo for search, outcome, Zobrist hash and notation.
@@ -83,12 +83,36 @@ pub trait Position: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
     fn parse_move(&self, text: &str) -> Result<Self::Move, NotationError>;
 }
 
-/// A move that is not legal in the position it was played in.
+/// A move that is not legal in the position it was played in: the move as written and what
+/// is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("illegal move {notation}: {why}")]
+#[error("illegal move {notation}: {reason}")]
 pub struct IllegalMove {
     pub notation: String,
-    pub why: String,
+    pub reason: IllegalReason,
+}
+
+/// What is wrong with a move, in the spirit of shakmaty's `PlayError`: a value per family to
+/// match on (`race::Illegal`, `focus::Illegal`, `gipf::Illegal`), whose `Display` is the
+/// sentence a player reads.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalReason {
+    #[error(transparent)]
+    Race(#[from] crate::race::Illegal),
+    #[error(transparent)]
+    Focus(#[from] crate::focus::Illegal),
+    #[error(transparent)]
+    Gipf(#[from] crate::gipf::Illegal),
+    /// A move of one family played in a position of another ([`crate::AnyPosition`]).
+    #[error("the move belongs to another game")]
+    OtherGame,
+    /// A move of a seat that cannot make it here: searches that let any seat move next
+    /// ([`OutOfTurn`]) name the seat with each move.
+    #[error("not a move of {seat} here")]
+    NotSeatsMove { seat: NamedSeat },
+    /// A reason in words, for games implemented outside this crate (the search's test games).
+    #[error("{0}")]
+    Other(String),
 }
 
 /// A move string that could not be turned into a legal move.
@@ -98,8 +122,8 @@ pub enum NotationError {
     #[error("cannot read `{text}` as a move: {why}")]
     Syntax { text: String, why: String },
     /// The text is well formed but names no legal move here.
-    #[error("`{text}` is not a legal move here: {why}")]
-    Illegal { text: String, why: String },
+    #[error("`{text}` is not a legal move here: {reason}")]
+    Illegal { text: String, reason: IllegalReason },
 }
 
 impl NotationError {
@@ -110,10 +134,18 @@ impl NotationError {
         }
     }
 
-    pub fn illegal(text: &str, why: impl Into<String>) -> Self {
+    pub fn illegal(text: &str, reason: impl Into<IllegalReason>) -> Self {
         NotationError::Illegal {
             text: text.to_owned(),
-            why: why.into(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Why the text is no move here, in a player's words.
+    pub fn why(&self) -> String {
+        match self {
+            NotationError::Syntax { why, .. } => why.clone(),
+            NotationError::Illegal { reason, .. } => reason.to_string(),
         }
     }
 }
@@ -133,7 +165,7 @@ pub fn play_line<P: Position>(pos: &mut P, line: &str) -> Result<Vec<P::Effect>,
         let mv = pos.parse_move(token)?;
         let effect = pos
             .play(&mv)
-            .map_err(|e| NotationError::illegal(token, e.why))?;
+            .map_err(|e| NotationError::illegal(token, e.reason))?;
         effects.push(effect);
     }
     Ok(effects)

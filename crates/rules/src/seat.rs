@@ -105,6 +105,29 @@ impl std::ops::Not for Seat {
     }
 }
 
+/// A seat with the name its variant gives it ("Red", "Player 1"), for messages that name the
+/// seat as the game does; it displays as the name.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NamedSeat {
+    pub seat: Seat,
+    pub name: String,
+}
+
+impl NamedSeat {
+    pub fn new(seat: Seat, name: impl Into<String>) -> Self {
+        NamedSeat {
+            seat,
+            name: name.into(),
+        }
+    }
+}
+
+impl fmt::Display for NamedSeat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
 /// How a seat is written in files and saves.
 #[derive(Serialize, Deserialize)]
 enum SeatName {

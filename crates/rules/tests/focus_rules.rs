@@ -5,8 +5,11 @@ use std::sync::Arc;
 const White: Seat = Seat::WHITE;
 const Black: Seat = Seat::BLACK;
 use boardcraft_rules::{
-    EndReason, FamilyRules, NotationError, Outcome, Position, Seat, Variant,
-    focus::{Action, Fate, FocusMove, FocusPosition, FocusRules, Overflowed, Square, Stack},
+    EndReason, FamilyRules, IllegalReason, NotationError, Outcome, Position, Seat, Variant,
+    focus::{
+        Action, Fate, FocusMove, FocusPosition, FocusRules, Illegal, Overflowed, SetupProblem,
+        Square, Stack,
+    },
     position::play_line,
     shipped_variant,
 };
@@ -335,7 +338,7 @@ fn a_move_must_be_made_by_the_controlling_side() {
     let pos = FocusPosition::new(focus());
     let err = pos.parse_move("d3-d4").unwrap_err();
     assert!(
-        matches!(&err, NotationError::Illegal { why, .. } if why.contains("controlled by Black")),
+        matches!(&err, NotationError::Illegal { reason, .. } if reason.to_string().contains("controlled by Black")),
         "{err}"
     );
     let err = pos.parse_move("d1-d2").unwrap_err();
@@ -356,7 +359,11 @@ fn a_move_must_be_made_by_the_controlling_side() {
         count: 2,
     };
     let err = p.play(&bad).unwrap_err();
-    assert!(err.why.contains("has 1 piece"), "{}", err.why);
+    assert!(
+        err.reason.to_string().contains("has 1 piece"),
+        "{}",
+        err.reason
+    );
     assert_eq!(p.hash(), pos.hash());
     // An inconsistent count is never legal.
     let bad = FocusMove::Move {
@@ -527,4 +534,101 @@ fn the_hash_covers_side_reserves_and_captures() {
     play_line(&mut two, "c3-c4 d7-c7 d2-d3 e7-f7").unwrap();
     assert_eq!(one.hash(), two.hash());
     assert_eq!(one.hash(), one.compute_hash());
+}
+
+/// The reason a typed move is refused, as the Focus family's value.
+fn focus_reason(pos: &FocusPosition, text: &str) -> Illegal {
+    match pos.parse_move(text) {
+        Err(NotationError::Illegal {
+            reason: IllegalReason::Focus(why),
+            ..
+        }) => why,
+        other => panic!("{text} should be an illegal Focus move, got {other:?}\n{pos}"),
+    }
+}
+
+#[test]
+fn illegal_moves_say_what_is_wrong_as_values() {
+    let pos = FocusPosition::new(focus());
+    assert_eq!(
+        focus_reason(&pos, "c3-f3:2"),
+        Illegal::WrongDistance {
+            from: sq("c3"),
+            to: sq("f3"),
+            count: 2,
+            distance: 3,
+        }
+    );
+    assert_eq!(
+        focus_reason(&pos, "c3-d4"),
+        Illegal::NotInLine {
+            from: sq("c3"),
+            to: sq("d4"),
+        }
+    );
+    assert_eq!(focus_reason(&pos, "b7-b7"), Illegal::SameSquare);
+    assert_eq!(
+        focus_reason(&pos, "d1-d2"),
+        Illegal::NoStack { square: sq("d1") }
+    );
+    match focus_reason(&pos, "d3-d4") {
+        Illegal::NotYourStack {
+            square,
+            owner,
+            to_move,
+        } => {
+            assert_eq!(square, sq("d3"));
+            assert_eq!((owner.seat, to_move.seat), (Black, White));
+        }
+        other => panic!("d3-d4: {other:?}"),
+    }
+    assert!(matches!(
+        focus_reason(&pos, "+d1"),
+        Illegal::NoReserve { seat } if seat.seat == White
+    ));
+    // A stack of one moved two squares: played, it is refused with the stack's height.
+    let mut p = pos.clone();
+    let err = p
+        .play(&FocusMove::Move {
+            from: sq("b7"),
+            to: sq("b5"),
+            count: 2,
+        })
+        .unwrap_err();
+    assert_eq!(
+        err.reason,
+        IllegalReason::Focus(Illegal::StackTooLow {
+            square: sq("b7"),
+            height: 1,
+            count: 2,
+        })
+    );
+    assert_eq!(
+        err.reason.to_string(),
+        "the stack on b7 has 1 piece, so it can move at most 1 square, not 2"
+    );
+}
+
+#[test]
+fn impossible_positions_list_their_problems_as_values() {
+    let err = FocusPosition::from_setup(
+        focus(),
+        &[(sq("a1"), st("W")), (sq("d4"), st("WBWBWB"))],
+        [0, 0],
+        [0, 0],
+        White,
+    )
+    .unwrap_err();
+    assert!(
+        err.problems
+            .contains(&SetupProblem::OffBoard { square: sq("a1") })
+    );
+    assert!(err.problems.iter().any(|p| matches!(
+        p,
+        SetupProblem::TooTall { square, limit: 5, .. } if *square == sq("d4")
+    )));
+    assert!(err.problems.iter().any(|p| matches!(
+        p,
+        SetupProblem::Material { seat, on_board: 0, .. } if *seat == White
+    )));
 }

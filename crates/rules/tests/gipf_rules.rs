@@ -5,8 +5,11 @@ mod gipf_support;
 use std::collections::HashSet;
 
 use boardcraft_rules::{
-    EndReason, NotationError, Outcome, Position, Seat,
-    gipf::{ActionEffect, Destination, Dot, GipfMove, PieceKind, geometry::geometry},
+    EndReason, IllegalReason, NotationError, Outcome, Position, Seat,
+    gipf::{
+        ActionEffect, Destination, Dot, GipfMove, Illegal, PieceKind, SetupError,
+        geometry::geometry,
+    },
 };
 use gipf_support::*;
 
@@ -763,4 +766,57 @@ fn formatting_a_foreign_move_does_not_panic() {
     other.play(&mv).unwrap();
     let empty = setup("gipf-basic", "White: e2; Black: e8", [0, 0], Seat::WHITE);
     assert_eq!(empty.format_move(&mv), "b1-b2");
+}
+
+/// The reason a typed move is refused, as the GIPF family's value.
+fn gipf_reason(pos: &boardcraft_rules::gipf::GipfPosition, text: &str) -> Illegal {
+    match pos.parse_move(text) {
+        Err(NotationError::Illegal {
+            reason: IllegalReason::Gipf(why),
+            ..
+        }) => why,
+        other => panic!("{text} should be an illegal GIPF move, got {other:?}\n{pos}"),
+    }
+}
+
+#[test]
+fn illegal_moves_say_what_is_wrong_as_values() {
+    // A full line: the push would move b5's piece off the board onto b6.
+    match gipf_reason(&after_g3(), "b1-b2") {
+        Illegal::LineFull {
+            spot: entry,
+            last,
+            far_dot,
+        } => {
+            assert_eq!((entry, last), (spot("b2"), spot("b5")));
+            assert_eq!(far_dot.to_string(), "b6");
+        }
+        other => panic!("b1-b2: {other:?}"),
+    }
+    let pos = start("gipf-basic");
+    assert!(matches!(
+        gipf_reason(&pos, "a1-c3"),
+        Illegal::EntryNotAdjacent { .. }
+    ));
+    assert!(matches!(
+        gipf_reason(&pos, "xe2;a1-b2"),
+        Illegal::NothingToRemoveFirst { seat } if seat == Seat::WHITE
+    ));
+}
+
+#[test]
+fn impossible_positions_say_what_is_wrong_as_values() {
+    let mut s = boardcraft_rules::gipf::GipfSetup::parse("White: e2; Black: e6").unwrap();
+    s.pieces.push(s.pieces[0]);
+    let err =
+        boardcraft_rules::gipf::GipfPosition::from_setup(rules("gipf-basic"), &s).unwrap_err();
+    assert_eq!(err, SetupError::TwoPieces { spot: spot("e2") });
+    let s = boardcraft_rules::gipf::GipfSetup::parse("White: e2 e3 e4 e5; Black: e6").unwrap();
+    let err =
+        boardcraft_rules::gipf::GipfPosition::from_setup(rules("gipf-basic"), &s).unwrap_err();
+    assert_eq!(err, SetupError::RowOfFour { seat: Seat::WHITE });
+    assert_eq!(
+        err.to_string(),
+        "White has a row of four on the board; it would have been taken"
+    );
 }

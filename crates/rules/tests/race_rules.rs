@@ -3,8 +3,8 @@
 mod race_support;
 
 use boardcraft_rules::{
-    EndReason, NotationError, Outcome, Position, Seat,
-    race::{MoveKind, RacePosition},
+    EndReason, IllegalReason, NotationError, Outcome, Position, Seat,
+    race::{Illegal, MoveKind, RacePosition, SetupError},
 };
 use race_support::*;
 
@@ -19,7 +19,8 @@ fn play(pos: &mut RacePosition, text: &str) -> boardcraft_rules::race::RaceEffec
 /// `text` is rejected as illegal with a reason containing `why`.
 fn assert_illegal(pos: &RacePosition, text: &str, why: &str) {
     match pos.parse_move(text) {
-        Err(NotationError::Illegal { why: got, .. }) => {
+        Err(NotationError::Illegal { reason, .. }) => {
+            let got = reason.to_string();
             assert!(got.contains(why), "{text}: reason `{got}` lacks `{why}`")
         }
         other => panic!("{text} should be illegal ({why}), got {other:?}\n{pos}"),
@@ -832,7 +833,11 @@ fn game_over_refuses_moves() {
     assert_illegal(&pos, "d4-d5", "the game is over (White wins");
     let mv = after("ugolki-9qum", "").parse_move("a3-a4").unwrap();
     let err = pos.clone().play(&mv).unwrap_err();
-    assert!(err.why.contains("the game is over"), "{}", err.why);
+    assert!(
+        err.reason.to_string().contains("the game is over"),
+        "{}",
+        err.reason
+    );
 }
 
 #[test]
@@ -840,15 +845,21 @@ fn from_board_is_validated() {
     let r = rules("ugolki-hg-3x3");
     let err =
         RacePosition::from_board(r.clone(), &squares("a1 a1"), &[], Seat::WHITE, 0).unwrap_err();
-    assert!(err.contains("a1 is given twice"), "{err}");
+    assert!(err.to_string().contains("a1 is given twice"), "{err}");
     let err = RacePosition::from_board(r.clone(), &squares("a1"), &squares("a1"), Seat::WHITE, 0)
         .unwrap_err();
-    assert!(err.contains("a1 is given twice"), "{err}");
+    assert!(err.to_string().contains("a1 is given twice"), "{err}");
     let err = RacePosition::from_board(r.clone(), &squares("i1"), &[], Seat::WHITE, 0).unwrap_err();
-    assert!(err.contains("i1 is not on the 8×8 board"), "{err}");
+    assert!(
+        err.to_string().contains("i1 is not on the 8×8 board"),
+        "{err}"
+    );
     let err =
         RacePosition::from_board(r, &squares("a1"), &squares("h8"), Seat::BLACK, 0).unwrap_err();
-    assert!(err.contains("after 0 plies it is White's turn"), "{err}");
+    assert!(
+        err.to_string().contains("after 0 plies it is White's turn"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -913,4 +924,133 @@ fn q_home_deadline_names_the_pieces_the_rule_will_judge() {
 fn home_deadline_is_none_without_the_rule() {
     assert_eq!(start("ugolki-hg-3x3").home_deadline(), None);
     assert_eq!(start("halma-16").home_deadline(), None);
+}
+
+/// The reason a move is refused, as the race family's value.
+fn race_reason(pos: &RacePosition, text: &str) -> Illegal {
+    match pos.parse_move(text) {
+        Err(NotationError::Illegal {
+            reason: IllegalReason::Race(why),
+            ..
+        }) => why,
+        other => panic!("{text} should be an illegal race move, got {other:?}\n{pos}"),
+    }
+}
+
+#[test]
+fn illegal_moves_say_what_is_wrong_as_values() {
+    let pos = start("ugolki-hg-3x3");
+    assert_eq!(
+        race_reason(&pos, "e4-e5"),
+        Illegal::NoPiece { square: sq("e4") }
+    );
+    assert_eq!(
+        race_reason(&pos, "a6-a5"),
+        Illegal::NotYourPiece {
+            square: sq("a6"),
+            owner: Seat::BLACK,
+            to_move: Seat::WHITE,
+        }
+    );
+    assert_eq!(
+        race_reason(&pos, "i3-i4"),
+        Illegal::OffBoardOf {
+            square: sq("i3"),
+            width: 8,
+            height: 8,
+        }
+    );
+    assert!(matches!(
+        race_reason(&pos, "f2-f4"),
+        Illegal::NotNeighbours {
+            jump_hint: true,
+            ..
+        }
+    ));
+    assert_eq!(
+        race_reason(&pos, "f3:f4"),
+        Illegal::IsAStep {
+            from: sq("f3"),
+            to: sq("f4"),
+        }
+    );
+    // `from:to` names any chain; none leads there, and the single jump has nothing to jump.
+    assert_eq!(
+        race_reason(&pos, "f2:d2"),
+        Illegal::NoChainJumpFails {
+            from: sq("f2"),
+            to: sq("d2"),
+            jump: Box::new(Illegal::NothingToJump {
+                over: sq("e2"),
+                left_by_mover: false,
+            }),
+        }
+    );
+    assert_eq!(
+        race_reason(&pos, "g2:e2:g2"),
+        Illegal::ReturnsToStart { square: sq("g2") }
+    );
+    match race_reason(&pos, "f3:d5") {
+        Illegal::NoChainJumpFails { from, to, jump } => {
+            assert_eq!((from, to), (sq("f3"), sq("d5")));
+            assert!(matches!(
+                *jump,
+                Illegal::WrongDirection { diagonal: true, .. }
+            ));
+        }
+        other => panic!("f3:d5: {other:?}"),
+    }
+    // The value displays as the sentence the player reads.
+    assert_eq!(
+        Illegal::NoPiece { square: sq("e4") }.to_string(),
+        "there is no piece on e4"
+    );
+}
+
+#[test]
+fn a_finished_game_refuses_moves_as_game_over() {
+    let mut pos = q5_position();
+    play(&mut pos, "e8-f8");
+    play(&mut pos, "d3-d4");
+    let outcome = pos.outcome().expect("the game is over");
+    assert_eq!(race_reason(&pos, "d4-d5"), Illegal::GameOver(outcome));
+    let mv = after("ugolki-9qum", "").parse_move("a3-a4").unwrap();
+    let err = pos.clone().play(&mv).unwrap_err();
+    assert_eq!(err.reason, IllegalReason::Race(Illegal::GameOver(outcome)));
+    assert_eq!(err.notation, "a3-a4");
+}
+
+#[test]
+fn hand_made_positions_say_what_is_wrong_as_values() {
+    let r = rules("ugolki-hg-3x3");
+    let err =
+        RacePosition::from_board(r.clone(), &squares("a1 a1"), &[], Seat::WHITE, 0).unwrap_err();
+    assert_eq!(err, SetupError::GivenTwice { square: sq("a1") });
+    let err = RacePosition::from_board(r.clone(), &squares("i1"), &[], Seat::WHITE, 0).unwrap_err();
+    assert!(matches!(err, SetupError::OffBoardOf { width: 8, .. }));
+    let err =
+        RacePosition::from_board(r, &squares("a1"), &squares("h8"), Seat::BLACK, 0).unwrap_err();
+    assert_eq!(
+        err,
+        SetupError::WrongTurn {
+            ply: 0,
+            expected: Seat::WHITE,
+            first: Seat::WHITE,
+        }
+    );
+}
+
+#[test]
+fn a_move_of_another_game_is_refused_as_such() {
+    let mut focus = boardcraft_rules::shipped_variant("focus")
+        .unwrap()
+        .new_game();
+    let race = boardcraft_rules::shipped_variant("ugolki-hg-3x3")
+        .unwrap()
+        .new_game();
+    let mut moves = Vec::new();
+    race.legal_moves(&mut moves);
+    let err = focus.play(&moves[0]).unwrap_err();
+    assert_eq!(err.reason, IllegalReason::OtherGame);
+    assert_eq!(err.reason.to_string(), "the move belongs to another game");
 }

@@ -15,9 +15,7 @@
 //! it was edited. Its moves are still a legal game, so it loads as that game, without the
 //! resignation, and says so ([`SaveWarning::ResignationIgnored`]); refusing the whole save for
 //! a claim the replay can settle would lose a good game, as with a differing `result`.
-use boardcraft_rules::{
-    AnyMove, AnyPosition, NotationError, Outcome, Position, Seat, Variant, shipped_variant,
-};
+use boardcraft_rules::{AnyMove, AnyPosition, Outcome, Position, Seat, Variant, shipped_variant};
 
 use crate::{
     Decided, SaveError, SaveWarning, SavedGame,
@@ -102,13 +100,11 @@ impl SavedGame {
                 variant_changed,
             };
             let text = written.trim();
-            let mv = position.parse_move(text).map_err(|e| {
-                illegal(match e {
-                    NotationError::Syntax { why, .. } | NotationError::Illegal { why, .. } => why,
-                })
-            })?;
+            let mv = position.parse_move(text).map_err(|e| illegal(e.why()))?;
             let notation = position.format_move(&mv);
-            position.play(&mv).map_err(|e| illegal(e.why))?;
+            position
+                .play(&mv)
+                .map_err(|e| illegal(e.reason.to_string()))?;
             moves.push(ReplayedMove { mv, notation });
         }
         let outcome = position.outcome();

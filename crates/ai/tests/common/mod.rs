@@ -4,7 +4,9 @@
 use std::fmt;
 
 use boardcraft_ai::{Evaluate, rng::mix};
-use boardcraft_rules::{EndReason, IllegalMove, NotationError, Outcome, Position, Seat};
+use boardcraft_rules::{
+    EndReason, IllegalMove, IllegalReason, NotationError, Outcome, Position, Seat,
+};
 
 /// Subtraction Nim: take 1–3 counters from one pile; whoever takes the last one wins. The side
 /// to move wins iff the pile is not a multiple of 4, by taking `pile % 4`.
@@ -43,7 +45,7 @@ impl Position for Nim {
         if !self.is_legal(mv) {
             return Err(IllegalMove {
                 notation: mv.to_string(),
-                why: "too many".into(),
+                reason: IllegalReason::Other("too many".into()),
             });
         }
         self.play_unchecked(mv);
@@ -73,7 +75,10 @@ impl Position for Nim {
         if self.is_legal(&k) {
             Ok(k)
         } else {
-            Err(NotationError::illegal(text, "1-3"))
+            Err(NotationError::illegal(
+                text,
+                IllegalReason::Other("1-3".into()),
+            ))
         }
     }
 }
@@ -186,7 +191,7 @@ impl Position for Mnk {
         if !self.is_legal(mv) {
             return Err(IllegalMove {
                 notation: mv.to_string(),
-                why: "occupied".into(),
+                reason: IllegalReason::Other("occupied".into()),
             });
         }
         self.play_unchecked(mv);
@@ -237,7 +242,9 @@ impl Position for Mnk {
         moves
             .into_iter()
             .find(|m| self.format_move(m) == text)
-            .ok_or_else(|| NotationError::illegal(text, "not an empty cell"))
+            .ok_or_else(|| {
+                NotationError::illegal(text, IllegalReason::Other("not an empty cell".into()))
+            })
     }
 }
 

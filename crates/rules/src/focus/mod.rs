@@ -14,10 +14,12 @@
 //!
 //! Modules: [`square`] (names, directions), [`stack`] (stacks of two bits a piece), `square_set` (the squares a seat controls), [`board`] (mask and
 //! precomputed targets), [`rules`] (the variant file section and its validation), [`moves`]
-//! (moves and effects), [`position`] (the `Position` implementation), and the notation,
+//! (moves and effects), [`position`] (the `Position` implementation), [`error`] (what is wrong with a move or a
+//! set-up, as enums), and the notation,
 //! printout and Zobrist keys.
 pub mod board;
 mod display;
+pub mod error;
 pub mod moves;
 mod notation;
 pub mod position;
@@ -29,6 +31,7 @@ mod text;
 mod zobrist;
 
 pub use board::Board;
+pub use error::{Illegal, SetupProblem};
 pub use moves::{Action, Fate, FocusEffect, FocusMove, Overflowed};
 pub use position::{FocusPosition, FocusUndo, InvalidPosition};
 pub use rules::{FocusRules, FocusSpec, SetupEntries};

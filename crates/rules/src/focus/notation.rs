@@ -1,6 +1,7 @@
 //! Move notation: `c3-f3` moves the top 3 pieces of c3 three squares (the count is the
 //! distance), `+e5` drops a reserve piece on e5. `c3-f3:3` (the count written out, as in
 //! some published game records) is read too when the count matches the distance.
+use super::error::Illegal;
 use super::moves::FocusMove;
 use super::square::Square;
 use crate::NotationError;
@@ -41,7 +42,7 @@ pub fn parse(text: &str) -> Result<FocusMove, NotationError> {
     };
     let (from, to) = (square(from)?, square(to)?);
     if from == to {
-        return Err(NotationError::illegal(t, "a move must leave its square"));
+        return Err(NotationError::illegal(t, Illegal::SameSquare));
     }
     let Some(FocusMove::Move {
         from,
@@ -49,19 +50,17 @@ pub fn parse(text: &str) -> Result<FocusMove, NotationError> {
         count: distance,
     }) = FocusMove::between(from, to)
     else {
-        return Err(NotationError::illegal(
-            t,
-            format!(
-                "{from} and {to} are not on one rank or file; stacks move in a straight line, up, down, left or right"
-            ),
-        ));
+        return Err(NotationError::illegal(t, Illegal::NotInLine { from, to }));
     };
     match count {
         Some(count) if count != distance => Err(NotationError::illegal(
             t,
-            format!(
-                "{count} lifted pieces move exactly {count} squares, but {from} to {to} is {distance}"
-            ),
+            Illegal::WrongDistance {
+                from,
+                to,
+                count,
+                distance,
+            },
         )),
         _ => Ok(FocusMove::Move {
             from,

@@ -1,13 +1,14 @@
 //! The Focus position: stacks, reserves, captures, and the `Position` implementation.
 use std::{fmt, sync::Arc};
 
+use super::error::{Illegal, SetupProblem};
 use super::moves::{Action, Fate, FocusEffect, FocusMove, Overflowed};
 use super::rules::FocusRules;
 use super::square::Square;
 use super::square_set::SquareSet;
 use super::stack::{MAX_SEATS, Stack};
 use super::zobrist;
-use crate::{EndReason, IllegalMove, NotationError, Outcome, Places, Position, Seat};
+use crate::{EndReason, IllegalMove, NamedSeat, NotationError, Outcome, Places, Position, Seat};
 
 /// A Focus position. Cloning copies the board array (512 bytes, boxed to keep the value small)
 /// and the repetition history.
@@ -97,11 +98,20 @@ pub struct FocusUndo {
     repeatable_from: u32,
 }
 
-/// A position given to [`FocusPosition::from_setup`] that the rules cannot hold.
+/// A position given to [`FocusPosition::from_setup`] that the rules cannot hold: every
+/// problem found.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid Focus position: {}", problems.join("; "))]
+#[error("invalid Focus position: {}", self.problems_text())]
 pub struct InvalidPosition {
-    pub problems: Vec<String>,
+    pub problems: Vec<SetupProblem>,
+}
+
+impl InvalidPosition {
+    /// The problems in words, separated by `; `.
+    pub fn problems_text(&self) -> String {
+        let words: Vec<String> = self.problems.iter().map(ToString::to_string).collect();
+        words.join("; ")
+    }
 }
 
 impl FocusPosition {
@@ -149,41 +159,44 @@ impl FocusPosition {
         let n = rules.seat_count();
         let mut problems = Vec::new();
         if reserve.len() != n || captured.len() != n {
-            problems.push(format!(
-                "{n} seats need {n} reserves and {n} capture counts; {} and {} are given",
-                reserve.len(),
-                captured.len()
-            ));
+            problems.push(SetupProblem::SeatCounts {
+                seats: n,
+                reserves: reserve.len(),
+                captures: captured.len(),
+            });
             return Err(InvalidPosition { problems });
         }
         if side_to_move.index() >= n {
-            problems.push(format!(
-                "{side_to_move:?} is to move, but the table has {n} seats"
-            ));
+            problems.push(SetupProblem::NoSuchSeat {
+                seat: side_to_move,
+                seats: n,
+            });
             return Err(InvalidPosition { problems });
         }
         let mut board = Box::new([Stack::EMPTY; 256]);
         let mut on_board = [0u32; MAX_SEATS];
         for &(sq, stack) in stacks {
             if !rules.board().contains(sq) {
-                problems.push(format!("{sq} is not a square of the board"));
+                problems.push(SetupProblem::OffBoard { square: sq });
                 continue;
             }
             if !board[sq.index()].is_empty() {
-                problems.push(format!("{sq} is given twice"));
+                problems.push(SetupProblem::GivenTwice { square: sq });
                 continue;
             }
             if stack.height() > rules.height_limit() {
-                problems.push(format!(
-                    "the stack on {sq} ({stack}) is taller than the height limit {}",
-                    rules.height_limit()
-                ));
+                problems.push(SetupProblem::TooTall {
+                    square: sq,
+                    stack,
+                    limit: rules.height_limit(),
+                });
                 continue;
             }
             if stack.pieces().any(|c| c.index() >= n) {
-                problems.push(format!(
-                    "the stack on {sq} holds a piece of a seat beyond the table's {n}"
-                ));
+                problems.push(SetupProblem::SeatBeyondTable {
+                    square: sq,
+                    seats: n,
+                });
                 continue;
             }
             board[sq.index()] = stack;
@@ -199,14 +212,14 @@ impl FocusPosition {
                     + u32::from(reserve[c.index()])
                     + u32::from(captured[c.other().index()]);
                 if total != per_side {
-                    problems.push(format!(
-                        "{c} has {} on the board + {} in reserve + {} captured by {} = {total} pieces, not {}",
-                        on_board[c.index()],
-                        reserve[c.index()],
-                        captured[c.other().index()],
-                        c.other(),
-                        rules.pieces_per_side()
-                    ));
+                    problems.push(SetupProblem::Material {
+                        seat: c,
+                        on_board: on_board[c.index()],
+                        reserve: reserve[c.index()],
+                        captured: captured[c.other().index()],
+                        total,
+                        per_side: rules.pieces_per_side(),
+                    });
                 }
                 lost[c.index()] = captured[c.other().index()];
             }
@@ -215,20 +228,19 @@ impl FocusPosition {
                 let kept = on_board[c.index()] + u32::from(reserve[c.index()]);
                 match per_side.checked_sub(kept) {
                     Some(missing) => lost[c.index()] = missing as u16,
-                    None => problems.push(format!(
-                        "{} has {} on the board + {} in reserve = {kept} pieces, more than {per_side}",
-                        rules.seat_name(c),
-                        on_board[c.index()],
-                        reserve[c.index()],
-                    )),
+                    None => problems.push(SetupProblem::TooManyPieces {
+                        seat: NamedSeat::new(c, rules.seat_name(c)),
+                        on_board: on_board[c.index()],
+                        reserve: reserve[c.index()],
+                        kept,
+                        per_side,
+                    }),
                 }
             }
             let missing: u32 = lost.iter().map(|&l| u32::from(l)).sum();
             let taken: u32 = captured.iter().map(|&c| u32::from(c)).sum();
             if problems.is_empty() && missing != taken {
-                problems.push(format!(
-                    "{missing} pieces are missing from the board and the reserves, but the captures add up to {taken}"
-                ));
+                problems.push(SetupProblem::CapturesMismatch { missing, taken });
             }
         }
         if !problems.is_empty() {
@@ -266,12 +278,11 @@ impl FocusPosition {
                 pos.rounds += 1;
                 for &c in group {
                     if c.index() >= n || pos.is_out(c) {
-                        problems.push(format!("{c:?} is listed twice or is not a seat"));
+                        problems.push(SetupProblem::OutListedTwice { seat: c });
                     } else if !pos.has_nothing(c) {
-                        problems.push(format!(
-                            "{} is listed as out, but it still has a stack or a reserve",
-                            pos.rules.seat_name(c)
-                        ));
+                        problems.push(SetupProblem::OutButPlays {
+                            seat: NamedSeat::new(c, pos.rules.seat_name(c)),
+                        });
                     } else {
                         pos.out[c.index()] = pos.rounds;
                     }
@@ -472,69 +483,63 @@ impl FocusPosition {
     }
 
     /// Why `mv` cannot be played here, or `None` if it is legal.
-    pub fn why_illegal(&self, mv: &FocusMove) -> Option<String> {
+    pub fn why_illegal(&self, mv: &FocusMove) -> Option<Illegal> {
         if let Some(outcome) = self.outcome() {
-            return Some(format!("the game is over ({outcome})"));
+            return Some(Illegal::GameOver(outcome));
         }
+        let named = |seat: Seat| NamedSeat::new(seat, self.rules.seat_name(seat));
         let board = self.rules.board();
         let me = self.side;
         if self.in_opening() {
             return match *mv {
                 FocusMove::Drop { to } if board.contains(to) && self.stack(to).is_empty() => None,
-                _ => Some(format!(
-                    "each player's first turn drops the piece kept off the board on an empty square ({} has not had its first turn)",
-                    self.rules.seat_name(me)
-                )),
+                _ => Some(Illegal::FirstTurnDrops { seat: named(me) }),
             };
         }
         match *mv {
             FocusMove::Move { from, to, count } => {
                 for sq in [from, to] {
                     if !board.contains(sq) {
-                        return Some(format!("{sq} is not a square of the board"));
+                        return Some(Illegal::OffBoard { square: sq });
                     }
                 }
                 let Some((_, distance)) = from.line_to(to) else {
-                    return Some(format!(
-                        "{from} and {to} are not on one rank or file; stacks move in a straight line, up, down, left or right"
-                    ));
+                    return Some(Illegal::NotInLine { from, to });
                 };
                 if distance != count {
-                    return Some(format!(
-                        "{count} lifted pieces move exactly {count} squares, but {from} to {to} is {distance}"
-                    ));
+                    return Some(Illegal::WrongDistance {
+                        from,
+                        to,
+                        count,
+                        distance,
+                    });
                 }
                 let stack = self.stack(from);
                 match stack.top() {
-                    None => return Some(format!("there is no stack on {from}")),
+                    None => return Some(Illegal::NoStack { square: from }),
                     Some(owner) if owner != me => {
-                        return Some(format!(
-                            "the stack on {from} is controlled by {} (its top piece), and it is {}'s turn",
-                            self.rules.seat_name(owner),
-                            self.rules.seat_name(me)
-                        ));
+                        return Some(Illegal::NotYourStack {
+                            square: from,
+                            owner: named(owner),
+                            to_move: named(me),
+                        });
                     }
                     Some(_) => {}
                 }
                 if count > stack.height() {
-                    return Some(format!(
-                        "the stack on {from} has {} piece{}, so it can move at most {} square{}, not {count}",
-                        stack.height(),
-                        plural(stack.height()),
-                        stack.height(),
-                        plural(stack.height()),
-                    ));
+                    return Some(Illegal::StackTooLow {
+                        square: from,
+                        height: stack.height(),
+                        count,
+                    });
                 }
                 None
             }
             FocusMove::Drop { to } => {
                 if !board.contains(to) {
-                    Some(format!("{to} is not a square of the board"))
+                    Some(Illegal::OffBoard { square: to })
                 } else if self.reserve(me) == 0 {
-                    Some(format!(
-                        "{} has no pieces in reserve",
-                        self.rules.seat_name(me)
-                    ))
+                    Some(Illegal::NoReserve { seat: named(me) })
                 } else {
                     None
                 }
@@ -648,10 +653,6 @@ impl FocusPosition {
     }
 }
 
-fn plural(n: u8) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}
-
 impl Position for FocusPosition {
     type Move = FocusMove;
     type Undo = FocusUndo;
@@ -736,7 +737,7 @@ impl Position for FocusPosition {
         if let Some(why) = self.why_illegal(mv) {
             return Err(IllegalMove {
                 notation: self.format_move(mv),
-                why,
+                reason: why.into(),
             });
         }
         let effect = self.describe(mv);

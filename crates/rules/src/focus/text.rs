@@ -127,7 +127,7 @@ impl FocusPosition {
         let narrow = |v: [u32; 2]| v.map(|n| n as u16);
         FocusPosition::from_setup(rules, &stacks, narrow(reserve), narrow(captured), side)
             .map(|p| p.with_ply(ply))
-            .map_err(|e| PositionTextError::whole(e.problems.join("; ")))
+            .map_err(|e| PositionTextError::whole(e.problems_text()))
     }
 }
 
@@ -293,5 +293,5 @@ fn from_table_text(rules: Arc<FocusRules>, text: &str) -> Result<FocusPosition, 
     let stacks = read_stacks(&rules, column, board_text)?;
     FocusPosition::from_seats(rules, &stacks, &reserve, &captured, side, out.as_deref())
         .map(|p| p.with_ply(ply))
-        .map_err(|e| PositionTextError::whole(e.problems.join("; ")))
+        .map_err(|e| PositionTextError::whole(e.problems_text()))
 }

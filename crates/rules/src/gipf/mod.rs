@@ -50,6 +50,7 @@
 //! keep every piece), `xc3,d4,e5,f5` alone when that decision ends the game.
 mod display;
 pub mod effect;
+pub mod error;
 pub mod geometry;
 pub mod moves;
 pub mod piece;
@@ -62,6 +63,7 @@ mod zobrist;
 pub use effect::{
     ActionEffect, Destination, GipfEffect, RemovalStep, RemovedPiece, RemovedRow, Shift,
 };
+pub use error::{Illegal, SetupError};
 pub use geometry::{Direction, Dot, Point, Spot};
 pub use moves::{Action, GipfMove, SpotSet};
 pub use piece::{Piece, PieceKind};

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use super::{
     effect::{ActionEffect, Destination, GipfEffect, RemovalStep, RemovedPiece, RemovedRow, Shift},
+    error::{Illegal, SetupError},
     geometry::{Direction, Point, Spot, geometry},
     moves::{Action, GipfMove, SpotSet},
     piece::{Piece, PieceKind},
@@ -108,7 +109,10 @@ impl GipfPosition {
 
     /// A hand-made position. Rejects two pieces on one spot, more material than the variant
     /// gives a player, and rows of four (they would have been taken already).
-    pub fn from_setup(rules: Arc<GipfRules>, setup: &GipfSetup) -> Result<GipfPosition, String> {
+    pub fn from_setup(
+        rules: Arc<GipfRules>,
+        setup: &GipfSetup,
+    ) -> Result<GipfPosition, SetupError> {
         Self::from_setup_with(rules, setup, false, 0)
     }
 
@@ -121,12 +125,12 @@ impl GipfPosition {
         setup: &GipfSetup,
         pending: bool,
         settled: u32,
-    ) -> Result<GipfPosition, String> {
+    ) -> Result<GipfPosition, SetupError> {
         let mut st = State::empty(setup.to_move);
         st.set_settled(settled);
         for &(s, p) in &setup.pieces {
             if st.piece_at(s).is_some() {
-                return Err(format!("{s} is given two pieces"));
+                return Err(SetupError::TwoPieces { spot: s });
             }
             st.set(s, p.code());
         }
@@ -140,38 +144,34 @@ impl GipfPosition {
                 + 2 * u32::from(setup.gipf_reserve[i]);
             let total = rules.total_units[i];
             if owned > total {
-                return Err(format!(
-                    "{c} has {owned} units on the board and in reserve, more than the {total} the variant gives him"
-                ));
+                return Err(SetupError::TooMuchMaterial {
+                    seat: c,
+                    owned,
+                    total,
+                });
             }
             st.captured[i] = (total - owned) as u8;
             if st.row_lines(c, ALL_LINES) != 0 && !(pending && c == setup.to_move) {
-                return Err(format!(
-                    "{c} has a row of four on the board; it would have been taken"
-                ));
+                return Err(SetupError::RowOfFour { seat: c });
             }
         }
         for l in 0..geometry().lines.len() {
             if settled & (1 << l) != 0 && Seat::BOTH.iter().all(|&c| st.row_run(l, c, 0) == 0) {
-                return Err(format!(
-                    "the line {} is given as settled, but no row of four stands on it",
-                    geometry().lines[l].ray.spots()[0]
-                ));
+                return Err(SetupError::SettledWithoutRow {
+                    line: geometry().lines[l].ray.spots()[0],
+                });
             }
         }
         if pending {
             let mut opts = Vec::new();
             st.removal_options(&rules, setup.to_move, ALL_LINES, &mut opts);
             if opts.len() < 2 {
-                return Err(format!(
-                    "a pending removal needs rows of {} with a choice among them; {}",
-                    setup.to_move,
-                    if opts == [0] {
-                        "there is no such row"
-                    } else {
-                        "these rows have only one way to be taken (it would have been taken at once)"
-                    }
-                ));
+                let seat = setup.to_move;
+                return Err(if opts == [0] {
+                    SetupError::PendingWithoutRow { seat }
+                } else {
+                    SetupError::PendingWithoutChoice { seat }
+                });
             }
             st.set_pending(true);
         }
@@ -312,7 +312,7 @@ impl GipfPosition {
     }
 
     /// Why `action` is not legal here (for notation errors).
-    fn why_illegal(&self, action: Action) -> String {
+    fn why_illegal(&self, action: Action) -> Illegal {
         let st = &self.st;
         let p = st.to_move;
         let rules = &self.rules;
@@ -322,54 +322,51 @@ impl GipfPosition {
                 let (basic, gipf) = st.entry_kinds(rules, p);
                 if st.occ & e.mask == e.mask {
                     let last = e.ray.spots()[e.ray.len as usize - 1];
-                    return format!(
-                        "the line from {} to {last} is full: the push would move the piece on {last} off the board onto {}",
-                        e.spot, e.far_dot
-                    );
+                    return Illegal::LineFull {
+                        spot: e.spot,
+                        last,
+                        far_dot: e.far_dot,
+                    };
                 }
                 match kind {
                     PieceKind::Basic if !basic => {
                         if st.reserve[p.index()] == 0 {
-                            format!("{p} has no basic piece in reserve")
+                            Illegal::NoBasicPiece { seat: p }
                         } else {
-                            format!(
-                                "{p}'s first turn must bring in a GIPF-piece (write `G{}-{}`)",
-                                e.dot, e.spot
-                            )
+                            Illegal::FirstTurnEntersGipf {
+                                seat: p,
+                                dot: e.dot,
+                                spot: e.spot,
+                            }
                         }
                     }
                     PieceKind::Gipf if !gipf => match rules.gipf_entry {
-                        GipfEntry::Never => {
-                            "GIPF-pieces are not brought into play in this variant".into()
+                        GipfEntry::Never => Illegal::NoGipfPieces,
+                        _ if rules.gipf_until_first_basic && st.basic_entered(p) => {
+                            Illegal::BasicEntered { seat: p }
                         }
-                        _ if rules.gipf_until_first_basic && st.basic_entered(p) => format!(
-                            "{p} has entered a basic piece already, so he may enter no more GIPF-pieces"
-                        ),
-                        GipfEntry::FromTwoBasic => {
-                            format!("{p} needs two basic pieces in reserve to make a GIPF-piece")
-                        }
-                        GipfEntry::FromGipfReserve => {
-                            format!("{p} has no GIPF-piece in reserve")
-                        }
+                        GipfEntry::FromTwoBasic => Illegal::TwoBasicNeeded { seat: p },
+                        GipfEntry::FromGipfReserve => Illegal::NoGipfPiece { seat: p },
                     },
-                    _ => "not a legal move here".into(),
+                    _ => Illegal::NotLegalHere,
                 }
             }
             Action::Step { from, dir } => {
                 if !rules.board_steps {
-                    return "pieces on the board do not move in this variant: every turn enters a piece from a dot (like `e1-e2`)".into();
+                    return Illegal::NoBoardSteps;
                 }
                 match st.piece_at(from) {
-                    None => format!("there is no piece on {from}"),
-                    Some(pc) if pc.color != p => format!("the piece on {from} is not {p}'s"),
+                    None => Illegal::NoPiece { spot: from },
+                    Some(pc) if pc.color != p => Illegal::NotYourPiece {
+                        spot: from,
+                        seat: p,
+                    },
                     Some(_) if !st.steps_allowed(rules, p) => {
-                        format!("{p}'s first turn must bring in a GIPF-piece")
+                        Illegal::FirstTurnStepsNot { seat: p }
                     }
                     Some(_) => match geometry().neighbour(from, dir) {
-                        Some(Point::Dot(d)) => {
-                            format!("a piece never moves onto a dot ({d})")
-                        }
-                        _ => "the push would move a piece off the board".into(),
+                        Some(Point::Dot(d)) => Illegal::StepOntoDot { dot: d },
+                        _ => Illegal::PushOffBoard,
                     },
                 }
             }
@@ -705,12 +702,7 @@ fn parse_action(text: &str, part: &str) -> Result<Action, NotationError> {
     match (from, to) {
         (Point::Dot(d), Point::Spot(s)) => {
             GipfPosition::entry_action(d, s, kind).ok_or_else(|| {
-                NotationError::illegal(
-                    text,
-                    format!(
-                        "{s} is not next to {d}: a piece enters from a dot onto the adjacent spot"
-                    ),
-                )
+                NotationError::illegal(text, Illegal::EntryNotAdjacent { dot: d, spot: s })
             })
         }
         (Point::Spot(from), Point::Spot(to)) => {
@@ -724,17 +716,9 @@ fn parse_action(text: &str, part: &str) -> Result<Action, NotationError> {
                 .into_iter()
                 .find(|&d| geometry().neighbour(from, d) == Some(Point::Spot(to)))
                 .map(|dir| Action::Step { from, dir })
-                .ok_or_else(|| {
-                    NotationError::illegal(
-                        text,
-                        format!("{to} is not next to {from}: a piece steps one spot along a line"),
-                    )
-                })
+                .ok_or_else(|| NotationError::illegal(text, Illegal::StepNotAdjacent { from, to }))
         }
-        (_, Point::Dot(d)) => Err(NotationError::illegal(
-            text,
-            format!("{d} is a dot: no piece ever moves onto a dot"),
-        )),
+        (_, Point::Dot(d)) => Err(NotationError::illegal(text, Illegal::OntoDot { dot: d })),
     }
 }
 
@@ -776,9 +760,9 @@ fn parse_written(text: &str) -> Result<Written, NotationError> {
     Ok(w)
 }
 
-fn list_choices(pos: &GipfPosition, moves: &[GipfMove]) -> String {
-    let names: Vec<String> = moves.iter().map(|m| pos.format_move(m)).collect();
-    names.join(", ")
+/// The moves in notation, for the errors that list the choices.
+fn list_choices(pos: &GipfPosition, moves: &[GipfMove]) -> Vec<String> {
+    moves.iter().map(|m| pos.format_move(m)).collect()
 }
 
 impl Position for GipfPosition {
@@ -816,17 +800,15 @@ impl Position for GipfPosition {
     fn play(&mut self, mv: &GipfMove) -> Result<GipfEffect, IllegalMove> {
         if !self.is_legal(mv) {
             let why = match self.st.outcome {
-                Some(o) => format!("the game is over ({o})"),
-                None => match mv.action() {
-                    Some(a) if self.why_illegal(a) != "not a legal move here" => {
-                        self.why_illegal(a)
-                    }
-                    _ => "not a legal move in this position".into(),
+                Some(o) => Illegal::GameOver(o),
+                None => match mv.action().map(|a| self.why_illegal(a)) {
+                    Some(why) if why != Illegal::NotLegalHere => why,
+                    _ => Illegal::NotLegalInPosition,
                 },
             };
             return Err(IllegalMove {
                 notation: format!("{mv:?}"),
-                why,
+                reason: why.into(),
             });
         }
         let mut effect = GipfEffect {
@@ -882,56 +864,48 @@ impl Position for GipfPosition {
     fn parse_move(&self, text: &str) -> Result<GipfMove, NotationError> {
         let w = parse_written(text)?;
         if let Some(o) = self.st.outcome {
-            return Err(NotationError::illegal(
-                text,
-                format!("the game is over ({o})"),
-            ));
+            return Err(NotationError::illegal(text, Illegal::GameOver(o)));
         }
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
         let p = self.st.to_move;
         // The pending decision first.
         if self.st.pending {
-            // The choices, as the player would write them, for the error messages below.
-            let options = || {
-                self.pending_removal()
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|s| format!("x{s}"))
-                    .collect::<Vec<_>>()
-                    .join(" or ")
-            };
+            // The choices, for the error messages below.
+            let options = || self.pending_removal().unwrap_or_default();
             let Some(pre) = w.pre else {
                 return Err(NotationError::illegal(
                     text,
-                    format!(
-                        "{p} must first decide which of his rows to remove, written before his entry (`x<spots>;<entry>`): {}",
-                        options()
-                    ),
+                    Illegal::DecideRemovalFirst {
+                        seat: p,
+                        options: options(),
+                    },
                 ));
             };
             moves.retain(|m| m.pre_removal() == Some(pre));
             if moves.is_empty() {
                 return Err(NotationError::illegal(
                     text,
-                    format!("x{pre} is not one of {p}'s removal choices: {}", options()),
+                    Illegal::NotARemovalChoice {
+                        removal: pre,
+                        seat: p,
+                        options: options(),
+                    },
                 ));
             }
         } else if w.pre.is_some() {
             return Err(NotationError::illegal(
                 text,
-                format!("{p} has no rows of his own to remove before his entry"),
+                Illegal::NothingToRemoveFirst { seat: p },
             ));
         }
         match w.action {
             None => {
                 moves.retain(|m| m.action().is_none());
-                return moves.first().copied().ok_or_else(|| {
-                    NotationError::illegal(
-                        text,
-                        "after this removal the game goes on: add the entry (`x…;e1-e2`)",
-                    )
-                });
+                return moves
+                    .first()
+                    .copied()
+                    .ok_or_else(|| NotationError::illegal(text, Illegal::EntryMissing));
             }
             Some(action) => {
                 moves.retain(|m| m.action() == Some(action));
@@ -945,25 +919,24 @@ impl Position for GipfPosition {
                 let all = moves.clone();
                 moves.retain(|m| m.removal() == post);
                 moves.first().copied().ok_or_else(|| {
-                    let what = if all.len() == 1 && all[0].removal().is_empty() {
-                        "this move forms no row of yours to remove".to_owned()
+                    let why = if all.len() == 1 && all[0].removal().is_empty() {
+                        Illegal::NoRowToRemove { removal: post }
                     } else {
-                        format!("the removal choices are: {}", list_choices(self, &all))
+                        Illegal::NotAllowedRemoval {
+                            removal: post,
+                            choices: list_choices(self, &all),
+                        }
                     };
-                    NotationError::illegal(
-                        text,
-                        format!("x{post} is not a removal this move allows; {what}"),
-                    )
+                    NotationError::illegal(text, why)
                 })
             }
             None => match moves[..] {
                 [only] => Ok(only),
                 _ => Err(NotationError::illegal(
                     text,
-                    format!(
-                        "this move forms rows of yours with a choice; say which spots you remove: {}",
-                        list_choices(self, &moves)
-                    ),
+                    Illegal::RemovalNeeded {
+                        choices: list_choices(self, &moves),
+                    },
                 )),
             },
         }

@@ -264,6 +264,6 @@ impl GipfPosition {
             ply,
         };
         GipfPosition::from_setup_with(rules, &setup, pending, settled.unwrap_or(0))
-            .map_err(PositionTextError::whole)
+            .map_err(|e| PositionTextError::whole(e.to_string()))
     }
 }

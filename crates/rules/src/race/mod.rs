@@ -9,13 +9,14 @@
 //!
 //! Modules: [`square`] (names and directions), [`bitboard`] (bit sets), [`rules`] (schema,
 //! validation, tables), `movegen` (the flood fill), [`moves`], [`position`], `path` (checking
-//! a spelled-out path, with reasons), `notation`,
-//! `display`.
+//! a spelled-out path, with reasons), [`error`] (those reasons and the set-up errors, as
+//! enums), `notation`, `display`.
 
 pub mod bitboard;
 mod chains;
 mod classes;
 mod display;
+pub mod error;
 mod long_hops;
 mod movegen;
 pub mod moves;
@@ -29,6 +30,7 @@ mod text;
 mod word_flood;
 
 pub use chains::LongestChain;
+pub use error::{Illegal, SetupError};
 pub use moves::{MoveKind, RaceEffect, RaceMove};
 pub use position::{HomeDeadline, RacePosition, RaceUndo};
 pub use rules::{NoLegalMove, RaceRules, RaceSpec, TargetLock, WinRule};

@@ -1,6 +1,6 @@
 //! Reading moves: steps `a3-a4`, chains `b3:d3:d5` (every landing) or `b3:d5` (any legal chain
 //! between the two squares, played along the representative path).
-use super::{moves::RaceMove, position::RacePosition, square::Square};
+use super::{error::Illegal, moves::RaceMove, position::RacePosition, square::Square};
 use crate::{NotationError, Position};
 
 pub(crate) fn parse(pos: &RacePosition, text: &str) -> Result<RaceMove, NotationError> {
@@ -54,20 +54,17 @@ pub(crate) fn parse(pos: &RacePosition, text: &str) -> Result<RaceMove, Notation
         ));
     }
     if let Some(o) = pos.outcome() {
-        return Err(NotationError::illegal(
-            text,
-            format!("the game is over ({o})"),
-        ));
+        return Err(NotationError::illegal(text, Illegal::GameOver(o)));
     }
     let rules = pos.rules();
     if let Some(off) = path.iter().find(|s| !rules.on_board(**s)) {
         return Err(NotationError::illegal(
             text,
-            format!(
-                "{off} is not on the {}×{} board",
-                rules.width(),
-                rules.height()
-            ),
+            Illegal::OffBoardOf {
+                square: *off,
+                width: rules.width(),
+                height: rules.height(),
+            },
         ));
     }
     pos.check_origin(path[0])
@@ -82,20 +79,18 @@ pub(crate) fn parse(pos: &RacePosition, text: &str) -> Result<RaceMove, Notation
         Ok(mv) => Ok(mv),
         Err(single) => match pos.representative(from, to) {
             Some(mv) if !mv.is_step() => Ok(mv),
-            Some(_) => Err(NotationError::illegal(
-                text,
-                format!("{from} to {to} is a step; write it {from}-{to}"),
-            )),
+            Some(_) => Err(NotationError::illegal(text, Illegal::IsAStep { from, to })),
             None if super::square::Dir::between(from, to, 2).is_some() => {
                 Err(NotationError::illegal(
                     text,
-                    format!("no chain of jumps leads from {from} to {to}: {single}"),
+                    Illegal::NoChainJumpFails {
+                        from,
+                        to,
+                        jump: Box::new(single),
+                    },
                 ))
             }
-            None => Err(NotationError::illegal(
-                text,
-                format!("no chain of jumps leads from {from} to {to}"),
-            )),
+            None => Err(NotationError::illegal(text, Illegal::NoChain { from, to })),
         },
     }
 }

@@ -1,7 +1,8 @@
-//! Checking a path spelled out landing by landing, with the reason a player needs when it is
+//! Checking a path spelled out landing by landing, with what is wrong ([`Illegal`]) when it is
 //! not legal. This is the slow, explicit counterpart of the flood fill: it tracks the camp rules'
 //! state along the path itself, so it also serves to cross-check the generator.
 use super::{
+    error::Illegal,
     moves::{MAX_HOPS, RaceMove},
     position::RacePosition,
     rules::TargetLock,
@@ -10,19 +11,19 @@ use super::{
 use crate::Position;
 
 impl RacePosition {
-    /// Why `from → to` is not a legal move, in a player's words.
-    pub(crate) fn why_illegal(&self, from: Square, to: Square) -> String {
+    /// Why `from → to` is not a legal move.
+    pub(crate) fn why_illegal(&self, from: Square, to: Square) -> Illegal {
         if let Some(o) = self.outcome() {
-            return format!("the game is over ({o})");
+            return Illegal::GameOver(o);
         }
         if let Err(why) = self.check_origin(from) {
             return why;
         }
         if !self.rules().on_board(to) {
-            return format!("{to} is not on the board");
+            return Illegal::OffBoard { square: to };
         }
         if from == to {
-            return "a move must end on another square".into();
+            return Illegal::SameSquare;
         }
         if Dir::between(from, to, 1).is_some()
             && let Err(why) = self.check_path(&[from, to], true)
@@ -32,42 +33,45 @@ impl RacePosition {
         if Dir::between(from, to, 2).is_some()
             && let Err(why) = self.check_path(&[from, to], false)
         {
-            return format!(
-                "no chain of jumps leads from {from} to {to} (a single jump fails: {why})"
-            );
+            return Illegal::NoChainSingleJumpFails {
+                from,
+                to,
+                jump: Box::new(why),
+            };
         }
-        format!("no step or chain of jumps leads from {from} to {to}")
+        Illegal::NoStepOrChain { from, to }
     }
 
     /// The moving piece stands on `from` and belongs to the side to move.
-    pub(crate) fn check_origin(&self, from: Square) -> Result<(), String> {
+    pub(crate) fn check_origin(&self, from: Square) -> Result<(), Illegal> {
         if !self.rules().on_board(from) {
-            return Err(format!(
-                "{from} is not on the {}×{} board",
-                self.rules().width(),
-                self.rules().height()
-            ));
+            return Err(Illegal::OffBoardOf {
+                square: from,
+                width: self.rules().width(),
+                height: self.rules().height(),
+            });
         }
         match self.piece_at(from) {
-            None => Err(format!("there is no piece on {from}")),
-            Some(c) if c != self.side_to_move() => Err(format!(
-                "{from} holds a {c} piece, but it is {}'s turn",
-                self.side_to_move()
-            )),
+            None => Err(Illegal::NoPiece { square: from }),
+            Some(c) if c != self.side_to_move() => Err(Illegal::NotYourPiece {
+                square: from,
+                owner: c,
+                to_move: self.side_to_move(),
+            }),
             Some(_) => Ok(()),
         }
     }
 
     /// Checks one spelled-out path square by square, with the camp rules' state tracked
     /// explicitly (independently of the flood fill). `step` selects step or jump notation.
-    pub(crate) fn check_path(&self, path: &[Square], step: bool) -> Result<(), String> {
+    pub(crate) fn check_path(&self, path: &[Square], step: bool) -> Result<(), Illegal> {
         use Dir;
         let rules = &**self.rules();
         let side = self.side_to_move();
         let from = path[0];
         self.check_origin(from)?;
         if path.len() < 2 {
-            return Err("a move needs a destination".into());
+            return Err(Illegal::NoDestination);
         }
         let home = |s: Square| rules.in_camp(side, s);
         let target = |s: Square| rules.in_target(side, s);
@@ -79,7 +83,7 @@ impl RacePosition {
         for pair in path.windows(2) {
             let (a, b) = (pair[0], pair[1]);
             if !rules.on_board(b) {
-                return Err(format!("{b} is not on the board"));
+                return Err(Illegal::OffBoard { square: b });
             }
             // A jump's distance: two cells, or with long hops any even distance 2k.
             let (dir, k) = if step {
@@ -93,29 +97,22 @@ impl RacePosition {
             };
             match dir {
                 None if step => {
-                    return Err(if Dir::between(a, b, 2).is_some() {
-                        format!(
-                            "{a} and {b} are not neighbours; a step goes to an adjacent square (write jumps with ':', like {a}:{b})"
-                        )
-                    } else {
-                        format!("{a} and {b} are not neighbours; a step goes to an adjacent square")
+                    return Err(Illegal::NotNeighbours {
+                        from: a,
+                        to: b,
+                        jump_hint: Dir::between(a, b, 2).is_some(),
                     });
                 }
                 None => {
-                    return Err(format!(
-                        "{a} to {b} is not a jump: a jump goes over an adjacent piece to the square right behind it, two squares along a line"
-                    ));
+                    return Err(Illegal::NotAJump { from: a, to: b });
                 }
                 Some(d) if !rules.directions().contains(d) => {
-                    return Err(format!(
-                        "{a} to {b} is {}; pieces here move only {}",
-                        if d.is_diagonal() {
-                            "diagonal"
-                        } else {
-                            "orthogonal"
-                        },
-                        rules.directions().describe()
-                    ));
+                    return Err(Illegal::WrongDirection {
+                        from: a,
+                        to: b,
+                        diagonal: d.is_diagonal(),
+                        allowed: rules.directions(),
+                    });
                 }
                 Some(d) => {
                     if !step {
@@ -125,62 +122,59 @@ impl RacePosition {
                         let holds = |s: Square| s != from && self.piece_at(s).is_some();
                         match at(k) {
                             Some(m) if m == from => {
-                                return Err(format!(
-                                    "no piece on {m} to jump over: the moving piece has left it"
-                                ));
+                                return Err(Illegal::NothingToJump {
+                                    over: m,
+                                    left_by_mover: true,
+                                });
                             }
                             Some(m) if self.piece_at(m).is_none() => {
-                                return Err(format!("no piece on {m} to jump over"));
+                                return Err(Illegal::NothingToJump {
+                                    over: m,
+                                    left_by_mover: false,
+                                });
                             }
                             Some(_) => {}
-                            None => return Err(format!("{a} to {b} is not a jump")),
+                            None => return Err(Illegal::JumpOffBoard { from: a, to: b }),
                         }
                         let mid = at(k).expect("checked above");
                         for j in (1..k).chain(k + 1..2 * k) {
                             match at(j) {
                                 Some(c) if holds(c) => {
-                                    return Err(format!(
-                                        "{a} to {b} hops over {mid}, but {c} on the way is not empty"
-                                    ));
+                                    return Err(Illegal::HopBlocked {
+                                        from: a,
+                                        to: b,
+                                        over: mid,
+                                        blocked: c,
+                                    });
                                 }
                                 Some(_) => {}
-                                None => return Err(format!("{a} to {b} is not a jump")),
+                                None => return Err(Illegal::JumpOffBoard { from: a, to: b }),
                             }
                         }
                     }
                 }
             }
             if b == from {
-                return Err(format!(
-                    "{b} is where the piece started; a move may not return to its starting square"
-                ));
+                return Err(Illegal::ReturnsToStart { square: b });
             }
             if visited.contains(&b) {
-                return Err(format!("the chain lands on {b} twice"));
+                return Err(Illegal::LandsTwice { square: b });
             }
             if self.piece_at(b).is_some() {
-                return Err(format!("{b} is occupied"));
+                return Err(Illegal::Occupied { square: b });
             }
             if started_in_target && !target(b) {
                 return Err(if lock == TargetLock::PerLanding {
-                    format!(
-                        "the piece is in {side}'s target camp and may not leave it; {b} is outside"
-                    )
+                    Illegal::LeavesTarget { side, square: b }
                 } else {
-                    format!(
-                        "the piece started its turn in {side}'s target camp and must stay inside it; {b} is outside"
-                    )
+                    Illegal::StaysInTarget { side, square: b }
                 });
             }
             if lock == TargetLock::PerLanding && entered_target && !target(b) {
-                return Err(format!(
-                    "the piece has entered {side}'s target camp and may not leave it; {b} is outside"
-                ));
+                return Err(Illegal::LeavesEnteredTarget { side, square: b });
             }
             if rules.no_return_home() && left_home && home(b) {
-                return Err(format!(
-                    "{b} is in {side}'s home camp and the piece has left it"
-                ));
+                return Err(Illegal::ReturnsHome { side, square: b });
             }
             left_home |= !home(b);
             entered_target |= target(b);
@@ -192,16 +186,17 @@ impl RacePosition {
             && !target(end)
             && let Some(region) = rules.region_at(end)
         {
-            return Err(format!(
-                "{end} is in the region {}, which is neither {side}'s home nor its target: a piece may pass through it but not stop there",
-                region.name
-            ));
+            return Err(Illegal::StopsInRegion {
+                square: end,
+                region: region.name.clone(),
+                side,
+            });
         }
         Ok(())
     }
 
     /// The move `path` spells, if it is a legal path here.
-    pub(crate) fn move_along(&self, path: &[Square], step: bool) -> Result<RaceMove, String> {
+    pub(crate) fn move_along(&self, path: &[Square], step: bool) -> Result<RaceMove, Illegal> {
         self.check_path(path, step)?;
         let (from, to) = (path[0], path[path.len() - 1]);
         if step {
@@ -215,7 +210,7 @@ impl RacePosition {
                 })
                 .collect();
             if hops.len() > super::moves::MAX_LONG_HOPS {
-                return Err("the chain is too long".into());
+                return Err(Illegal::ChainTooLong);
             }
             return Ok(RaceMove::long_chain(from, to, &hops));
         }
@@ -224,7 +219,7 @@ impl RacePosition {
             .filter_map(|p| Dir::between(p[0], p[1], 2))
             .collect();
         if dirs.len() > MAX_HOPS {
-            return Err("the chain is too long".into());
+            return Err(Illegal::ChainTooLong);
         }
         Ok(RaceMove::chain(from, to, &dirs))
     }

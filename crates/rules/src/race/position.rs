@@ -3,13 +3,16 @@ use std::{fmt, sync::Arc};
 
 use super::{
     bitboard::{Bits, Wide},
+    error::SetupError,
     long_hops,
     movegen::with_node,
     moves::{RaceEffect, RaceMove},
     rules::{EndRule, NoLegalMove, RaceRules, TargetLock, WinRule},
     square::Square,
 };
-use crate::{EndReason, IllegalMove, NotationError, OutOfTurn, Outcome, Places, Position, Seat};
+use crate::{
+    EndReason, IllegalMove, NamedSeat, NotationError, OutOfTurn, Outcome, Places, Position, Seat,
+};
 
 const fn splitmix64(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -178,7 +181,7 @@ impl RacePosition {
         black: &[Square],
         side_to_move: Seat,
         ply: u32,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, SetupError> {
         Self::from_seats(rules, &[white.to_vec(), black.to_vec()], side_to_move, ply)
     }
 
@@ -192,7 +195,7 @@ impl RacePosition {
         seats: &[Vec<Square>],
         side_to_move: Seat,
         ply: u32,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, SetupError> {
         Self::from_seats_finished(rules, seats, side_to_move, ply, None)
     }
 
@@ -206,32 +209,32 @@ impl RacePosition {
         side_to_move: Seat,
         ply: u32,
         finished: Option<(&[Seat], &[Seat])>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, SetupError> {
         let n = rules.seat_count();
         if let Some((f, o)) = finished {
             // A seat that is done moves no more, unless every seat is done (the game is over
             // and the turn simply went on).
             let everyone_done = f.len() + o.len() >= n;
             if !everyone_done && (f.contains(&side_to_move) || o.contains(&side_to_move)) {
-                return Err(format!(
-                    "{} has finished or is out and cannot be the side to move",
-                    rules.seat_name(side_to_move)
-                ));
+                return Err(SetupError::DoneSeatToMove {
+                    seat: NamedSeat::new(side_to_move, rules.seat_name(side_to_move)),
+                });
             }
             if f.iter().chain(o).any(|s| s.index() >= n) || f.iter().any(|s| o.contains(s)) {
-                return Err("a seat is listed twice, or is not a seat of the table".into());
+                return Err(SetupError::BadFinishers);
             }
         }
         if seats.len() != n {
-            return Err(format!(
-                "the table has {n} seats; {} are given",
-                seats.len()
-            ));
+            return Err(SetupError::SeatCount {
+                seats: n,
+                given: seats.len(),
+            });
         }
         if side_to_move.index() >= n {
-            return Err(format!(
-                "{side_to_move} is not a seat of this {n}-seat table"
-            ));
+            return Err(SetupError::NoSuchSeat {
+                seat: side_to_move,
+                seats: n,
+            });
         }
         let mut pieces = [Wide::EMPTY; Seat::MAX];
         let mut occupied = Wide::EMPTY;
@@ -239,18 +242,18 @@ impl RacePosition {
             for &s in squares {
                 if !rules.on_board(s) {
                     return Err(if rules.is_rectangular() {
-                        format!(
-                            "{s} is not on the {}×{} board",
-                            rules.width(),
-                            rules.height()
-                        )
+                        SetupError::OffBoardOf {
+                            square: s,
+                            width: rules.width(),
+                            height: rules.height(),
+                        }
                     } else {
-                        format!("{s} is not a cell of the board")
+                        SetupError::NotACell { square: s }
                     });
                 }
                 let i = rules.index(s);
                 if occupied.has(i) {
-                    return Err(format!("{s} is given twice"));
+                    return Err(SetupError::GivenTwice { square: s });
                 }
                 occupied.set(i);
                 pieces[seat].set(i);
@@ -270,9 +273,11 @@ impl RacePosition {
             first.other()
         };
         if alternates && side_to_move != expected {
-            return Err(format!(
-                "after {ply} plies it is {expected}'s turn ({first} moves first)"
-            ));
+            return Err(SetupError::WrongTurn {
+                ply,
+                expected,
+                first,
+            });
         }
         Ok(pos)
     }
@@ -866,7 +871,7 @@ impl Position for RacePosition {
         if !self.is_legal(mv) {
             return Err(IllegalMove {
                 notation: mv.to_string(),
-                why: self.why_illegal(mv.from(), mv.to()),
+                reason: self.why_illegal(mv.from(), mv.to()).into(),
             });
         }
         // The carried path is used if it is legal here; a move made in another position may

@@ -161,6 +161,6 @@ impl RacePosition {
         }
         let finished = finished.as_ref().map(|(d, o)| (d.as_slice(), o.as_slice()));
         RacePosition::from_seats_finished(rules, &squares, side, ply, finished)
-            .map_err(PositionTextError::whole)
+            .map_err(|e| PositionTextError::whole(e.to_string()))
     }
 }

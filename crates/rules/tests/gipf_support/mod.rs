@@ -56,7 +56,7 @@ pub fn play(pos: &mut GipfPosition, text: &str) -> GipfEffect {
 
 pub fn illegal_reason(pos: &GipfPosition, text: &str) -> String {
     match pos.parse_move(text) {
-        Err(NotationError::Illegal { why, .. }) => why,
+        Err(NotationError::Illegal { reason, .. }) => reason.to_string(),
         other => panic!("{text}: expected an Illegal error, got {other:?}"),
     }
 }
