@@ -14,21 +14,22 @@
 //!
 //! | folder | what it holds | uses |
 //! |---|---|---|
-//! | [`game`] | the match (single writer of the rules state), variants, set-up, review cursor, computer player, coach, status | `settings`, `platform` (to yield) |
+//! | [`game`] | the match (single writer of the rules state), variants, set-up, review cursor, computer player, coach, status | `settings`, `tasks` (to yield) |
 //! | [`view`] | board, pieces, animation, sounds, camera, view model, the reviewed position and a lesson's marks on the board | `game`, `settings`, `learn` (the lesson's marks) |
 //! | [`input`] | pointer, touch and keyboard → move requests; camera moves (orbit, zoom, pinch) | `game`, `view`, `learn` (whether an exercise takes the player's moves) |
 //! | [`learn`] | lessons and puzzles as assets, the player's progress, playing a step or a puzzle, copy position | `game`, `persistence` (where the progress is kept) |
-//! | [`online`] | online play: the game server's HTTP and websocket clients, an invite game's session and seat tokens, the lobby, their screens and words, the page's test hooks | `game`, `settings`, `persistence` (the seat tokens), `ui` (layout, colours, words) |
-//! | [`ui`] | the egui panels, menus and windows; the words of both languages | `game`, `view`, `input`, `learn`, `online`, `persistence`, `settings` |
+//! | [`online`] | online play: the game server's HTTP and websocket clients, an invite game's session and seat tokens, the lobby, the page's view of the online game | `game`, `settings`, `persistence` (the seat tokens) |
+//! | [`ui`] | the egui panels, menus and windows, the online screens (`ui::online`); the layout, colours and words of both languages (which import no screen) | `game`, `view`, `input`, `learn`, `online`, `persistence`, `settings` |
 //! | [`persistence`] | saves and settings between runs, and where they are kept | `game`, `settings` |
 //! | [`platform`] | what differs between the desktop and the browser | `game` (the options, the page's status); in the browser also `ui`, `view`, `learn`, `online` (what the page publishes, Telegram's back button) |
 //!
-//! Two pairs use each other: `game` and `platform` (the computer player yields through
-//! `platform`, which reads the game's options and status), and `ui` and `online` (the menu and
-//! the game-over dialog open and describe online play; its screens are built with the UI's
-//! layout and words).
+//! No folders use each other, directly or round a circle: they stack in floors, from the
+//! bottom `settings` and `tasks`; `game`; `persistence`; `learn` and `online`; `view`;
+//! `input`; `ui`; `platform`, and a folder uses only folders below it, so a lower one can be
+//! changed (and tested headless) without the ones above.
 //!
-//! [`settings`] (the player's preferences) and [`automation`] (running without a person: the
+//! [`settings`] (the player's preferences), [`tasks`] (yielding from an async task, to other
+//! tasks or to the browser's event loop) and [`automation`] (running without a person: the
 //! headless app, screenshots, the frame benchmark) stand beside them.
 // Bevy systems take their resources as parameters; long parameter lists and nested query
 // types are normal there.
@@ -44,6 +45,7 @@ pub mod online;
 pub mod persistence;
 pub mod platform;
 pub mod settings;
+pub mod tasks;
 pub mod ui;
 pub mod view;
 
@@ -121,6 +123,7 @@ impl PluginGroup for PresentationPlugins {
             .add(ui::plugin)
             .add(view::audio::plugin)
             .add(platform::plugin)
-            .add(online::ui_plugin)
+            .add(ui::online::plugin)
+            .add(online::page_plugin)
     }
 }

@@ -15,7 +15,7 @@ use crate::{
     GameSystems,
     game::config::{Level, PlayerKind, Players},
     game::match_state::{Match, MoveRequested, TurnPhase},
-    platform,
+    tasks,
 };
 
 /// What the computer is doing, for the UI's thinking indicator.
@@ -148,7 +148,7 @@ const NODES_PER_SLICE: u64 = 4_000;
 /// The computer's move: the AI crate's search at the chosen level, run in slices with a yield
 /// between them. Natively the task runs on a worker thread anyway; in the browser (one thread)
 /// the yields are what keep frames coming while the computer thinks — they must yield to the
-/// browser's event loop, not just to other tasks (see [`platform::yield_now`]).
+/// browser's event loop, not just to other tasks (see [`tasks::yield_now`]).
 ///
 /// With several threads (desktop only) this task steps the first thread of a parallel search
 /// the same way while the helper threads search beside it; the helpers' guard lives in this
@@ -170,7 +170,7 @@ async fn choose_move(
         outcome.slices += 1;
         outcome.longest_slice = outcome.longest_slice.max(slice.elapsed());
         match progress {
-            Progress::Running => platform::yield_now().await,
+            Progress::Running => tasks::yield_now().await,
             Progress::Done(result) => {
                 outcome.best_move = result.best_move;
                 outcome.elapsed = start.elapsed();

@@ -14,7 +14,7 @@
 //!   the seat token to the game session ([`OnlineCommand::Paired`]): the game is then played
 //!   exactly as an invite game.
 //!
-//! Only this module writes [`Lobby`]; the screens (`online::lobby_ui`) and the tests read it and
+//! Only this module writes [`Lobby`]; the screens (`ui::online::lobby`) and the tests read it and
 //! write [`LobbyCommand`]s.
 use std::sync::mpsc;
 

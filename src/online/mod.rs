@@ -11,9 +11,11 @@
 //! | [`link`] | the websocket (ewebsock, desktop and browser), reconnection with back-off |
 //! | [`http`] | creating a game and taking a seat by invite (ehttp) |
 //! | [`session`] | the protocol: hello, resync, pings, moves keyed by ply, offers, clocks, presence; the bridge to the board |
+//! | [`lobby`] | the lobby's account, pools, seeks, challenges, archive and leaders, through the server |
 //! | [`seats`] | the seat tokens kept in the data folder / browser storage |
-//! | [`text`] | the words of the online UI, English and Russian |
-//! | [`ui`] | "Play online" (create, join, waiting), the in-game panel (presence, clocks, offers, claim, rematch, spectators) |
+//!
+//! The screens that show all this live in `ui::online` (they use the UI's layout, colours and
+//! words); nothing here imports the UI.
 //!
 //! Start: the menu's "Play online…", `--invite` / `--join <code>` / `--watch <game>` with
 //! `--server <url>` on the desktop, `?invite&variant=…` / `?join=<code>` in the browser.
@@ -23,14 +25,9 @@ pub mod http;
 pub mod link;
 pub mod lobby;
 #[cfg(target_arch = "wasm32")]
-mod lobby_page;
-pub mod lobby_ui;
-#[cfg(target_arch = "wasm32")]
 mod page;
 pub mod seats;
 pub mod session;
-pub mod text;
-pub mod ui;
 
 pub use session::{NoticeKind, Online, OnlineCommand, Stage, invite_code, parse_clock};
 
@@ -56,11 +53,11 @@ pub fn plugin(app: &mut App) {
         );
 }
 
-/// The online UI (and, in the browser, the page's online state and test hook).
-pub fn ui_plugin(app: &mut App) {
-    app.add_plugins((ui::plugin, lobby_ui::plugin));
+/// In the browser, the page's view of the online game and its test hook (`online::page`);
+/// nothing on the desktop. The online screens are `ui::online`'s.
+pub fn page_plugin(_app: &mut App) {
     #[cfg(target_arch = "wasm32")]
-    app.add_plugins((page::plugin, lobby_page::plugin));
+    _app.add_plugins(page::plugin);
 }
 
 /// Seconds on a monotonic wall clock since the first call. The session's timing (back-off,

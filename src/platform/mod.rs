@@ -7,7 +7,6 @@
 //! | [`asset_dir`] | `assets/` found beside the binary or the sources | the folder the page names (`b/<hash>/assets`), else `assets/` beside the page, over HTTP |
 //! | [`register_sources`] | `mods/` and the folder of `--variant <file>` as asset sources | nothing (browsers cannot list folders; the manifest names the files) |
 //! | [`plugin`] | nothing | publishes [`crate::game::status::GameStatus`] on the page; "back" requests from it |
-//! | [`yield_now`] | let other tasks run (the AI has a thread of its own) | let the browser draw a frame and handle input (one thread) |
 #[cfg(not(target_arch = "wasm32"))]
 mod native;
 #[cfg(not(target_arch = "wasm32"))]

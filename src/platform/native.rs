@@ -43,9 +43,3 @@ pub fn register_sources(app: &mut App, config: &GameConfig, asset_dir: Option<&P
 
 /// Nothing extra on the desktop.
 pub fn plugin(_app: &mut App) {}
-
-/// Lets other tasks run. The search task runs on a pool thread, so frames are never waiting
-/// for it; yielding keeps it cancellable between slices.
-pub async fn yield_now() {
-    bevy::tasks::futures_lite::future::yield_now().await;
-}

@@ -73,7 +73,7 @@ fn game_over_dialog(
         if let Some((note, colour)) = online
             .as_ref()
             .filter(|o| o.shows(&game))
-            .and_then(|o| crate::online::lobby_ui::result_note(lang, o))
+            .and_then(|o| super::online::lobby::result_note(lang, o))
         {
             ui.label(egui::RichText::new(note).size(18.0).strong().color(colour));
         }

@@ -22,7 +22,14 @@ use crate::{
     GameSystems, game::match_state::AppState, settings::Settings, view::camera::OrbitCamera,
 };
 
-use super::UiSystems;
+/// Order of the UI systems within the egui pass: the background first, then panels, then
+/// windows (which egui draws above panels anyway; the order keeps layout deterministic).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UiSystems {
+    Background,
+    Panels,
+    Windows,
+}
 
 /// The game panel's width on a wide window (egui points).
 pub const WIDE_PANEL: f32 = 310.0;

@@ -50,7 +50,7 @@ pub fn plugin(app: &mut App) {
             EguiPrimaryContextPass,
             main_menu
                 .run_if(in_state(AppState::Menu))
-                .run_if(crate::online::lobby_ui::lobby_closed)
+                .run_if(super::online::lobby::lobby_closed)
                 .in_set(UiSystems::Panels),
         );
 }
@@ -117,7 +117,7 @@ fn main_menu(
     config: Res<GameConfig>,
     game: Option<Res<Match>>,
     mut windows: ResMut<UiWindows>,
-    mut lobby_screen: ResMut<crate::online::lobby_ui::LobbyScreen>,
+    mut lobby_screen: ResMut<super::online::lobby::LobbyScreen>,
     mut start: MessageWriter<NewGameRequested>,
     mut next_state: ResMut<NextState<AppState>>,
     mut next_phase: ResMut<NextState<TurnPhase>>,
@@ -167,9 +167,9 @@ fn main_menu(
                 next_phase.set(game.resting_phase());
             }
             if ui
-                .button(crate::online::text::say(
+                .button(super::online::text::say(
                     lang,
-                    crate::online::text::Say::PlayOnline,
+                    super::online::text::Say::PlayOnline,
                 ))
                 .clicked()
             {

@@ -41,6 +41,7 @@ pub mod layout;
 pub mod learn;
 pub mod menu;
 pub mod move_list;
+pub mod online;
 pub mod preview;
 pub mod saves;
 pub mod settings;
@@ -48,6 +49,9 @@ pub mod shortcuts;
 pub mod shown;
 pub mod theme;
 pub mod words;
+
+pub use layout::UiSystems;
+pub use theme::{colours, panel_frame};
 
 /// Which of the UI's windows are open.
 #[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
@@ -58,15 +62,6 @@ pub struct UiWindows {
     pub confirm_resign: bool,
     /// The game-over dialog was closed for this game, history length and resignation.
     pub game_over_closed: Option<(u64, usize, bool)>,
-}
-
-/// Order of the UI systems within the egui pass: the background first, then panels, then
-/// windows (which egui draws above panels anyway; the order keeps layout deterministic).
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum UiSystems {
-    Background,
-    Panels,
-    Windows,
 }
 
 pub fn plugin(app: &mut App) {
@@ -141,78 +136,6 @@ pub fn wordmark(ui: &mut egui::Ui, title: &str) {
     );
     ui.add_space(12.0);
     ui.label(egui::RichText::new(title).size(20.0));
-}
-
-/// The frame of the UI's panels: dark wood, slightly translucent (or the page's theme:
-/// [`theme`]).
-pub fn panel_frame() -> egui::Frame {
-    egui::Frame::new()
-        .fill(theme::panel_fill())
-        .corner_radius(6.0)
-        .inner_margin(egui::Margin::symmetric(12, 10))
-}
-
-/// Colours the UI uses for emphasis.
-pub mod colours {
-    use bevy_egui::egui::Color32;
-
-    /// The text colour now: the page's theme's, else the game's own light grey (see
-    /// [`super::theme`]).
-    pub fn text() -> Color32 {
-        super::theme::text()
-    }
-
-    /// An emphasis colour in two shades: one for the game's dark panels, one for a light
-    /// theme's panels (Telegram's day theme), where the pale one would not read.
-    pub struct Emphasis {
-        pub on_dark: Color32,
-        pub on_light: Color32,
-    }
-
-    impl Emphasis {
-        /// The shade for the panels now.
-        pub fn now(&self) -> Color32 {
-            if super::theme::light_panels() {
-                self.on_light
-            } else {
-                self.on_dark
-            }
-        }
-    }
-
-    pub const ACCENT: Emphasis = Emphasis {
-        on_dark: Color32::from_rgb(240, 200, 110),
-        on_light: Color32::from_rgb(140, 95, 0),
-    };
-    pub const GOOD: Emphasis = Emphasis {
-        on_dark: Color32::from_rgb(140, 215, 140),
-        on_light: Color32::from_rgb(25, 115, 35),
-    };
-    pub const WARN: Emphasis = Emphasis {
-        on_dark: Color32::from_rgb(255, 190, 90),
-        on_light: Color32::from_rgb(165, 85, 0),
-    };
-    pub const BAD: Emphasis = Emphasis {
-        on_dark: Color32::from_rgb(255, 140, 120),
-        on_light: Color32::from_rgb(180, 35, 25),
-    };
-
-    /// Headings and names.
-    pub fn accent() -> Color32 {
-        ACCENT.now()
-    }
-    /// A good outcome (a rating gained, a player present).
-    pub fn good() -> Color32 {
-        GOOD.now()
-    }
-    /// Something to watch (connecting, a player away).
-    pub fn warn() -> Color32 {
-        WARN.now()
-    }
-    /// Something wrong (an error, a rating lost).
-    pub fn bad() -> Color32 {
-        BAD.now()
-    }
 }
 
 /// The UI language from the settings.

@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiPrimaryContextPass, egui};
 
-use super::UiSystems;
+use super::layout::UiSystems;
 
 /// The UI of the last frame (changes only when it does).
 #[derive(Resource, Debug, Default, Clone, PartialEq)]

@@ -6,8 +6,8 @@
 //! a theme (the desktop, a browser outside Telegram) the game keeps its own dark wood.
 //!
 //! The panels' fill, the backdrop of the menu and Learn, and the text colour are read by
-//! [`super::panel_frame`], [`backdrop`] and
-//! [`super::colours::text`], which have no access to resources: they live in atomics here.
+//! [`panel_frame`], [`backdrop`] and
+//! [`colours::text`], which have no access to resources: they live in atomics here.
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use bevy::prelude::*;
@@ -165,6 +165,78 @@ impl PageTheme {
         BACKDROP_FILL.store(pack(self.bg.unwrap_or(BACKDROP)), Ordering::Relaxed);
         TEXT_COLOUR.store(pack(self.text_colour()), Ordering::Relaxed);
         LIGHT_PANELS.store(is_light(self.panel()), Ordering::Relaxed);
+    }
+}
+
+/// The frame of the UI's panels: dark wood, slightly translucent (or the page's theme:
+/// this module).
+pub fn panel_frame() -> egui::Frame {
+    egui::Frame::new()
+        .fill(panel_fill())
+        .corner_radius(6.0)
+        .inner_margin(egui::Margin::symmetric(12, 10))
+}
+
+/// Colours the UI uses for emphasis.
+pub mod colours {
+    use bevy_egui::egui::Color32;
+
+    /// The text colour now: the page's theme's, else the game's own light grey (see
+    /// [`super`]).
+    pub fn text() -> Color32 {
+        super::text()
+    }
+
+    /// An emphasis colour in two shades: one for the game's dark panels, one for a light
+    /// theme's panels (Telegram's day theme), where the pale one would not read.
+    pub struct Emphasis {
+        pub on_dark: Color32,
+        pub on_light: Color32,
+    }
+
+    impl Emphasis {
+        /// The shade for the panels now.
+        pub fn now(&self) -> Color32 {
+            if super::light_panels() {
+                self.on_light
+            } else {
+                self.on_dark
+            }
+        }
+    }
+
+    pub const ACCENT: Emphasis = Emphasis {
+        on_dark: Color32::from_rgb(240, 200, 110),
+        on_light: Color32::from_rgb(140, 95, 0),
+    };
+    pub const GOOD: Emphasis = Emphasis {
+        on_dark: Color32::from_rgb(140, 215, 140),
+        on_light: Color32::from_rgb(25, 115, 35),
+    };
+    pub const WARN: Emphasis = Emphasis {
+        on_dark: Color32::from_rgb(255, 190, 90),
+        on_light: Color32::from_rgb(165, 85, 0),
+    };
+    pub const BAD: Emphasis = Emphasis {
+        on_dark: Color32::from_rgb(255, 140, 120),
+        on_light: Color32::from_rgb(180, 35, 25),
+    };
+
+    /// Headings and names.
+    pub fn accent() -> Color32 {
+        ACCENT.now()
+    }
+    /// A good outcome (a rating gained, a player present).
+    pub fn good() -> Color32 {
+        GOOD.now()
+    }
+    /// Something to watch (connecting, a player away).
+    pub fn warn() -> Color32 {
+        WARN.now()
+    }
+    /// Something wrong (an error, a rating lost).
+    pub fn bad() -> Color32 {
+        BAD.now()
     }
 }
 

@@ -13,11 +13,13 @@ use boardcraft::{
     online::{
         Stage,
         lobby::{Lobby, LobbyCommand, SignIn, stored_session},
-        lobby_ui::{pool_name, result_note},
-        text,
     },
     persistence::storage::Storage,
     settings::Language,
+    ui::online::{
+        lobby::{pool_name, result_note},
+        text,
+    },
 };
 use boardcraft_protocol::{EndCause as ServerEnd, Side};
 use boardcraft_rules::Position;
@@ -264,7 +266,7 @@ fn two_strangers_are_paired_play_and_see_their_ratings_change_and_the_game_archi
         let delta = ratings.get(me).delta();
         let (en, _) = result_note(Language::English, online(x)).unwrap();
         let (ru, _) = result_note(Language::Russian, online(x)).unwrap();
-        let shown = boardcraft::online::lobby_ui::delta_text(delta);
+        let shown = boardcraft::ui::online::lobby::delta_text(delta);
         assert!(
             en.starts_with("Your rating: 1500? → ") && en.ends_with(&format!("({shown})")),
             "{en}"

@@ -9,9 +9,10 @@ use boardcraft::{
         config::{PlayerKind, Players},
         match_state::{AppState, EndCause, Match, MoveRequested, TurnPhase},
     },
-    online::{NoticeKind, Online, OnlineCommand, Stage, link::LinkState, text},
+    online::{NoticeKind, Online, OnlineCommand, Stage, link::LinkState},
     persistence::storage::Storage,
     settings::Language,
+    ui::online::text,
     view::animation::PieceLanded,
 };
 use boardcraft_protocol::{ColorChoice, OfferKind, Side};

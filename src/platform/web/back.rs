@@ -12,8 +12,11 @@ use wasm_bindgen::{JsValue, closure::Closure};
 use crate::{
     game::match_state::AppState,
     learn::session::{LearnSession, LeaveExercise},
-    online::{lobby::LobbyCommand, lobby_ui::LobbyScreen, ui::OnlineWindow},
-    ui::UiWindows,
+    online::lobby::LobbyCommand,
+    ui::{
+        UiWindows,
+        online::{lobby::LobbyScreen, play::OnlineWindow},
+    },
 };
 
 thread_local! {

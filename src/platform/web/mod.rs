@@ -1,9 +1,8 @@
 //! The browser side of [`crate::platform`] (wasm32): options from the page URL, assets over
-//! HTTP, the game's state published on the page, and yielding to the browser.
+//! HTTP, and the game's state published on the page.
 mod back;
 mod page;
 mod theme;
-mod yield_now;
 
 use std::path::PathBuf;
 
@@ -11,8 +10,6 @@ use bevy::prelude::*;
 use wasm_bindgen::JsValue;
 
 use crate::game::config::{Cli, GameConfig, QueryOptions};
-
-pub use yield_now::yield_now;
 
 /// The options in the page URL's query string (`?variant=gipf-basic&black=master`), read by
 /// the same definition as the desktop command line. Unknown keys are skipped with a warning;

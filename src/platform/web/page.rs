@@ -60,8 +60,8 @@ fn install_ui_hook() {
 
 fn open_asked_windows(
     mut windows: ResMut<crate::ui::UiWindows>,
-    mut online: ResMut<crate::online::ui::OnlineWindow>,
-    mut lobby: ResMut<crate::online::lobby_ui::LobbyScreen>,
+    mut online: ResMut<crate::ui::online::play::OnlineWindow>,
+    mut lobby: ResMut<crate::ui::online::lobby::LobbyScreen>,
 ) {
     for name in OPEN.with(|o| std::mem::take(&mut *o.borrow_mut())) {
         match name.as_str() {

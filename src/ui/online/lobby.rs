@@ -17,12 +17,16 @@ use boardcraft_protocol::{
 };
 
 use super::{
-    lobby::{Lobby, LobbyCommand, NoticeAbout, SignIn},
+    play::{CLOCKS, OnlineWindow},
     text::{Say, say, sayf},
-    ui::{CLOCKS, OnlineWindow},
 };
 use crate::{
     game::{match_state::AppState, variants::VariantLibrary},
+    online::{
+        Online,
+        lobby::{Lobby, LobbyCommand, NoticeAbout, SignIn},
+        wall_now,
+    },
     settings::{Language, Settings},
     ui::{
         UiSystems, colours,
@@ -183,7 +187,7 @@ pub fn delta_text(delta: i32) -> String {
 
 /// What a lobby game's end did to this player's rating: "Your rating: 1500? → 1512 (+12)", the
 /// casual game's or the aborted game's note; `None` for an invite game or one still on.
-pub fn result_note(lang: Language, online: &super::Online) -> Option<(String, egui::Color32)> {
+pub fn result_note(lang: Language, online: &Online) -> Option<(String, egui::Color32)> {
     let result = online.result.as_ref()?;
     if result.cause == boardcraft_protocol::EndCause::Aborted {
         return Some((say(lang, Say::AbortedNote).to_owned(), colours::warn()));
@@ -296,7 +300,7 @@ fn lobby_screen(
                 });
                 ui.separator();
                 if let Some(notice) = &lobby.notice
-                    && super::wall_now() - notice.at < 15.0
+                    && wall_now() - notice.at < 15.0
                 {
                     let reason = [("reason", &notice.message as &dyn std::fmt::Display)];
                     let text = match notice.about {

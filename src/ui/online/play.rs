@@ -10,17 +10,13 @@ use boardcraft_protocol::{
 };
 use boardcraft_rules::Seat;
 
-use super::{
-    Online, OnlineCommand, Stage,
-    link::LinkState,
-    session::NoticeKind,
-    text::{Say, clock_text, say, sayf},
-};
+use super::text::{Say, clock_text, say, sayf};
 use crate::{
     game::{
         match_state::{AppState, Match},
         variants::VariantLibrary,
     },
+    online::{Online, OnlineCommand, Stage, link::LinkState, session::NoticeKind, wall_now},
     settings::{Language, Settings},
     ui::{
         UiSystems, colours,
@@ -295,7 +291,7 @@ fn online_window(
             }
         });
         if let Some(notice) = &online.notice
-            && super::wall_now() - notice.at < 30.0
+            && wall_now() - notice.at < 30.0
         {
             ui.colored_label(
                 colours::bad(),
@@ -331,7 +327,7 @@ fn online_panel(
     settings: Res<Settings>,
     mut commands: MessageWriter<OnlineCommand>,
     mut next_state: ResMut<NextState<AppState>>,
-    mut lobby_screen: ResMut<super::lobby_ui::LobbyScreen>,
+    mut lobby_screen: ResMut<super::lobby::LobbyScreen>,
     regions: Res<GameRegions>,
     mut extent: ResMut<OnlineExtent>,
 ) -> Result {
@@ -341,7 +337,7 @@ fn online_panel(
         return Ok(());
     }
     let lang = settings.language;
-    let now = super::wall_now();
+    let now = wall_now();
     let ctx = contexts.ctx_mut()?;
     let screen = ctx.content_rect();
     // On a wide window a column of its own at the left, like the game's panel at the right;
@@ -475,7 +471,7 @@ fn panel_body(
             egui::RichText::new(sayf(lang, Say::ServerResult, &[("text", &result.text)])).small(),
         );
     }
-    if let Some((note, colour)) = super::lobby_ui::result_note(lang, online) {
+    if let Some((note, colour)) = super::lobby::result_note(lang, online) {
         ui.colored_label(colour, note);
     }
     actions(ui, lang, online, compact, commands)
@@ -502,7 +498,7 @@ fn side_row(ui: &mut egui::Ui, lang: Language, online: &Online, s: Side, now: f6
         match &online.players {
             // A lobby game names the players; their presence is news only when they are away.
             Some(players) => {
-                let who = super::lobby_ui::side_text(lang, players, s);
+                let who = super::lobby::side_text(lang, players, s);
                 ui.colored_label(colours::accent(), who)
                     .on_hover_text(&presence);
                 if mine {

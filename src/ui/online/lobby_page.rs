@@ -17,10 +17,10 @@ use boardcraft_protocol::{ColorChoice, GameTerms};
 use serde_json::json;
 use wasm_bindgen::{JsValue, closure::Closure};
 
-use super::{
+use super::lobby::LobbyScreen;
+use crate::online::{
     Online,
     lobby::{Lobby, LobbyCommand},
-    lobby_ui::LobbyScreen,
     session::parse_clock,
 };
 
@@ -38,7 +38,7 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Startup, install_hook)
         .add_systems(
             Update,
-            run_queued.before(super::lobby::handle_lobby_commands),
+            run_queued.before(crate::online::lobby::handle_lobby_commands),
         )
         .add_systems(Last, publish);
 }
@@ -82,7 +82,7 @@ fn run_queued(
             "join_pool" => lobby
                 .pools
                 .iter()
-                .find(|p| super::lobby_ui::pool_name(&p.pool) == a)
+                .find(|p| super::lobby::pool_name(&p.pool) == a)
                 .map(|p| LobbyCommand::JoinPool(p.pool.clone())),
             "leave_pool" => Some(LobbyCommand::LeavePool),
             "accept_seek" => Some(LobbyCommand::AcceptSeek(a.clone())),
@@ -110,7 +110,7 @@ fn run_queued(
                 .map(|acc| LobbyCommand::Profile(acc.name.clone())),
             "open_game" => Some(LobbyCommand::OpenGame(a.clone())),
             "tab" => {
-                use super::lobby_ui::Tab;
+                use super::lobby::Tab;
                 let tab = match a.as_str() {
                     "profile" => Tab::Profile,
                     "games" => Tab::Games,
@@ -157,8 +157,8 @@ fn publish(lobby: Res<Lobby>, online: Res<Online>, screen: Res<LobbyScreen>) {
         "signIn": format!("{:?}", lobby.sign_in),
         "account": lobby.account,
         "welcomed": lobby.welcomed,
-        "pools": lobby.pools.iter().map(|p| json!({"id": super::lobby_ui::pool_name(&p.pool), "waiting": p.waiting})).collect::<Vec<_>>(),
-        "waitingIn": lobby.waiting_in.as_ref().map(super::lobby_ui::pool_name),
+        "pools": lobby.pools.iter().map(|p| json!({"id": super::lobby::pool_name(&p.pool), "waiting": p.waiting})).collect::<Vec<_>>(),
+        "waitingIn": lobby.waiting_in.as_ref().map(super::lobby::pool_name),
         "seeks": lobby.seeks,
         "challenges": lobby.challenges,
         "counts": lobby.counts,
