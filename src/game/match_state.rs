@@ -3,7 +3,12 @@
 //!
 //! Data flows one way: input or the AI write [`MoveRequested`]; this module asks the rules
 //! whether the move is legal, plays it and writes [`MoveApplied`]; the view (pieces, animation,
-//! sound, UI) reacts to that. A new game arrives as [`StartGame`] and leaves as [`GameStarted`].
+//! sound, UI) reacts to that. A new game arrives as [`StartGame`] and leaves as [`GameStarted`]:
+//! every way of starting one (the first game, the menu, a rematch, a loaded save, a hot
+//! reload, an online game, a Learn exercise, an archived game) sends that one message, and
+//! [`start_games`] alone sets the seats ([`Players`]), the library entry the game follows
+//! ([`VariantLibrary::playing`]), the position and the [`TurnPhase`]. Going back to the game
+//! in progress from the menu is [`ContinueGame`].
 //! Taking moves back and forth ([`UndoRequested`], [`RedoRequested`]) and resigning
 //! ([`ResignRequested`]) are changes of the game too, so they are handled here as well; a
 //! position set without playing a move is announced with [`PositionReset`].
@@ -14,7 +19,10 @@ use boardcraft_rules::{
     AnyEffect, AnyMove, AnyPosition, EndReason, Outcome, Position, Seat, Variant, position,
 };
 
-use crate::{GameSystems, game::config::Players, game::review::Review};
+use crate::{
+    GameSystems,
+    game::{config::Players, review::Review, variants::VariantLibrary},
+};
 
 /// Where the app is: waiting for the variant library, in the main menu, playing, or unable to
 /// start the game.
@@ -259,10 +267,29 @@ pub struct StartGame {
     /// by abandonment or by an agreed draw). Ignored, like `resigned`, when the game had ended
     /// otherwise.
     pub decided: Option<GameEnd>,
+    /// Who plays each side; `None` keeps the seats as they are (a rematch, a hot reload).
+    pub players: Option<Players>,
+    /// Which entry of the variant library the game follows for hot reload.
+    pub follows: Follows,
+}
+
+/// The library entry a started game follows ([`VariantLibrary::playing`]): a changed file
+/// restarts the game with the same moves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Follows {
+    /// The entry followed so far (a rematch, a hot reload of that entry).
+    #[default]
+    Same,
+    /// The entry at this asset path.
+    Entry(String),
+    /// None: the game is not restarted when a variant file changes (a Learn exercise, whose
+    /// position is not the variant's).
+    Nothing,
 }
 
 impl StartGame {
-    /// A game of `variant` after the moves `after`, nobody having resigned.
+    /// A game of `variant` after the moves `after`, nobody having resigned, with the seats and
+    /// the followed library entry as they are.
     pub fn new(variant: Arc<Variant>, after: impl Into<String>) -> Self {
         StartGame {
             variant,
@@ -270,6 +297,24 @@ impl StartGame {
             after: after.into(),
             resigned: None,
             decided: None,
+            players: None,
+            follows: Follows::Same,
+        }
+    }
+
+    /// The same request with these players in the seats.
+    pub fn with_players(self, players: Players) -> Self {
+        StartGame {
+            players: Some(players),
+            ..self
+        }
+    }
+
+    /// The same request, the game following the library entry at `path`.
+    pub fn following(self, path: impl Into<String>) -> Self {
+        StartGame {
+            follows: Follows::Entry(path.into()),
+            ..self
         }
     }
 
@@ -281,6 +326,11 @@ impl StartGame {
         }
     }
 }
+
+/// Back from the menu to the game in progress, in the phase it rests in (waiting for a move,
+/// or over).
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub struct ContinueGame;
 
 /// A game was started (or restarted); the view rebuilds the board from [`Match`].
 #[derive(Message, Clone, Debug)]
@@ -327,6 +377,7 @@ pub fn plugin(app: &mut App) {
         .add_message::<MoveApplied>()
         .add_message::<MoveRejected>()
         .add_message::<StartGame>()
+        .add_message::<ContinueGame>()
         .add_message::<GameStarted>()
         .add_message::<UndoRequested>()
         .add_message::<RedoRequested>()
@@ -338,7 +389,7 @@ pub fn plugin(app: &mut App) {
             Update,
             (
                 start_games,
-                (apply_requests, take_back).run_if(resource_exists::<Match>),
+                (continue_game, apply_requests, take_back).run_if(resource_exists::<Match>),
             )
                 .chain()
                 .in_set(GameSystems::Rules),
@@ -365,11 +416,14 @@ fn enter_first_game(world: &mut World) {
     }
 }
 
-/// Starts the newest requested game.
+/// Starts the newest requested game: the only system that sets up a game. When its moves do
+/// not replay, nothing changes but the error ([`AppState::Failed`]).
 fn start_games(
     mut commands: Commands,
     mut requests: MessageReader<StartGame>,
     current: Option<Res<Match>>,
+    mut players: ResMut<Players>,
+    library: Option<ResMut<VariantLibrary>>,
     mut started: MessageWriter<GameStarted>,
     mut app_state: ResMut<NextState<AppState>>,
     mut phase: ResMut<NextState<TurnPhase>>,
@@ -414,6 +468,19 @@ fn start_games(
     };
     let game_over = game.end().is_some();
     commands.insert_resource(game);
+    // Written only when they change, so that systems watching the seats see real changes.
+    if let Some(seats) = &request.players
+        && *players != *seats
+    {
+        *players = seats.clone();
+    }
+    if let Some(mut library) = library {
+        match &request.follows {
+            Follows::Same => {}
+            Follows::Entry(path) => library.playing = Some(path.clone()),
+            Follows::Nothing => library.playing = None,
+        }
+    }
     error.0 = None;
     app_state.set(AppState::InGame);
     // A sub-state keeps its value while its source stays put, so reset it explicitly.
@@ -424,6 +491,21 @@ fn start_games(
     });
     started.write(GameStarted { game_id });
     info!("new game: {} (game {game_id})", request.variant.name);
+}
+
+/// Back to the game in progress: the app shows it again, in the phase it rests in (a sub-state
+/// starts at its default when its source state is entered, so the phase is set with it).
+fn continue_game(
+    mut requests: MessageReader<ContinueGame>,
+    game: Res<Match>,
+    mut app_state: ResMut<NextState<AppState>>,
+    mut phase: ResMut<NextState<TurnPhase>>,
+) {
+    if requests.read().count() == 0 {
+        return;
+    }
+    app_state.set(AppState::InGame);
+    phase.set(game.resting_phase());
 }
 
 /// Plays a line of moves, keeping each move's notation and effect.

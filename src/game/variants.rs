@@ -581,7 +581,7 @@ fn scan_mods(
 
 /// Starts the game named by [`GameConfig`] once its variant is known, or explains why not.
 fn start_chosen_game(
-    mut library: ResMut<VariantLibrary>,
+    library: Res<VariantLibrary>,
     config: Res<GameConfig>,
     mut start: MessageWriter<StartGame>,
     mut error: ResMut<StartError>,
@@ -621,9 +621,8 @@ fn start_chosen_game(
                 };
                 start.write(StartGame {
                     from,
-                    ..StartGame::new(variant.clone(), config.after.clone())
+                    ..StartGame::new(variant.clone(), config.after.clone()).following(path)
                 });
-                library.playing = Some(path);
                 *last_failure = None;
                 return;
             }
@@ -696,20 +695,18 @@ fn reload_current_game(
     };
     info!("{playing} reloaded");
     start.write(StartGame {
-        variant,
         from,
-        after,
         resigned,
         decided,
+        ..StartGame::new(variant, after)
     });
 }
 
 /// Starts the game the menu asked for: the players take their seats, the variant becomes the
-/// one the game follows for hot reload (and retries, should it fail).
+/// one the game follows for hot reload, and the game's choice (for retries, should it fail).
 fn start_requested_game(
     mut requests: MessageReader<NewGameRequested>,
-    mut library: ResMut<VariantLibrary>,
-    mut players: ResMut<Players>,
+    library: Res<VariantLibrary>,
     mut config: ResMut<GameConfig>,
     mut start: MessageWriter<StartGame>,
 ) {
@@ -729,10 +726,12 @@ fn start_requested_game(
         );
         return;
     };
-    *players = request.players.clone();
     config.variant = VariantChoice::Name(variant.name.clone());
     config.after.clear();
     config.position = None;
-    library.playing = Some(request.path.clone());
-    start.write(StartGame::new(variant, String::new()));
+    start.write(
+        StartGame::new(variant, String::new())
+            .with_players(request.players.clone())
+            .following(request.path.clone()),
+    );
 }

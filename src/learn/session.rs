@@ -20,10 +20,9 @@ use crate::{
     GameSystems,
     game::config::{PlayerKind, Players},
     game::match_state::{
-        AppState, GameStarted, Match, MoveApplied, MoveRequested, PositionReset, StartGame,
-        TurnPhase, UndoRequested,
+        AppState, Follows, GameStarted, Match, MoveApplied, MoveRequested, PositionReset,
+        StartGame, TurnPhase, UndoRequested,
     },
-    game::variants::VariantLibrary,
     learn::content::{self, Exercise, ExerciseId, Judgement, LearnLibrary},
     learn::progress::LearnProgress,
 };
@@ -216,8 +215,7 @@ fn start_exercises(
     mut session: ResMut<LearnSession>,
     library: Res<LearnLibrary>,
     progress: Res<LearnProgress>,
-    mut players: ResMut<Players>,
-    mut variants: ResMut<VariantLibrary>,
+    players: Res<Players>,
     mut start: MessageWriter<StartGame>,
 ) {
     let show = solution.read().count() > 0;
@@ -234,14 +232,6 @@ fn start_exercises(
     if session.saved_players.is_none() {
         session.saved_players = Some(players.clone());
     }
-    let both_human = Players {
-        white: PlayerKind::Human,
-        black: PlayerKind::Human,
-    };
-    if *players != both_human {
-        *players = both_human;
-    }
-    variants.playing = None;
     let key = id.key();
     let demonstrate = show && request_is_current(&session, &id);
     let wrong_tries = session
@@ -249,10 +239,14 @@ fn start_exercises(
         .as_ref()
         .filter(|a| a.id == id)
         .map_or(0, |a| a.wrong_tries);
-    start.write(StartGame::from_position(
-        exercise.variant.clone(),
-        exercise.start.clone(),
-    ));
+    start.write(StartGame {
+        players: Some(Players {
+            white: PlayerKind::Human,
+            black: PlayerKind::Human,
+        }),
+        follows: Follows::Nothing,
+        ..StartGame::from_position(exercise.variant.clone(), exercise.start.clone())
+    });
     info!("learn: {key}");
     session.active = Some(Active {
         player: exercise.start.side_to_move(),

@@ -572,8 +572,7 @@ pub fn handle_lobby_commands(
 /// What the board needs to show an archived game.
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct ReviewAccess<'w> {
-    library: ResMut<'w, VariantLibrary>,
-    players: ResMut<'w, Players>,
+    library: Res<'w, VariantLibrary>,
     start: MessageWriter<'w, StartGame>,
     review: MessageWriter<'w, ReviewCommand>,
     online: MessageWriter<'w, OnlineCommand>,
@@ -755,16 +754,15 @@ fn handle_answer(
             }
             lobby.opening = None;
             match crate::persistence::start_of_save_bytes(&bytes, &board.library) {
-                Ok((start, _players, path)) => {
+                Ok(start) => {
                     info!("lobby: reviewing game {game}");
-                    // An online game being shown is left; the archived one is the board's.
+                    // An online game being shown is left; the archived one is the board's,
+                    // both seats the viewer's.
                     board.online.write(OnlineCommand::Leave);
-                    *board.players = Players {
+                    board.start.write(start.with_players(Players {
                         white: crate::game::config::PlayerKind::Human,
                         black: crate::game::config::PlayerKind::Human,
-                    };
-                    board.library.playing = Some(path);
-                    board.start.write(start);
+                    }));
                     lobby.review_after = Some(board.game.as_ref().map(|g| g.game_id));
                     lobby.entered = false;
                 }

@@ -942,8 +942,7 @@ fn find_variant(
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct BoardAccess<'w> {
     game: Option<Res<'w, Match>>,
-    library: ResMut<'w, VariantLibrary>,
-    players: ResMut<'w, Players>,
+    library: Res<'w, VariantLibrary>,
     phase: Option<Res<'w, State<TurnPhase>>>,
     review: Option<Res<'w, Review>>,
     start: MessageWriter<'w, StartGame>,
@@ -1102,14 +1101,15 @@ pub fn sync_board(
                                 PlayerKind::Remote
                             }
                         };
-                        *board.players = Players {
-                            white: kind(Seat::WHITE),
-                            black: kind(Seat::BLACK),
-                        };
+                        let mut start =
+                            StartGame::new(variant, moves.join(" ")).with_players(Players {
+                                white: kind(Seat::WHITE),
+                                black: kind(Seat::BLACK),
+                            });
                         if let Some(path) = path {
-                            board.library.playing = Some(path);
+                            start = start.following(path);
                         }
-                        board.start.write(StartGame::new(variant, moves.join(" ")));
+                        board.start.write(start);
                         online.awaiting_start = true;
                         online.bound_game = None;
                         online.pending = None;

@@ -201,27 +201,23 @@ fn prepare_load(
 }
 
 /// A save's bytes from elsewhere (a server's archive: `GET /api/games/{id}/save.ron`) as the
-/// game to start and its players, replayed through the rules like a loaded slot; the variant's
-/// library path comes third.
-pub fn start_of_save_bytes(
-    bytes: &[u8],
-    library: &VariantLibrary,
-) -> Result<(StartGame, Players, String), SaveError> {
+/// game to start, with its players, following its variant's library entry; replayed through
+/// the rules like a loaded slot.
+pub fn start_of_save_bytes(bytes: &[u8], library: &VariantLibrary) -> Result<StartGame, SaveError> {
     let save = SavedGame::load_bytes(bytes)?;
     let (entry_path, variant) = find_variant(library, &save.variant)?;
     let replayed = save.replay(&variant)?;
-    let start = StartGame {
-        variant,
+    Ok(StartGame {
         from: save.start.is_some().then(|| replayed.start.clone()),
-        after: replayed.line(),
         resigned: replayed.resigned,
         decided: replayed.decided.map(end_of),
-    };
-    let players = Players {
-        white: player_kind(save.white),
-        black: player_kind(save.black),
-    };
-    Ok((start, players, entry_path))
+        ..StartGame::new(variant, replayed.line())
+            .with_players(Players {
+                white: player_kind(save.white),
+                black: player_kind(save.black),
+            })
+            .following(entry_path)
+    })
 }
 
 /// The playable variant called `name` in the library (shipped, mods, command line).
@@ -249,10 +245,9 @@ fn find_variant(library: &VariantLibrary, name: &str) -> Result<(String, Arc<Var
 }
 
 pub(super) fn load_games(
-    mut commands: Commands,
     mut requests: MessageReader<LoadRequested>,
     storage: Res<Storage>,
-    mut library: ResMut<VariantLibrary>,
+    library: Res<VariantLibrary>,
     mut start: MessageWriter<StartGame>,
     mut results: MessageWriter<PersistenceResult>,
 ) {
@@ -272,18 +267,17 @@ pub(super) fn load_games(
             save.variant,
             save.moves.len()
         );
-        commands.insert_resource(Players {
-            white: player_kind(save.white),
-            black: player_kind(save.black),
-        });
         start.write(StartGame {
-            variant: ready.variant.clone(),
             from: ready.from.clone(),
-            after: ready.line.clone(),
             resigned: ready.resigned,
             decided: ready.decided,
+            ..StartGame::new(ready.variant.clone(), ready.line.clone())
+                .with_players(Players {
+                    white: player_kind(save.white),
+                    black: player_kind(save.black),
+                })
+                .following(ready.entry_path.clone())
         });
-        library.playing = Some(ready.entry_path.clone());
         results.write(PersistenceResult::Loaded { slot: slot.clone() });
         if let Some(problem) = ready.loaded.recovered.clone() {
             results.write(notice(

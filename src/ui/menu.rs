@@ -8,7 +8,7 @@ use boardcraft_rules::Seat;
 
 use crate::{
     game::config::{GameConfig, Level, PlayerKind, Players},
-    game::match_state::{AppState, Match, TurnPhase},
+    game::match_state::{AppState, ContinueGame, Match},
     game::variants::{Entry, NewGameRequested, Origin, VariantLibrary},
     settings::{Language, Settings},
     ui::i18n::{Key, LearnKey, learn_tr, player, side, side_lower, tr, trf, variant_text},
@@ -120,7 +120,7 @@ fn main_menu(
     mut lobby_screen: ResMut<super::online::lobby::LobbyScreen>,
     mut start: MessageWriter<NewGameRequested>,
     mut next_state: ResMut<NextState<AppState>>,
-    mut next_phase: ResMut<NextState<TurnPhase>>,
+    mut continue_game: MessageWriter<ContinueGame>,
     mut drawing: ResMut<UiDrawing>,
     mut to_top: Local<bool>,
     #[cfg(not(target_arch = "wasm32"))] mut exit: MessageWriter<AppExit>,
@@ -160,11 +160,8 @@ fn main_menu(
     let mut chosen_start = false;
     let mut buttons = |ui: &mut egui::Ui| {
         ui.horizontal_wrapped(|ui| {
-            if let Some(game) = game.as_deref()
-                && ui.button(tr(lang, Key::MenuContinue)).clicked()
-            {
-                next_state.set(AppState::InGame);
-                next_phase.set(game.resting_phase());
+            if game.is_some() && ui.button(tr(lang, Key::MenuContinue)).clicked() {
+                continue_game.write(ContinueGame);
             }
             if ui
                 .button(super::online::text::say(

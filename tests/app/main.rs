@@ -22,6 +22,7 @@ mod review;
 mod saves_ui;
 mod scripts;
 mod settings;
+mod start;
 mod theme;
 mod undo;
 mod variants;
