@@ -16,6 +16,8 @@
 //!    - [`socket_sessions`]: the open websockets of each session, closed when it ends;
 //!    - [`log_escape`]: log lines a client cannot forge (control characters escaped);
 //!    - [`open_files`]: the open-file limit, raised at start, and the connection cap under it;
+//!    - [`refusals`]: the protocol's code for each case of the services' error enums (the
+//!      [`refusals::Refusal`] trait, which each enum implements beside its cases);
 //! 2. [`storage`]: where games are kept, SQLite (default) or PostgreSQL behind one trait:
 //!    - `sqlite.rs`, `postgres.rs`: the two backends; [`storage::sql`]: their SQL, each
 //!      statement both run written once; `migrations.rs`: the schema's versions;
@@ -26,8 +28,9 @@
 //!    - [`game`]: one task per game, which owns the game, checks every request with the rules
 //!      and stores every change before anyone hears of it (its clocks, its view of the store,
 //!      the registry of running games, the bridge to the rules); [`game::paired`]: games
-//!      between two accounts;
-//!    - [`lobby`]: seeks, quick-pairing pools, challenges, counts;
+//!      between two accounts; what goes wrong is a [`game::GameError`];
+//!    - [`lobby`]: seeks, quick-pairing pools, challenges, counts; what goes wrong is a
+//!      [`lobby::LobbyError`];
 //! 4. [`http`]: the router and its handlers (create a game, join by invite, public state, the
 //!    RON save, health, the browser game's folder), and:
 //!    - [`http::accept`]: the accept loop (connections counted, header and idle timeouts);
@@ -36,7 +39,8 @@
 //!    - [`http::players`]: profiles, archives, leaderboards;
 //!    - [`http::errors`]: every refusal as `{"code", "message"}` (one type, `Refused`, with
 //!      `From` for the services' errors), the extractors (origin check, `CurrentAccount`, JSON
-//!      bodies), and the request deadline.
+//!      bodies), and the request deadline; the sockets turn the same errors into the
+//!      protocol's error messages (`http::socket::fail_with`, the lobby socket's `refusal`).
 //!
 //! Beside the floors, `checks` (feature `checks`) is the `protocol_message` fuzz target's body,
 //! over everything above.
@@ -59,6 +63,7 @@ pub mod pairing;
 pub mod passwords;
 pub mod rate_limit;
 pub mod ratings;
+pub mod refusals;
 pub mod secrets;
 pub mod settings;
 pub mod socket_sessions;

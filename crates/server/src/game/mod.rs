@@ -26,17 +26,21 @@ use tracing::{info, warn};
 
 use crate::storage::now_ms;
 use crate::{
-    Settings, secrets,
+    Settings,
+    refusals::Refusal,
+    secrets,
     storage::{AccountEnd, AccountSeats, GameRecord, Storage, StoreError, StoredGame, StoredMove},
 };
 
 mod clock;
+mod error;
 mod fence;
 pub mod paired;
 mod registry;
 pub mod rules;
 
 use clock::Clock;
+pub use error::{GameError, LoadError};
 pub use registry::Games;
 
 /// A connection's id, unique in the server.
@@ -44,14 +48,6 @@ pub type ConnId = u64;
 
 /// What a game task sends a connection.
 pub type Outbox = mpsc::Sender<Utf8Bytes>;
-
-/// A refusal: the code and the words.
-pub type Refusal = (ErrorCode, String);
-
-/// The refusal when the store (or anything below the game) failed.
-pub(crate) fn internal(e: impl std::fmt::Display) -> Refusal {
-    (ErrorCode::Internal, e.to_string())
-}
 
 /// What the rest of the server asks a game task.
 pub enum Command {
@@ -61,7 +57,7 @@ pub enum Command {
         conn: ConnId,
         token: Option<String>,
         outbox: Outbox,
-        reply: oneshot::Sender<Result<Option<Side>, Refusal>>,
+        reply: oneshot::Sender<Result<Option<Side>, GameError>>,
     },
     Disconnect {
         conn: ConnId,
@@ -73,7 +69,7 @@ pub enum Command {
     },
     /// Someone used the invite.
     Join {
-        reply: oneshot::Sender<Result<SeatJoined, Refusal>>,
+        reply: oneshot::Sender<Result<SeatJoined, GameError>>,
     },
     Snapshot {
         reply: oneshot::Sender<GameSnapshot>,
@@ -130,18 +126,6 @@ pub struct Game {
     /// Another node runs the game now (a write was fenced off, or a handover was asked):
     /// the task tells its connections to reconnect and stops.
     moved_away: Arc<AtomicBool>,
-}
-
-/// Why a stored game cannot be served.
-#[derive(Debug, thiserror::Error)]
-pub enum LoadError {
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error("game {game}: {why}")]
-    Broken { game: String, why: String },
-    /// Another node runs the game and did not let go in time.
-    #[error("game {0} is run by another node; try again")]
-    Elsewhere(String),
 }
 
 impl Game {
@@ -360,13 +344,15 @@ impl Game {
         }
     }
 
-    fn refuse(&mut self, conn: ConnId, code: ErrorCode, message: String, ply: Option<u32>) {
-        info!(game = %self.record.id, conn, code = %code, ply, "refused: {message}");
+    /// Tells the connection its request was refused (`ply`: the refused move's).
+    fn refuse(&mut self, conn: ConnId, refusal: GameError, ply: Option<u32>) {
+        let code = refusal.code();
+        info!(game = %self.record.id, conn, code = %code, ply, "refused: {refusal}");
         self.send_to(
             conn,
             &ServerMessage::Error {
                 code,
-                message,
+                message: refusal.to_string(),
                 ply,
                 fatal: false,
             },
@@ -578,7 +564,7 @@ impl Game {
         conn: ConnId,
         token: Option<String>,
         outbox: Outbox,
-    ) -> Result<Option<Side>, Refusal> {
+    ) -> Result<Option<Side>, GameError> {
         let side = match token {
             None => None,
             Some(token) => {
@@ -590,12 +576,7 @@ impl Game {
                 match (white, black) {
                     (true, _) if joined(Side::White) => Some(Side::White),
                     (_, true) if joined(Side::Black) => Some(Side::Black),
-                    _ => {
-                        return Err((
-                            ErrorCode::BadToken,
-                            "this seat token does not belong to this game".into(),
-                        ));
-                    }
+                    _ => return Err(GameError::BadToken),
                 }
             }
         };
@@ -635,15 +616,9 @@ impl Game {
         Ok(side)
     }
 
-    async fn join(&mut self) -> Result<SeatJoined, Refusal> {
-        let seat_taken = || (ErrorCode::SeatTaken, "both seats are taken".to_owned());
-        if self.record.joined {
-            return Err(seat_taken());
-        }
-        match self.store.mark_joined(self.record.id.clone()).await {
-            Ok(true) => {}
-            Ok(false) => return Err(seat_taken()),
-            Err(e) => return Err(internal(e)),
+    async fn join(&mut self) -> Result<SeatJoined, GameError> {
+        if self.record.joined || !self.store.mark_joined(self.record.id.clone()).await? {
+            return Err(GameError::SeatTaken);
         }
         self.record.joined = true;
         let side = self.record.creator.other();
@@ -685,25 +660,20 @@ impl Game {
                 C::Move { ply, .. } => Some(*ply),
                 _ => None,
             };
-            self.refuse(
-                conn,
-                ErrorCode::ReadOnly,
-                "spectators cannot act in the game".into(),
-                ply,
-            );
+            self.refuse(conn, GameError::ReadOnly, ply);
             return;
         };
-        let outcome = match msg {
-            C::Move { ply, notation } => return self.play(conn, side, ply, notation).await,
-            C::Resign => self.resign(side).await,
-            C::Offer { offer, ply } => self.offer(side, offer, ply).await,
-            C::Accept { offer, ply } => self.accept(side, offer, ply).await,
-            C::Decline { offer } => self.decline(side, offer),
-            C::ClaimVictory => self.claim(side).await,
-            C::Hello { .. } | C::Ping { .. } | C::Resync => Ok(()),
+        let (outcome, ply) = match msg {
+            C::Move { ply, notation } => (self.play(conn, side, ply, notation).await, Some(ply)),
+            C::Resign => (self.resign(side).await, None),
+            C::Offer { offer, ply } => (self.offer(side, offer, ply).await, None),
+            C::Accept { offer, ply } => (self.accept(side, offer, ply).await, None),
+            C::Decline { offer } => (self.decline(side, offer), None),
+            C::ClaimVictory => (self.claim(side).await, None),
+            C::Hello { .. } | C::Ping { .. } | C::Resync => (Ok(()), None),
         };
-        if let Err((code, message)) = outcome {
-            self.refuse(conn, code, message, None);
+        if let Err(refusal) = outcome {
+            self.refuse(conn, refusal, ply);
         }
     }
 
@@ -723,43 +693,38 @@ impl Game {
         }
     }
 
-    async fn play(&mut self, conn: ConnId, side: Side, ply: u32, notation: String) {
+    /// A move of `side` at `ply` (the caller refuses it with that ply on `Err`).
+    async fn play(
+        &mut self,
+        conn: ConnId,
+        side: Side,
+        ply: u32,
+        notation: String,
+    ) -> Result<(), GameError> {
         let current = self.ply();
         if ply < current {
             // A resend: answer with what is stored, apply nothing.
             let stored = self.moved_message(ply, None);
             self.send_to(conn, &stored);
-            if self.moves[ply as usize].notation != notation {
-                self.refuse(
-                    conn,
-                    ErrorCode::PlyAlreadyPlayed,
-                    format!(
-                        "ply {ply} was played already as {}",
-                        self.moves[ply as usize].notation
-                    ),
-                    Some(ply),
-                );
+            let played = &self.moves[ply as usize].notation;
+            if *played != notation {
+                return Err(GameError::PlyAlreadyPlayed {
+                    ply,
+                    stored: played.clone(),
+                });
             }
-            return;
+            return Ok(());
         }
-        let refusal = match self.status() {
-            GameStatus::Waiting => Some((
-                ErrorCode::NotStarted,
-                "the game waits for its second player".to_owned(),
-            )),
-            GameStatus::Finished => Some((ErrorCode::GameOver, "the game is over".to_owned())),
-            GameStatus::Playing if ply > current => Some((
-                ErrorCode::FuturePly,
-                format!("ply {ply} is ahead of the game, which is at ply {current}: resync"),
-            )),
-            GameStatus::Playing if side != self.side_to_move() => Some((
-                ErrorCode::NotYourTurn,
-                format!("it is {}'s turn", self.side_to_move()),
-            )),
-            GameStatus::Playing => None,
-        };
-        if let Some((code, message)) = refusal {
-            return self.refuse(conn, code, message, Some(ply));
+        match self.status() {
+            GameStatus::Waiting => return Err(GameError::NotStarted),
+            GameStatus::Finished => return Err(GameError::Over),
+            GameStatus::Playing if ply > current => {
+                return Err(GameError::FuturePly { ply, current });
+            }
+            GameStatus::Playing if side != self.side_to_move() => {
+                return Err(GameError::NotYourTurn(self.side_to_move()));
+            }
+            GameStatus::Playing => {}
         }
         let now = Instant::now();
         // The flag may have fallen in the instant before the move arrived.
@@ -769,21 +734,11 @@ impl Game {
             if let Err(e) = self.end(rules::timeout(side)).await {
                 warn!(game = %self.record.id, "storing a flag fall failed: {e}");
             }
-            return self.refuse(
-                conn,
-                ErrorCode::GameOver,
-                "your time ran out".into(),
-                Some(ply),
-            );
+            return Err(GameError::TimeRanOut);
         }
-        let mv = match self.position.parse_move(&notation) {
-            Ok(mv) => mv,
-            Err(e) => return self.refuse(conn, ErrorCode::IllegalMove, e.to_string(), Some(ply)),
-        };
+        let mv = self.position.parse_move(&notation)?;
         let mut next = self.position.clone();
-        if let Err(e) = next.play(&mv) {
-            return self.refuse(conn, ErrorCode::IllegalMove, e.to_string(), Some(ply));
-        }
+        next.play(&mv)?;
         let canonical = self.position.format_move(&mv);
         let clock_after = self.clock.as_ref().map(|c| c.after_move(side, now, ply));
         let stored = StoredMove {
@@ -799,12 +754,7 @@ impl Game {
             .await
         {
             warn!(game = %self.record.id, ply, "storing a move failed: {e}");
-            return self.refuse(
-                conn,
-                ErrorCode::Internal,
-                format!("the move could not be stored, try again: {e}"),
-                Some(ply),
-            );
+            return Err(GameError::MoveNotStored(e));
         }
         self.position = next;
         self.moves.push(stored);
@@ -827,6 +777,7 @@ impl Game {
             // The moves are stored, so the end is found again when the game is next loaded.
             warn!(game = %self.record.id, "storing the end failed: {e}");
         }
+        Ok(())
     }
 
     /// A game between accounts that ends before each side made two moves is aborted: no
@@ -896,42 +847,32 @@ impl Game {
         Ok(())
     }
 
-    fn must_be_playing(&self) -> Result<(), Refusal> {
+    fn must_be_playing(&self) -> Result<(), GameError> {
         match self.status() {
             GameStatus::Playing => Ok(()),
-            GameStatus::Waiting => Err((
-                ErrorCode::NotStarted,
-                "the game waits for its second player".into(),
-            )),
-            GameStatus::Finished => Err((ErrorCode::GameOver, "the game is over".into())),
+            GameStatus::Waiting => Err(GameError::NotStarted),
+            GameStatus::Finished => Err(GameError::Over),
         }
     }
 
-    async fn resign(&mut self, side: Side) -> Result<(), Refusal> {
+    async fn resign(&mut self, side: Side) -> Result<(), GameError> {
         self.must_be_playing()?;
-        self.end(rules::resignation(side)).await.map_err(internal)
+        Ok(self.end(rules::resignation(side)).await?)
     }
 
-    async fn claim(&mut self, side: Side) -> Result<(), Refusal> {
+    async fn claim(&mut self, side: Side) -> Result<(), GameError> {
         self.must_be_playing()?;
         let now = Instant::now();
         match self.presence[side.other().index()] {
             SeatPresence::Gone { since, .. } if since + self.settings.grace <= now => {
-                self.end(rules::abandoned(side)).await.map_err(internal)
+                Ok(self.end(rules::abandoned(side)).await?)
             }
-            SeatPresence::Gone { since, .. } => Err((
-                ErrorCode::ClaimNotAllowed,
-                format!(
-                    "the opponent may still come back: claim in {} ms",
-                    (since + self.settings.grace)
-                        .saturating_duration_since(now)
-                        .as_millis()
-                ),
-            )),
-            _ => Err((
-                ErrorCode::ClaimNotAllowed,
-                "the opponent is connected (or never left during the game)".into(),
-            )),
+            SeatPresence::Gone { since, .. } => Err(GameError::ClaimTooEarly {
+                in_ms: (since + self.settings.grace)
+                    .saturating_duration_since(now)
+                    .as_millis(),
+            }),
+            _ => Err(GameError::OpponentPresent),
         }
     }
 
@@ -946,37 +887,28 @@ impl Game {
         side: Side,
         offer: OfferKind,
         ply: Option<u32>,
-    ) -> Result<(), Refusal> {
+    ) -> Result<(), GameError> {
         if let Some(p) = ply
             && p != self.ply()
         {
-            return Err((
-                ErrorCode::StaleOffer,
-                format!("the game is at ply {}, not {p}", self.ply()),
-            ));
+            return Err(GameError::StaleOffer {
+                ply: p,
+                current: self.ply(),
+            });
         }
         match offer {
             OfferKind::Draw | OfferKind::Takeback => self.must_be_playing()?,
             OfferKind::Rematch => {
                 if self.status() != GameStatus::Finished {
-                    return Err((
-                        ErrorCode::OfferNotAllowed,
-                        "a rematch is offered after the game".into(),
-                    ));
+                    return Err(GameError::RematchBeforeTheEnd);
                 }
                 if self.rematch.is_some() {
-                    return Err((
-                        ErrorCode::OfferNotAllowed,
-                        "the rematch exists already".into(),
-                    ));
+                    return Err(GameError::RematchExists);
                 }
             }
         }
         if offer == OfferKind::Takeback && self.takeback_target(side).is_none() {
-            return Err((
-                ErrorCode::OfferNotAllowed,
-                "you have no move to take back".into(),
-            ));
+            return Err(GameError::NoMoveToTakeBack);
         }
         // Offering what the opponent offered accepts it.
         if self.pending(offer, side.other()).is_some() {
@@ -1008,55 +940,51 @@ impl Game {
         side: Side,
         offer: OfferKind,
         ply: Option<u32>,
-    ) -> Result<(), Refusal> {
+    ) -> Result<(), GameError> {
         let Some(index) = self.pending(offer, side.other()) else {
-            return Err((
-                ErrorCode::NoOffer,
-                format!("the opponent has not offered a {offer}"),
-            ));
+            return Err(GameError::NotOffered(offer));
         };
         let made_at = self.offers[index].ply;
         if let Some(p) = ply
             && p != made_at
         {
-            return Err((
-                ErrorCode::StaleOffer,
-                format!("the {offer} offer was made at ply {made_at}, not {p}"),
-            ));
+            return Err(GameError::StaleAnswer {
+                offer,
+                made_at,
+                ply: p,
+            });
         }
         let requester = side.other();
         match offer {
             OfferKind::Draw => {
                 self.must_be_playing()?;
-                self.end(rules::draw_agreed()).await.map_err(internal)
+                Ok(self.end(rules::draw_agreed()).await?)
             }
             OfferKind::Takeback => {
                 self.must_be_playing()?;
-                let target = self.takeback_target(requester).ok_or((
-                    ErrorCode::OfferNotAllowed,
-                    "nothing to take back".to_owned(),
-                ))?;
+                let target = self
+                    .takeback_target(requester)
+                    .ok_or(GameError::NothingToTakeBack)?;
                 self.take_back(target).await
             }
             OfferKind::Rematch => self.make_rematch().await,
         }
     }
 
-    fn decline(&mut self, side: Side, offer: OfferKind) -> Result<(), Refusal> {
+    fn decline(&mut self, side: Side, offer: OfferKind) -> Result<(), GameError> {
         let index = self
             .pending(offer, side.other())
             .or_else(|| self.pending(offer, side))
-            .ok_or((ErrorCode::NoOffer, format!("no {offer} offer is pending")))?;
+            .ok_or(GameError::NoPendingOffer(offer))?;
         self.offers.remove(index);
         self.broadcast(&ServerMessage::OfferDeclined { offer, by: side });
         Ok(())
     }
 
-    async fn take_back(&mut self, target: usize) -> Result<(), Refusal> {
+    async fn take_back(&mut self, target: usize) -> Result<(), GameError> {
         self.store
             .truncate_moves(self.record.id.clone(), target as u32)
-            .await
-            .map_err(internal)?;
+            .await?;
         self.moves.truncate(target);
         self.hashes.truncate(target);
         self.sides.truncate(target);
@@ -1083,12 +1011,9 @@ impl Game {
         Ok(())
     }
 
-    async fn make_rematch(&mut self) -> Result<(), Refusal> {
+    async fn make_rematch(&mut self) -> Result<(), GameError> {
         if self.status() != GameStatus::Finished || self.rematch.is_some() {
-            return Err((
-                ErrorCode::OfferNotAllowed,
-                "no rematch is possible now".into(),
-            ));
+            return Err(GameError::NoRematchNow);
         }
         let id = secrets::game_id();
         // A game between accounts: its rematch is too (colours swapped, ratings as they are
@@ -1121,7 +1046,7 @@ impl Game {
             rematch_of: Some(self.record.id.clone()),
             players,
         };
-        self.store.create_game(record).await.map_err(internal)?;
+        self.store.create_game(record).await?;
         info!(game = %id, rematch_of = %self.record.id, "rematch created");
         self.rematch = Some(id.clone());
         self.offers.clear();

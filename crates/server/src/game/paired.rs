@@ -2,10 +2,10 @@
 //! with both seats taken. Each player gets its seat token and plays over the game websocket
 //! exactly as in an invite game; the game knows the accounts, so that its end is rated and
 //! archived.
-use boardcraft_protocol::{ErrorCode, GamePlayers, PlayerInfo, Rating, Side, TimeControl};
+use boardcraft_protocol::{GamePlayers, PlayerInfo, Rating, Side, TimeControl};
 use tracing::info;
 
-use super::{Games, Refusal, rules};
+use super::{GameError, Games, rules};
 use crate::{
     secrets,
     storage::{AccountSeats, GameRecord, Glicko, Storage},
@@ -46,34 +46,24 @@ pub fn time_control_allowed(tc: &TimeControl) -> bool {
 }
 
 /// Makes and stores a game between two accounts, both seats taken. Refused (nothing stored):
-/// `variant_not_found` (not a shipped variant), `bad_request` (rated without a clock, a
-/// player against themself, a time control out of bounds), `player_not_found` (no such
-/// account), `internal` (the database).
+/// [`GameError::VariantNotFound`] (not a shipped variant), [`GameError::RatedWithoutClock`],
+/// [`GameError::TimeControlOutOfBounds`], [`GameError::PlaysThemself`],
+/// [`GameError::NoAccount`], [`GameError::Storage`] (the database).
 pub async fn create_paired_game(
     games: &Games,
     request: PairedGame,
-) -> Result<PairedSeats, Refusal> {
-    let variant = rules::variant_of(&request.variant, None)
-        .map_err(|e| (ErrorCode::VariantNotFound, e.to_string()))?;
+) -> Result<PairedSeats, GameError> {
+    let variant = rules::variant_of(&request.variant, None).map_err(GameError::VariantNotFound)?;
     if request.rated && request.time_control.is_none() {
-        return Err((
-            ErrorCode::BadRequest,
-            "a rated game needs a time control".into(),
-        ));
+        return Err(GameError::RatedWithoutClock);
     }
     if let Some(tc) = &request.time_control
         && !time_control_allowed(tc)
     {
-        return Err((
-            ErrorCode::BadRequest,
-            "a time control needs 0 < initial_ms <= 24 h and increment_ms <= 1 h".into(),
-        ));
+        return Err(GameError::TimeControlOutOfBounds);
     }
     if request.white == request.black {
-        return Err((
-            ErrorCode::BadRequest,
-            "a player cannot play themself".into(),
-        ));
+        return Err(GameError::PlaysThemself);
     }
     let accounts = [request.white, request.black];
     let players = players_of(
@@ -101,11 +91,7 @@ pub async fn create_paired_game(
             players: players.clone(),
         }),
     };
-    games
-        .store
-        .create_game(record)
-        .await
-        .map_err(super::internal)?;
+    games.store.create_game(record).await?;
     info!(game = %id, variant = %variant.name, rated = request.rated, time_control = ?request.time_control, "paired game created");
     Ok(PairedSeats {
         game: id,
@@ -120,17 +106,14 @@ pub(crate) async fn players_of(
     variant: &str,
     accounts: &[String; 2],
     rated: bool,
-) -> Result<GamePlayers, Refusal> {
+) -> Result<GamePlayers, GameError> {
     let mut infos = Vec::with_capacity(2);
     for id in accounts {
         let account = store
             .account(id.clone())
-            .await
-            .map_err(super::internal)?
-            .ok_or_else(|| (ErrorCode::PlayerNotFound, format!("no account `{id}`")))?;
-        let rating = rating_in(store, id, variant)
-            .await
-            .map_err(super::internal)?;
+            .await?
+            .ok_or_else(|| GameError::NoAccount(id.clone()))?;
+        let rating = rating_in(store, id, variant).await?;
         infos.push(PlayerInfo {
             name: account.name.clone(),
             rating: Some(rating.short()),

@@ -1,5 +1,6 @@
 //! Every HTTP refusal in the documented shape, `{"code", "message"}` (docs/protocol.md): the
-//! one error type of the HTTP side, [`Refused`], which the services' errors convert into; the
+//! one error type of the HTTP side, [`Refused`], which the services' errors convert into (by
+//! their [`Refusal`] impls: each case's code is written beside the case); the
 //! extractors that refuse with it ([`SameOrigin`], [`CurrentAccount`], [`JsonBody`]); the
 //! refusals axum makes by itself (a body over the limit, a path that is not UTF-8, a method a
 //! route does not have, no such route), plain text or empty, rewritten here.
@@ -19,9 +20,10 @@ use tracing::{info, warn};
 
 use crate::{
     client_addr::ClientIp,
-    game::LoadError,
+    game::{GameError, LoadError},
     http::{AppState, accounts},
     passwords::HashError,
+    refusals::Refusal,
     storage::{Account, StoreError},
 };
 
@@ -44,6 +46,15 @@ impl Refused {
             game: None,
             retry_after: None,
         }
+    }
+
+    /// A service's error as the protocol's refusal: its code and its words. A failure of the
+    /// server's own (the database, a broken game) is logged as a warning.
+    pub fn of(e: &impl Refusal) -> Refused {
+        if e.is_internal() {
+            warn!("a request failed: {e}");
+        }
+        Refused::new(e.code(), e.to_string())
     }
 
     /// The refusal names the game it is about.
@@ -91,8 +102,7 @@ impl From<Refused> for Response {
 /// The database failed: an internal error (logged; the message says what failed).
 impl From<StoreError> for Refused {
     fn from(e: StoreError) -> Refused {
-        warn!("a request failed: {e}");
-        Refused::new(ErrorCode::Internal, e.to_string())
+        Refused::of(&e)
     }
 }
 
@@ -100,11 +110,14 @@ impl From<StoreError> for Refused {
 /// internal error.
 impl From<LoadError> for Refused {
     fn from(e: LoadError) -> Refused {
-        if let LoadError::Elsewhere(_) = e {
-            return Refused::new(ErrorCode::GameMoved, e.to_string());
-        }
-        warn!("loading a game failed: {e}");
-        Refused::new(ErrorCode::Internal, e.to_string())
+        Refused::of(&e)
+    }
+}
+
+/// The game service refused (or failed).
+impl From<GameError> for Refused {
+    fn from(e: GameError) -> Refused {
+        Refused::of(&e)
     }
 }
 

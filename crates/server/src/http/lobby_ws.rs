@@ -13,10 +13,11 @@ use axum::{
     response::Response,
 };
 use boardcraft_protocol::{
-    ErrorCode, LobbyClientMessage, PROTOCOL_VERSION, ParseError, parse_lobby_client_message,
+    ErrorCode, LobbyClientMessage, LobbyServerMessage, PROTOCOL_VERSION, ParseError,
+    parse_lobby_client_message,
 };
 use tokio::sync::mpsc;
-use tracing::debug;
+use tracing::{debug, warn};
 
 use crate::{
     client_addr::ClientIp,
@@ -25,6 +26,7 @@ use crate::{
         socket::{self, Next, Session, error, fail},
     },
     lobby::Lobby,
+    refusals::Refusal,
     secrets,
     socket_sessions::{CLOSE_SESSION_CHANGED, SessionChange},
     storage::Account,
@@ -54,8 +56,17 @@ pub async fn upgrade(
         .on_upgrade(move |socket| connection(socket, state, ip, presented, slot)))
 }
 
-fn text(msg: &boardcraft_protocol::LobbyServerMessage) -> Message {
+fn text(msg: &LobbyServerMessage) -> Message {
     Message::Text(Utf8Bytes::from(msg.to_json()))
+}
+
+/// A refused lobby request (or the server's failure) as the lobby's error message; the
+/// connection stays open.
+fn refusal(e: &impl Refusal) -> LobbyServerMessage {
+    if e.is_internal() {
+        warn!("lobby: {e}");
+    }
+    LobbyServerMessage::error(e.code(), e.to_string())
 }
 
 /// A lobby socket, signed in: messages go to the lobby, as the session's account.
@@ -104,16 +115,17 @@ impl Session for LobbySocket {
                     return Next::Stop("session ended");
                 }
                 Err(e) => {
-                    let _ = socket
-                        .send(error(ErrorCode::Internal, e.to_string(), false))
-                        .await;
+                    let _ = socket.send(text(&refusal(&e))).await;
                     return Next::Continue;
                 }
             }
         }
-        if let Some(answer) = self.lobby.handle(&self.account, msg).await
-            && socket.send(text(&answer)).await.is_err()
-        {
+        let answer = match self.lobby.handle(&self.account, msg).await {
+            Ok(None) => return Next::Continue,
+            Ok(Some(answer)) => answer,
+            Err(e) => refusal(&e),
+        };
+        if socket.send(text(&answer)).await.is_err() {
             return Next::Stop("closed");
         }
         Next::Continue
@@ -177,7 +189,7 @@ async fn connection(
         None => None,
         Some(hash) => match state.games.store.session_account(hash.clone()).await {
             Ok(a) => a,
-            Err(e) => return socket::internal_error(&mut socket, e).await,
+            Err(e) => return socket::fail_with(&mut socket, &e).await,
         },
     };
     let (Some(account), Some(session)) = (account, session) else {
@@ -204,7 +216,7 @@ async fn connection(
         Ok(w) => w,
         Err(e) => {
             lobby.disconnect(conn).await;
-            return socket::internal_error(&mut socket, e).await;
+            return socket::fail_with(&mut socket, &e).await;
         }
     };
     if socket.send(text(&welcome)).await.is_err() {

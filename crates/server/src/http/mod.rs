@@ -43,7 +43,7 @@ use crate::storage::now_ms;
 use crate::{
     Settings,
     client_addr::ClientIp,
-    game::{Command, Games, rules},
+    game::{Command, GameError, Games, rules},
     rate_limit::Window,
     secrets,
     storage::GameRecord,
@@ -143,6 +143,16 @@ impl Drop for ConnectionSlot {
 fn refused(what: &str, ip: Option<IpAddr>, code: ErrorCode, message: String) -> Refused {
     info!(?ip, code = %code, "refused {what}: {message}");
     Refused::new(code, message)
+}
+
+/// The game service's refusal of `what`, logged as [`refused`] does (its own failures are
+/// warnings, from [`Refused::of`]).
+fn refused_by_game(what: &str, ip: Option<IpAddr>, e: GameError) -> Refused {
+    let refusal = Refused::from(e);
+    if refusal.code != ErrorCode::Internal {
+        info!(?ip, code = %refusal.code, "refused {what}: {}", refusal.message);
+    }
+    refusal
 }
 
 pub fn router(state: Arc<AppState>) -> Router {
@@ -376,43 +386,34 @@ async fn join_by_invite(
     Path(invite): Path<String>,
 ) -> Result<Json<boardcraft_protocol::http::SeatJoined>, Refused> {
     let ip = Some(client);
-    let not_found = || {
-        refused(
-            "an invite",
-            ip,
-            ErrorCode::InviteNotFound,
-            "no game has this invite".into(),
-        )
-    };
+    let refuse = |e| refused_by_game("an invite", ip, e);
     if !secrets::looks_like_id(&invite) {
-        return Err(not_found());
+        return Err(refuse(GameError::InviteNotFound));
     }
     let game = state
         .games
         .store
         .game_of_invite(invite)
         .await?
-        .ok_or_else(not_found)?;
+        .ok_or_else(|| refuse(GameError::InviteNotFound))?;
     let answer = state
         .games
         .ask(&game, |reply| Command::Join { reply })
         .await?
-        .ok_or_else(not_found)?;
-    answer.map(Json).map_err(|(code, message)| {
-        let refusal = refused("an invite", ip, code, message);
-        if code == ErrorCode::SeatTaken {
-            refusal.about_game(game)
-        } else {
-            refusal
-        }
-    })
+        .ok_or_else(|| refuse(GameError::InviteNotFound))?;
+    match answer {
+        Ok(seat) => Ok(Json(seat)),
+        // Its holder may still watch the game.
+        Err(e @ GameError::SeatTaken) => Err(refuse(e).about_game(game)),
+        Err(e) => Err(refuse(e)),
+    }
 }
 
 async fn public_state(
     State(state): State<Arc<AppState>>,
     Path(game): Path<String>,
 ) -> Result<Json<boardcraft_protocol::GameSnapshot>, Refused> {
-    let not_found = || Refused::new(ErrorCode::GameNotFound, format!("no game `{game}`"));
+    let not_found = || Refused::from(GameError::NotFound(game.clone()));
     if !secrets::looks_like_id(&game) {
         return Err(not_found());
     }
@@ -428,7 +429,7 @@ async fn save_file(
     State(state): State<Arc<AppState>>,
     Path(game): Path<String>,
 ) -> Result<Response, Refused> {
-    let not_found = || Refused::new(ErrorCode::GameNotFound, format!("no game `{game}`"));
+    let not_found = || Refused::from(GameError::NotFound(game.clone()));
     if !secrets::looks_like_id(&game) {
         return Err(not_found());
     }

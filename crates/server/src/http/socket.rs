@@ -18,12 +18,13 @@ use tokio::{
     sync::mpsc,
     time::{Instant, interval_at, sleep_until},
 };
-use tracing::info;
+use tracing::{info, warn};
 
 use crate::{
     Settings,
     http::{AppState, ConnectionSlot, Refused, ws::origin_allowed},
     rate_limit::MessageRate,
+    refusals::Refusal,
     socket_sessions::{SessionChange, SessionWatch},
 };
 
@@ -103,15 +104,20 @@ pub(crate) async fn fail(
     close(socket, close_with, code.as_str()).await;
 }
 
-/// The server failed (`e`): says so, and closes with 1011.
-pub(crate) async fn internal_error(socket: &mut WebSocket, e: impl std::fmt::Display) {
-    fail(
-        socket,
-        ErrorCode::Internal,
-        e.to_string(),
-        close_code::ERROR,
-    )
-    .await;
+/// A service refused the connection (or failed): its error as the protocol's fatal error,
+/// then the close that goes with it: 1011 when the server failed, 1013 (try again) when the
+/// game moved to another node, else a policy close.
+pub(crate) async fn fail_with(socket: &mut WebSocket, refusal: &impl Refusal) {
+    let code = refusal.code();
+    let close_with = match code {
+        ErrorCode::Internal => close_code::ERROR,
+        ErrorCode::GameMoved => close_code::AGAIN,
+        _ => close_code::POLICY,
+    };
+    if refusal.is_internal() {
+        warn!("a websocket failed: {refusal}");
+    }
+    fail(socket, code, refusal.to_string(), close_with).await;
 }
 
 /// Whether a websocket error is a text frame that is not UTF-8 (answered with close 1007).

@@ -21,7 +21,7 @@ use tracing::debug;
 use crate::{
     Settings,
     client_addr::ClientIp,
-    game::{Command, ConnId, LoadError},
+    game::{Command, ConnId, GameError, LoadError},
     http::{
         AppState, ConnectionSlot, Refused,
         socket::{self, Next, Session, error, fail},
@@ -102,24 +102,10 @@ pub(crate) fn origin_allowed(settings: &Settings, headers: &HeaderMap) -> Result
     ))
 }
 
-/// A game's answer, or why the connection is refused: no such game (a policy close), or the
-/// store failed (an error close).
-fn found<T>(
-    answer: Result<Option<T>, LoadError>,
-    game: &str,
-) -> Result<T, (ErrorCode, String, u16)> {
-    match answer {
-        Err(e @ LoadError::Elsewhere(_)) => {
-            Err((ErrorCode::GameMoved, e.to_string(), close_code::AGAIN))
-        }
-        Ok(Some(value)) => Ok(value),
-        Ok(None) => Err((
-            ErrorCode::GameNotFound,
-            format!("no game `{game}`"),
-            close_code::POLICY,
-        )),
-        Err(e) => Err((ErrorCode::Internal, e.to_string(), close_code::ERROR)),
-    }
+/// A game's answer, or why the connection is refused: no such game, or the game could not
+/// be loaded.
+fn found<T>(answer: Result<Option<T>, LoadError>, game: &str) -> Result<T, GameError> {
+    answer?.ok_or_else(|| GameError::NotFound(game.to_owned()))
 }
 
 /// A game socket in its game: messages go to the game's task.
@@ -238,9 +224,7 @@ async fn connection(
     let (outbox, inbox) = mpsc::channel::<Utf8Bytes>(settings.outgoing_queue);
     let task = match found(state.games.task(&game).await, &game) {
         Ok(task) => task,
-        Err((code, message, close_with)) => {
-            return fail(&mut socket, code, message, close_with).await;
-        }
+        Err(e) => return socket::fail_with(&mut socket, &e).await,
     };
     let joined = state
         .games
@@ -253,14 +237,9 @@ async fn connection(
         .await;
     drop(outbox);
     drop(task);
-    let side = match found(joined, &game) {
-        Ok(Ok(side)) => side,
-        Ok(Err((code, message))) => {
-            return fail(&mut socket, code, message, close_code::POLICY).await;
-        }
-        Err((code, message, close_with)) => {
-            return fail(&mut socket, code, message, close_with).await;
-        }
+    let side = match found(joined, &game).and_then(|side| side) {
+        Ok(side) => side,
+        Err(e) => return socket::fail_with(&mut socket, &e).await,
     };
     // The task that accepted the connection (a retry may have started a new one).
     let Ok(Some(task)) = state.games.task(&game).await else {

@@ -35,7 +35,7 @@ use std::{
 
 use axum::extract::ws::Utf8Bytes;
 use boardcraft_protocol::{
-    Challenge, ChallengeEnd, ColorChoice, ErrorCode, GameTerms, LobbyClientMessage, LobbyCounts,
+    Challenge, ChallengeEnd, ColorChoice, GameTerms, LobbyClientMessage, LobbyCounts,
     LobbyServerMessage, PROTOCOL_VERSION, PlayerInfo, PoolInfo, PoolKey, Rating, Seek, Side,
     TimeControl, WS_PATH,
 };
@@ -57,8 +57,11 @@ use crate::{
     },
 };
 
+mod error;
+
 pub use crate::settings::{DEFAULT_POOLS, LobbySettings};
 pub use crate::storage::lobby::CHANNEL;
+pub use error::LobbyError;
 
 /// Reads a pool list: `variant minutes+seconds`, comma-separated
 /// (`ugolki-9qum 3+2, focus 10+5`).
@@ -157,18 +160,6 @@ pub struct Lobby {
 /// `welcome.playing`: the account's unfinished games made within this (an abandoned game
 /// nobody claimed is not listed for ever).
 const PLAYING_WITHIN_MS: i64 = 24 * 3600 * 1000;
-
-/// A refusal to a lobby request (an `error` message; boxed, as it is large).
-type Refusal = Box<LobbyServerMessage>;
-
-fn refuse(code: ErrorCode, message: impl Into<String>) -> Refusal {
-    Box::new(LobbyServerMessage::error(code, message))
-}
-
-fn internal(e: StoreError) -> Refusal {
-    warn!("lobby: {e}");
-    refuse(ErrorCode::Internal, e.to_string())
-}
 
 impl Lobby {
     /// Starts the node's lobby: reads the tables, follows the events, runs the heartbeat and
@@ -655,7 +646,7 @@ impl Lobby {
         rated: bool,
         white: &Account,
         black: &Account,
-    ) -> Result<String, StoreError> {
+    ) -> Result<String, LobbyError> {
         let seats = paired::create_paired_game(
             &self.games,
             paired::PairedGame {
@@ -666,8 +657,7 @@ impl Lobby {
                 black: black.id.clone(),
             },
         )
-        .await
-        .map_err(|(code, why)| StoreError::Backend(format!("{code}: {why}")))?;
+        .await?;
         let paired::PairedSeats {
             game: id,
             tokens,
@@ -715,19 +705,17 @@ impl Lobby {
 
     // ----- requests
 
-    /// Handles a request of a signed-in connection; the direct answer, if any (refusals,
-    /// pong). Everything else arrives as events, on every connection it concerns.
+    /// Handles a request of a signed-in connection: the direct answer, if any (a pong), or
+    /// why it was refused. Everything else arrives as events, on every connection it
+    /// concerns.
     pub async fn handle(
         &self,
         me: &Account,
         msg: LobbyClientMessage,
-    ) -> Option<LobbyServerMessage> {
-        let result = match msg {
-            LobbyClientMessage::Hello { .. } => Err(refuse(
-                ErrorCode::AlreadyJoined,
-                "this connection said hello already",
-            )),
-            LobbyClientMessage::Ping { n } => return Some(LobbyServerMessage::Pong { n }),
+    ) -> Result<Option<LobbyServerMessage>, LobbyError> {
+        let done = match msg {
+            LobbyClientMessage::Hello { .. } => Err(LobbyError::AlreadyJoined),
+            LobbyClientMessage::Ping { n } => return Ok(Some(LobbyServerMessage::Pong { n })),
             LobbyClientMessage::Seek { terms } => self.seek(me, terms).await,
             LobbyClientMessage::CancelSeek { id } => self.cancel_seek(me, id).await,
             LobbyClientMessage::AcceptSeek { id } => self.accept_seek(me, id).await,
@@ -740,31 +728,25 @@ impl Lobby {
             }
             LobbyClientMessage::CancelChallenge { id } => self.cancel_challenge(me, id).await,
         };
-        result.err().map(|refusal| *refusal)
+        done.map(|()| None)
     }
 
     /// Checks a seek's or challenge's terms; the variant's title.
-    fn check_terms(terms: &GameTerms) -> Result<String, Refusal> {
-        let variant = rules::variant_of(&terms.variant, None)
-            .map_err(|e| refuse(ErrorCode::VariantNotFound, e.to_string()))?;
-        if let Some(tc) = terms.time_control
-            && (tc.initial_ms == 0 || tc.initial_ms > 24 * 3_600_000 || tc.increment_ms > 3_600_000)
+    fn check_terms(terms: &GameTerms) -> Result<String, LobbyError> {
+        let variant =
+            rules::variant_of(&terms.variant, None).map_err(LobbyError::VariantNotFound)?;
+        if let Some(tc) = &terms.time_control
+            && !paired::time_control_allowed(tc)
         {
-            return Err(refuse(
-                ErrorCode::BadMessage,
-                "a time control needs 0 < initial_ms <= 24 h and increment_ms <= 1 h",
-            ));
+            return Err(LobbyError::TimeControlOutOfBounds);
         }
         if terms.rated && terms.time_control.is_none() {
-            return Err(refuse(
-                ErrorCode::NotAllowed,
-                "a rated game needs a time control",
-            ));
+            return Err(LobbyError::RatedWithoutClock);
         }
         Ok(variant.title.clone())
     }
 
-    async fn seek(&self, me: &Account, terms: GameTerms) -> Result<(), Refusal> {
+    async fn seek(&self, me: &Account, terms: GameTerms) -> Result<(), LobbyError> {
         let variant_title = Self::check_terms(&terms)?;
         let seek = Seek {
             id: secrets::game_id(),
@@ -782,11 +764,8 @@ impl Lobby {
             body: serde_json::to_string(&seek).expect("a seek serialises"),
         };
         let max = self.pool_settings().max_seeks_per_account;
-        if !self.db().add_seek(row, max).await.map_err(internal)? {
-            return Err(refuse(
-                ErrorCode::NotAllowed,
-                format!("at most {max} open seeks per player"),
-            ));
+        if !self.db().add_seek(row, max).await? {
+            return Err(LobbyError::TooManySeeks(max));
         }
         info!(seek = %seek.id, account = %me.id, variant = %seek.variant, "seek");
         self.publish(Target::All, LobbyServerMessage::SeekAdded { seek })
@@ -794,60 +773,46 @@ impl Lobby {
         Ok(())
     }
 
-    async fn cancel_seek(&self, me: &Account, id: String) -> Result<(), Refusal> {
-        let taken = self
-            .db()
-            .take_seek(id.clone(), Some(me.id.clone()))
-            .await
-            .map_err(internal)?;
+    async fn cancel_seek(&self, me: &Account, id: String) -> Result<(), LobbyError> {
+        let taken = self.db().take_seek(id.clone(), Some(me.id.clone())).await?;
         if taken.is_none() {
-            return Err(refuse(ErrorCode::SeekNotFound, "no such seek of yours"));
+            return Err(LobbyError::NotYourSeek);
         }
         self.publish(Target::All, LobbyServerMessage::SeekRemoved { id })
             .await;
         Ok(())
     }
 
-    async fn accept_seek(&self, me: &Account, id: String) -> Result<(), Refusal> {
+    async fn accept_seek(&self, me: &Account, id: String) -> Result<(), LobbyError> {
         let db = self.db();
-        let not_found = || refuse(ErrorCode::SeekNotFound, "the seek is gone");
-        let seek = db
-            .seek(id.clone())
-            .await
-            .map_err(internal)?
-            .ok_or_else(not_found)?;
+        let seek = db.seek(id.clone()).await?.ok_or(LobbyError::SeekGone)?;
         if seek.account == me.id {
-            return Err(refuse(
-                ErrorCode::NotAllowed,
-                "that is your own seek (cancel it instead)",
-            ));
+            return Err(LobbyError::OwnSeek);
         }
         let seeker = self
             .store
             .account(seek.account.clone())
-            .await
-            .map_err(internal)?
-            .ok_or_else(not_found)?;
+            .await?
+            .ok_or(LobbyError::SeekGone)?;
         // Taken atomically: of two accepters, one gets it.
         let row = db
             .take_seek(id.clone(), None)
-            .await
-            .map_err(internal)?
-            .ok_or_else(not_found)?;
+            .await?
+            .ok_or(LobbyError::SeekGone)?;
         self.publish(
             Target::All,
             LobbyServerMessage::SeekRemoved { id: id.clone() },
         )
         .await;
-        let terms: Seek = serde_json::from_str(&row.body)
-            .map_err(|e| refuse(ErrorCode::Internal, format!("a stored seek: {e}")))?;
+        let terms: Seek = serde_json::from_str(&row.body).map_err(|e| LobbyError::BrokenRow {
+            what: "seek",
+            why: e.to_string(),
+        })?;
         let (white, black) = match colors(terms.color) {
             Side::White => (&seeker, me),
             Side::Black => (me, &seeker),
         };
-        self.out_of_pools([&seeker.id, &me.id])
-            .await
-            .map_err(internal)?;
+        self.out_of_pools([&seeker.id, &me.id]).await?;
         self.pair(
             &terms.variant,
             terms.time_control,
@@ -855,23 +820,16 @@ impl Lobby {
             white,
             black,
         )
-        .await
-        .map_err(internal)?;
+        .await?;
         Ok(())
     }
 
-    async fn join_pool(&self, me: &Account, pool: PoolKey) -> Result<(), Refusal> {
+    async fn join_pool(&self, me: &Account, pool: PoolKey) -> Result<(), LobbyError> {
         if !self.pool_settings().pools.contains(&pool) {
-            return Err(refuse(
-                ErrorCode::PoolNotFound,
-                format!("this server has no pool {}", pool.id()),
-            ));
+            return Err(LobbyError::PoolNotFound(pool.id()));
         }
         if me.bot && !self.pool_settings().allow_bots_in_pools {
-            return Err(refuse(
-                ErrorCode::NotAllowed,
-                "bots do not play in the quick-pairing pools here: open a seek or answer challenges",
-            ));
+            return Err(LobbyError::NoBotsInPools);
         }
         let rating = self.rating(&me.id, &pool.variant).await;
         self.db()
@@ -881,8 +839,7 @@ impl Lobby {
                 rating: rating.rating,
                 joined_ms: now_ms(),
             })
-            .await
-            .map_err(internal)?;
+            .await?;
         debug!(account = %me.id, pool = %pool.id(), "joined a pool");
         self.publish_to(&[&me.id], LobbyServerMessage::PoolJoined { pool })
             .await;
@@ -890,30 +847,28 @@ impl Lobby {
         Ok(())
     }
 
-    async fn leave_pool(&self, me: &Account) -> Result<(), Refusal> {
-        self.db()
-            .leave_pool(me.id.clone())
-            .await
-            .map_err(internal)?;
+    async fn leave_pool(&self, me: &Account) -> Result<(), LobbyError> {
+        self.db().leave_pool(me.id.clone()).await?;
         self.publish_to(&[&me.id], LobbyServerMessage::PoolLeft)
             .await;
         self.ask_for_wave().await;
         Ok(())
     }
 
-    async fn challenge(&self, me: &Account, to: String, terms: GameTerms) -> Result<(), Refusal> {
+    async fn challenge(
+        &self,
+        me: &Account,
+        to: String,
+        terms: GameTerms,
+    ) -> Result<(), LobbyError> {
         let variant_title = Self::check_terms(&terms)?;
         let target = self
             .store
             .account_by_name(to.clone())
-            .await
-            .map_err(internal)?
-            .ok_or_else(|| refuse(ErrorCode::PlayerNotFound, format!("nobody is named {to}")))?;
+            .await?
+            .ok_or_else(|| LobbyError::NobodyNamed(to.clone()))?;
         if target.id == me.id {
-            return Err(refuse(
-                ErrorCode::NotAllowed,
-                "you cannot challenge yourself",
-            ));
+            return Err(LobbyError::ChallengesSelf);
         }
         let max = self.pool_settings().max_challenges_per_account;
         let open = self
@@ -925,10 +880,7 @@ impl Lobby {
             .filter(|c| c.from.name == me.name)
             .count();
         if open >= max as usize {
-            return Err(refuse(
-                ErrorCode::NotAllowed,
-                format!("at most {max} open challenges per player"),
-            ));
+            return Err(LobbyError::TooManyChallenges(max));
         }
         let challenge = Challenge {
             id: secrets::game_id(),
@@ -948,8 +900,7 @@ impl Lobby {
                 created_ms: now_ms(),
                 body: serde_json::to_string(&challenge).expect("a challenge serialises"),
             })
-            .await
-            .map_err(internal)?;
+            .await?;
         info!(challenge = %challenge.id, from = %me.id, to = %target.id, "challenge");
         self.publish_to(
             &[&me.id, &target.id],
@@ -964,8 +915,8 @@ impl Lobby {
         &self,
         id: &str,
         mine: impl Fn(&Challenge) -> bool,
-    ) -> Result<ChallengeRow, Refusal> {
-        let not_found = || refuse(ErrorCode::ChallengeNotFound, "no such challenge");
+    ) -> Result<ChallengeRow, LobbyError> {
+        let not_found = || LobbyError::ChallengeNotFound;
         let known = self
             .view
             .lock()
@@ -981,8 +932,7 @@ impl Lobby {
                 let row = self
                     .db()
                     .challenges()
-                    .await
-                    .map_err(internal)?
+                    .await?
                     .into_iter()
                     .find(|c| c.id == id)
                     .ok_or_else(not_found)?;
@@ -994,8 +944,7 @@ impl Lobby {
         }
         self.db()
             .take_challenge(id.to_owned())
-            .await
-            .map_err(internal)?
+            .await?
             .ok_or_else(not_found)
     }
 
@@ -1004,12 +953,12 @@ impl Lobby {
         me: &Account,
         id: String,
         accept: bool,
-    ) -> Result<(), Refusal> {
+    ) -> Result<(), LobbyError> {
         let row = self
             .take_challenge_where(&id, |c| c.to.name == me.name)
             .await?;
         if row.to != me.id {
-            return Err(refuse(ErrorCode::ChallengeNotFound, "no such challenge"));
+            return Err(LobbyError::ChallengeNotFound);
         }
         let why = if accept {
             ChallengeEnd::Accepted
@@ -1020,21 +969,21 @@ impl Lobby {
         if !accept {
             return Ok(());
         }
-        let challenge: Challenge = serde_json::from_str(&row.body)
-            .map_err(|e| refuse(ErrorCode::Internal, format!("a stored challenge: {e}")))?;
+        let challenge: Challenge =
+            serde_json::from_str(&row.body).map_err(|e| LobbyError::BrokenRow {
+                what: "challenge",
+                why: e.to_string(),
+            })?;
         let challenger = self
             .store
             .account(row.from.clone())
-            .await
-            .map_err(internal)?
-            .ok_or_else(|| refuse(ErrorCode::PlayerNotFound, "the challenger is gone"))?;
+            .await?
+            .ok_or(LobbyError::ChallengerGone)?;
         let (white, black) = match colors(challenge.color) {
             Side::White => (&challenger, me),
             Side::Black => (me, &challenger),
         };
-        self.out_of_pools([&challenger.id, &me.id])
-            .await
-            .map_err(internal)?;
+        self.out_of_pools([&challenger.id, &me.id]).await?;
         self.pair(
             &challenge.variant,
             challenge.time_control,
@@ -1042,12 +991,11 @@ impl Lobby {
             white,
             black,
         )
-        .await
-        .map_err(internal)?;
+        .await?;
         Ok(())
     }
 
-    async fn cancel_challenge(&self, me: &Account, id: String) -> Result<(), Refusal> {
+    async fn cancel_challenge(&self, me: &Account, id: String) -> Result<(), LobbyError> {
         let row = self
             .take_challenge_where(&id, |c| c.from.name == me.name)
             .await?;
@@ -1260,7 +1208,7 @@ impl Lobby {
     }
 
     /// The game of two players a wave paired: rated, colours drawn.
-    async fn pool_game(&self, pool: &PoolKey, a: &str, b: &str) -> Result<(), StoreError> {
+    async fn pool_game(&self, pool: &PoolKey, a: &str, b: &str) -> Result<(), LobbyError> {
         let missing = |id: &str| StoreError::Backend(format!("account {id} is gone"));
         let a = self
             .store

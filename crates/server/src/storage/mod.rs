@@ -46,6 +46,13 @@ pub enum StoreError {
     Backend(String),
 }
 
+/// The database's failures are the server's: `internal` to the protocol.
+impl crate::refusals::Refusal for StoreError {
+    fn code(&self) -> boardcraft_protocol::ErrorCode {
+        boardcraft_protocol::ErrorCode::Internal
+    }
+}
+
 /// A game as created: everything but its moves and end.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {

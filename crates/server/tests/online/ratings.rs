@@ -908,22 +908,26 @@ async fn refusals(db: Db) {
         )
     };
     use boardcraft_protocol::ErrorCode;
+    use boardcraft_server::refusals::Refusal;
     let tc = Some(TimeControl::minutes(3, 2));
     let (ida, idb) = (a.account.id.as_str(), b.account.id.as_str());
     assert_eq!(
-        ask("nope", tc, true, ida, idb).await.unwrap_err().0,
+        ask("nope", tc, true, ida, idb).await.unwrap_err().code(),
         ErrorCode::VariantNotFound
     );
     assert_eq!(
-        ask(VARIANT, None, true, ida, idb).await.unwrap_err().0,
+        ask(VARIANT, None, true, ida, idb).await.unwrap_err().code(),
         ErrorCode::BadRequest
     );
     assert_eq!(
-        ask(VARIANT, tc, true, ida, ida).await.unwrap_err().0,
+        ask(VARIANT, tc, true, ida, ida).await.unwrap_err().code(),
         ErrorCode::BadRequest
     );
     assert_eq!(
-        ask(VARIANT, tc, true, ida, "nobody").await.unwrap_err().0,
+        ask(VARIANT, tc, true, ida, "nobody")
+            .await
+            .unwrap_err()
+            .code(),
         ErrorCode::PlayerNotFound
     );
     // Casual and untimed is fine.

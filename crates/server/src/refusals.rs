@@ -1,0 +1,17 @@
+//! What the protocol calls a failure. Each service has its own error enum that says what went
+//! wrong (`game::GameError`, `lobby::LobbyError`, the store's `StoreError`, …); this trait
+//! gives the protocol's [`ErrorCode`] for each case, and its `Display` is the message clients
+//! read. The HTTP side (`http::Refused`) and the sockets turn any of them into the protocol's
+//! error with it, so that a case's code is written once, beside the case.
+use boardcraft_protocol::ErrorCode;
+
+pub trait Refusal: std::fmt::Display {
+    /// The protocol's code for this failure (it also gives the HTTP status).
+    fn code(&self) -> ErrorCode;
+
+    /// The server's own failure (the database, a broken stored game), not the request's:
+    /// logged as a warning where it is answered.
+    fn is_internal(&self) -> bool {
+        self.code() == ErrorCode::Internal
+    }
+}
