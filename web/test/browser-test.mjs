@@ -54,7 +54,7 @@ import { readFile, writeFile, mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { PNG } from "pngjs";
 import { builtGame, serveStatic } from "./serve.mjs";
-import { launchChromium } from "./harness.mjs";
+import { countFrames, framesPass, launchChromium } from "./harness.mjs";
 
 const args = parseArgs(process.argv.slice(2));
 const dist = resolve(args.dist ?? "dist");
@@ -196,6 +196,7 @@ const stats = (values) => {
 async function openGame(browser, origin, scenario, log) {
   const context = await browser.newContext({ viewport: { width: 960, height: 600 }, ...scenario.context });
   const page = await context.newPage();
+  await page.addInitScript(countFrames);
   // Bevy logs every level with console.log ("%cERROR%c file:line%c message" when coloured),
   // so its level is read from the text; console.error is what panics use.
   const warned = new Set();
@@ -519,7 +520,7 @@ async function touchMove(game, scenario, report) {
     console.log(`tap ${i + 1}: ${name} at (${x.toFixed(0)}, ${y.toFixed(0)})`);
     await page.touchscreen.tap(x, y);
     // The game reads input once a frame: let the tap be seen before the next one.
-    await sleep(600);
+    await framesPass(page, 0, 1);
   }
   const line = await waitFor("the tapped move", 30, async () =>
     Number(await attr("ply")) > plyBefore ? attr("line") : null,
@@ -531,7 +532,9 @@ async function touchMove(game, scenario, report) {
     fail(`the taps played ${line.split(" ").at(-1)}, not ${notation}`);
   }
   if (line !== null) console.log(`touch: ${taps.join(" then ")} played ${notation}`);
-  await sleep(1500);
+  // The move's animation over: the picture shows the position after it.
+  await waitFor("the game ready after the tapped move", 30, async () => (await attr("phase")) !== "animating").catch((e) => fail(e.message));
+  await framesPass(page, 0, 2);
   await game.shot(`${scenario.name}-after-move`);
   report.touchLine = line;
 }

@@ -29,7 +29,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { builtGame } from "./serve.mjs";
-import { countFrames, framesPass, launchChromium, parseArgs, sleep, waitFor } from "./harness.mjs";
+import { countFrames, framesPass, launchChromium, parseArgs, waitFor } from "./harness.mjs";
 
 const args = parseArgs(process.argv.slice(2));
 const dist = resolve(args.dist ?? "dist");
@@ -93,8 +93,12 @@ async function startServer(log) {
     origin,
     data,
     stop: async () => {
+      // Its data folder is removed once the server has exited (it writes on its way out).
+      const gone = child.exitCode !== null || child.signalCode !== null
+        ? Promise.resolve()
+        : new Promise((done) => child.once("exit", done));
       child.kill("SIGTERM");
-      await sleep(300);
+      await gone;
       await rm(data, { recursive: true, force: true });
     },
   };
@@ -209,7 +213,8 @@ async function playByTaps(player, ply) {
     const at = cells[square];
     if (!at) throw new Error(`${player.name}: ${square} is not on the screen`);
     await player.page.touchscreen.tap(at[0], at[1]);
-    await sleep(400);
+    // The game reads input once a frame: let the tap be seen before the next one.
+    await framesPass(player.page, 0, 1);
   }
   await waitFor(`${player.name}: ${move} played by taps`, waitSeconds, async () => Number(await player.attr("ply")) > ply).catch(async (e) => {
     // The published cells as dots over the page, to see where they are against the board.
@@ -445,8 +450,9 @@ async function main() {
         } else if (tab === "leaders") {
           await waitFor("the leaderboard", waitSeconds, async () => (await a.lobby()).leaders);
         }
-        // Drawn (a loaded machine draws a frame a second or slower).
-        await sleep(3000);
+        // Drawn: egui shows what arrived in its next frames (a loaded machine draws a frame a
+        // second or slower).
+        await framesPass(a.page, 0, 3);
         await checkLayout(a, `lobby ${tab} 390×844 ${lang}`, vp);
         const file = join(out, `lobby-${tab}-390x844-${lang}.png`);
         await writeFile(file, await a.page.screenshot());

@@ -114,8 +114,12 @@ async function startServer(log) {
   return {
     origin,
     stop: async () => {
+      // Its data folder is removed once the server has exited (it writes on its way out).
+      const gone = child.exitCode !== null || child.signalCode !== null
+        ? Promise.resolve()
+        : new Promise((done) => child.once("exit", done));
       child.kill("SIGTERM");
-      await sleep(300);
+      await gone;
       await rm(data, { recursive: true, force: true });
     },
   };

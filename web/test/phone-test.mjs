@@ -23,7 +23,7 @@
 // Then, in a browser of its own, at 390×844 on a fresh game of Ugolki 3×3: a pinch on the board
 // (two fingers moving apart) must bring the 3D camera closer (`data-camera`), a double tap must
 // reset the view, and the whole game is played by touch taps alone (both sides at this screen),
-// to its end.
+// to its end, with Settings' "Animate moves" off.
 //
 // Usage: node phone-test.mjs --dist <built page> --out <folder> [--chromium /usr/bin/chromium]
 //        [--ci] [--sizes 390x844,844x390] [--screens menu,race-3d] [--no-game] [--no-pinch]
@@ -439,6 +439,10 @@ async function doubleTap(page, report) {
 async function touchGame(browser, origin, report, { moves: playMoves = true } = {}) {
   const size = SIZES.find((s) => s.name === "390x844");
   const context = await browser.newContext(size);
+  // With Settings' "Animate moves" off, as a player may choose: what is tested here is where
+  // the taps land, and each move's hop-by-hop animation would cost seconds of frames under the
+  // software renderer (the animations are the browser test's and the app tests' to check).
+  await context.addInitScript(() => localStorage.setItem("boardcraft/settings.ron", "(animation_speed: 0.0)"));
   const page = await open(context, origin, { variant: "ugolki-hg-3x3", ...human }, "touch game");
   const started = Date.now();
   try {

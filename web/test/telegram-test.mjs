@@ -23,7 +23,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { builtGame, serveStatic } from "./serve.mjs";
-import { launchChromium, parseArgs, pixelAt, sleep, waitFor } from "./harness.mjs";
+import { countFrames, framesPass, launchChromium, parseArgs, pixelAt, waitFor } from "./harness.mjs";
 
 const args = parseArgs(process.argv.slice(2));
 const dist = resolve(args.dist ?? "dist");
@@ -117,6 +117,7 @@ async function main() {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
     if (telegram) await context.addInitScript(stub, telegram);
     const page = await context.newPage();
+    await page.addInitScript(countFrames);
     const requests = [];
     page.on("request", (r) => requests.push(r.url()));
     page.on("console", (m) => {
@@ -220,7 +221,8 @@ async function main() {
       await waitFor("the game following the theme change", 60, async () =>
         (await themeOf(page)).startsWith("bg=#ffffff panel=#ffffff text=#000000 "),
       ).catch(async () => fail(`after a theme change the game applied "${await themeOf(page)}"`));
-      await sleep(1000);
+      // The panel drawn in the new colours.
+      await framesPass(page, 0, 2);
       const light = await panelSpot(page);
       const lightSeen = await pixelAt(page, light.x, light.y);
       check(near(lightSeen, "#ffffff"), `after a theme change the game's panel is rgb(${lightSeen}), not white`);
@@ -245,7 +247,8 @@ async function main() {
     {
       const { context, page } = await open({ ...INSIDE, initData: "" }, "variant=ugolki-hg-3x3&white=human&black=human");
       check((await appState(page)) === "in-game", "outside Telegram: the game did not start");
-      await sleep(1000);
+      // A few frames of the game: time for it to call Telegram if it wrongly would.
+      await framesPass(page, 0, 3);
       const made = await calls(page);
       check(made.length === 0, `outside Telegram the page called ${made.join(", ")}`);
       check((await background(page)) === "rgb(27, 23, 20)", `outside Telegram the page background is ${await background(page)}`);
