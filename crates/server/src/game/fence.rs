@@ -1,8 +1,7 @@
-//! A game task's view of the games' table: every call goes through, and a write refused
+//! A game task's writes to the games' table: every call goes through, and a write refused
 //! because another node runs the game now ([`StoreError::NotOwner`]) marks the task as moved
-//! away, so that it stops at once instead of serving a game it can no longer store. Only the
-//! games' table is fenced: the task reads accounts and gives its lock back through the
-//! registry's unfenced stores.
+//! away, so that it stops at once instead of serving a game it can no longer store. Only what
+//! the task writes is here: it reads accounts and gives its lock back through the registry.
 use std::sync::{
     Arc,
     atomic::{AtomicBool, Ordering},
@@ -10,10 +9,7 @@ use std::sync::{
 
 use boardcraft_protocol::GameResult;
 
-use crate::storage::{
-    AccountEnd, GameRecord, GameStore, GlickoChange, StoreError, StoreFuture, StoredGame,
-    StoredMove,
-};
+use crate::storage::{AccountEnd, GameRecord, GameStore, GlickoChange, StoreError, StoredMove};
 
 pub(crate) struct Fenced {
     inner: Arc<dyn GameStore>,
@@ -31,47 +27,38 @@ impl Fenced {
         }
         result
     }
-}
 
-impl GameStore for Fenced {
-    fn create_game(&self, game: GameRecord) -> StoreFuture<'_, ()> {
-        self.inner.create_game(game)
+    /// A new game (the rematch): no other node runs it yet, so nothing to fence.
+    pub(crate) async fn create_game(&self, game: GameRecord) -> Result<(), StoreError> {
+        self.inner.create_game(game).await
     }
 
-    fn load_game(&self, id: String) -> StoreFuture<'_, Option<StoredGame>> {
-        self.inner.load_game(id)
+    pub(crate) async fn mark_joined(&self, id: String) -> Result<bool, StoreError> {
+        self.note(self.inner.mark_joined(id).await)
     }
 
-    fn game_of_invite(&self, invite: String) -> StoreFuture<'_, Option<String>> {
-        self.inner.game_of_invite(invite)
+    pub(crate) async fn append_move(&self, id: String, mv: StoredMove) -> Result<(), StoreError> {
+        self.note(self.inner.append_move(id, mv).await)
     }
 
-    fn mark_joined(&self, id: String) -> StoreFuture<'_, bool> {
-        Box::pin(async move { self.note(self.inner.mark_joined(id).await) })
+    pub(crate) async fn truncate_moves(&self, id: String, from_ply: u32) -> Result<(), StoreError> {
+        self.note(self.inner.truncate_moves(id, from_ply).await)
     }
 
-    fn append_move(&self, id: String, mv: StoredMove) -> StoreFuture<'_, ()> {
-        Box::pin(async move { self.note(self.inner.append_move(id, mv).await) })
+    pub(crate) async fn finish_game(
+        &self,
+        id: String,
+        result: GameResult,
+    ) -> Result<(), StoreError> {
+        self.note(self.inner.finish_game(id, result).await)
     }
 
-    fn truncate_moves(&self, id: String, from_ply: u32) -> StoreFuture<'_, ()> {
-        Box::pin(async move { self.note(self.inner.truncate_moves(id, from_ply).await) })
-    }
-
-    fn finish_game(&self, id: String, result: GameResult) -> StoreFuture<'_, ()> {
-        Box::pin(async move { self.note(self.inner.finish_game(id, result).await) })
-    }
-
-    fn finish_account_game(
+    pub(crate) async fn finish_account_game(
         &self,
         id: String,
         result: GameResult,
         end: AccountEnd,
-    ) -> StoreFuture<'_, Option<Vec<GlickoChange>>> {
-        Box::pin(async move { self.note(self.inner.finish_account_game(id, result, end).await) })
-    }
-
-    fn game_ids(&self) -> StoreFuture<'_, Vec<String>> {
-        self.inner.game_ids()
+    ) -> Result<Option<Vec<GlickoChange>>, StoreError> {
+        self.note(self.inner.finish_account_game(id, result, end).await)
     }
 }

@@ -29,7 +29,7 @@ use crate::{
     Settings,
     refusals::Refusal,
     secrets,
-    storage::{AccountSeats, GameRecord, GameStore, StoreError, StoredGame, StoredMove},
+    storage::{AccountSeats, GameRecord, StoreError, StoredGame, StoredMove},
 };
 
 mod clock;
@@ -103,9 +103,9 @@ struct Connection {
 pub struct Game {
     generation: u64,
     games: Arc<Games>,
-    /// The games' table, fenced: a write refused because another node runs the game now
+    /// The task's writes, fenced: a write refused because another node runs the game now
     /// stops the task.
-    store: Arc<dyn GameStore>,
+    store: fence::Fenced,
     settings: Arc<Settings>,
     record: GameRecord,
     variant: Variant,
@@ -173,8 +173,7 @@ impl Game {
             .time_control
             .map(|tc| Clock::resume(tc, moves.last().and_then(|m| m.clocks), moves.len()));
         let moved_away = Arc::new(AtomicBool::new(false));
-        let store: Arc<dyn GameStore> =
-            Arc::new(fence::Fenced::new(games.store.clone(), moved_away.clone()));
+        let store = fence::Fenced::new(games.store.clone(), moved_away.clone());
         let settings = games.settings.clone();
         let mut game = Game {
             generation,
