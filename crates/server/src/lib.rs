@@ -18,21 +18,29 @@
 //!    - [`open_files`]: the open-file limit, raised at start, and the connection cap under it;
 //!    - [`refusals`]: the protocol's code for each case of the services' error enums (the
 //!      [`refusals::Refusal`] trait, which each enum implements beside its cases);
-//! 2. [`storage`]: where games are kept, SQLite (default) or PostgreSQL behind one trait:
+//! 2. [`storage`]: where games are kept, SQLite (default) or PostgreSQL, behind a trait per
+//!    need: [`storage::GameStore`] (the games, and their ends, rated by the rule the game
+//!    service hands in), [`storage::AccountStore`] (accounts, sessions, ratings),
+//!    [`storage::ArchiveStore`] (archives, tallies, leaderboards), [`storage::ClusterStore`]
+//!    (which node runs a game), and [`storage::Storage`], all of them, for wiring:
 //!    - `sqlite.rs`, `postgres.rs`: the two backends; [`storage::sql`]: their SQL, each
 //!      statement both run written once; `migrations.rs`: the schema's versions;
-//!    - [`storage::lobby`]: the lobby's tables; [`storage::limits`]: limits shared by the nodes;
+//!    - [`storage::lobby`]: the lobby's tables (`LobbyStore`); [`storage::limits`]: limits
+//!      shared by the nodes (`LimitStore`);
 //!    - [`storage::events`]: the event bus between the nodes of a cluster (`LISTEN/NOTIFY`);
 //!    - [`storage::ownership`]: which node runs a game (an advisory lock per game);
 //! 3. the services:
 //!    - [`game`]: one task per game, which owns the game, checks every request with the rules
-//!      and stores every change before anyone hears of it (its clocks, its view of the store,
-//!      the registry of running games, the bridge to the rules); [`game::paired`]: games
-//!      between two accounts; what goes wrong is a [`game::GameError`];
+//!      and stores every change before anyone hears of it (its clocks, its fenced view of the
+//!      games' table, the registry of running games, the bridge to the rules, and `end.rs`:
+//!      whether and how an end is rated); [`game::paired`]: games between two accounts; what
+//!      goes wrong is a [`game::GameError`]; it takes a `GameStore`, an `AccountStore` (the
+//!      players) and a `ClusterStore`;
 //!    - [`lobby`]: seeks, quick-pairing pools, challenges, counts; what goes wrong is a
-//!      [`lobby::LobbyError`];
+//!      [`lobby::LobbyError`]; it takes a `LobbyStore` and an `AccountStore`;
 //! 4. [`http`]: the router and its handlers (create a game, join by invite, public state, the
-//!    RON save, health, the browser game's folder), and:
+//!    RON save, health, the browser game's folder; they wire the services, and reach the
+//!    database through `AppState::store`, the whole `Storage`), and:
 //!    - [`http::accept`]: the accept loop (connections counted, header and idle timeouts);
 //!    - [`http::ws`] and [`http::lobby_ws`]: the game's and the lobby's websockets;
 //!    - [`http::accounts`]: guests, sign-in, sessions and their limits, Telegram sign-in;
@@ -122,7 +130,7 @@ pub async fn serve_games(
     };
     let counts =
         http::accept::ConnectionCounts::new(max_connections, settings.max_connections_per_ip);
-    let lobby = lobby::Lobby::start(games.clone(), settings.clone())
+    let lobby = lobby::Lobby::start(games.clone(), games.storage().clone(), settings.clone())
         .await
         .map_err(|e| std::io::Error::other(format!("starting the lobby: {e}")))?;
     let state = http::AppState::new(games, settings.clone(), lobby);

@@ -1,8 +1,8 @@
 //! Glicko-2 per variant (the `skillratings` crate, its default configuration): a rating as
 //! kept ([`Glicko`]), how a rated game changed both ([`GlickoChanges`]), and both players'
-//! new ratings from their ratings now and the result. The stores call [`rate`] inside the
-//! transaction that records the result, so that two games of one player ending together are
-//! rated one after the other.
+//! new ratings from their ratings now and the result. The game service's rule (`game/end.rs`)
+//! calls [`rate`], and the stores run that rule inside the transaction that records the
+//! result, so that two games of one player ending together are rated one after the other.
 //!
 //! Provisional: a deviation above [`boardcraft_protocol::PROVISIONAL_DEVIATION`] (110). A
 //! rating period is one game; the deviation does not grow with time away.

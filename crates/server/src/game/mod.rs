@@ -12,7 +12,7 @@ use std::{
 
 use axum::extract::ws::Utf8Bytes;
 use boardcraft_protocol::{
-    Clocks, EndCause, ErrorCode, GameResult, GameSnapshot, GameStatus, OfferKind, PROTOCOL_VERSION,
+    Clocks, ErrorCode, GameResult, GameSnapshot, GameStatus, OfferKind, PROTOCOL_VERSION,
     PendingOffer, Presence, RatingChanges, SeatState, Seats, ServerMessage, Side, SnapshotReason,
     hash_text, http::SeatJoined,
 };
@@ -29,10 +29,11 @@ use crate::{
     Settings,
     refusals::Refusal,
     secrets,
-    storage::{AccountEnd, AccountSeats, GameRecord, Storage, StoreError, StoredGame, StoredMove},
+    storage::{AccountSeats, GameRecord, StoreError, StoredGame, StoredMove},
 };
 
 mod clock;
+mod end;
 mod error;
 mod fence;
 pub mod paired;
@@ -102,7 +103,9 @@ struct Connection {
 pub struct Game {
     generation: u64,
     games: Arc<Games>,
-    store: Arc<dyn Storage>,
+    /// The task's writes, fenced: a write refused because another node runs the game now
+    /// stops the task.
+    store: fence::Fenced,
     settings: Arc<Settings>,
     record: GameRecord,
     variant: Variant,
@@ -170,8 +173,7 @@ impl Game {
             .time_control
             .map(|tc| Clock::resume(tc, moves.last().and_then(|m| m.clocks), moves.len()));
         let moved_away = Arc::new(AtomicBool::new(false));
-        let store: Arc<dyn Storage> =
-            Arc::new(fence::Fenced::new(games.store.clone(), moved_away.clone()));
+        let store = fence::Fenced::new(games.store.clone(), moved_away.clone());
         let settings = games.settings.clone();
         let mut game = Game {
             generation,
@@ -346,17 +348,8 @@ impl Game {
 
     /// Tells the connection its request was refused (`ply`: the refused move's).
     fn refuse(&mut self, conn: ConnId, refusal: GameError, ply: Option<u32>) {
-        let code = refusal.code();
-        info!(game = %self.record.id, conn, code = %code, ply, "refused: {refusal}");
-        self.send_to(
-            conn,
-            &ServerMessage::Error {
-                code,
-                message: refusal.to_string(),
-                ply,
-                fatal: false,
-            },
-        );
+        info!(game = %self.record.id, conn, code = %refusal.code(), ply, "refused: {refusal}");
+        self.send_to(conn, &refusal.error_message(ply, false));
     }
 
     /// A connection whose queue is full (it does not read) or closed: forget it; its task
@@ -428,9 +421,7 @@ impl Game {
         self.games.forget(&self.record.id, self.generation);
         rx.close();
         while rx.try_recv().is_ok() {}
-        if let Err(e) = self.games.store.release(self.record.id.clone()).await {
-            warn!(game = %self.record.id, "giving the game's lock back failed: {e}");
-        }
+        self.games.release(self.record.id.clone()).await;
     }
 
     /// Tells every connection that the game moved to another node, and lets them go (each
@@ -806,18 +797,13 @@ impl Game {
         } else {
             result
         };
-        // The one place that decides whether a game is rated: a rated game, not aborted. (The
-        // store rates it only once, at its first end.)
-        let end = AccountEnd {
-            variant: self.record.variant.clone(),
-            accounts: seats.accounts.clone(),
-            rated: seats.rated() && result.cause != EndCause::Aborted,
-        };
+        // Rated or not is decided in `end`; the store rates only the game's first end.
+        let end = end::account_end(&self.record.variant, seats, &result);
         let changes = self
             .store
             .finish_account_game(self.record.id.clone(), result.clone(), end)
             .await?;
-        Ok((result, changes.map(|c| c.shown())))
+        Ok((result, end::shown(changes)))
     }
 
     /// Stores the end of the game, then tells everyone.
@@ -1023,7 +1009,7 @@ impl Game {
             Some(seats) => {
                 let accounts = [seats.accounts[1].clone(), seats.accounts[0].clone()];
                 let players = paired::players_of(
-                    self.store.as_ref(),
+                    self.games.accounts.as_ref(),
                     &self.record.variant,
                     &accounts,
                     seats.rated(),

@@ -8,7 +8,7 @@ use tracing::info;
 use super::{GameError, Games, rules};
 use crate::{
     secrets,
-    storage::{AccountSeats, GameRecord, Glicko, Storage},
+    storage::{AccountSeats, AccountStore, GameRecord, Glicko},
 };
 
 /// What the lobby asks for.
@@ -67,7 +67,7 @@ pub async fn create_paired_game(
     }
     let accounts = [request.white, request.black];
     let players = players_of(
-        games.store.as_ref(),
+        games.accounts.as_ref(),
         &variant.name,
         &accounts,
         request.rated,
@@ -102,7 +102,7 @@ pub async fn create_paired_game(
 
 /// Both players as others see them now: names, flags, ratings in `variant`.
 pub(crate) async fn players_of(
-    store: &dyn Storage,
+    store: &dyn AccountStore,
     variant: &str,
     accounts: &[String; 2],
     rated: bool,
@@ -132,7 +132,7 @@ pub(crate) async fn players_of(
 
 /// An account's rating in a variant (a new player's when it has played no rated game there).
 pub async fn rating_in(
-    store: &dyn Storage,
+    store: &dyn AccountStore,
     account: &str,
     variant: &str,
 ) -> Result<Rating, crate::storage::StoreError> {

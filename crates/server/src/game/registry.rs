@@ -19,14 +19,22 @@ use tracing::{info, warn};
 use super::{Command, Game, LoadError};
 use crate::{
     Settings,
-    storage::{Acquired, ClusterEvent, Storage},
+    storage::{AccountStore, Acquired, ClusterEvent, ClusterStore, GameStore, Storage},
 };
 
 /// Commands queued for one game before senders wait.
 const QUEUE: usize = 256;
 
 pub struct Games {
-    pub(crate) store: Arc<dyn Storage>,
+    /// The games' table (each game's task writes through a fenced view of it).
+    pub(crate) store: Arc<dyn GameStore>,
+    /// The players of games between accounts: their names, flags and ratings.
+    pub(crate) accounts: Arc<dyn AccountStore>,
+    /// Which node runs a game.
+    cluster: Arc<dyn ClusterStore>,
+    /// The database as opened: [`crate::serve_games`] hands it on to the lobby and the HTTP
+    /// handlers; the games themselves use only the parts above.
+    storage: Arc<dyn Storage>,
     pub(crate) settings: Arc<Settings>,
     tasks: Mutex<HashMap<String, (u64, mpsc::Sender<Command>)>>,
     generation: AtomicU64,
@@ -35,10 +43,13 @@ pub struct Games {
 }
 
 impl Games {
-    pub fn new(store: Arc<dyn Storage>, settings: Arc<Settings>) -> Arc<Games> {
-        let events = store.cluster_events();
+    pub fn new(storage: Arc<dyn Storage>, settings: Arc<Settings>) -> Arc<Games> {
+        let events = storage.cluster_events();
         let games = Arc::new(Games {
-            store,
+            store: storage.clone(),
+            accounts: storage.clone(),
+            cluster: storage.clone(),
+            storage,
             settings,
             tasks: Mutex::new(HashMap::new()),
             generation: AtomicU64::new(0),
@@ -87,6 +98,19 @@ impl Games {
                     let _ = tx.send(Command::Handover).await;
                 });
             }
+        }
+    }
+
+    /// The database as opened, for wiring the services beside the games (the lobby, the HTTP
+    /// handlers).
+    pub(crate) fn storage(&self) -> &Arc<dyn Storage> {
+        &self.storage
+    }
+
+    /// Gives a game's lock back (its task stopped).
+    pub(crate) async fn release(&self, id: String) {
+        if let Err(e) = self.cluster.release(id.clone()).await {
+            warn!(game = %id, "giving the game's lock back failed: {e}");
         }
     }
 
@@ -140,14 +164,14 @@ impl Games {
         let mut asked = false;
         let mut ask_again = tokio::time::Instant::now();
         loop {
-            match self.store.acquire(id.to_owned()).await? {
+            match self.cluster.acquire(id.to_owned()).await? {
                 Acquired::Yes => break,
                 Acquired::NoGame => return Ok(None),
                 Acquired::Elsewhere => {
                     // Asked again every second: a request sent while the holder's listening
                     // connection was down is lost (NOTIFY reaches only current listeners).
                     if tokio::time::Instant::now() >= ask_again {
-                        self.store.request_handover(id.to_owned()).await?;
+                        self.cluster.request_handover(id.to_owned()).await?;
                         asked = true;
                         ask_again = tokio::time::Instant::now() + std::time::Duration::from_secs(1);
                     }
@@ -173,9 +197,7 @@ impl Games {
         let (generation, game) = match loaded {
             Ok(Some(g)) => g,
             other => {
-                if let Err(e) = self.store.release(id.to_owned()).await {
-                    warn!(game = %id, "giving the game's lock back failed: {e}");
-                }
+                self.release(id.to_owned()).await;
                 return other.map(|_| None);
             }
         };

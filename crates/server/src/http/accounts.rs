@@ -40,7 +40,7 @@ use crate::{
     http::{AppState, CurrentAccount, JsonBody, Refused, SameOrigin, errors::parse_body},
     rate_limit::Window,
     secrets,
-    storage::{Account, StoreError, info_of, name_key},
+    storage::{Account, StoreError, info_of, limits::LimitStore, name_key},
 };
 
 /// The session cookie's name.
@@ -194,7 +194,7 @@ impl AccountLimits {
     /// every node); the address's is this node's.
     async fn attempt(
         &self,
-        store: &dyn crate::storage::Storage,
+        shared: Option<&dyn LimitStore>,
         ip: IpAddr,
         key: String,
     ) -> Result<Attempt, Refused> {
@@ -206,7 +206,7 @@ impl AccountLimits {
             .retry_after(wait.as_secs().max(1))
         };
         self.failed_by_ip.reserve(&ip).map_err(too_many)?;
-        let account = match (self.account_limit, store.limits()) {
+        let account = match (self.account_limit, shared) {
             (0, _) => AccountPlace::Unlimited,
             (limit, Some(shared)) => {
                 use crate::storage::limits::Reservation;
@@ -248,11 +248,11 @@ impl AccountLimits {
 
     /// The attempt did not fail after all (the password was right, or it was never checked):
     /// its places are given back.
-    async fn give_back(&self, store: &dyn crate::storage::Storage, attempt: Attempt) {
+    async fn give_back(&self, shared: Option<&dyn LimitStore>, attempt: Attempt) {
         self.failed_by_ip.release(&attempt.ip);
         match attempt.account {
             AccountPlace::Shared(r) => {
-                if let Some(shared) = store.limits()
+                if let Some(shared) = shared
                     && let Err(e) = shared.release(r).await
                 {
                     warn!("accounts: giving back a sign-in attempt: {e}");
@@ -337,7 +337,6 @@ pub(crate) async fn signed_in(
     }
     let hash = token_hash(&token);
     let account = state
-        .games
         .store
         .session_account(hash.clone())
         .await?
@@ -370,7 +369,6 @@ async fn new_session(
 ) -> Result<Response, Refused> {
     let token = session_token();
     state
-        .games
         .store
         .create_session(token_hash(&token), account.id.clone(), now_ms())
         .await?;
@@ -424,7 +422,7 @@ pub async fn create_guest(
             bot: false,
             created_ms: now_ms(),
         };
-        match state.games.store.create_account(account.clone()).await {
+        match state.store.create_account(account.clone()).await {
             Ok(()) => {
                 info!(%ip, account = %account.id, name = %account.name, "guest account created");
                 return new_session(&state, &account, StatusCode::CREATED).await;
@@ -466,7 +464,7 @@ pub async fn claim(
         ));
     }
     let phc = state.accounts.hasher.hash(password).await?;
-    let store = &state.games.store;
+    let store = &state.store;
     match store
         .claim_account(account.id.clone(), name.clone(), phc)
         .await
@@ -509,8 +507,8 @@ pub async fn sign_in(
     // is counted by its start, so that a huge made-up name is not kept.
     let key: String = name_key(&name).chars().take(32).collect();
     let limits = &state.accounts;
-    let store = state.games.store.as_ref();
-    let attempt = match limits.attempt(store, ip, key).await {
+    let store = state.store.as_ref();
+    let attempt = match limits.attempt(store.limits(), ip, key).await {
         Ok(a) => a,
         Err(refusal) => {
             info!(%ip, %name, "refused a sign-in: too many failed attempts");
@@ -526,7 +524,7 @@ pub async fn sign_in(
     let account = match found {
         Ok(a) => a,
         Err(e) => {
-            limits.give_back(store, attempt).await;
+            limits.give_back(store.limits(), attempt).await;
             return Err(e.into());
         }
     };
@@ -537,13 +535,13 @@ pub async fn sign_in(
     let matches = match limits.hasher.verify(password, phc).await {
         Ok(m) => m,
         Err(e) => {
-            limits.give_back(store, attempt).await;
+            limits.give_back(store.limits(), attempt).await;
             return Err(e.into());
         }
     };
     match account {
         Some(account) if matches && account.password_hash.is_some() => {
-            limits.give_back(store, attempt).await;
+            limits.give_back(store.limits(), attempt).await;
             info!(%ip, account = %account.id, "signed in");
             new_session(&state, &account, StatusCode::OK).await
         }
@@ -578,12 +576,14 @@ pub async fn change_password(
     crate::passwords::check_strength(&new_password, &account.name).map_err(weak)?;
     // A wrong password here is a guess like a sign-in's, counted in the same windows.
     let limits = &state.accounts;
-    let store = state.games.store.as_ref();
-    let attempt = limits.attempt(store, ip, name_key(&account.name)).await?;
+    let store = state.store.as_ref();
+    let attempt = limits
+        .attempt(store.limits(), ip, name_key(&account.name))
+        .await?;
     let matches = match limits.hasher.verify(password, phc).await {
         Ok(m) => m,
         Err(e) => {
-            limits.give_back(store, attempt).await;
+            limits.give_back(store.limits(), attempt).await;
             return Err(e.into());
         }
     };
@@ -594,7 +594,7 @@ pub async fn change_password(
             "the account's password is not that",
         ));
     }
-    limits.give_back(store, attempt).await;
+    limits.give_back(store.limits(), attempt).await;
     let new_phc = limits.hasher.hash(new_password).await?;
     let ended = store
         .set_password(account.id.clone(), new_phc, session)
@@ -626,7 +626,7 @@ pub async fn sign_out(
             return Ok(response);
         }
     };
-    state.games.store.delete_session(hash.clone()).await?;
+    state.store.delete_session(hash.clone()).await?;
     let closed = state
         .sessions
         .change(&hash, crate::socket_sessions::SessionChange::SignedOut);
@@ -643,7 +643,7 @@ pub async fn me(
     State(state): State<Arc<AppState>>,
     CurrentAccount { account, .. }: CurrentAccount,
 ) -> Result<Json<Me>, Refused> {
-    let ratings = state.games.store.ratings(account.id.clone()).await?;
+    let ratings = state.store.ratings(account.id.clone()).await?;
     Ok(Json(Me {
         account: info_of(&account),
         ratings,
@@ -756,7 +756,7 @@ pub async fn telegram(
             format!("Telegram initData refused: {why}"),
         )
     })?;
-    let store = &state.games.store;
+    let store = &state.store;
     if let Some(account) = store.account_by_telegram(user.id).await? {
         info!(%ip, account = %account.id, "signed in with Telegram");
         return new_session(&state, &account, StatusCode::OK).await;

@@ -90,13 +90,7 @@ impl Session for LobbySocket {
         // A message that changes something is the session's own act: the session is read
         // again (ended on another node of a cluster, or its account renamed by a claim there).
         if changes_state(&msg) {
-            match self
-                .state
-                .games
-                .store
-                .session_account(self.session.clone())
-                .await
-            {
+            match self.state.store.session_account(self.session.clone()).await {
                 Ok(Some(now)) => self.account = now,
                 Ok(None) => {
                     let _ = socket
@@ -187,7 +181,7 @@ async fn connection(
         .map(|t| accounts::token_hash(&t));
     let account = match &session {
         None => None,
-        Some(hash) => match state.games.store.session_account(hash.clone()).await {
+        Some(hash) => match state.store.session_account(hash.clone()).await {
             Ok(a) => a,
             Err(e) => return socket::fail_with(&mut socket, &e).await,
         },

@@ -62,6 +62,10 @@ pub use errors::{CurrentAccount, JsonBody, Refused, SameOrigin};
 /// What every handler shares.
 pub struct AppState {
     pub games: Arc<Games>,
+    /// The database, for the handlers: accounts and sessions (`accounts`), the players' pages
+    /// (`players`), the shared limits, the health check. The games' own writes go through
+    /// `games`.
+    pub store: Arc<dyn crate::storage::Storage>,
     pub settings: Arc<Settings>,
     pub connections: AtomicU64,
     pub next_conn: AtomicU64,
@@ -84,6 +88,7 @@ impl AppState {
     ) -> Arc<AppState> {
         Arc::new(AppState {
             lobby,
+            store: games.storage().clone(),
             games,
             connections: AtomicU64::new(0),
             next_conn: AtomicU64::new(1),
@@ -261,14 +266,14 @@ async fn web_cache_control(
 }
 
 async fn health(State(state): State<Arc<AppState>>) -> Response {
-    let db = state.games.store.health().await;
+    let db = state.store.health().await;
     let body = Health {
         status: if db.is_ok() { "ok" } else { "database down" }.into(),
         protocol: PROTOCOL_VERSION,
         server: crate::SERVER_NAME.into(),
         games_active: state.games.active() as u64,
         connections: state.connections.load(Ordering::Relaxed),
-        database: state.games.store.kind().into(),
+        database: state.store.kind().into(),
     };
     let status = if db.is_ok() {
         StatusCode::OK

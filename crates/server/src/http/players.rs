@@ -76,7 +76,6 @@ async fn account_named(state: &AppState, name: &str) -> Result<Account, Refused>
         return Err(not_found());
     }
     state
-        .games
         .store
         .account_by_name(name.to_owned())
         .await?
@@ -89,7 +88,7 @@ pub async fn profile(
     Path(name): Path<String>,
 ) -> Result<Json<Profile>, Refused> {
     let account = account_named(&state, &name).await?;
-    let store = &state.games.store;
+    let store = &state.store;
     let ratings = store
         .ratings(account.id.clone())
         .await?
@@ -158,7 +157,6 @@ pub async fn games(
     }
     let account = account_named(&state, &name).await?;
     let mut games = state
-        .games
         .store
         .player_games(
             account.id.clone(),
@@ -188,7 +186,6 @@ pub async fn leaderboard(
         )
     })?;
     let rows = state
-        .games
         .store
         .leaderboard(shipped.name.clone(), Leaderboard::SIZE)
         .await?;

@@ -247,13 +247,14 @@ async fn connection(
     };
     debug!(conn, game = %game, side = ?side, "joined");
     // A seat holder of a lobby game counts as a player online (the lobby's counts).
-    let seat_account = match (side, state.games.store.lobby()) {
-        (Some(side), Some(db)) => db
+    let seat_account = match side {
+        Some(side) => state
+            .store
             .seat_account(game.clone(), side == boardcraft_protocol::Side::White)
             .await
             .ok()
             .flatten(),
-        _ => None,
+        None => None,
     };
     if let Some(account) = &seat_account {
         state.lobby.game_presence(account, true);

@@ -50,7 +50,7 @@ use crate::{
     game::{ConnId, Games, paired, rules},
     pairing, secrets,
     storage::{
-        Account, Storage, StoreError,
+        Account, AccountStore, StoreError,
         events::{BusMessage, EventBus, MAX_PAYLOAD},
         info_of,
         lobby::{self as store, ChallengeRow, LobbyStore, PoolEntry, SeekRow},
@@ -148,7 +148,10 @@ pub struct Lobby {
     /// See `LobbyStore::scope`, and its hash (the leader lock's second key).
     scope: String,
     scope_key: i32,
-    store: Arc<dyn Storage>,
+    /// The players: accounts by id and name, their ratings.
+    accounts: Arc<dyn AccountStore>,
+    /// The lobby's tables.
+    db: Arc<dyn LobbyStore>,
     games: Arc<Games>,
     settings: Arc<Settings>,
     bus: Option<Arc<EventBus>>,
@@ -166,12 +169,9 @@ impl Lobby {
     /// (while it leads) the pairing waves.
     pub async fn start(
         games: Arc<Games>,
+        db: Arc<dyn LobbyStore>,
         settings: Arc<Settings>,
     ) -> Result<Arc<Lobby>, StoreError> {
-        let store = games.store.clone();
-        let db = store
-            .lobby()
-            .ok_or_else(|| StoreError::Backend("this store has no lobby tables".into()))?;
         let bus = db.bus();
         let node = secrets::invite();
         let scope = db.scope().await?;
@@ -184,7 +184,8 @@ impl Lobby {
             node,
             scope,
             scope_key,
-            store: store.clone(),
+            accounts: games.accounts.clone(),
+            db,
             games,
             settings,
             bus,
@@ -207,7 +208,7 @@ impl Lobby {
     }
 
     fn db(&self) -> &dyn LobbyStore {
-        self.store.lobby().expect("checked at start")
+        self.db.as_ref()
     }
 
     fn pool_settings(&self) -> &LobbySettings {
@@ -420,7 +421,7 @@ impl Lobby {
     async fn accounts_of_challenge(&self, c: &Challenge) -> Target {
         let mut ids = Vec::new();
         for name in [&c.from.name, &c.to.name] {
-            if let Ok(Some(a)) = self.store.account_by_name(name.clone()).await {
+            if let Ok(Some(a)) = self.accounts.account_by_name(name.clone()).await {
                 ids.push(a.id);
             }
         }
@@ -590,7 +591,7 @@ impl Lobby {
 
     /// The account's rating in `variant` (a new player's when it has none).
     async fn rating(&self, account: &str, variant: &str) -> Rating {
-        match paired::rating_in(self.store.as_ref(), account, variant).await {
+        match paired::rating_in(self.accounts.as_ref(), account, variant).await {
             Ok(r) => r,
             Err(e) => {
                 warn!("reading a rating: {e}");
@@ -607,7 +608,7 @@ impl Lobby {
     }
 
     async fn ratings_of(&self, account: &str) -> Vec<Rating> {
-        self.store
+        self.accounts
             .ratings(account.to_owned())
             .await
             .unwrap_or_else(|e| {
@@ -790,7 +791,7 @@ impl Lobby {
             return Err(LobbyError::OwnSeek);
         }
         let seeker = self
-            .store
+            .accounts
             .account(seek.account.clone())
             .await?
             .ok_or(LobbyError::SeekGone)?;
@@ -863,7 +864,7 @@ impl Lobby {
     ) -> Result<(), LobbyError> {
         let variant_title = Self::check_terms(&terms)?;
         let target = self
-            .store
+            .accounts
             .account_by_name(to.clone())
             .await?
             .ok_or_else(|| LobbyError::NobodyNamed(to.clone()))?;
@@ -975,7 +976,7 @@ impl Lobby {
                 why: e.to_string(),
             })?;
         let challenger = self
-            .store
+            .accounts
             .account(row.from.clone())
             .await?
             .ok_or(LobbyError::ChallengerGone)?;
@@ -1211,12 +1212,12 @@ impl Lobby {
     async fn pool_game(&self, pool: &PoolKey, a: &str, b: &str) -> Result<(), LobbyError> {
         let missing = |id: &str| StoreError::Backend(format!("account {id} is gone"));
         let a = self
-            .store
+            .accounts
             .account(a.to_owned())
             .await?
             .ok_or_else(|| missing(a))?;
         let b = self
-            .store
+            .accounts
             .account(b.to_owned())
             .await?
             .ok_or_else(|| missing(b))?;

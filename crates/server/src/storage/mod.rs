@@ -1,4 +1,13 @@
-//! Where games are kept: one trait, two real databases.
+//! Where games are kept: a trait per need, and two real databases behind them all.
+//!
+//! - [`GameStore`]: the games, made, played and ended (the game service, through a fenced
+//!   view); the end of a game between accounts takes the service's rating rule, which the
+//!   store runs in the transaction that stores the end ([`AccountEnd`]);
+//! - [`AccountStore`]: accounts, sessions, ratings (HTTP's accounts, the lobby, the players of
+//!   a game); [`ArchiveStore`]: archives, tallies, leaderboards (the players' pages);
+//! - [`ClusterStore`]: which node runs a game (the games' registry);
+//! - [`lobby::LobbyStore`], [`limits::LimitStore`]: the lobby's tables, the shared limits;
+//! - [`Storage`]: all of them, as [`open`] answers, for wiring.
 //!
 //! - [`sqlite::SqliteStore`] (the default): a file in the data folder; one writer thread that
 //!   commits whatever requests are waiting in one transaction (group commit, `synchronous =
@@ -148,16 +157,51 @@ pub(crate) fn info_of(a: &Account) -> AccountInfo {
     }
 }
 
-/// The end of a game between accounts: what [`Storage::finish_account_game`] needs besides the
-/// result.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The end of a game between accounts: what [`GameStore::finish_account_game`] needs besides
+/// the result.
 pub struct AccountEnd {
     pub variant: String,
-    /// Account ids, indexed by [`Side::index`].
-    pub accounts: [String; 2],
-    /// Rate it: the game service's decision (a rated game that was not aborted), which the
-    /// store follows; the store's part is to rate only the first end it stores of a game.
-    pub rated: bool,
+    /// The seats' account ids, in the seats' order (the order [`RatingRule`] reads and answers
+    /// ratings in).
+    pub accounts: Vec<String>,
+    /// How the end changes the seats' ratings: the game service's rule (`None`: not rated).
+    /// The store runs it inside the transaction that stores the end, on the seats' ratings as
+    /// they are then, and only if this end is the game's first.
+    pub rate: Option<RatingRule>,
+}
+
+/// A rating rule: the seats' ratings now (in the seats' order) → what the game does to them.
+pub type RatingRule = Box<dyn FnOnce(&[Glicko]) -> Rerated + Send>;
+
+/// What a rated end does, as its [`RatingRule`] computed it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rerated {
+    /// Each seat's rating after the game, in the seats' order.
+    pub after: Vec<Glicko>,
+    /// What the game's row keeps of the change (the `rating_changes` column, JSON), for the
+    /// game and the archive to show.
+    pub record: String,
+}
+
+/// Each seat's rating before and after (what a store answers for a rated end), from the
+/// ratings it read and the ones its rule answered: refused if the rule answered for another
+/// number of seats.
+pub(crate) fn seat_changes(
+    before: Vec<Glicko>,
+    rerated: &Rerated,
+) -> Result<Vec<GlickoChange>, StoreError> {
+    if rerated.after.len() != before.len() {
+        return Err(StoreError::Backend(format!(
+            "the rating rule answered {} ratings for {} seats",
+            rerated.after.len(),
+            before.len()
+        )));
+    }
+    Ok(before
+        .into_iter()
+        .zip(rerated.after.iter().copied())
+        .map(|(before, after)| GlickoChange { before, after })
+        .collect())
 }
 
 /// A finished game in a player's archive.
@@ -195,46 +239,9 @@ pub fn name_key(name: &str) -> String {
     name.to_lowercase()
 }
 
-/// The database behind the server. Every method returns once the change is committed.
-pub trait Storage: Send + Sync + 'static {
-    /// `sqlite` or `postgres`.
-    fn kind(&self) -> &'static str;
-    /// Stores a new game ([`StoreError::Conflict`] if the id, invite or rematch exists).
-    fn create_game(&self, game: GameRecord) -> StoreFuture<'_, ()>;
-    fn load_game(&self, id: String) -> StoreFuture<'_, Option<StoredGame>>;
-    /// The game an invite belongs to.
-    fn game_of_invite(&self, invite: String) -> StoreFuture<'_, Option<String>>;
-    /// Marks the second seat taken; `false` if it was taken already.
-    fn mark_joined(&self, id: String) -> StoreFuture<'_, bool>;
-    /// Stores a move; [`StoreError::Conflict`] if its ply is stored already.
-    fn append_move(&self, id: String, mv: StoredMove) -> StoreFuture<'_, ()>;
-    /// Deletes the moves from `from_ply` on (an accepted takeback).
-    fn truncate_moves(&self, id: String, from_ply: u32) -> StoreFuture<'_, ()>;
-    fn finish_game(&self, id: String, result: GameResult) -> StoreFuture<'_, ()>;
-    /// Stores the end of a game between accounts, if it has not ended yet; when `end.rated`,
-    /// both new ratings (Glicko-2, from the ratings as they are now) in the same transaction.
-    /// Answers the rating changes (`None`: not rated, or ended already).
-    fn finish_account_game(
-        &self,
-        id: String,
-        result: GameResult,
-        end: AccountEnd,
-    ) -> StoreFuture<'_, Option<GlickoChanges>>;
-    /// An account's ratings, one per variant it played rated games in.
-    fn ratings(&self, account: String) -> StoreFuture<'_, Vec<Rating>>;
-    /// An account's finished games, newest first: `limit` from `offset` on.
-    fn player_games(
-        &self,
-        account: String,
-        offset: u32,
-        limit: u32,
-    ) -> StoreFuture<'_, Vec<ArchivedGame>>;
-    /// An account's wins, draws and losses per variant.
-    fn tallies(&self, account: String) -> StoreFuture<'_, Vec<Tally>>;
-    /// The best non-provisional ratings of a variant, best first.
-    fn leaderboard(&self, variant: String, limit: u32) -> StoreFuture<'_, Vec<Ranked>>;
-    /// The ids of every stored game, oldest first (for checks and tools).
-    fn game_ids(&self) -> StoreFuture<'_, Vec<String>>;
+/// The accounts, their sessions, and their ratings (as rated games left them). Every method
+/// returns once the change is committed.
+pub trait AccountStore: Send + Sync {
     /// Stores a new account ([`StoreError::Conflict`] if its name, id or Telegram id exists).
     fn create_account(&self, account: Account) -> StoreFuture<'_, ()>;
     fn account(&self, id: String) -> StoreFuture<'_, Option<Account>>;
@@ -271,10 +278,61 @@ pub trait Storage: Send + Sync + 'static {
     /// The account a session (by its token's hash) signs in.
     fn session_account(&self, token_hash: String) -> StoreFuture<'_, Option<Account>>;
     fn delete_session(&self, token_hash: String) -> StoreFuture<'_, ()>;
-    /// Answers when the database does.
-    fn health(&self) -> StoreFuture<'_, ()>;
-    /// Takes the right to run the game on this node (several nodes on one PostgreSQL: its
-    /// lock, see `ownership`). One database file, one server: always yes.
+    /// An account's ratings, one per variant it played rated games in.
+    fn ratings(&self, account: String) -> StoreFuture<'_, Vec<Rating>>;
+}
+
+/// The games: made, loaded, played, ended. Every method returns once the change is
+/// committed; on a cluster, a write of a game another node runs now is refused
+/// ([`StoreError::NotOwner`]).
+pub trait GameStore: Send + Sync {
+    /// Stores a new game ([`StoreError::Conflict`] if the id, invite or rematch exists).
+    fn create_game(&self, game: GameRecord) -> StoreFuture<'_, ()>;
+    fn load_game(&self, id: String) -> StoreFuture<'_, Option<StoredGame>>;
+    /// The game an invite belongs to.
+    fn game_of_invite(&self, invite: String) -> StoreFuture<'_, Option<String>>;
+    /// Marks the second seat taken; `false` if it was taken already.
+    fn mark_joined(&self, id: String) -> StoreFuture<'_, bool>;
+    /// Stores a move; [`StoreError::Conflict`] if its ply is stored already.
+    fn append_move(&self, id: String, mv: StoredMove) -> StoreFuture<'_, ()>;
+    /// Deletes the moves from `from_ply` on (an accepted takeback).
+    fn truncate_moves(&self, id: String, from_ply: u32) -> StoreFuture<'_, ()>;
+    fn finish_game(&self, id: String, result: GameResult) -> StoreFuture<'_, ()>;
+    /// Stores the end of a game between accounts, if it has not ended yet, in one transaction
+    /// with what `end.rate` does to the seats' ratings: the game's row and the seats' ratings
+    /// locked (so that two games of one player ending together are rated one after the
+    /// other), the rule run on the ratings read, its ratings and record written. Answers
+    /// each seat's rating before and after, in the seats' order (`None`: no rule, or the game
+    /// had ended already, and nothing was stored).
+    fn finish_account_game(
+        &self,
+        id: String,
+        result: GameResult,
+        end: AccountEnd,
+    ) -> StoreFuture<'_, Option<Vec<GlickoChange>>>;
+    /// The ids of every stored game, oldest first (for checks and tools).
+    fn game_ids(&self) -> StoreFuture<'_, Vec<String>>;
+}
+
+/// The finished games, as the players' pages read them.
+pub trait ArchiveStore: Send + Sync {
+    /// An account's finished games, newest first: `limit` from `offset` on.
+    fn player_games(
+        &self,
+        account: String,
+        offset: u32,
+        limit: u32,
+    ) -> StoreFuture<'_, Vec<ArchivedGame>>;
+    /// An account's wins, draws and losses per variant.
+    fn tallies(&self, account: String) -> StoreFuture<'_, Vec<Tally>>;
+    /// The best non-provisional ratings of a variant, best first.
+    fn leaderboard(&self, variant: String, limit: u32) -> StoreFuture<'_, Vec<Ranked>>;
+}
+
+/// Which node runs a game, when several share one PostgreSQL (see `ownership`). The defaults
+/// are one database file's, with one server: every game is this node's.
+pub trait ClusterStore: Send + Sync {
+    /// Takes the right to run the game on this node.
     fn acquire(&self, _id: String) -> StoreFuture<'_, Acquired> {
         Box::pin(async { Ok(Acquired::Yes) })
     }
@@ -290,14 +348,22 @@ pub trait Storage: Send + Sync + 'static {
     fn cluster_events(&self) -> Option<tokio::sync::broadcast::Receiver<ClusterEvent>> {
         None
     }
-    /// The lobby's tables (storage/lobby.rs).
-    fn lobby(&self) -> Option<&dyn lobby::LobbyStore> {
-        None
-    }
-    /// The limits every node on this database shares (storage/limits.rs).
-    fn limits(&self) -> Option<&dyn limits::LimitStore> {
-        None
-    }
+}
+
+/// The whole database, for wiring the server (`storage::open` answers one): each service
+/// takes only its part ([`GameStore`], [`AccountStore`], [`ArchiveStore`], [`ClusterStore`],
+/// [`lobby::LobbyStore`], [`limits::LimitStore`]).
+pub trait Storage:
+    AccountStore + GameStore + ArchiveStore + ClusterStore + lobby::LobbyStore + 'static
+{
+    /// `sqlite` or `postgres`.
+    fn kind(&self) -> &'static str;
+    /// Answers when the database does.
+    fn health(&self) -> StoreFuture<'_, ()>;
+    /// The limits every node on this database shares (storage/limits.rs). Reached through
+    /// here rather than as a part of the bundle: its `release` gives back a limit's place,
+    /// the cluster's a game.
+    fn limits(&self) -> Option<&dyn limits::LimitStore>;
 }
 
 /// Opens the database a `--database` value names: `postgres://…` / `postgresql://…`, or

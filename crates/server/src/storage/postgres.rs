@@ -6,18 +6,19 @@ use std::sync::{
     atomic::{AtomicUsize, Ordering},
 };
 
-use boardcraft_protocol::{GameResult, Rating, Side};
+use boardcraft_protocol::{GameResult, Rating};
 use tokio_postgres::{Client, NoTls, Row, Statement, error::SqlState, types::ToSql};
 
 /// A statement's parameters, in the order of its placeholders.
 pub(super) type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
 
 use super::{
-    Account, AccountEnd, ArchiveRow, ArchivedGame, GameRecord, Glicko, GlickoChanges, Ranked,
-    Storage, StoreError, StoreFuture, StoredGame, StoredMove, Tally, from_json, json_of, name_key,
-    now_ms, outcome_of,
+    Account, AccountEnd, AccountStore, ArchiveRow, ArchiveStore, ArchivedGame, ClusterStore,
+    GameRecord, GameStore, Glicko, GlickoChange, GlickoChanges, Ranked, Storage, StoreError,
+    StoreFuture, StoredGame, StoredMove, Tally, from_json, name_key, now_ms, outcome_of,
     ownership::{Acquired, ClusterEvent, Ownership},
-    result_json, result_of, seat_columns, seats_of, side_name, side_of, sql, time_control_of,
+    result_json, result_of, seat_changes, seat_columns, seats_of, side_name, side_of, sql,
+    time_control_of,
 };
 use crate::names::skeleton_key;
 
@@ -258,19 +259,161 @@ impl PostgresStore {
     }
 }
 
-impl Storage for PostgresStore {
-    fn lobby(&self) -> Option<&dyn super::lobby::LobbyStore> {
-        Some(self)
+impl AccountStore for PostgresStore {
+    fn create_account(&self, a: Account) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            let what = format!("account {}", a.name);
+            self.update(
+                sql::INSERT_ACCOUNT,
+                &[
+                    &a.id,
+                    &a.name,
+                    &name_key(&a.name),
+                    &skeleton_key(&a.name),
+                    &a.password_hash,
+                    &a.telegram_id,
+                    &a.bot,
+                    &a.created_ms,
+                ],
+                what,
+            )
+            .await
+            .map(|_| ())
+        })
     }
 
-    fn limits(&self) -> Option<&dyn super::limits::LimitStore> {
-        Some(self)
+    fn account(&self, id: String) -> StoreFuture<'_, Option<Account>> {
+        Box::pin(async move { self.account_where(sql::ACCOUNT_BY_ID, &id).await })
     }
 
-    fn kind(&self) -> &'static str {
-        "postgres"
+    fn account_by_name(&self, name: String) -> StoreFuture<'_, Option<Account>> {
+        Box::pin(async move {
+            self.account_where(sql::ACCOUNT_BY_NAME_KEY, &name_key(&name))
+                .await
+        })
     }
 
+    fn account_by_telegram(&self, telegram_id: i64) -> StoreFuture<'_, Option<Account>> {
+        Box::pin(async move {
+            self.account_where(sql::ACCOUNT_BY_TELEGRAM, &telegram_id)
+                .await
+        })
+    }
+
+    fn claim_account(
+        &self,
+        id: String,
+        name: String,
+        password_hash: String,
+    ) -> StoreFuture<'_, bool> {
+        Box::pin(async move {
+            let what = format!("account {name}");
+            self.update(
+                sql::CLAIM_ACCOUNT,
+                &[
+                    &name,
+                    &name_key(&name),
+                    &skeleton_key(&name),
+                    &password_hash,
+                    &id,
+                ],
+                what,
+            )
+            .await
+        })
+    }
+
+    fn set_password(
+        &self,
+        id: String,
+        password_hash: String,
+        keep_session: String,
+    ) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(async move {
+            let client = self.client();
+            client
+                .execute(sql::SET_PASSWORD, &[&password_hash, &id])
+                .await
+                .map_err(backend)?;
+            Ok(client
+                .query(sql::OTHER_SESSIONS, &[&id, &keep_session])
+                .await
+                .map_err(backend)?
+                .iter()
+                .map(|r| r.get(0))
+                .collect())
+        })
+    }
+
+    fn link_telegram(&self, id: String, telegram_id: i64) -> StoreFuture<'_, bool> {
+        Box::pin(async move {
+            self.update(
+                sql::LINK_TELEGRAM,
+                &[&telegram_id, &id],
+                format!("telegram user {telegram_id}"),
+            )
+            .await
+        })
+    }
+
+    fn set_bot(&self, name: String, bot: bool) -> StoreFuture<'_, bool> {
+        Box::pin(async move {
+            self.update(
+                sql::SET_BOT,
+                &[&bot, &name_key(&name)],
+                format!("account {name}"),
+            )
+            .await
+        })
+    }
+
+    fn create_session(
+        &self,
+        token_hash: String,
+        account: String,
+        created_ms: i64,
+    ) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            self.update(
+                sql::CREATE_SESSION,
+                &[&token_hash, &account, &created_ms],
+                "session".into(),
+            )
+            .await
+            .map(|_| ())
+        })
+    }
+
+    fn session_account(&self, token_hash: String) -> StoreFuture<'_, Option<Account>> {
+        Box::pin(async move {
+            self.account_where(sql::ACCOUNT_BY_SESSION, &token_hash)
+                .await
+        })
+    }
+
+    fn delete_session(&self, token_hash: String) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            self.update(sql::DELETE_SESSION, &[&token_hash], "session".into())
+                .await
+                .map(|_| ())
+        })
+    }
+
+    fn ratings(&self, account: String) -> StoreFuture<'_, Vec<Rating>> {
+        Box::pin(async move {
+            self.pg_rows(sql::RATINGS_OF, &[&account], |r| Rating {
+                variant: r.get(0),
+                rating: r.get(1),
+                deviation: r.get(2),
+                volatility: r.get(3),
+                games: r.get::<_, i32>(4) as u32,
+            })
+            .await
+        })
+    }
+}
+
+impl GameStore for PostgresStore {
     fn create_game(&self, g: GameRecord) -> StoreFuture<'_, ()> {
         Box::pin(async move {
             let initial = g.time_control.map(|t| t.initial_ms as i64);
@@ -426,23 +569,16 @@ impl Storage for PostgresStore {
         id: String,
         result: GameResult,
         end: AccountEnd,
-    ) -> StoreFuture<'_, Option<GlickoChanges>> {
+    ) -> StoreFuture<'_, Option<Vec<GlickoChange>>> {
         Box::pin(self.finish_account(id, result, end))
     }
 
-    fn ratings(&self, account: String) -> StoreFuture<'_, Vec<Rating>> {
-        Box::pin(async move {
-            self.pg_rows(sql::RATINGS_OF, &[&account], |r| Rating {
-                variant: r.get(0),
-                rating: r.get(1),
-                deviation: r.get(2),
-                volatility: r.get(3),
-                games: r.get::<_, i32>(4) as u32,
-            })
-            .await
-        })
+    fn game_ids(&self) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(async move { self.pg_rows(sql::GAME_IDS, &[], |r| r.get(0)).await })
     }
+}
 
+impl ArchiveStore for PostgresStore {
     fn player_games(
         &self,
         account: String,
@@ -511,11 +647,9 @@ impl Storage for PostgresStore {
             .await
         })
     }
+}
 
-    fn game_ids(&self) -> StoreFuture<'_, Vec<String>> {
-        Box::pin(async move { self.pg_rows(sql::GAME_IDS, &[], |r| r.get(0)).await })
-    }
-
+impl ClusterStore for PostgresStore {
     fn acquire(&self, id: String) -> StoreFuture<'_, Acquired> {
         Box::pin(async move {
             let writer = &self.conn_for(&id).client;
@@ -534,144 +668,11 @@ impl Storage for PostgresStore {
     fn cluster_events(&self) -> Option<tokio::sync::broadcast::Receiver<ClusterEvent>> {
         Some(self.ownership.events())
     }
+}
 
-    fn create_account(&self, a: Account) -> StoreFuture<'_, ()> {
-        Box::pin(async move {
-            let what = format!("account {}", a.name);
-            self.update(
-                sql::INSERT_ACCOUNT,
-                &[
-                    &a.id,
-                    &a.name,
-                    &name_key(&a.name),
-                    &skeleton_key(&a.name),
-                    &a.password_hash,
-                    &a.telegram_id,
-                    &a.bot,
-                    &a.created_ms,
-                ],
-                what,
-            )
-            .await
-            .map(|_| ())
-        })
-    }
-
-    fn account(&self, id: String) -> StoreFuture<'_, Option<Account>> {
-        Box::pin(async move { self.account_where(sql::ACCOUNT_BY_ID, &id).await })
-    }
-
-    fn account_by_name(&self, name: String) -> StoreFuture<'_, Option<Account>> {
-        Box::pin(async move {
-            self.account_where(sql::ACCOUNT_BY_NAME_KEY, &name_key(&name))
-                .await
-        })
-    }
-
-    fn account_by_telegram(&self, telegram_id: i64) -> StoreFuture<'_, Option<Account>> {
-        Box::pin(async move {
-            self.account_where(sql::ACCOUNT_BY_TELEGRAM, &telegram_id)
-                .await
-        })
-    }
-
-    fn claim_account(
-        &self,
-        id: String,
-        name: String,
-        password_hash: String,
-    ) -> StoreFuture<'_, bool> {
-        Box::pin(async move {
-            let what = format!("account {name}");
-            self.update(
-                sql::CLAIM_ACCOUNT,
-                &[
-                    &name,
-                    &name_key(&name),
-                    &skeleton_key(&name),
-                    &password_hash,
-                    &id,
-                ],
-                what,
-            )
-            .await
-        })
-    }
-
-    fn set_password(
-        &self,
-        id: String,
-        password_hash: String,
-        keep_session: String,
-    ) -> StoreFuture<'_, Vec<String>> {
-        Box::pin(async move {
-            let client = self.client();
-            client
-                .execute(sql::SET_PASSWORD, &[&password_hash, &id])
-                .await
-                .map_err(backend)?;
-            Ok(client
-                .query(sql::OTHER_SESSIONS, &[&id, &keep_session])
-                .await
-                .map_err(backend)?
-                .iter()
-                .map(|r| r.get(0))
-                .collect())
-        })
-    }
-
-    fn link_telegram(&self, id: String, telegram_id: i64) -> StoreFuture<'_, bool> {
-        Box::pin(async move {
-            self.update(
-                sql::LINK_TELEGRAM,
-                &[&telegram_id, &id],
-                format!("telegram user {telegram_id}"),
-            )
-            .await
-        })
-    }
-
-    fn set_bot(&self, name: String, bot: bool) -> StoreFuture<'_, bool> {
-        Box::pin(async move {
-            self.update(
-                sql::SET_BOT,
-                &[&bot, &name_key(&name)],
-                format!("account {name}"),
-            )
-            .await
-        })
-    }
-
-    fn create_session(
-        &self,
-        token_hash: String,
-        account: String,
-        created_ms: i64,
-    ) -> StoreFuture<'_, ()> {
-        Box::pin(async move {
-            self.update(
-                sql::CREATE_SESSION,
-                &[&token_hash, &account, &created_ms],
-                "session".into(),
-            )
-            .await
-            .map(|_| ())
-        })
-    }
-
-    fn session_account(&self, token_hash: String) -> StoreFuture<'_, Option<Account>> {
-        Box::pin(async move {
-            self.account_where(sql::ACCOUNT_BY_SESSION, &token_hash)
-                .await
-        })
-    }
-
-    fn delete_session(&self, token_hash: String) -> StoreFuture<'_, ()> {
-        Box::pin(async move {
-            self.update(sql::DELETE_SESSION, &[&token_hash], "session".into())
-                .await
-                .map(|_| ())
-        })
+impl Storage for PostgresStore {
+    fn kind(&self) -> &'static str {
+        "postgres"
     }
 
     fn health(&self) -> StoreFuture<'_, ()> {
@@ -683,6 +684,10 @@ impl Storage for PostgresStore {
                 .map_err(backend)?;
             Ok(())
         })
+    }
+
+    fn limits(&self) -> Option<&dyn super::limits::LimitStore> {
+        Some(self)
     }
 }
 
@@ -723,16 +728,17 @@ impl PostgresStore {
 }
 
 impl PostgresStore {
-    /// The end and (rated) both new ratings in one transaction on the rating connection: the
-    /// game's row first (fenced by the epoch, and only if not ended yet), then both ratings
-    /// rows locked in the accounts' order (so that two nodes rating games of the same players
-    /// wait for each other instead of deadlocking), computed, written.
+    /// The end and (rated) the seats' new ratings in one transaction on the rating
+    /// connection: the game's row first (fenced by the epoch, and only if not ended yet), then
+    /// the seats' ratings rows locked in the accounts' order (so that two nodes rating games of
+    /// the same players wait for each other instead of deadlocking), the rule run on them,
+    /// its ratings written.
     async fn finish_account(
         &self,
         id: String,
         result: GameResult,
         end: AccountEnd,
-    ) -> Result<Option<GlickoChanges>, StoreError> {
+    ) -> Result<Option<Vec<GlickoChange>>, StoreError> {
         let epoch = self.epoch(&id);
         let now = now_ms();
         let mut client = self.rating.lock().await;
@@ -747,76 +753,74 @@ impl PostgresStore {
         match row.map(|r| (r.get::<_, bool>(0), r.get::<_, bool>(1))) {
             None => return Ok(None),
             Some((_, false)) => return Err(StoreError::NotOwner(id)),
-            // Ended already: rated once only.
+            // Ended already.
             Some((false, true)) => return Ok(None),
             Some((true, true)) => {}
         }
-        let changes = if end.rated {
-            let mut order = [&end.accounts[0], &end.accounts[1]];
-            order.sort();
-            let fresh = Glicko::default();
-            for account in order {
-                tx.execute(
-                    "INSERT INTO ratings (account, variant, rating, deviation, volatility, games,
-                        updated_ms)
-                     VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (account, variant) DO NOTHING",
-                    &[
-                        account,
-                        &end.variant,
-                        &fresh.rating,
-                        &fresh.deviation,
-                        &fresh.volatility,
-                        &now,
-                    ],
-                )
-                .await
-                .map_err(backend)?;
-            }
-            let mut before = [fresh; 2];
-            for account in order {
-                let r = tx
-                    .query_one(
-                        "SELECT rating, deviation, volatility FROM ratings
-                         WHERE account = $1 AND variant = $2 FOR UPDATE",
-                        &[account, &end.variant],
+        let (changes, record) = match end.rate {
+            Some(rule) => {
+                let mut order: Vec<&String> = end.accounts.iter().collect();
+                order.sort();
+                let fresh = Glicko::default();
+                for account in &order {
+                    tx.execute(
+                        "INSERT INTO ratings (account, variant, rating, deviation, volatility,
+                            games, updated_ms)
+                         VALUES ($1, $2, $3, $4, $5, 0, $6)
+                         ON CONFLICT (account, variant) DO NOTHING",
+                        &[
+                            account,
+                            &end.variant,
+                            &fresh.rating,
+                            &fresh.deviation,
+                            &fresh.volatility,
+                            &now,
+                        ],
                     )
                     .await
                     .map_err(backend)?;
-                let g = Glicko {
-                    rating: r.get(0),
-                    deviation: r.get(1),
-                    volatility: r.get(2),
-                };
-                for side in Side::BOTH {
-                    if &end.accounts[side.index()] == account {
-                        before[side.index()] = g;
-                    }
                 }
+                let mut locked = std::collections::HashMap::with_capacity(order.len());
+                for account in order {
+                    let r = tx
+                        .query_one(
+                            "SELECT rating, deviation, volatility FROM ratings
+                             WHERE account = $1 AND variant = $2 FOR UPDATE",
+                            &[account, &end.variant],
+                        )
+                        .await
+                        .map_err(backend)?;
+                    let g = Glicko {
+                        rating: r.get(0),
+                        deviation: r.get(1),
+                        volatility: r.get(2),
+                    };
+                    locked.insert(account, g);
+                }
+                let before: Vec<Glicko> = end.accounts.iter().map(|a| locked[a]).collect();
+                let rerated = rule(&before);
+                let changes = seat_changes(before, &rerated)?;
+                for (account, change) in end.accounts.iter().zip(&changes) {
+                    let after = change.after;
+                    tx.execute(
+                        "UPDATE ratings SET rating = $3, deviation = $4, volatility = $5,
+                            games = games + 1, updated_ms = $6
+                         WHERE account = $1 AND variant = $2",
+                        &[
+                            account,
+                            &end.variant,
+                            &after.rating,
+                            &after.deviation,
+                            &after.volatility,
+                            &now,
+                        ],
+                    )
+                    .await
+                    .map_err(backend)?;
+                }
+                (Some(changes), Some(rerated.record))
             }
-            let changes = crate::ratings::rate(before[0], before[1], result.winner);
-            for (side, after) in [
-                (Side::White, changes.white.after),
-                (Side::Black, changes.black.after),
-            ] {
-                tx.execute(
-                    "UPDATE ratings SET rating = $3, deviation = $4, volatility = $5,
-                        games = games + 1, updated_ms = $6
-                     WHERE account = $1 AND variant = $2",
-                    &[
-                        &end.accounts[side.index()],
-                        &end.variant,
-                        &after.rating,
-                        &after.deviation,
-                        &after.volatility,
-                        &now,
-                    ],
-                )
-                .await
-                .map_err(backend)?;
-            }
-            Some(changes)
-        } else {
-            None
+            None => (None, None),
         };
         tx.execute(
             sql::FINISH_ACCOUNT_GAME,
@@ -824,7 +828,7 @@ impl PostgresStore {
                 &result_json(&result),
                 &now,
                 &outcome_of(&result),
-                &changes.as_ref().map(json_of),
+                &record,
                 &id,
             ],
         )

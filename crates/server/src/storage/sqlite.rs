@@ -7,13 +7,14 @@ use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{
-    Account, AccountEnd, ArchiveRow, ArchivedGame, GameRecord, Glicko, GlickoChanges, Ranked,
-    Storage, StoreError, StoreFuture, StoredGame, StoredMove, Tally, from_json, json_of, name_key,
-    now_ms, outcome_of, result_json, result_of, seat_columns, seats_of, side_name, side_of, sql,
+    Account, AccountEnd, AccountStore, ArchiveRow, ArchiveStore, ArchivedGame, ClusterStore,
+    GameRecord, GameStore, Glicko, GlickoChange, GlickoChanges, Ranked, Storage, StoreError,
+    StoreFuture, StoredGame, StoredMove, Tally, from_json, name_key, now_ms, outcome_of,
+    result_json, result_of, seat_changes, seat_columns, seats_of, side_name, side_of, sql,
     time_control_of,
 };
 use crate::names::skeleton_key;
-use boardcraft_protocol::{GameResult, Rating, Side};
+use boardcraft_protocol::{GameResult, Rating};
 
 /// Most requests committed together.
 const BATCH: usize = 512;
@@ -32,8 +33,8 @@ enum Op {
     Run(Job),
 }
 
-/// A closure the writer runs, its answer boxed (see [`SqliteStore::with`]).
-type Job = Box<dyn Fn(&Connection) -> Result<Box<dyn Any + Send>, StoreError> + Send>;
+/// A closure the writer runs once, its answer boxed (see [`SqliteStore::with`]).
+type Job = Box<dyn FnOnce(&Connection) -> Result<Box<dyn Any + Send>, StoreError> + Send>;
 
 enum Answer {
     Unit,
@@ -91,7 +92,7 @@ impl SqliteStore {
     /// Runs `f` on the writer's connection (inside its batch's transaction).
     pub(super) async fn with<T: Send + 'static>(
         &self,
-        f: impl Fn(&Connection) -> Result<T, StoreError> + Send + 'static,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
         let op = Op::Run(Box::new(move |c| {
             f(c).map(|t| Box::new(t) as Box<dyn Any + Send>)
@@ -124,40 +125,44 @@ fn writer(mut conn: Connection, mut rx: mpsc::Receiver<Request>) {
                 Err(_) => break,
             }
         }
-        let results = run_batch(&mut conn, &batch);
-        for (request, result) in batch.drain(..).zip(results) {
-            let _ = request.reply.send(result);
+        for (reply, result) in run_batch(&mut conn, batch.drain(..)) {
+            let _ = reply.send(result);
         }
     }
 }
 
+type Reply = oneshot::Sender<Result<Answer, StoreError>>;
+
 /// Runs every request in its own savepoint of one transaction; a failed commit fails them all.
-fn run_batch(conn: &mut Connection, batch: &[Request]) -> Vec<Result<Answer, StoreError>> {
-    let tx = match conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate) {
+/// Each request's reply with its result.
+fn run_batch(
+    conn: &mut Connection,
+    batch: impl ExactSizeIterator<Item = Request>,
+) -> Vec<(Reply, Result<Answer, StoreError>)> {
+    let mut tx = match conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate) {
         Ok(tx) => tx,
-        Err(e) => return batch.iter().map(|_| Err(backend_ref(&e))).collect(),
+        Err(e) => return batch.map(|r| (r.reply, Err(backend_ref(&e)))).collect(),
     };
     let mut results = Vec::with_capacity(batch.len());
-    let mut tx = tx;
-    for request in batch {
+    for Request { op, reply } in batch {
         let result = match tx.savepoint() {
-            Ok(mut sp) => {
-                let r = run(&sp, &request.op);
-                match r {
-                    Ok(a) => sp.commit().map(|_| a).map_err(backend),
-                    Err(e) => {
-                        let _ = sp.rollback();
-                        Err(e)
-                    }
+            Ok(mut sp) => match run(&sp, op) {
+                Ok(a) => sp.commit().map(|_| a).map_err(backend),
+                Err(e) => {
+                    let _ = sp.rollback();
+                    Err(e)
                 }
-            }
+            },
             Err(e) => Err(backend(e)),
         };
-        results.push(result);
+        results.push((reply, result));
     }
     match tx.commit() {
         Ok(()) => results,
-        Err(e) => batch.iter().map(|_| Err(backend_ref(&e))).collect(),
+        Err(e) => results
+            .into_iter()
+            .map(|(reply, _)| (reply, Err(backend_ref(&e))))
+            .collect(),
     }
 }
 
@@ -195,7 +200,7 @@ fn conflict_or_backend(e: rusqlite::Error, what: String) -> StoreError {
     }
 }
 
-fn run(conn: &Connection, op: &Op) -> Result<Answer, StoreError> {
+fn run(conn: &Connection, op: Op) -> Result<Answer, StoreError> {
     match op {
         Op::Create(g) => {
             let (white, black, rated, players) = seat_columns(&g.players);
@@ -223,7 +228,7 @@ fn run(conn: &Connection, op: &Op) -> Result<Answer, StoreError> {
             .map_err(|e| conflict_or_backend(e, format!("game {}", g.id)))?;
             Ok(Answer::Unit)
         }
-        Op::Load(id) => load(conn, id).map(|g| Answer::Game(Box::new(g))),
+        Op::Load(id) => load(conn, &id).map(|g| Answer::Game(Box::new(g))),
         Op::Invite(invite) => conn
             .query_row(sql::GAME_OF_INVITE, params![invite], |r| r.get(0))
             .optional()
@@ -255,7 +260,7 @@ fn run(conn: &Connection, op: &Op) -> Result<Answer, StoreError> {
         Op::Finish(id, result) => conn
             .execute(
                 sql::SQLITE_FINISH_GAME,
-                params![result_json(result), now_ms(), outcome_of(result), id],
+                params![result_json(&result), now_ms(), outcome_of(&result), id],
             )
             .map(|_| Answer::Unit)
             .map_err(backend),
@@ -361,173 +366,7 @@ struct LoadedRow {
     changes: Option<String>,
 }
 
-impl Storage for SqliteStore {
-    fn lobby(&self) -> Option<&dyn super::lobby::LobbyStore> {
-        Some(self)
-    }
-
-    fn limits(&self) -> Option<&dyn super::limits::LimitStore> {
-        Some(self)
-    }
-
-    fn kind(&self) -> &'static str {
-        "sqlite"
-    }
-
-    fn create_game(&self, game: GameRecord) -> StoreFuture<'_, ()> {
-        Box::pin(async move { self.call(Op::Create(Box::new(game))).await.map(|_| ()) })
-    }
-
-    fn load_game(&self, id: String) -> StoreFuture<'_, Option<StoredGame>> {
-        Box::pin(async move {
-            match self.call(Op::Load(id)).await? {
-                Answer::Game(g) => Ok(*g),
-                _ => unreachable!("load answers a game"),
-            }
-        })
-    }
-
-    fn game_of_invite(&self, invite: String) -> StoreFuture<'_, Option<String>> {
-        Box::pin(async move {
-            match self.call(Op::Invite(invite)).await? {
-                Answer::Id(id) => Ok(id),
-                _ => unreachable!("invite answers an id"),
-            }
-        })
-    }
-
-    fn mark_joined(&self, id: String) -> StoreFuture<'_, bool> {
-        Box::pin(async move {
-            match self.call(Op::Join(id)).await? {
-                Answer::Bool(b) => Ok(b),
-                _ => unreachable!("join answers a bool"),
-            }
-        })
-    }
-
-    fn append_move(&self, id: String, mv: StoredMove) -> StoreFuture<'_, ()> {
-        Box::pin(async move { self.call(Op::Append(id, mv)).await.map(|_| ()) })
-    }
-
-    fn truncate_moves(&self, id: String, from_ply: u32) -> StoreFuture<'_, ()> {
-        Box::pin(async move { self.call(Op::Truncate(id, from_ply)).await.map(|_| ()) })
-    }
-
-    fn finish_game(&self, id: String, result: GameResult) -> StoreFuture<'_, ()> {
-        Box::pin(async move { self.call(Op::Finish(id, result)).await.map(|_| ()) })
-    }
-
-    fn finish_account_game(
-        &self,
-        id: String,
-        result: GameResult,
-        end: AccountEnd,
-    ) -> StoreFuture<'_, Option<GlickoChanges>> {
-        Box::pin(self.with(move |c| finish_account_game(c, &id, &result, &end)))
-    }
-
-    fn ratings(&self, account: String) -> StoreFuture<'_, Vec<Rating>> {
-        Box::pin(self.with(move |c| {
-            let mut stmt = c.prepare_cached(sql::RATINGS_OF).map_err(backend)?;
-            stmt.query_map(params![account], |r| {
-                Ok(Rating {
-                    variant: r.get(0)?,
-                    rating: r.get(1)?,
-                    deviation: r.get(2)?,
-                    volatility: r.get(3)?,
-                    games: r.get(4)?,
-                })
-            })
-            .map_err(backend)?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(backend)
-        }))
-    }
-
-    fn player_games(
-        &self,
-        account: String,
-        offset: u32,
-        limit: u32,
-    ) -> StoreFuture<'_, Vec<ArchivedGame>> {
-        Box::pin(self.with(move |c| {
-            let mut stmt = c.prepare_cached(sql::ARCHIVE).map_err(backend)?;
-            let rows = stmt
-                .query_map(params![account, limit, offset], |r| {
-                    Ok(ArchiveRow {
-                        id: r.get(0)?,
-                        variant: r.get(1)?,
-                        initial: r.get(2)?,
-                        increment: r.get(3)?,
-                        players: r.get(4)?,
-                        result: r.get(5)?,
-                        changes: r.get(6)?,
-                        plies: r.get(7)?,
-                        created_ms: r.get(8)?,
-                        ended_ms: r.get(9)?,
-                    })
-                })
-                .map_err(backend)?
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(backend)?;
-            rows.into_iter().map(ArchiveRow::into_game).collect()
-        }))
-    }
-
-    fn tallies(&self, account: String) -> StoreFuture<'_, Vec<Tally>> {
-        Box::pin(self.with(move |c| {
-            let mut stmt = c.prepare_cached(sql::TALLIES).map_err(backend)?;
-            stmt.query_map(params![account], |r| {
-                Ok(Tally {
-                    variant: r.get(0)?,
-                    wins: r.get(1)?,
-                    draws: r.get(2)?,
-                    losses: r.get(3)?,
-                })
-            })
-            .map_err(backend)?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(backend)
-        }))
-    }
-
-    fn leaderboard(&self, variant: String, limit: u32) -> StoreFuture<'_, Vec<Ranked>> {
-        Box::pin(self.with(move |c| {
-            let mut stmt = c.prepare_cached(sql::LEADERBOARD).map_err(backend)?;
-            stmt.query_map(
-                params![variant, boardcraft_protocol::PROVISIONAL_DEVIATION, limit],
-                |r| {
-                    Ok(Ranked {
-                        account: account_row(r)?,
-                        rating: Rating {
-                            variant: variant.clone(),
-                            rating: r.get(6)?,
-                            deviation: r.get(7)?,
-                            volatility: r.get(8)?,
-                            games: r.get(9)?,
-                        },
-                    })
-                },
-            )
-            .map_err(backend)?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(backend)
-        }))
-    }
-
-    fn game_ids(&self) -> StoreFuture<'_, Vec<String>> {
-        Box::pin(async move {
-            match self.call(Op::Ids).await? {
-                Answer::Ids(ids) => Ok(ids),
-                _ => unreachable!("ids answers ids"),
-            }
-        })
-    }
-
-    fn health(&self) -> StoreFuture<'_, ()> {
-        Box::pin(async move { self.call(Op::Health).await.map(|_| ()) })
-    }
-
+impl AccountStore for SqliteStore {
     fn create_account(&self, account: Account) -> StoreFuture<'_, ()> {
         self.create_account_now(account)
     }
@@ -628,6 +467,177 @@ impl Storage for SqliteStore {
                 .map_err(backend)
         }))
     }
+
+    fn ratings(&self, account: String) -> StoreFuture<'_, Vec<Rating>> {
+        Box::pin(self.with(move |c| {
+            let mut stmt = c.prepare_cached(sql::RATINGS_OF).map_err(backend)?;
+            stmt.query_map(params![account], |r| {
+                Ok(Rating {
+                    variant: r.get(0)?,
+                    rating: r.get(1)?,
+                    deviation: r.get(2)?,
+                    volatility: r.get(3)?,
+                    games: r.get(4)?,
+                })
+            })
+            .map_err(backend)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(backend)
+        }))
+    }
+}
+
+impl GameStore for SqliteStore {
+    fn create_game(&self, game: GameRecord) -> StoreFuture<'_, ()> {
+        Box::pin(async move { self.call(Op::Create(Box::new(game))).await.map(|_| ()) })
+    }
+
+    fn load_game(&self, id: String) -> StoreFuture<'_, Option<StoredGame>> {
+        Box::pin(async move {
+            match self.call(Op::Load(id)).await? {
+                Answer::Game(g) => Ok(*g),
+                _ => unreachable!("load answers a game"),
+            }
+        })
+    }
+
+    fn game_of_invite(&self, invite: String) -> StoreFuture<'_, Option<String>> {
+        Box::pin(async move {
+            match self.call(Op::Invite(invite)).await? {
+                Answer::Id(id) => Ok(id),
+                _ => unreachable!("invite answers an id"),
+            }
+        })
+    }
+
+    fn mark_joined(&self, id: String) -> StoreFuture<'_, bool> {
+        Box::pin(async move {
+            match self.call(Op::Join(id)).await? {
+                Answer::Bool(b) => Ok(b),
+                _ => unreachable!("join answers a bool"),
+            }
+        })
+    }
+
+    fn append_move(&self, id: String, mv: StoredMove) -> StoreFuture<'_, ()> {
+        Box::pin(async move { self.call(Op::Append(id, mv)).await.map(|_| ()) })
+    }
+
+    fn truncate_moves(&self, id: String, from_ply: u32) -> StoreFuture<'_, ()> {
+        Box::pin(async move { self.call(Op::Truncate(id, from_ply)).await.map(|_| ()) })
+    }
+
+    fn finish_game(&self, id: String, result: GameResult) -> StoreFuture<'_, ()> {
+        Box::pin(async move { self.call(Op::Finish(id, result)).await.map(|_| ()) })
+    }
+
+    fn finish_account_game(
+        &self,
+        id: String,
+        result: GameResult,
+        end: AccountEnd,
+    ) -> StoreFuture<'_, Option<Vec<GlickoChange>>> {
+        Box::pin(self.with(move |c| finish_account_game(c, &id, &result, end)))
+    }
+
+    fn game_ids(&self) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(async move {
+            match self.call(Op::Ids).await? {
+                Answer::Ids(ids) => Ok(ids),
+                _ => unreachable!("ids answers ids"),
+            }
+        })
+    }
+}
+
+impl ArchiveStore for SqliteStore {
+    fn player_games(
+        &self,
+        account: String,
+        offset: u32,
+        limit: u32,
+    ) -> StoreFuture<'_, Vec<ArchivedGame>> {
+        Box::pin(self.with(move |c| {
+            let mut stmt = c.prepare_cached(sql::ARCHIVE).map_err(backend)?;
+            let rows = stmt
+                .query_map(params![account, limit, offset], |r| {
+                    Ok(ArchiveRow {
+                        id: r.get(0)?,
+                        variant: r.get(1)?,
+                        initial: r.get(2)?,
+                        increment: r.get(3)?,
+                        players: r.get(4)?,
+                        result: r.get(5)?,
+                        changes: r.get(6)?,
+                        plies: r.get(7)?,
+                        created_ms: r.get(8)?,
+                        ended_ms: r.get(9)?,
+                    })
+                })
+                .map_err(backend)?
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(backend)?;
+            rows.into_iter().map(ArchiveRow::into_game).collect()
+        }))
+    }
+
+    fn tallies(&self, account: String) -> StoreFuture<'_, Vec<Tally>> {
+        Box::pin(self.with(move |c| {
+            let mut stmt = c.prepare_cached(sql::TALLIES).map_err(backend)?;
+            stmt.query_map(params![account], |r| {
+                Ok(Tally {
+                    variant: r.get(0)?,
+                    wins: r.get(1)?,
+                    draws: r.get(2)?,
+                    losses: r.get(3)?,
+                })
+            })
+            .map_err(backend)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(backend)
+        }))
+    }
+
+    fn leaderboard(&self, variant: String, limit: u32) -> StoreFuture<'_, Vec<Ranked>> {
+        Box::pin(self.with(move |c| {
+            let mut stmt = c.prepare_cached(sql::LEADERBOARD).map_err(backend)?;
+            stmt.query_map(
+                params![variant, boardcraft_protocol::PROVISIONAL_DEVIATION, limit],
+                |r| {
+                    Ok(Ranked {
+                        account: account_row(r)?,
+                        rating: Rating {
+                            variant: variant.clone(),
+                            rating: r.get(6)?,
+                            deviation: r.get(7)?,
+                            volatility: r.get(8)?,
+                            games: r.get(9)?,
+                        },
+                    })
+                },
+            )
+            .map_err(backend)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(backend)
+        }))
+    }
+}
+
+/// One database file, one server: every game is this node's.
+impl ClusterStore for SqliteStore {}
+
+impl Storage for SqliteStore {
+    fn kind(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn health(&self) -> StoreFuture<'_, ()> {
+        Box::pin(async move { self.call(Op::Health).await.map(|_| ()) })
+    }
+
+    fn limits(&self) -> Option<&dyn super::limits::LimitStore> {
+        Some(self)
+    }
 }
 
 fn account_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Account> {
@@ -689,60 +699,55 @@ fn glicko_now(conn: &Connection, account: &str, variant: &str) -> Result<Glicko,
         .unwrap_or_default())
 }
 
-/// The end and (rated) both new ratings, in the writer's transaction: nothing else writes in
-/// between, so the ratings read are the ones replaced.
+/// The end and (rated) the seats' new ratings, in the writer's transaction: nothing else
+/// writes in between, so the ratings read are the ones replaced, and an end stored already is
+/// seen (the game is rated at its first end only).
 fn finish_account_game(
     conn: &Connection,
     id: &str,
     result: &GameResult,
-    end: &AccountEnd,
-) -> Result<Option<GlickoChanges>, StoreError> {
+    end: AccountEnd,
+) -> Result<Option<Vec<GlickoChange>>, StoreError> {
     let open: Option<bool> = conn
         .query_row(sql::SQLITE_GAME_OPEN, params![id], |r| r.get(0))
         .optional()
         .map_err(backend)?;
     if open != Some(true) {
-        // Gone, or ended already (rated once only).
+        // Gone, or ended already.
         return Ok(None);
     }
     let now = now_ms();
-    let changes = if end.rated {
-        let before = [
-            glicko_now(conn, &end.accounts[0], &end.variant)?,
-            glicko_now(conn, &end.accounts[1], &end.variant)?,
-        ];
-        let changes = crate::ratings::rate(before[0], before[1], result.winner);
-        for side in Side::BOTH {
-            let after = match side {
-                Side::White => changes.white.after,
-                Side::Black => changes.black.after,
-            };
-            conn.execute(
-                sql::SQLITE_RATING_UPSERT,
-                params![
-                    end.accounts[side.index()],
-                    end.variant,
-                    after.rating,
-                    after.deviation,
-                    after.volatility,
-                    now
-                ],
-            )
-            .map_err(backend)?;
+    let (changes, record) = match end.rate {
+        Some(rule) => {
+            let before = end
+                .accounts
+                .iter()
+                .map(|account| glicko_now(conn, account, &end.variant))
+                .collect::<Result<Vec<_>, _>>()?;
+            let rerated = rule(&before);
+            let changes = seat_changes(before, &rerated)?;
+            for (account, change) in end.accounts.iter().zip(&changes) {
+                let after = change.after;
+                conn.execute(
+                    sql::SQLITE_RATING_UPSERT,
+                    params![
+                        account,
+                        end.variant,
+                        after.rating,
+                        after.deviation,
+                        after.volatility,
+                        now
+                    ],
+                )
+                .map_err(backend)?;
+            }
+            (Some(changes), Some(rerated.record))
         }
-        Some(changes)
-    } else {
-        None
+        None => (None, None),
     };
     conn.execute(
         sql::FINISH_ACCOUNT_GAME,
-        params![
-            result_json(result),
-            now,
-            outcome_of(result),
-            changes.as_ref().map(json_of),
-            id
-        ],
+        params![result_json(result), now, outcome_of(result), record, id],
     )
     .map_err(backend)?;
     Ok(changes)

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use boardcraft_protocol::{ClientMessage, ErrorCode, PROTOCOL_VERSION, ServerMessage, Side};
 use boardcraft_rules::{Position, checks::SeededMoves};
 use boardcraft_server::storage::{
-    self, Acquired, GameRecord, Storage, StoreError, StoredMove, postgres::PostgresStore,
+    self, Acquired, ClusterStore, GameRecord, GameStore, StoreError, StoredMove,
+    postgres::PostgresStore,
 };
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;

@@ -501,9 +501,9 @@ async fn quick_pairing_of_forty(db: &Db) {
 /// and does not stop the others; two leaders taking the same pairs at once share them out,
 /// never a player twice. And a heartbeat's presence written at once (`set_presences`).
 async fn wave_takes_pairs_at_once(db: &Db) {
-    use boardcraft_server::storage::lobby::{GAME, PoolEntry};
+    use boardcraft_server::storage::lobby::{GAME, LobbyStore, PoolEntry};
     let store = boardcraft_server::storage::open(db.url()).await.unwrap();
-    let lobby = store.lobby().unwrap();
+    let lobby: &dyn LobbyStore = store.as_ref();
     let entry = |account: &str, pool: &str| PoolEntry {
         account: account.into(),
         pool: pool.into(),
