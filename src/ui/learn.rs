@@ -228,9 +228,12 @@ fn learn_screen(
                 footer(ui, &mut next_state);
             });
         });
+    // The game screen follows once the exercise's game has started (`match_state` enters it
+    // then): entered here, at the next frame's state transition, it would come before the
+    // game and the systems of a game on screen would find none (the first lesson opened from
+    // a fresh menu panicked so).
     if let Some(id) = chosen {
         start.write(StartExercise(id));
-        next_state.set(AppState::InGame);
     }
     Ok(())
 }
