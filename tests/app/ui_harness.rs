@@ -119,7 +119,7 @@ impl Screens {
             language,
             Some(AppState::Menu),
         );
-        screens.until(20, "the variant library", |s| {
+        screens.until(60, "the variant library", |s| {
             s.app
                 .world()
                 .resource::<boardcraft::game::variants::VariantLibrary>()
