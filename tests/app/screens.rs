@@ -116,6 +116,49 @@ fn the_menu_lists_every_game_and_starts_the_chosen_one() {
 }
 
 #[test]
+fn the_menu_seats_the_computer_chosen_for_a_side() {
+    for lang in Language::ALL {
+        let mut s = Screens::menu(lang);
+        let (human, strong) = (
+            pick(lang, "Human", "Человек"),
+            pick(lang, "Computer · strong", "Компьютер · сильный"),
+        );
+        // A chooser per side, White's then Black's, each showing who plays it.
+        let shown = |s: &Screens| -> Vec<String> {
+            s.root()
+                .query_all_by_role(Role::ComboBox)
+                .map(|n| n.accesskit_node().value().unwrap_or_default().to_string())
+                .collect()
+        };
+        assert_eq!(shown(&s), [human, human], "{lang:?}");
+        assert!(s.says(pick(lang, "White", "Белые")));
+        assert!(s.says(pick(lang, "Black", "Чёрные")));
+        // Black's chooser opens the list; a click on a level takes it.
+        s.root()
+            .query_all_by_role(Role::ComboBox)
+            .nth(1)
+            .expect("Black's chooser")
+            .click();
+        s.frames(4);
+        assert!(s.enabled(strong), "{lang:?}: the list offers {strong}");
+        s.click_button(strong);
+        assert_eq!(shown(&s), [human, strong], "{lang:?}");
+        s.click_button(pick(lang, "Start the game", "Начать партию"));
+        s.until(60, "the game", |s| {
+            s.app.world().contains_resource::<Match>()
+        });
+        let players = s.app.world().resource::<Players>();
+        assert_eq!(
+            (players.white, players.black),
+            (
+                PlayerKind::Human,
+                PlayerKind::Computer(boardcraft::game::config::Level::Strong)
+            )
+        );
+    }
+}
+
+#[test]
 fn the_game_panel_tells_whose_turn_it_is_and_takes_a_move_back() {
     for lang in Language::ALL {
         let mut s = game("ugolki-9qum", "", lang);
