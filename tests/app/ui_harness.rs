@@ -3,7 +3,7 @@
 //! fixed 1280×800 points), AccessKit turned on. After each frame the screens' AccessKit tree —
 //! what a screen reader, and so a player, is told: each widget's role, label, whether it is
 //! enabled or selected — goes into kittest, whose queries find widgets the way a player would
-//! (`get_by_role_and_label(Role::Button, "Undo")`); a click becomes egui's pointer events
+//! (`s.get(Role::Button, "Undo")`: by role and words); a click becomes egui's pointer events
 //! (move, press, release at the widget's centre), given to egui on the next frame through
 //! bevy_egui's own input messages. The screens are the game's own systems, run by Bevy;
 //! nothing is drawn on a GPU.
