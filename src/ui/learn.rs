@@ -228,9 +228,12 @@ fn learn_screen(
                 footer(ui, &mut next_state);
             });
         });
+    // The game screen follows once the exercise's game has started (`match_state` enters it
+    // then): entered here, at the next frame's state transition, it would come before the
+    // game and the systems of a game on screen would find none (the first lesson opened from
+    // a fresh menu panicked so).
     if let Some(id) = chosen {
         start.write(StartExercise(id));
-        next_state.set(AppState::InGame);
     }
     Ok(())
 }
@@ -268,10 +271,13 @@ fn courses(
         ui.label(learn_tr(lang, LearnKey::Nothing));
         return None;
     }
-    if draft
-        .course
-        .as_ref()
-        .is_none_or(|c| !list.iter().any(|(_, course)| &course.id == c))
+    // The first course is chosen once every file has loaded (before, it was whichever had
+    // loaded first).
+    if library.settled()
+        && draft
+            .course
+            .as_ref()
+            .is_none_or(|c| !list.iter().any(|(_, course)| &course.id == c))
     {
         draft.course = list.first().map(|(_, c)| c.id.clone());
     }
@@ -453,10 +459,11 @@ fn puzzles(
             families.push(p.family());
         }
     }
-    if draft
-        .family
-        .as_deref()
-        .is_none_or(|f| !families.contains(&f))
+    if library.settled()
+        && draft
+            .family
+            .as_deref()
+            .is_none_or(|f| !families.contains(&f))
     {
         draft.family = families.first().map(|f| (*f).to_owned());
     }

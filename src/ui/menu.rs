@@ -135,10 +135,13 @@ fn main_menu(
         super::theme::backdrop(),
     );
     let entries: Vec<Entry> = choices(&library).into_iter().cloned().collect();
-    if draft
-        .selected
-        .as_ref()
-        .is_none_or(|s| !entries.iter().any(|e| &e.path == s))
+    // The default is chosen once the library has loaded: chosen earlier, it was whichever
+    // file had loaded first, not the named game or the list's first.
+    if library.settled()
+        && draft
+            .selected
+            .as_ref()
+            .is_none_or(|s| !entries.iter().any(|e| &e.path == s))
     {
         // The game named on the command line (`--menu --variant …`), else the first.
         let named = library
