@@ -13,8 +13,8 @@ use std::{
 use axum::extract::ws::Utf8Bytes;
 use boardcraft_protocol::{
     Clocks, ErrorCode, GameResult, GameSnapshot, GameStatus, OfferKind, PROTOCOL_VERSION,
-    PendingOffer, Presence, RatingChanges, SeatState, Seats, ServerMessage, Side, SnapshotReason,
-    hash_text, http::SeatJoined,
+    PendingOffer, Presence, RatingChanges, SEATS_PROTOCOL_VERSION, SeatServerMessage, SeatState,
+    Seats, ServerMessage, Side, SnapshotReason, hash_text, http::SeatJoined,
 };
 use boardcraft_rules::{AnyPosition, Position, Variant};
 use boardcraft_saves::{Decided, Player, SavedGame};
@@ -57,6 +57,8 @@ pub enum Command {
     Connect {
         conn: ConnId,
         token: Option<String>,
+        /// The hello's protocol version: 3 gets the seat messages, 1 and 2 the two-seat ones.
+        protocol: u32,
         outbox: Outbox,
         reply: oneshot::Sender<Result<Option<Side>, GameError>>,
     },
@@ -96,7 +98,43 @@ enum SeatPresence {
 
 struct Connection {
     side: Option<Side>,
+    /// The hello's protocol version.
+    protocol: u32,
     outbox: Outbox,
+}
+
+/// A message's text for each protocol, made once for all the connections that speak it.
+struct Encoded<'a> {
+    msg: &'a ServerMessage,
+    two_seats: Option<Utf8Bytes>,
+    seats: Option<Utf8Bytes>,
+}
+
+impl<'a> Encoded<'a> {
+    fn new(msg: &'a ServerMessage) -> Encoded<'a> {
+        Encoded {
+            msg,
+            two_seats: None,
+            seats: None,
+        }
+    }
+
+    /// The text for a connection of `protocol`: the seat message for 3, the two-seat one
+    /// otherwise.
+    fn text(&mut self, protocol: u32) -> Utf8Bytes {
+        let msg = self.msg;
+        if protocol >= SEATS_PROTOCOL_VERSION {
+            self.seats
+                .get_or_insert_with(|| {
+                    Utf8Bytes::from(SeatServerMessage::from(msg.clone()).to_json())
+                })
+                .clone()
+        } else {
+            self.two_seats
+                .get_or_insert_with(|| Utf8Bytes::from(msg.to_json()))
+                .clone()
+        }
+    }
 }
 
 /// The state of one game, owned by its task.
@@ -318,14 +356,12 @@ impl Game {
 
     // --- sending
 
-    fn encode(msg: &ServerMessage) -> Utf8Bytes {
-        Utf8Bytes::from(msg.to_json())
-    }
-
     fn send_to(&mut self, conn: ConnId, msg: &ServerMessage) {
-        let text = Self::encode(msg);
         let dead = match self.conns.get(&conn) {
-            Some(c) => c.outbox.try_send(text).is_err(),
+            Some(c) => c
+                .outbox
+                .try_send(Encoded::new(msg).text(c.protocol))
+                .is_err(),
             None => false,
         };
         if dead {
@@ -334,11 +370,11 @@ impl Game {
     }
 
     fn broadcast(&mut self, msg: &ServerMessage) {
-        let text = Self::encode(msg);
+        let mut text = Encoded::new(msg);
         let dead: Vec<ConnId> = self
             .conns
             .iter()
-            .filter(|(_, c)| c.outbox.try_send(text.clone()).is_err())
+            .filter(|(_, c)| c.outbox.try_send(text.text(c.protocol)).is_err())
             .map(|(id, _)| *id)
             .collect();
         for conn in dead {
@@ -428,14 +464,15 @@ impl Game {
     /// websocket closes; its client reconnects through the load balancer).
     fn hand_over(&mut self) {
         info!(game = %self.record.id, connections = self.conns.len(), "handing the game over to another node");
-        let moved = Self::encode(&ServerMessage::Error {
+        let moved = ServerMessage::Error {
             code: ErrorCode::GameMoved,
             message: "the game moved to another server: reconnect".into(),
             ply: None,
             fatal: true,
-        });
+        };
+        let mut moved = Encoded::new(&moved);
         for (_, c) in self.conns.drain() {
-            let _ = c.outbox.try_send(moved.clone());
+            let _ = c.outbox.try_send(moved.text(c.protocol));
         }
     }
 
@@ -524,10 +561,11 @@ impl Game {
             Command::Connect {
                 conn,
                 token,
+                protocol,
                 outbox,
                 reply,
             } => {
-                let result = self.connect(conn, token, outbox);
+                let result = self.connect(conn, token, protocol, outbox);
                 let _ = reply.send(result);
             }
             Command::Disconnect { conn } => {
@@ -554,6 +592,7 @@ impl Game {
         &mut self,
         conn: ConnId,
         token: Option<String>,
+        protocol: u32,
         outbox: Outbox,
     ) -> Result<Option<Side>, GameError> {
         let side = match token {
@@ -571,7 +610,14 @@ impl Game {
                 }
             }
         };
-        self.conns.insert(conn, Connection { side, outbox });
+        self.conns.insert(
+            conn,
+            Connection {
+                side,
+                protocol,
+                outbox,
+            },
+        );
         self.idle_since = None;
         let invite = match side {
             Some(s) if s == self.record.creator && !self.record.joined => {

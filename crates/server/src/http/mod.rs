@@ -414,20 +414,33 @@ async fn join_by_invite(
     }
 }
 
+/// `?protocol=3` on a game's public state: the snapshot seat by seat.
+#[derive(serde::Deserialize, Default)]
+pub struct StateQuery {
+    protocol: Option<u32>,
+}
+
+/// A game's public state: version 2's snapshot, or with `?protocol=3` version 3's.
 async fn public_state(
     State(state): State<Arc<AppState>>,
     Path(game): Path<String>,
-) -> Result<Json<boardcraft_protocol::GameSnapshot>, Refused> {
+    axum::extract::Query(query): axum::extract::Query<StateQuery>,
+) -> Result<Response, Refused> {
     let not_found = || Refused::from(GameError::NotFound(game.clone()));
     if !secrets::looks_like_id(&game) {
         return Err(not_found());
     }
-    state
+    let snapshot = state
         .games
         .ask(&game, |reply| Command::Snapshot { reply })
         .await?
-        .map(Json)
-        .ok_or_else(not_found)
+        .ok_or_else(not_found)?;
+    Ok(match query.protocol {
+        Some(p) if p >= boardcraft_protocol::SEATS_PROTOCOL_VERSION => {
+            Json(boardcraft_protocol::SeatSnapshot::from(snapshot)).into_response()
+        }
+        _ => Json(snapshot).into_response(),
+    })
 }
 
 async fn save_file(

@@ -268,7 +268,7 @@ async fn the_hello_is_checked() {
     future
         .send_text(&format!(
             r#"{{"type":"hello","protocol":{},"game":"{game}"}}"#,
-            boardcraft_protocol::PROTOCOL_VERSION + 1
+            boardcraft_protocol::SEATS_PROTOCOL_VERSION + 1
         ))
         .await;
     assert_eq!(
