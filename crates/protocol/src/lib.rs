@@ -35,8 +35,9 @@ pub use common::{Clocks, ColorChoice, OfferKind, Side, TimeControl};
 pub use error::ErrorCode;
 pub use lobby::{
     Challenge, ChallengeEnd, GamePlayers, GameTerms, LOBBY_PATH, LobbyClientMessage, LobbyCounts,
-    LobbyServerMessage, PROVISIONAL_DEVIATION, PlayerInfo, PoolInfo, PoolKey, Rating, RatingChange,
-    RatingChanges, RatingShort, Seek, parse_lobby_client_message, parse_lobby_server_message,
+    LobbyServerMessage, PROVISIONAL_DEVIATION, PROVISIONAL_DEVIATION_SEATS, PlayerInfo, PoolInfo,
+    PoolKey, Rating, RatingChange, RatingChanges, RatingShort, Seek, parse_lobby_client_message,
+    parse_lobby_server_message, provisional_deviation,
 };
 pub use seats::{
     Placement, SEATS_PROTOCOL_VERSION, SeatClocks, SeatIndex, SeatOffer, SeatPlayers, SeatResult,

@@ -13,8 +13,8 @@ use std::{
 use axum::extract::ws::Utf8Bytes;
 use boardcraft_protocol::{
     Clocks, ErrorCode, GameResult, GameSnapshot, GameStatus, OfferKind, PROTOCOL_VERSION,
-    PendingOffer, Presence, RatingChanges, SEATS_PROTOCOL_VERSION, SeatServerMessage, SeatState,
-    Seats, ServerMessage, Side, SnapshotReason, hash_text, http::SeatJoined,
+    PendingOffer, Presence, RatingChanges, SEATS_PROTOCOL_VERSION, SeatResult, SeatServerMessage,
+    SeatState, Seats, ServerMessage, Side, SnapshotReason, hash_text, http::SeatJoined,
 };
 use boardcraft_rules::{AnyPosition, Position, Variant};
 use boardcraft_saves::{Decided, Player, SavedGame};
@@ -844,7 +844,12 @@ impl Game {
             result
         };
         // Rated or not is decided in `end`; the store rates only the game's first end.
-        let end = end::account_end(&self.record.variant, seats, &result);
+        let end = end::account_end(
+            &self.record.variant,
+            &seats.accounts,
+            seats.rated(),
+            &SeatResult::from_two_seats(&result),
+        );
         let changes = self
             .store
             .finish_account_game(self.record.id.clone(), result.clone(), end)

@@ -139,7 +139,7 @@ pub async fn rating_in(
     let ratings = store.ratings(account.to_owned()).await?;
     Ok(ratings
         .into_iter()
-        .find(|r| r.variant == variant)
+        .find(|r| r.variant == variant && r.seats == 2)
         .unwrap_or_else(|| {
             let g = Glicko::default();
             Rating {
@@ -148,6 +148,7 @@ pub async fn rating_in(
                 deviation: g.deviation,
                 volatility: g.volatility,
                 games: 0,
+                seats: 2,
             }
         }))
 }

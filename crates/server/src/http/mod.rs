@@ -179,6 +179,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route(paths::PLAYER_ROUTE, get(players::profile))
         .route(paths::PLAYER_GAMES_ROUTE, get(players::games))
         .route(paths::LEADERBOARD_ROUTE, get(players::leaderboard))
+        .route(
+            paths::LEADERBOARD_SEATS_ROUTE,
+            get(players::leaderboard_seats),
+        )
         .route(WS_PATH, get(ws::upgrade))
         .route(boardcraft_protocol::LOBBY_PATH, get(lobby_ws::upgrade))
         .layer(DefaultBodyLimit::max(state.settings.max_body_bytes()))
