@@ -121,6 +121,25 @@ async fn a_seat_client_and_a_side_client_play_one_game() {
     );
     assert_eq!(seats.moves.len(), 4);
     assert_eq!(seats.two_seats(), Some(server.snapshot(&game).await));
+    // Any other version is version 2's body; a query that does not read is a refusal.
+    let (status, text) = http(
+        server.addr,
+        "GET",
+        &format!("/api/games/{game}?protocol=2"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains(r#""side_to_move":"#), "{text}");
+    let (status, text) = http(
+        server.addr,
+        "GET",
+        &format!("/api/games/{game}?protocol=x"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains(r#""code":"bad_request""#), "{text}");
 }
 
 #[tokio::test]
