@@ -14,7 +14,7 @@ use axum::extract::ws::Utf8Bytes;
 use boardcraft_protocol::{
     Clocks, ErrorCode, GameResult, GameSnapshot, GameStatus, OfferKind, PROTOCOL_VERSION,
     PendingOffer, Presence, RatingChanges, SEATS_PROTOCOL_VERSION, SeatResult, SeatServerMessage,
-    SeatState, Seats, ServerMessage, Side, SnapshotReason, hash_text, http::SeatJoined,
+    SeatState, Seats, ServerMessage, Side, SnapshotReason, hash_text, http::SeatJoined, seat_of,
 };
 use boardcraft_rules::{AnyPosition, Position, Variant};
 use boardcraft_saves::{Decided, Player, SavedGame};
@@ -207,9 +207,13 @@ impl Game {
             hashes.push(position.hash());
             sides.push(side);
         }
-        let clock = record
-            .time_control
-            .map(|tc| Clock::resume(tc, moves.last().and_then(|m| m.clocks), moves.len()));
+        let clock = record.time_control.map(|tc| {
+            Clock::resume(
+                tc,
+                variant.players(),
+                moves.last().and_then(|m| m.clocks).as_ref().map(|c| &c[..]),
+            )
+        });
         let moved_away = Arc::new(AtomicBool::new(false));
         let store = fence::Fenced::new(games.store.clone(), moved_away.clone());
         let settings = games.settings.clone();
@@ -272,9 +276,10 @@ impl Game {
 
     fn clocks(&self, now: Instant) -> Option<Clocks> {
         let running = self.result.is_none() && self.record.joined;
-        self.clock
-            .as_ref()
-            .map(|c| c.clocks(now, running.then(|| self.side_to_move())))
+        self.clock.as_ref().and_then(|c| {
+            c.clocks(now, running.then(|| seat_of(self.side_to_move())))
+                .two_seats()
+        })
     }
 
     fn presence_of(&self, side: Side, now: Instant) -> Presence {
@@ -483,7 +488,7 @@ impl Game {
         let mut consider = |t: Instant| next = Some(next.map_or(t, |n| n.min(t)));
         if self.status() == GameStatus::Playing {
             if let Some(clock) = &self.clock
-                && let Some(t) = clock.flag_at(self.side_to_move())
+                && let Some(t) = clock.flag_at(seat_of(self.side_to_move()))
             {
                 consider(t);
             }
@@ -511,7 +516,7 @@ impl Game {
             && self
                 .clock
                 .as_ref()
-                .is_some_and(|c| c.flag_at(self.side_to_move()).is_some())
+                .is_some_and(|c| c.flag_at(seat_of(self.side_to_move())).is_some())
     }
 
     /// Returns `true` when the task should stop (unload).
@@ -520,7 +525,7 @@ impl Game {
         if self.status() == GameStatus::Playing {
             let side = self.side_to_move();
             if let Some(clock) = &self.clock
-                && clock.flag_at(side).is_some_and(|t| t <= now)
+                && clock.flag_at(seat_of(side)).is_some_and(|t| t <= now)
             {
                 let result = rules::timeout(side);
                 if let Err(e) = self.end(result).await {
@@ -766,7 +771,7 @@ impl Game {
         let now = Instant::now();
         // The flag may have fallen in the instant before the move arrived.
         if let Some(clock) = &self.clock
-            && clock.flag_at(side).is_some_and(|t| t <= now)
+            && clock.flag_at(seat_of(side)).is_some_and(|t| t <= now)
         {
             if let Err(e) = self.end(rules::timeout(side)).await {
                 warn!(game = %self.record.id, "storing a flag fall failed: {e}");
@@ -777,11 +782,16 @@ impl Game {
         let mut next = self.position.clone();
         next.play(&mv)?;
         let canonical = self.position.format_move(&mv);
-        let clock_after = self.clock.as_ref().map(|c| c.after_move(side, now, ply));
+        let clock_after = self
+            .clock
+            .as_ref()
+            .map(|c| c.after_move(seat_of(side), now, ply));
         let stored = StoredMove {
             ply,
             notation: canonical,
-            clocks: clock_after.as_ref().map(|c| c.remaining),
+            clocks: clock_after
+                .as_ref()
+                .and_then(|c| <[u64; 2]>::try_from(&c.remaining[..]).ok()),
             at_ms: now_ms(),
         };
         // Stored before anyone hears of it: the acknowledgement means "kept".
@@ -863,9 +873,8 @@ impl Game {
         self.ratings = ratings;
         let now = Instant::now();
         let to_move = self.side_to_move();
-        let plies = self.moves.len();
         if let Some(clock) = &mut self.clock {
-            clock.stop(to_move, now, plies);
+            clock.stop(seat_of(to_move), now);
         }
         info!(game = %self.record.id, variant = %self.variant.name, plies = self.moves.len(), "game over: {}", result.text);
         self.result = Some(result.clone());
@@ -1034,7 +1043,9 @@ impl Game {
         }
         self.position = position;
         if let Some(tc) = self.record.time_control {
-            let mut clock = Clock::resume(tc, self.moves.last().and_then(|m| m.clocks), target);
+            let stored = self.moves.last().and_then(|m| m.clocks);
+            let seats = self.variant.players();
+            let mut clock = Clock::resume(tc, seats, stored.as_ref().map(|c| &c[..]));
             clock.start_turn(target, Instant::now());
             self.clock = Some(clock);
         }
