@@ -46,7 +46,8 @@ pub fn time_control_allowed(tc: &TimeControl) -> bool {
 }
 
 /// Makes and stores a game between two accounts, both seats taken. Refused (nothing stored):
-/// [`GameError::VariantNotFound`] (not a shipped variant), [`GameError::RatedWithoutClock`],
+/// [`GameError::VariantNotFound`] (not a shipped variant), [`GameError::MoreThanTwoSeats`],
+/// [`GameError::RatedWithoutClock`],
 /// [`GameError::TimeControlOutOfBounds`], [`GameError::PlaysThemself`],
 /// [`GameError::NoAccount`], [`GameError::Storage`] (the database).
 pub async fn create_paired_game(
@@ -54,6 +55,7 @@ pub async fn create_paired_game(
     request: PairedGame,
 ) -> Result<PairedSeats, GameError> {
     let variant = rules::variant_of(&request.variant, None).map_err(GameError::VariantNotFound)?;
+    rules::two_seats(&variant)?;
     if request.rated && request.time_control.is_none() {
         return Err(GameError::RatedWithoutClock);
     }

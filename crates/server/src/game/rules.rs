@@ -4,6 +4,8 @@ use boardcraft_rules::{
     EndReason, FamilyRules, Outcome, Seat, Variant, VariantError, shipped_variant,
 };
 
+use super::GameError;
+
 pub fn side(color: Seat) -> Side {
     match color {
         Seat::WHITE => Side::White,
@@ -43,6 +45,18 @@ pub fn rules_result(outcome: Outcome) -> GameResult {
             rule: rule_code(outcome.reason).to_owned(),
         },
         text: outcome.to_string(),
+    }
+}
+
+/// Refuses a variant whose seating is not for two players ([`GameError::MoreThanTwoSeats`]):
+/// the game task plays two seats, and would take seats 2 and up for Black's.
+pub fn two_seats(variant: &Variant) -> Result<(), GameError> {
+    match variant.players() {
+        2 => Ok(()),
+        seats => Err(GameError::MoreThanTwoSeats {
+            variant: variant.name.clone(),
+            seats,
+        }),
     }
 }
 

@@ -333,6 +333,9 @@ async fn create_game(
             ));
         }
     };
+    if let Err(e) = rules::two_seats(&variant) {
+        return Err(refused_by_game("a new game", ip, e));
+    }
     if let Some(tc) = request.time_control
         && (tc.initial_ms == 0 || tc.initial_ms > 24 * 3_600_000 || tc.increment_ms > 3_600_000)
     {

@@ -386,6 +386,12 @@ async fn http_refusals_have_codes() {
     for (body, status, expected) in [
         ("{", 400, ErrorCode::BadRequest),
         (r#"{"variant":"chess"}"#, 404, ErrorCode::VariantNotFound),
+        // A variant for four: this server's games have two seats.
+        (
+            r#"{"variant":"halma-16-partners"}"#,
+            400,
+            ErrorCode::VariantInvalid,
+        ),
         (
             r#"{"variant_file":"(format_version: 1)"}"#,
             400,

@@ -939,6 +939,14 @@ async fn refusals(db: Db) {
         ErrorCode::VariantNotFound
     );
     assert_eq!(
+        ask("halma-16-partners", tc, true, ida, idb)
+            .await
+            .unwrap_err()
+            .code(),
+        ErrorCode::VariantInvalid,
+        "a variant for four: games between accounts have two seats"
+    );
+    assert_eq!(
         ask(VARIANT, None, true, ida, idb).await.unwrap_err().code(),
         ErrorCode::BadRequest
     );
