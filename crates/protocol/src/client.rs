@@ -10,7 +10,9 @@ pub enum ClientMessage {
     /// The first message on a connection: which game, as whom. Without a token (or with
     /// `null`) the connection is a spectator.
     Hello {
-        /// [`crate::PROTOCOL_VERSION`] (2), or 1 for a client of the invite games only.
+        /// [`crate::SEATS_PROTOCOL_VERSION`] (3) for the seat messages
+        /// ([`crate::SeatServerMessage`], any number of seats); [`crate::PROTOCOL_VERSION`] (2),
+        /// or 1 for a client of the invite games only, for [`crate::ServerMessage`] (two seats).
         protocol: u32,
         game: String,
         #[serde(default)]

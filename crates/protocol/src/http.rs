@@ -187,6 +187,12 @@ pub struct Me {
 pub struct VariantRating {
     pub variant: String,
     pub variant_title: String,
+    /// Protocol 3: the number of seats of the games rated (absent for two, as before).
+    #[serde(
+        default = "crate::lobby::two_seats",
+        skip_serializing_if = "crate::lobby::is_two_seats"
+    )]
+    pub seats: u8,
     /// Glicko-2 rating.
     pub rating: f64,
     pub deviation: f64,
@@ -283,6 +289,12 @@ pub struct Ranked {
 pub struct Leaderboard {
     pub variant: String,
     pub variant_title: String,
+    /// Protocol 3: the number of seats of the games rated (absent for two, as before).
+    #[serde(
+        default = "crate::lobby::two_seats",
+        skip_serializing_if = "crate::lobby::is_two_seats"
+    )]
+    pub seats: u8,
     pub players: Vec<Ranked>,
 }
 

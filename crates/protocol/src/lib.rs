@@ -1,8 +1,11 @@
 //! Boardcraft's online protocol: what a game server and its clients say to each other.
 //!
 //! - A websocket at `/ws` carries JSON text frames, one message per frame. The client speaks
-//!   first with [`ClientMessage::Hello`] (`"protocol": 1`, the game, and a seat token or none
-//!   for a spectator); the server answers [`ServerMessage::Welcome`] with the whole game.
+//!   first with [`ClientMessage::Hello`] (`"protocol": 1`, 2 or 3, the game, and a seat token
+//!   or none for a spectator); the server answers [`ServerMessage::Welcome`] with the whole
+//!   game — or, to a hello of protocol 3, [`SeatServerMessage::Welcome`]: version 3 names
+//!   seats (0 to 5) where versions 1 and 2 name White and Black, and is how games of more
+//!   than two seats are played.
 //! - Every message is an object with a `"type"` field naming it (`"move"`, `"moved"` …);
 //!   unknown fields are ignored, so later versions may add fields without breaking clients.
 //! - Moves are keyed by **ply** (the number of moves played before the move, 0 for the first):
@@ -23,6 +26,7 @@ mod error;
 pub mod http;
 mod lobby;
 pub mod paths;
+mod seats;
 mod server;
 mod snapshot;
 
@@ -31,17 +35,25 @@ pub use common::{Clocks, ColorChoice, OfferKind, Side, TimeControl};
 pub use error::ErrorCode;
 pub use lobby::{
     Challenge, ChallengeEnd, GamePlayers, GameTerms, LOBBY_PATH, LobbyClientMessage, LobbyCounts,
-    LobbyServerMessage, PROVISIONAL_DEVIATION, PlayerInfo, PoolInfo, PoolKey, Rating, RatingChange,
-    RatingChanges, RatingShort, Seek, parse_lobby_client_message, parse_lobby_server_message,
+    LobbyServerMessage, PROVISIONAL_DEVIATION, PROVISIONAL_DEVIATION_SEATS, PlayerInfo, PoolInfo,
+    PoolKey, Rating, RatingChange, RatingChanges, RatingShort, Seek, parse_lobby_client_message,
+    parse_lobby_server_message, provisional_deviation,
+};
+pub use seats::{
+    Placement, SEATS_PROTOCOL_VERSION, SeatClocks, SeatIndex, SeatOffer, SeatPlayers, SeatResult,
+    SeatServerMessage, SeatSnapshot, parse_seat_server_message, seat_of, side_of,
 };
 pub use server::{ServerMessage, SnapshotReason};
 pub use snapshot::{
     EndCause, GameResult, GameSnapshot, GameStatus, PendingOffer, Presence, SeatState, Seats,
 };
 
-/// The protocol version this crate speaks: the `protocol` field of the hello. Version 2 added
-/// accounts, the lobby ([`LOBBY_PATH`]), ratings and the archive; every version-2 field of a
-/// version-1 message is optional, so the game websocket accepts version 1 hellos too.
+/// The protocol version of [`ServerMessage`] and the lobby: the `protocol` field of their
+/// hellos. Version 2 added accounts, the lobby ([`LOBBY_PATH`]), ratings and the archive;
+/// every version-2 field of a version-1 message is optional, so the game websocket accepts
+/// version 1 hellos too. Version 3 ([`SEATS_PROTOCOL_VERSION`]) is the game websocket's seat
+/// messages ([`SeatServerMessage`]), for games of two to six seats; a client that says hello
+/// with 2 keeps getting [`ServerMessage`]s, for two-seat games.
 pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The oldest version a server still accepts on the game websocket (invite games).

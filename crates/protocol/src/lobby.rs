@@ -20,6 +20,19 @@ pub const LOBBY_PATH: &str = "/lobby";
 /// A rating whose deviation is above this is provisional (lichess's threshold).
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;
 
+/// A rating of games of more than two seats (Weng-Lin, σ from 500) is provisional while its
+/// deviation is above this: half the start, some ten games.
+pub const PROVISIONAL_DEVIATION_SEATS: f64 = 250.0;
+
+/// The deviation above which a rating of games of `seats` seats is provisional.
+pub const fn provisional_deviation(seats: u8) -> f64 {
+    if seats == 2 {
+        PROVISIONAL_DEVIATION
+    } else {
+        PROVISIONAL_DEVIATION_SEATS
+    }
+}
+
 /// A rating as shown: rounded, and whether it is provisional.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct RatingShort {
@@ -56,18 +69,33 @@ pub struct PlayerInfo {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rating {
     pub variant: String,
-    /// Glicko-2 rating (1500 to start).
+    /// Glicko-2 rating (1500 to start); for more than two seats, Weng-Lin's μ on Glicko's
+    /// scale (1500 to start).
     pub rating: f64,
-    /// Glicko-2 rating deviation (350 to start).
+    /// Glicko-2 rating deviation (350 to start); for more than two seats, Weng-Lin's σ on
+    /// Glicko's scale (500 to start).
     pub deviation: f64,
+    /// Glicko-2's volatility (0 for more than two seats).
     pub volatility: f64,
-    /// Rated games played in the variant.
+    /// Rated games played in the variant (with this number of seats).
     pub games: u32,
+    /// Protocol 3: the number of seats of the games rated (absent for two, as before).
+    #[serde(default = "two_seats", skip_serializing_if = "is_two_seats")]
+    pub seats: u8,
+}
+
+/// Two seats: what a rating without a `seats` field is for.
+pub(crate) const fn two_seats() -> u8 {
+    2
+}
+
+pub(crate) const fn is_two_seats(seats: &u8) -> bool {
+    *seats == 2
 }
 
 impl Rating {
     pub fn provisional(&self) -> bool {
-        self.deviation > PROVISIONAL_DEVIATION
+        self.deviation > provisional_deviation(self.seats)
     }
 
     pub fn short(&self) -> RatingShort {
@@ -508,6 +536,7 @@ mod tests {
             deviation: 110.5,
             volatility: 0.06,
             games: 9,
+            seats: 2,
         };
         assert_eq!(
             r.short(),
@@ -518,5 +547,40 @@ mod tests {
         );
         r.deviation = 90.0;
         assert!(!r.provisional());
+    }
+
+    /// A two-seat rating is written as version 2 wrote it; one of more seats says how many.
+    #[test]
+    fn seats_are_written_only_past_two() {
+        let two = Rating {
+            variant: "focus".into(),
+            rating: 1500.0,
+            deviation: 350.0,
+            volatility: 0.06,
+            games: 0,
+            seats: 2,
+        };
+        let text = serde_json::to_string(&two).unwrap();
+        assert_eq!(
+            text,
+            r#"{"variant":"focus","rating":1500.0,"deviation":350.0,"volatility":0.06,"games":0}"#
+        );
+        assert_eq!(serde_json::from_str::<Rating>(&text).unwrap(), two);
+        let three = Rating {
+            seats: 3,
+            deviation: 260.0,
+            ..two
+        };
+        assert!(three.provisional());
+        assert!(
+            !Rating {
+                deviation: 240.0,
+                ..three.clone()
+            }
+            .provisional()
+        );
+        let text = serde_json::to_string(&three).unwrap();
+        assert!(text.ends_with(r#""games":0,"seats":3}"#), "{text}");
+        assert_eq!(serde_json::from_str::<Rating>(&text).unwrap(), three);
     }
 }

@@ -29,8 +29,10 @@ pub const ME: &str = "/api/me";
 pub const PLAYER_ROUTE: &str = "/api/players/{name}";
 /// `GET`: a player's archive (`?page=N`).
 pub const PLAYER_GAMES_ROUTE: &str = "/api/players/{name}/games";
-/// `GET`: a variant's leaderboard.
+/// `GET`: a variant's leaderboard (two-seat games).
 pub const LEADERBOARD_ROUTE: &str = "/api/leaderboard/{variant}";
+/// `GET`: a variant's leaderboard for games of a number of seats (protocol 3).
+pub const LEADERBOARD_SEATS_ROUTE: &str = "/api/leaderboard/{variant}/{seats}";
 
 /// A path part (a player's name, a variant, an id) made safe for a URL: every byte but ASCII
 /// letters, digits, `-`, `_` and `.` percent-encoded.
@@ -87,6 +89,11 @@ pub fn leaderboard(variant: &str) -> String {
     with(LEADERBOARD_ROUTE, variant)
 }
 
+/// [`LEADERBOARD_SEATS_ROUTE`] for a variant and a number of seats.
+pub fn leaderboard_seats(variant: &str, seats: u8) -> String {
+    format!("{}/{seats}", leaderboard(variant))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,6 +106,10 @@ mod tests {
         assert_eq!(player("Ёжик"), "/api/players/%D0%81%D0%B6%D0%B8%D0%BA");
         assert_eq!(player_games("a b", 2), "/api/players/a%20b/games?page=2");
         assert_eq!(leaderboard("ugolki-9qum"), "/api/leaderboard/ugolki-9qum");
+        assert_eq!(
+            leaderboard_seats("chinese-checkers", 3),
+            "/api/leaderboard/chinese-checkers/3"
+        );
         assert_eq!(segment("../x?y"), "..%2Fx%3Fy");
     }
 }

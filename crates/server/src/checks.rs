@@ -130,6 +130,7 @@ async fn handle(games: Arc<Games>, msg: ClientMessage) {
             .ask(&id, |reply: oneshot::Sender<_>| Command::Connect {
                 conn,
                 token: token.cloned(),
+                protocol: boardcraft_protocol::PROTOCOL_VERSION,
                 outbox: outbox.clone(),
                 reply,
             })

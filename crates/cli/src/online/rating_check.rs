@@ -63,7 +63,8 @@ struct RatingRow {
 const GAMES: &str = "SELECT id, variant, white_account, black_account, rated, outcome, rating_changes, \
      COALESCE(ended_ms, 0) FROM games \
      WHERE white_account IS NOT NULL AND black_account IS NOT NULL AND outcome IS NOT NULL";
-const RATINGS: &str = "SELECT account, variant, rating, deviation, volatility, games FROM ratings";
+const RATINGS: &str =
+    "SELECT account, variant, rating, deviation, volatility, games FROM ratings WHERE seats = 2";
 
 fn read_sqlite(path: &str) -> Result<(Vec<GameRow>, Vec<RatingRow>), String> {
     let path = path.strip_prefix("sqlite://").unwrap_or(path);

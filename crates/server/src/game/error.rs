@@ -82,6 +82,11 @@ pub enum GameError {
     #[error("no {0} offer is pending")]
     NoPendingOffer(OfferKind),
 
+    /// The variant's seating is for more than two players: this server's games have two seats
+    /// (protocol 3 can tell of more; the games are the next step).
+    #[error("`{variant}` is played by {seats} players; this server plays games of two")]
+    MoreThanTwoSeats { variant: String, seats: usize },
+
     // --- a game between accounts
     #[error(transparent)]
     VariantNotFound(VariantError),
@@ -127,6 +132,7 @@ impl Refusal for GameError {
             | E::NothingToTakeBack => ErrorCode::OfferNotAllowed,
             E::NotOffered(_) | E::NoPendingOffer(_) => ErrorCode::NoOffer,
             E::VariantNotFound(_) => ErrorCode::VariantNotFound,
+            E::MoreThanTwoSeats { .. } => ErrorCode::VariantInvalid,
             E::RatedWithoutClock | E::TimeControlOutOfBounds | E::PlaysThemself => {
                 ErrorCode::BadRequest
             }

@@ -13,8 +13,8 @@ use std::{
 use axum::extract::ws::Utf8Bytes;
 use boardcraft_protocol::{
     Clocks, ErrorCode, GameResult, GameSnapshot, GameStatus, OfferKind, PROTOCOL_VERSION,
-    PendingOffer, Presence, RatingChanges, SeatState, Seats, ServerMessage, Side, SnapshotReason,
-    hash_text, http::SeatJoined,
+    PendingOffer, Presence, RatingChanges, SEATS_PROTOCOL_VERSION, SeatResult, SeatServerMessage,
+    SeatState, Seats, ServerMessage, Side, SnapshotReason, hash_text, http::SeatJoined, seat_of,
 };
 use boardcraft_rules::{AnyPosition, Position, Variant};
 use boardcraft_saves::{Decided, Player, SavedGame};
@@ -57,6 +57,8 @@ pub enum Command {
     Connect {
         conn: ConnId,
         token: Option<String>,
+        /// The hello's protocol version: 3 gets the seat messages, 1 and 2 the two-seat ones.
+        protocol: u32,
         outbox: Outbox,
         reply: oneshot::Sender<Result<Option<Side>, GameError>>,
     },
@@ -96,7 +98,43 @@ enum SeatPresence {
 
 struct Connection {
     side: Option<Side>,
+    /// The hello's protocol version.
+    protocol: u32,
     outbox: Outbox,
+}
+
+/// A message's text for each protocol, made once for all the connections that speak it.
+struct Encoded<'a> {
+    msg: &'a ServerMessage,
+    two_seats: Option<Utf8Bytes>,
+    seats: Option<Utf8Bytes>,
+}
+
+impl<'a> Encoded<'a> {
+    fn new(msg: &'a ServerMessage) -> Encoded<'a> {
+        Encoded {
+            msg,
+            two_seats: None,
+            seats: None,
+        }
+    }
+
+    /// The text for a connection of `protocol`: the seat message for 3, the two-seat one
+    /// otherwise.
+    fn text(&mut self, protocol: u32) -> Utf8Bytes {
+        let msg = self.msg;
+        if protocol >= SEATS_PROTOCOL_VERSION {
+            self.seats
+                .get_or_insert_with(|| {
+                    Utf8Bytes::from(SeatServerMessage::from(msg.clone()).to_json())
+                })
+                .clone()
+        } else {
+            self.two_seats
+                .get_or_insert_with(|| Utf8Bytes::from(msg.to_json()))
+                .clone()
+        }
+    }
 }
 
 /// The state of one game, owned by its task.
@@ -169,9 +207,13 @@ impl Game {
             hashes.push(position.hash());
             sides.push(side);
         }
-        let clock = record
-            .time_control
-            .map(|tc| Clock::resume(tc, moves.last().and_then(|m| m.clocks), moves.len()));
+        let clock = record.time_control.map(|tc| {
+            Clock::resume(
+                tc,
+                variant.players(),
+                moves.last().and_then(|m| m.clocks).as_ref().map(|c| &c[..]),
+            )
+        });
         let moved_away = Arc::new(AtomicBool::new(false));
         let store = fence::Fenced::new(games.store.clone(), moved_away.clone());
         let settings = games.settings.clone();
@@ -234,9 +276,10 @@ impl Game {
 
     fn clocks(&self, now: Instant) -> Option<Clocks> {
         let running = self.result.is_none() && self.record.joined;
-        self.clock
-            .as_ref()
-            .map(|c| c.clocks(now, running.then(|| self.side_to_move())))
+        self.clock.as_ref().and_then(|c| {
+            c.clocks(now, running.then(|| seat_of(self.side_to_move())))
+                .two_seats()
+        })
     }
 
     fn presence_of(&self, side: Side, now: Instant) -> Presence {
@@ -318,14 +361,12 @@ impl Game {
 
     // --- sending
 
-    fn encode(msg: &ServerMessage) -> Utf8Bytes {
-        Utf8Bytes::from(msg.to_json())
-    }
-
     fn send_to(&mut self, conn: ConnId, msg: &ServerMessage) {
-        let text = Self::encode(msg);
         let dead = match self.conns.get(&conn) {
-            Some(c) => c.outbox.try_send(text).is_err(),
+            Some(c) => c
+                .outbox
+                .try_send(Encoded::new(msg).text(c.protocol))
+                .is_err(),
             None => false,
         };
         if dead {
@@ -334,11 +375,11 @@ impl Game {
     }
 
     fn broadcast(&mut self, msg: &ServerMessage) {
-        let text = Self::encode(msg);
+        let mut text = Encoded::new(msg);
         let dead: Vec<ConnId> = self
             .conns
             .iter()
-            .filter(|(_, c)| c.outbox.try_send(text.clone()).is_err())
+            .filter(|(_, c)| c.outbox.try_send(text.text(c.protocol)).is_err())
             .map(|(id, _)| *id)
             .collect();
         for conn in dead {
@@ -428,14 +469,15 @@ impl Game {
     /// websocket closes; its client reconnects through the load balancer).
     fn hand_over(&mut self) {
         info!(game = %self.record.id, connections = self.conns.len(), "handing the game over to another node");
-        let moved = Self::encode(&ServerMessage::Error {
+        let moved = ServerMessage::Error {
             code: ErrorCode::GameMoved,
             message: "the game moved to another server: reconnect".into(),
             ply: None,
             fatal: true,
-        });
+        };
+        let mut moved = Encoded::new(&moved);
         for (_, c) in self.conns.drain() {
-            let _ = c.outbox.try_send(moved.clone());
+            let _ = c.outbox.try_send(moved.text(c.protocol));
         }
     }
 
@@ -446,7 +488,7 @@ impl Game {
         let mut consider = |t: Instant| next = Some(next.map_or(t, |n| n.min(t)));
         if self.status() == GameStatus::Playing {
             if let Some(clock) = &self.clock
-                && let Some(t) = clock.flag_at(self.side_to_move())
+                && let Some(t) = clock.flag_at(seat_of(self.side_to_move()))
             {
                 consider(t);
             }
@@ -474,7 +516,7 @@ impl Game {
             && self
                 .clock
                 .as_ref()
-                .is_some_and(|c| c.flag_at(self.side_to_move()).is_some())
+                .is_some_and(|c| c.flag_at(seat_of(self.side_to_move())).is_some())
     }
 
     /// Returns `true` when the task should stop (unload).
@@ -483,7 +525,7 @@ impl Game {
         if self.status() == GameStatus::Playing {
             let side = self.side_to_move();
             if let Some(clock) = &self.clock
-                && clock.flag_at(side).is_some_and(|t| t <= now)
+                && clock.flag_at(seat_of(side)).is_some_and(|t| t <= now)
             {
                 let result = rules::timeout(side);
                 if let Err(e) = self.end(result).await {
@@ -524,10 +566,11 @@ impl Game {
             Command::Connect {
                 conn,
                 token,
+                protocol,
                 outbox,
                 reply,
             } => {
-                let result = self.connect(conn, token, outbox);
+                let result = self.connect(conn, token, protocol, outbox);
                 let _ = reply.send(result);
             }
             Command::Disconnect { conn } => {
@@ -554,6 +597,7 @@ impl Game {
         &mut self,
         conn: ConnId,
         token: Option<String>,
+        protocol: u32,
         outbox: Outbox,
     ) -> Result<Option<Side>, GameError> {
         let side = match token {
@@ -571,7 +615,14 @@ impl Game {
                 }
             }
         };
-        self.conns.insert(conn, Connection { side, outbox });
+        self.conns.insert(
+            conn,
+            Connection {
+                side,
+                protocol,
+                outbox,
+            },
+        );
         self.idle_since = None;
         let invite = match side {
             Some(s) if s == self.record.creator && !self.record.joined => {
@@ -720,7 +771,7 @@ impl Game {
         let now = Instant::now();
         // The flag may have fallen in the instant before the move arrived.
         if let Some(clock) = &self.clock
-            && clock.flag_at(side).is_some_and(|t| t <= now)
+            && clock.flag_at(seat_of(side)).is_some_and(|t| t <= now)
         {
             if let Err(e) = self.end(rules::timeout(side)).await {
                 warn!(game = %self.record.id, "storing a flag fall failed: {e}");
@@ -731,11 +782,16 @@ impl Game {
         let mut next = self.position.clone();
         next.play(&mv)?;
         let canonical = self.position.format_move(&mv);
-        let clock_after = self.clock.as_ref().map(|c| c.after_move(side, now, ply));
+        let clock_after = self
+            .clock
+            .as_ref()
+            .map(|c| c.after_move(seat_of(side), now, ply));
         let stored = StoredMove {
             ply,
             notation: canonical,
-            clocks: clock_after.as_ref().map(|c| c.remaining),
+            clocks: clock_after
+                .as_ref()
+                .and_then(|c| <[u64; 2]>::try_from(&c.remaining[..]).ok()),
             at_ms: now_ms(),
         };
         // Stored before anyone hears of it: the acknowledgement means "kept".
@@ -798,7 +854,12 @@ impl Game {
             result
         };
         // Rated or not is decided in `end`; the store rates only the game's first end.
-        let end = end::account_end(&self.record.variant, seats, &result);
+        let end = end::account_end(
+            &self.record.variant,
+            &seats.accounts,
+            seats.rated(),
+            &SeatResult::from_two_seats(&result),
+        );
         let changes = self
             .store
             .finish_account_game(self.record.id.clone(), result.clone(), end)
@@ -812,9 +873,8 @@ impl Game {
         self.ratings = ratings;
         let now = Instant::now();
         let to_move = self.side_to_move();
-        let plies = self.moves.len();
         if let Some(clock) = &mut self.clock {
-            clock.stop(to_move, now, plies);
+            clock.stop(seat_of(to_move), now);
         }
         info!(game = %self.record.id, variant = %self.variant.name, plies = self.moves.len(), "game over: {}", result.text);
         self.result = Some(result.clone());
@@ -983,7 +1043,9 @@ impl Game {
         }
         self.position = position;
         if let Some(tc) = self.record.time_control {
-            let mut clock = Clock::resume(tc, self.moves.last().and_then(|m| m.clocks), target);
+            let stored = self.moves.last().and_then(|m| m.clocks);
+            let seats = self.variant.players();
+            let mut clock = Clock::resume(tc, seats, stored.as_ref().map(|c| &c[..]));
             clock.start_turn(target, Instant::now());
             self.clock = Some(clock);
         }

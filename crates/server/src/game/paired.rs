@@ -46,7 +46,8 @@ pub fn time_control_allowed(tc: &TimeControl) -> bool {
 }
 
 /// Makes and stores a game between two accounts, both seats taken. Refused (nothing stored):
-/// [`GameError::VariantNotFound`] (not a shipped variant), [`GameError::RatedWithoutClock`],
+/// [`GameError::VariantNotFound`] (not a shipped variant), [`GameError::MoreThanTwoSeats`],
+/// [`GameError::RatedWithoutClock`],
 /// [`GameError::TimeControlOutOfBounds`], [`GameError::PlaysThemself`],
 /// [`GameError::NoAccount`], [`GameError::Storage`] (the database).
 pub async fn create_paired_game(
@@ -54,6 +55,7 @@ pub async fn create_paired_game(
     request: PairedGame,
 ) -> Result<PairedSeats, GameError> {
     let variant = rules::variant_of(&request.variant, None).map_err(GameError::VariantNotFound)?;
+    rules::two_seats(&variant)?;
     if request.rated && request.time_control.is_none() {
         return Err(GameError::RatedWithoutClock);
     }
@@ -139,7 +141,7 @@ pub async fn rating_in(
     let ratings = store.ratings(account.to_owned()).await?;
     Ok(ratings
         .into_iter()
-        .find(|r| r.variant == variant)
+        .find(|r| r.variant == variant && r.seats == 2)
         .unwrap_or_else(|| {
             let g = Glicko::default();
             Rating {
@@ -148,6 +150,7 @@ pub async fn rating_in(
                 deviation: g.deviation,
                 volatility: g.volatility,
                 games: 0,
+                seats: 2,
             }
         }))
 }

@@ -1,6 +1,10 @@
 //! The bridge between the rules crate and the protocol's words.
-use boardcraft_protocol::{EndCause, GameResult, Side};
-use boardcraft_rules::{EndReason, Outcome, Seat, Variant, VariantError, shipped_variant};
+use boardcraft_protocol::{EndCause, GameResult, SeatResult, Side};
+use boardcraft_rules::{
+    EndReason, FamilyRules, Outcome, Seat, Variant, VariantError, shipped_variant,
+};
+
+use super::GameError;
 
 pub fn side(color: Seat) -> Side {
     match color {
@@ -40,6 +44,49 @@ pub fn rules_result(outcome: Outcome) -> GameResult {
         cause: EndCause::Rules {
             rule: rule_code(outcome.reason).to_owned(),
         },
+        text: outcome.to_string(),
+    }
+}
+
+/// Refuses a variant whose seating is not for two players ([`GameError::MoreThanTwoSeats`]):
+/// the game task plays two seats, and would take seats 2 and up for Black's.
+pub fn two_seats(variant: &Variant) -> Result<(), GameError> {
+    match variant.players() {
+        2 => Ok(()),
+        seats => Err(GameError::MoreThanTwoSeats {
+            variant: variant.name.clone(),
+            seats,
+        }),
+    }
+}
+
+/// Each seat's team, where the variant's seats play as partners (`None`: each plays alone).
+pub fn teams(variant: &Variant) -> Option<Vec<u8>> {
+    let seats = Seat::all(variant.players());
+    match &variant.rules {
+        FamilyRules::Race(r) if r.partners() => {
+            Some(seats.map(|s| r.team(s).index() as u8).collect())
+        }
+        FamilyRules::Focus(r) if r.partners() => Some(seats.map(|s| r.team(s) as u8).collect()),
+        _ => None,
+    }
+}
+
+/// The rules' end as every seat's place (with its team where the variant has partners): the
+/// result of a game of any number of seats, from the rules' placements.
+pub fn seat_result(variant: &Variant, outcome: Outcome) -> SeatResult {
+    let mut placements = SeatResult::places(outcome.places.as_slice());
+    if let Some(teams) = teams(variant) {
+        for (p, team) in placements.iter_mut().zip(teams) {
+            p.team = Some(team);
+        }
+    }
+    SeatResult {
+        placements,
+        cause: EndCause::Rules {
+            rule: rule_code(outcome.reason).to_owned(),
+        },
+        by: None,
         text: outcome.to_string(),
     }
 }
@@ -101,5 +148,82 @@ pub fn variant_of(name: &str, file: Option<&str>) -> Result<Variant, VariantErro
     match file {
         Some(text) => Variant::from_ron("posted variant file", text),
         None => shipped_variant(name),
+    }
+}
+
+/// The rules' ends against whole games played by the rules (seeded random moves).
+#[cfg(test)]
+mod tests {
+    use boardcraft_rules::{AnyPosition, Position, checks::SeededMoves};
+
+    use super::*;
+
+    /// Plays seeded random legal moves until the game ends; its outcome.
+    fn played(variant: &Variant, seed: u64) -> Outcome {
+        let mut position: AnyPosition = variant.new_game();
+        let mut picker = SeededMoves::new(seed);
+        let mut moves = Vec::new();
+        while !position.is_game_over() {
+            moves.clear();
+            position.legal_moves(&mut moves);
+            let mv = picker.pick(&moves).expect("a legal move").clone();
+            position.play(&mv).expect("a legal move");
+        }
+        position.outcome().expect("an outcome at the end")
+    }
+
+    #[test]
+    fn three_seats_end_in_the_rules_places() {
+        let variant = shipped_variant("chinese-checkers")
+            .unwrap()
+            .for_players(3)
+            .unwrap();
+        let outcome = played(&variant, 3);
+        let result = seat_result(&variant, outcome);
+        assert_eq!(result.placements.len(), 3);
+        for (seat, p) in Seat::all(3).zip(&result.placements) {
+            assert_eq!(
+                (p.seat, p.place, p.team),
+                (seat.index() as u8, outcome.places.of(seat), None)
+            );
+        }
+        assert_eq!(result.winner(), outcome.winner().map(|s| s.index() as u8));
+        assert_eq!(
+            result.two_seats(),
+            None,
+            "three seats have no version-2 result"
+        );
+    }
+
+    #[test]
+    fn partners_have_teams_and_share_places() {
+        let variant = shipped_variant("halma-16-partners").unwrap();
+        assert_eq!(variant.players(), 4);
+        assert_eq!(teams(&variant), Some(vec![0, 1, 0, 1]));
+        let result = seat_result(&variant, played(&variant, 5));
+        let place = |seat: usize| result.placements[seat].place;
+        assert_eq!(place(0), place(2));
+        assert_eq!(place(1), place(3));
+        assert!(result.placements.iter().all(|p| p.team == Some(p.seat % 2)));
+        // Chinese checkers for four has no partners.
+        let four = shipped_variant("chinese-checkers")
+            .unwrap()
+            .for_players(4)
+            .unwrap();
+        assert_eq!(teams(&four), None);
+    }
+
+    /// For two seats the places say what the winner said: one path for any number of seats.
+    #[test]
+    fn two_seats_end_as_version_2_says() {
+        for (name, seed) in [("ugolki-9qum", 1), ("focus", 2), ("halma-16", 3)] {
+            let variant = shipped_variant(name).unwrap();
+            let outcome = played(&variant, seed);
+            assert_eq!(
+                seat_result(&variant, outcome).two_seats(),
+                Some(rules_result(outcome)),
+                "{name}"
+            );
+        }
     }
 }

@@ -179,6 +179,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route(paths::PLAYER_ROUTE, get(players::profile))
         .route(paths::PLAYER_GAMES_ROUTE, get(players::games))
         .route(paths::LEADERBOARD_ROUTE, get(players::leaderboard))
+        .route(
+            paths::LEADERBOARD_SEATS_ROUTE,
+            get(players::leaderboard_seats),
+        )
         .route(WS_PATH, get(ws::upgrade))
         .route(boardcraft_protocol::LOBBY_PATH, get(lobby_ws::upgrade))
         .layer(DefaultBodyLimit::max(state.settings.max_body_bytes()))
@@ -329,6 +333,9 @@ async fn create_game(
             ));
         }
     };
+    if let Err(e) = rules::two_seats(&variant) {
+        return Err(refused_by_game("a new game", ip, e));
+    }
     if let Some(tc) = request.time_control
         && (tc.initial_ms == 0 || tc.initial_ms > 24 * 3_600_000 || tc.increment_ms > 3_600_000)
     {
@@ -414,20 +421,33 @@ async fn join_by_invite(
     }
 }
 
+/// `?protocol=3` on a game's public state: the snapshot seat by seat.
+#[derive(serde::Deserialize, Default)]
+pub struct StateQuery {
+    protocol: Option<u32>,
+}
+
+/// A game's public state: version 2's snapshot, or with `?protocol=3` version 3's.
 async fn public_state(
     State(state): State<Arc<AppState>>,
     Path(game): Path<String>,
-) -> Result<Json<boardcraft_protocol::GameSnapshot>, Refused> {
+    axum::extract::Query(query): axum::extract::Query<StateQuery>,
+) -> Result<Response, Refused> {
     let not_found = || Refused::from(GameError::NotFound(game.clone()));
     if !secrets::looks_like_id(&game) {
         return Err(not_found());
     }
-    state
+    let snapshot = state
         .games
         .ask(&game, |reply| Command::Snapshot { reply })
         .await?
-        .map(Json)
-        .ok_or_else(not_found)
+        .ok_or_else(not_found)?;
+    Ok(match query.protocol {
+        Some(p) if p >= boardcraft_protocol::SEATS_PROTOCOL_VERSION => {
+            Json(boardcraft_protocol::SeatSnapshot::from(snapshot)).into_response()
+        }
+        _ => Json(snapshot).into_response(),
+    })
 }
 
 async fn save_file(

@@ -97,6 +97,7 @@ pub async fn profile(
             variant_title: variant_title(&r.variant),
             provisional: r.provisional(),
             variant: r.variant,
+            seats: r.seats,
             rating: r.rating,
             deviation: r.deviation,
             games: r.games,
@@ -174,20 +175,43 @@ pub async fn games(
     }))
 }
 
-/// `GET /api/leaderboard/{variant}`.
+/// `GET /api/leaderboard/{variant}`: the two-seat games'.
 pub async fn leaderboard(
     State(state): State<Arc<AppState>>,
     Path(variant): Path<String>,
 ) -> Result<Json<Leaderboard>, Refused> {
-    let shipped = rules::variant_of(&variant, None).map_err(|_| {
+    board(&state, &variant, 2).await
+}
+
+/// `GET /api/leaderboard/{variant}/{seats}`: the games of `seats` seats' (a number of players
+/// the variant is played by).
+pub async fn leaderboard_seats(
+    State(state): State<Arc<AppState>>,
+    Path((variant, seats)): Path<(String, String)>,
+) -> Result<Json<Leaderboard>, Refused> {
+    let not_played = || {
         Refused::new(
             ErrorCode::VariantNotFound,
-            format!("no variant `{variant}`"),
+            format!("no variant `{variant}` for {seats} players"),
         )
-    })?;
+    };
+    let seats: u8 = seats.parse().map_err(|_| not_played())?;
+    board(&state, &variant, seats).await
+}
+
+async fn board(state: &AppState, variant: &str, seats: u8) -> Result<Json<Leaderboard>, Refused> {
+    let shipped = rules::variant_of(variant, None)
+        .ok()
+        .filter(|v| v.for_players(usize::from(seats)).is_ok())
+        .ok_or_else(|| {
+            Refused::new(
+                ErrorCode::VariantNotFound,
+                format!("no variant `{variant}` for {seats} players"),
+            )
+        })?;
     let rows = state
         .store
-        .leaderboard(shipped.name.clone(), Leaderboard::SIZE)
+        .leaderboard(shipped.name.clone(), seats, Leaderboard::SIZE)
         .await?;
     let players = rows
         .into_iter()
@@ -206,6 +230,7 @@ pub async fn leaderboard(
     Ok(Json(Leaderboard {
         variant: shipped.name,
         variant_title: shipped.title,
+        seats,
         players,
     }))
 }

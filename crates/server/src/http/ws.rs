@@ -12,8 +12,8 @@ use axum::{
     response::Response,
 };
 use boardcraft_protocol::{
-    ClientMessage, ErrorCode, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION, ParseError, ServerMessage,
-    parse_client_message,
+    ClientMessage, ErrorCode, MIN_PROTOCOL_VERSION, ParseError, SEATS_PROTOCOL_VERSION,
+    ServerMessage, parse_client_message,
 };
 use tokio::sync::mpsc;
 use tracing::debug;
@@ -180,26 +180,26 @@ async fn connection(
     let Some(hello) = socket::first_message::<GameSocket>(&mut socket, &settings).await else {
         return;
     };
-    let (game, token) = match hello {
+    let (game, token, protocol) = match hello {
         ClientMessage::Hello {
             protocol,
             game,
             token,
             client,
         } => {
-            if !(MIN_PROTOCOL_VERSION..=PROTOCOL_VERSION).contains(&protocol) {
+            if !(MIN_PROTOCOL_VERSION..=SEATS_PROTOCOL_VERSION).contains(&protocol) {
                 return fail(
                     &mut socket,
                     ErrorCode::UnsupportedProtocol,
                     format!(
-                        "this server speaks protocols {MIN_PROTOCOL_VERSION} to {PROTOCOL_VERSION}, not {protocol}"
+                        "this server speaks protocols {MIN_PROTOCOL_VERSION} to {SEATS_PROTOCOL_VERSION}, not {protocol}"
                     ),
                     close_code::PROTOCOL,
                 )
                 .await;
             }
-            debug!(conn, %ip, game = %game, client = ?client, "hello");
-            (game, token)
+            debug!(conn, %ip, game = %game, protocol, client = ?client, "hello");
+            (game, token, protocol)
         }
         _ => return socket::not_a_hello(&mut socket).await,
     };
@@ -231,6 +231,7 @@ async fn connection(
         .ask(&game, |reply| Command::Connect {
             conn,
             token: token.clone(),
+            protocol,
             outbox: outbox.clone(),
             reply,
         })

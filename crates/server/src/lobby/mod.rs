@@ -602,19 +602,24 @@ impl Lobby {
                     deviation: g.deviation,
                     volatility: g.volatility,
                     games: 0,
+                    seats: 2,
                 }
             }
         }
     }
 
+    /// The account's two-seat ratings (the lobby pairs two seats; protocol 2 knows no more).
     async fn ratings_of(&self, account: &str) -> Vec<Rating> {
-        self.accounts
+        let mut ratings = self
+            .accounts
             .ratings(account.to_owned())
             .await
             .unwrap_or_else(|e| {
                 warn!("reading ratings: {e}");
                 Vec::new()
-            })
+            });
+        ratings.retain(|r| r.seats == 2);
+        ratings
     }
 
     /// The account's games being played.

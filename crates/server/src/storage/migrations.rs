@@ -159,6 +159,41 @@ const LIMITS_AND_SKELETONS: &[&str] = &[
     "CREATE UNIQUE INDEX accounts_name_skeleton ON accounts (name_skeleton)",
 ];
 
+/// Ratings per variant **and number of seats**: a two-seat game rates on Glicko-2, a game of
+/// more seats on Weng-Lin (`crate::ratings`), and a player's ratings in one variant for two,
+/// three … seats are apart. The rows before are two-seat ones. SQLite cannot change a primary
+/// key: the table is made again with the column and its rows copied.
+const RATINGS_BY_SEATS_SQLITE: &[&str] = &[
+    "CREATE TABLE ratings_by_seats (
+        account TEXT NOT NULL REFERENCES accounts (id),
+        variant TEXT NOT NULL,
+        seats INTEGER NOT NULL DEFAULT 2,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL,
+        updated_ms BIGINT NOT NULL,
+        PRIMARY KEY (account, variant, seats)
+    )",
+    "INSERT INTO ratings_by_seats
+        (account, variant, seats, rating, deviation, volatility, games, updated_ms)
+     SELECT account, variant, 2, rating, deviation, volatility, games, updated_ms FROM ratings",
+    "DROP TABLE ratings",
+    "ALTER TABLE ratings_by_seats RENAME TO ratings",
+    RATINGS_BY_SEATS_INDEX,
+];
+
+const RATINGS_BY_SEATS_POSTGRES: &[&str] = &[
+    "ALTER TABLE ratings ADD COLUMN seats INTEGER NOT NULL DEFAULT 2",
+    "ALTER TABLE ratings DROP CONSTRAINT ratings_pkey",
+    "ALTER TABLE ratings ADD PRIMARY KEY (account, variant, seats)",
+    "DROP INDEX ratings_variant",
+    RATINGS_BY_SEATS_INDEX,
+];
+
+const RATINGS_BY_SEATS_INDEX: &str =
+    "CREATE INDEX ratings_variant ON ratings (variant, seats, rating)";
+
 super::sql::statements! {
     /// The accounts whose skeleton is still to be computed (made before it was kept).
     SKELETONS_MISSING = "SELECT id, name FROM accounts WHERE name_skeleton IS NULL";
@@ -207,6 +242,12 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "shared limits and name skeletons",
         sqlite: LIMITS_AND_SKELETONS,
         postgres: LIMITS_AND_SKELETONS,
+    },
+    Migration {
+        version: 6,
+        name: "ratings per variant and number of seats",
+        sqlite: RATINGS_BY_SEATS_SQLITE,
+        postgres: RATINGS_BY_SEATS_POSTGRES,
     },
     Migration {
         version: 100,
@@ -322,5 +363,99 @@ mod tests {
         let without_first: Vec<i64> = all[1..].to_vec();
         assert_eq!(pending(&without_first).unwrap()[0].version, all[0]);
         assert!(pending(&[all[0], 99_999]).is_err());
+    }
+
+    const ACCOUNT: &str = "INSERT INTO accounts (id, name, name_key, created_ms)
+        VALUES ('a1', 'Anna', 'anna', 1)";
+    const TWO_SEAT: &str = "INSERT INTO ratings
+        (account, variant, rating, deviation, volatility, games, updated_ms)
+        VALUES ('a1', 'chinese-checkers', 1620.5, 80.25, 0.06, 31, 1)";
+    const THREE_SEAT: &str = "INSERT INTO ratings
+        (account, variant, seats, rating, deviation, volatility, games, updated_ms)
+        VALUES ('a1', 'chinese-checkers', 3, 1500, 500, 0, 0, 1)";
+    const READ: &str = "SELECT seats, rating, deviation, games FROM ratings
+        WHERE account = 'a1' AND variant = 'chinese-checkers' ORDER BY seats";
+
+    /// A database with every migration but the ratings' seats, and a rating in it.
+    fn before_seats() -> impl Iterator<Item = &'static Migration> {
+        MIGRATIONS.iter().filter(|m| m.version != 6)
+    }
+
+    /// The rows of a database made before ratings had seats are two-seat ratings, kept; a
+    /// rating of three seats of the same player and variant then is a row of its own.
+    #[test]
+    fn sqlite_ratings_made_before_seats_are_two_seat_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut c = Connection::open(dir.path().join("t.sqlite3")).unwrap();
+        c.execute(CREATE_TABLE, []).unwrap();
+        for m in before_seats() {
+            for statement in m.sqlite {
+                c.execute(statement, []).unwrap();
+            }
+            c.execute(RECORD_MIGRATION, rusqlite::params![m.version, m.name, 1])
+                .unwrap();
+        }
+        c.execute(ACCOUNT, []).unwrap();
+        c.execute(TWO_SEAT, []).unwrap();
+        assert_eq!(migrate_sqlite(&mut c).unwrap(), [6]);
+        c.execute(THREE_SEAT, []).unwrap();
+        let rows: Vec<(i64, f64, f64, i64)> = c
+            .prepare(READ)
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(rows, [(2, 1620.5, 80.25, 31), (3, 1500.0, 500.0, 0)]);
+        // The key is (account, variant, seats): a second two-seat row is refused.
+        assert!(c.execute(TWO_SEAT, []).is_err());
+    }
+
+    #[tokio::test]
+    async fn postgres_ratings_made_before_seats_are_two_seat_ones() {
+        let url = match std::env::var("BOARDCRAFT_TEST_POSTGRES") {
+            Ok(url) if !url.is_empty() => url,
+            // Skipped without a database, except under CI (as the online tests).
+            _ if std::env::var_os("CI").is_some() => {
+                panic!("CI is set but BOARDCRAFT_TEST_POSTGRES is not")
+            }
+            _ => return,
+        };
+        let (mut c, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        tokio::spawn(connection);
+        let schema = format!("seats_{}", crate::secrets::game_id());
+        c.batch_execute(&format!(
+            "CREATE SCHEMA {schema}; SET search_path TO {schema}"
+        ))
+        .await
+        .unwrap();
+        c.batch_execute(CREATE_TABLE).await.unwrap();
+        for m in before_seats() {
+            for statement in m.postgres {
+                c.batch_execute(statement).await.unwrap();
+            }
+            c.execute(RECORD_MIGRATION, &[&m.version, &m.name, &1i64])
+                .await
+                .unwrap();
+        }
+        c.batch_execute(ACCOUNT).await.unwrap();
+        c.batch_execute(TWO_SEAT).await.unwrap();
+        assert_eq!(migrate_postgres(&mut c).await.unwrap(), [6]);
+        c.batch_execute(THREE_SEAT).await.unwrap();
+        let rows: Vec<(i32, f64, f64, i32)> = c
+            .query(READ, &[])
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
+            .collect();
+        let refused = c.batch_execute(TWO_SEAT).await.is_err();
+        c.batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
+            .await
+            .unwrap();
+        assert_eq!(rows, [(2, 1620.5, 80.25, 31), (3, 1500.0, 500.0, 0)]);
+        assert!(refused, "the key is (account, variant, seats)");
     }
 }

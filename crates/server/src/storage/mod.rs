@@ -161,6 +161,10 @@ pub(crate) fn info_of(a: &Account) -> AccountInfo {
 /// the result.
 pub struct AccountEnd {
     pub variant: String,
+    /// The game's number of seats: ratings are kept per variant and number of seats.
+    pub seats: u8,
+    /// A player's rating before its first rated game of the variant and number of seats.
+    pub fresh: Glicko,
     /// The seats' account ids, in the seats' order (the order [`RatingRule`] reads and answers
     /// ratings in).
     pub accounts: Vec<String>,
@@ -278,7 +282,7 @@ pub trait AccountStore: Send + Sync {
     /// The account a session (by its token's hash) signs in.
     fn session_account(&self, token_hash: String) -> StoreFuture<'_, Option<Account>>;
     fn delete_session(&self, token_hash: String) -> StoreFuture<'_, ()>;
-    /// An account's ratings, one per variant it played rated games in.
+    /// An account's ratings, one per variant and number of seats it played rated games in.
     fn ratings(&self, account: String) -> StoreFuture<'_, Vec<Rating>>;
 }
 
@@ -325,8 +329,8 @@ pub trait ArchiveStore: Send + Sync {
     ) -> StoreFuture<'_, Vec<ArchivedGame>>;
     /// An account's wins, draws and losses per variant.
     fn tallies(&self, account: String) -> StoreFuture<'_, Vec<Tally>>;
-    /// The best non-provisional ratings of a variant, best first.
-    fn leaderboard(&self, variant: String, limit: u32) -> StoreFuture<'_, Vec<Ranked>>;
+    /// The best non-provisional ratings of a variant in games of `seats` seats, best first.
+    fn leaderboard(&self, variant: String, seats: u8, limit: u32) -> StoreFuture<'_, Vec<Ranked>>;
 }
 
 /// Which node runs a game, when several share one PostgreSQL (see `ownership`). The defaults

@@ -407,6 +407,7 @@ impl AccountStore for PostgresStore {
                 deviation: r.get(2),
                 volatility: r.get(3),
                 games: r.get::<_, i32>(4) as u32,
+                seats: r.get::<_, i32>(5) as u8,
             })
             .await
         })
@@ -624,13 +625,14 @@ impl ArchiveStore for PostgresStore {
         })
     }
 
-    fn leaderboard(&self, variant: String, limit: u32) -> StoreFuture<'_, Vec<Ranked>> {
+    fn leaderboard(&self, variant: String, seats: u8, limit: u32) -> StoreFuture<'_, Vec<Ranked>> {
         Box::pin(async move {
             self.pg_rows(
                 sql::LEADERBOARD,
                 &[
                     &variant,
-                    &boardcraft_protocol::PROVISIONAL_DEVIATION,
+                    &i32::from(seats),
+                    &boardcraft_protocol::provisional_deviation(seats),
                     &(limit as i64),
                 ],
                 |r| Ranked {
@@ -641,6 +643,7 @@ impl ArchiveStore for PostgresStore {
                         deviation: r.get(7),
                         volatility: r.get(8),
                         games: r.get::<_, i32>(9) as u32,
+                        seats,
                     },
                 },
             )
@@ -761,16 +764,18 @@ impl PostgresStore {
             Some(rule) => {
                 let mut order: Vec<&String> = end.accounts.iter().collect();
                 order.sort();
-                let fresh = Glicko::default();
+                let fresh = end.fresh;
+                let seats = i32::from(end.seats);
                 for account in &order {
                     tx.execute(
-                        "INSERT INTO ratings (account, variant, rating, deviation, volatility,
-                            games, updated_ms)
-                         VALUES ($1, $2, $3, $4, $5, 0, $6)
-                         ON CONFLICT (account, variant) DO NOTHING",
+                        "INSERT INTO ratings (account, variant, seats, rating, deviation,
+                            volatility, games, updated_ms)
+                         VALUES ($1, $2, $3, $4, $5, $6, 0, $7)
+                         ON CONFLICT (account, variant, seats) DO NOTHING",
                         &[
                             account,
                             &end.variant,
+                            &seats,
                             &fresh.rating,
                             &fresh.deviation,
                             &fresh.volatility,
@@ -785,8 +790,8 @@ impl PostgresStore {
                     let r = tx
                         .query_one(
                             "SELECT rating, deviation, volatility FROM ratings
-                             WHERE account = $1 AND variant = $2 FOR UPDATE",
-                            &[account, &end.variant],
+                             WHERE account = $1 AND variant = $2 AND seats = $3 FOR UPDATE",
+                            &[account, &end.variant, &seats],
                         )
                         .await
                         .map_err(backend)?;
@@ -803,12 +808,13 @@ impl PostgresStore {
                 for (account, change) in end.accounts.iter().zip(&changes) {
                     let after = change.after;
                     tx.execute(
-                        "UPDATE ratings SET rating = $3, deviation = $4, volatility = $5,
-                            games = games + 1, updated_ms = $6
-                         WHERE account = $1 AND variant = $2",
+                        "UPDATE ratings SET rating = $4, deviation = $5, volatility = $6,
+                            games = games + 1, updated_ms = $7
+                         WHERE account = $1 AND variant = $2 AND seats = $3",
                         &[
                             account,
                             &end.variant,
+                            &seats,
                             &after.rating,
                             &after.deviation,
                             &after.volatility,

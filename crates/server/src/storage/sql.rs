@@ -114,9 +114,9 @@ statements! {
 
     // ----- ratings and the players' pages
 
-    /// An account's ratings (`$1`), one per variant.
-    RATINGS_OF = "SELECT variant, rating, deviation, volatility, games FROM ratings
-         WHERE account = $1 ORDER BY variant";
+    /// An account's ratings (`$1`), one per variant and number of seats.
+    RATINGS_OF = "SELECT variant, rating, deviation, volatility, games, seats FROM ratings
+         WHERE account = $1 ORDER BY variant, seats";
     /// An account's finished games (`$1`), newest first: `$2` of them from `$3` on.
     ARCHIVE = "SELECT id, variant, initial_ms, increment_ms, players, result,
             rating_changes, (SELECT count(*) FROM moves m WHERE m.game = g.id), created_ms,
@@ -134,12 +134,13 @@ statements! {
          FROM games
          WHERE (white_account = $1 OR black_account = $1) AND outcome IS NOT NULL
          GROUP BY variant ORDER BY variant";
-    /// The best ratings of the variant `$1` whose deviation is at most `$2`, `$3` of them.
+    /// The best ratings of the variant `$1` in games of `$2` seats whose deviation is at most
+    /// `$3`, `$4` of them.
     LEADERBOARD = "SELECT a.id, a.name, a.password_hash, a.telegram_id, a.bot,
             a.created_ms, r.rating, r.deviation, r.volatility, r.games
          FROM ratings r JOIN accounts a ON a.id = r.account
-         WHERE r.variant = $1 AND r.deviation <= $2
-         ORDER BY r.rating DESC, a.name_key LIMIT $3";
+         WHERE r.variant = $1 AND r.seats = $2 AND r.deviation <= $3
+         ORDER BY r.rating DESC, a.name_key LIMIT $4";
 
     // ----- accounts and sessions
 
@@ -299,15 +300,16 @@ statements! {
     SQLITE_FINISH_GAME = "UPDATE games SET result = $1, ended_ms = $2, outcome = $3 WHERE id = $4";
     /// Whether the game `$1` has not ended yet (no row: no such game).
     SQLITE_GAME_OPEN = "SELECT result IS NULL FROM games WHERE id = $1";
-    /// The rating of `$1` in the variant `$2`.
+    /// The rating of `$1` in the variant `$2` with `$3` seats.
     SQLITE_RATING = "SELECT rating, deviation, volatility FROM ratings
-         WHERE account = $1 AND variant = $2";
-    /// A rating after a game (`$1` account, `$2` variant, `$3` rating, `$4` deviation, `$5`
-    /// volatility, `$6` when): inserted, or replacing the one there, one more game counted.
+         WHERE account = $1 AND variant = $2 AND seats = $3";
+    /// A rating after a game (`$1` account, `$2` variant, `$3` seats, `$4` rating, `$5`
+    /// deviation, `$6` volatility, `$7` when): inserted, or replacing the one there, one more
+    /// game counted.
     SQLITE_RATING_UPSERT = "INSERT INTO ratings
-            (account, variant, rating, deviation, volatility, games, updated_ms)
-         VALUES ($1, $2, $3, $4, $5, 1, $6)
-         ON CONFLICT (account, variant) DO UPDATE SET rating = excluded.rating,
+            (account, variant, seats, rating, deviation, volatility, games, updated_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, 1, $7)
+         ON CONFLICT (account, variant, seats) DO UPDATE SET rating = excluded.rating,
             deviation = excluded.deviation, volatility = excluded.volatility,
             games = ratings.games + 1, updated_ms = excluded.updated_ms";
     /// The accounts in the lobby on node `$1`.

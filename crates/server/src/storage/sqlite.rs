@@ -478,6 +478,7 @@ impl AccountStore for SqliteStore {
                     deviation: r.get(2)?,
                     volatility: r.get(3)?,
                     games: r.get(4)?,
+                    seats: r.get(5)?,
                 })
             })
             .map_err(backend)?
@@ -598,11 +599,16 @@ impl ArchiveStore for SqliteStore {
         }))
     }
 
-    fn leaderboard(&self, variant: String, limit: u32) -> StoreFuture<'_, Vec<Ranked>> {
+    fn leaderboard(&self, variant: String, seats: u8, limit: u32) -> StoreFuture<'_, Vec<Ranked>> {
         Box::pin(self.with(move |c| {
             let mut stmt = c.prepare_cached(sql::LEADERBOARD).map_err(backend)?;
             stmt.query_map(
-                params![variant, boardcraft_protocol::PROVISIONAL_DEVIATION, limit],
+                params![
+                    variant,
+                    seats,
+                    boardcraft_protocol::provisional_deviation(seats),
+                    limit
+                ],
                 |r| {
                     Ok(Ranked {
                         account: account_row(r)?,
@@ -612,6 +618,7 @@ impl ArchiveStore for SqliteStore {
                             deviation: r.get(7)?,
                             volatility: r.get(8)?,
                             games: r.get(9)?,
+                            seats,
                         },
                     })
                 },
@@ -685,9 +692,17 @@ impl SqliteStore {
 }
 
 /// The rating an account has in a variant now (a new player's if none).
-fn glicko_now(conn: &Connection, account: &str, variant: &str) -> Result<Glicko, StoreError> {
+/// The account's rating in the end's variant and number of seats (the end's fresh one if it
+/// has none yet).
+fn glicko_now(
+    conn: &Connection,
+    account: &str,
+    variant: &str,
+    seats: u8,
+    fresh: Glicko,
+) -> Result<Glicko, StoreError> {
     Ok(conn
-        .query_row(sql::SQLITE_RATING, params![account, variant], |r| {
+        .query_row(sql::SQLITE_RATING, params![account, variant, seats], |r| {
             Ok(Glicko {
                 rating: r.get(0)?,
                 deviation: r.get(1)?,
@@ -696,7 +711,7 @@ fn glicko_now(conn: &Connection, account: &str, variant: &str) -> Result<Glicko,
         })
         .optional()
         .map_err(backend)?
-        .unwrap_or_default())
+        .unwrap_or(fresh))
 }
 
 /// The end and (rated) the seats' new ratings, in the writer's transaction: nothing else
@@ -722,7 +737,7 @@ fn finish_account_game(
             let before = end
                 .accounts
                 .iter()
-                .map(|account| glicko_now(conn, account, &end.variant))
+                .map(|account| glicko_now(conn, account, &end.variant, end.seats, end.fresh))
                 .collect::<Result<Vec<_>, _>>()?;
             let rerated = rule(&before);
             let changes = seat_changes(before, &rerated)?;
@@ -733,6 +748,7 @@ fn finish_account_game(
                     params![
                         account,
                         end.variant,
+                        end.seats,
                         after.rating,
                         after.deviation,
                         after.volatility,

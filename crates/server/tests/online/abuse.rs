@@ -268,7 +268,7 @@ async fn the_hello_is_checked() {
     future
         .send_text(&format!(
             r#"{{"type":"hello","protocol":{},"game":"{game}"}}"#,
-            boardcraft_protocol::PROTOCOL_VERSION + 1
+            boardcraft_protocol::SEATS_PROTOCOL_VERSION + 1
         ))
         .await;
     assert_eq!(
@@ -386,6 +386,12 @@ async fn http_refusals_have_codes() {
     for (body, status, expected) in [
         ("{", 400, ErrorCode::BadRequest),
         (r#"{"variant":"chess"}"#, 404, ErrorCode::VariantNotFound),
+        // A variant for four: this server's games have two seats.
+        (
+            r#"{"variant":"halma-16-partners"}"#,
+            400,
+            ErrorCode::VariantInvalid,
+        ),
         (
             r#"{"variant_file":"(format_version: 1)"}"#,
             400,

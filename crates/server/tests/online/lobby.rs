@@ -16,7 +16,9 @@ use boardcraft_server::Settings;
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::support::{Client, Killable, Server, WsStream, http, postgres_url, settings, wait};
+use crate::support::{
+    Client, Killable, Server, WsStream, http, http_full, postgres_url, settings, wait,
+};
 
 // ----- the databases
 
@@ -390,6 +392,80 @@ async fn postgres_seek_accept_and_play() {
         return;
     };
     seek_accept_play(&db).await;
+    db.drop_schema().await;
+}
+
+// ----- ratings of more seats
+
+/// The lobby pairs two seats and speaks protocol 2: a player's rating of three-seat games
+/// of a variant is neither in its welcome nor the rating its seeks show.
+async fn two_seat_ratings_only(db: &Db) {
+    let server = Server::start_on(db.url(), lobby_settings()).await;
+    let me = guest(server.addr).await;
+    let variant = "chinese-checkers";
+    db.set_rating(&me.account.id, variant, 1700).await;
+    db.execute(
+        "INSERT INTO ratings (account, variant, seats, rating, deviation, volatility, games,
+            updated_ms)
+         VALUES (?1, ?2, 3, 2100.0, 60.0, 0.0, 30, 1)",
+        &[&me.account.id, variant],
+    )
+    .await;
+    let mut lobby = Lobby::open(server.addr, me).await;
+    let LobbyServerMessage::Welcome { ratings, .. } = &lobby.welcome else {
+        unreachable!()
+    };
+    let mine: Vec<(f64, u8)> = ratings
+        .iter()
+        .filter(|r| r.variant == variant)
+        .map(|r| (r.rating, r.seats))
+        .collect();
+    assert_eq!(mine, [(1700.0, 2)]);
+    lobby
+        .send(LobbyClientMessage::Seek {
+            terms: casual(variant),
+        })
+        .await;
+    let LobbyServerMessage::SeekAdded { seek } = lobby
+        .until(|m| matches!(m, LobbyServerMessage::SeekAdded { .. }))
+        .await
+    else {
+        unreachable!()
+    };
+    assert_eq!(seek.by.rating.map(|r| r.rating), Some(1700));
+    // The account's own ratings list both, the two-seat one first, the other marked.
+    let (status, body) = boardcraft_server_me(server.addr, &lobby.me.token).await;
+    assert_eq!(status, 200, "{body}");
+    let at = |needle: &str| body.find(needle).unwrap_or(usize::MAX);
+    assert!(at("1700.0") < at("2100.0"), "{body}");
+    assert!(body.contains(r#""games":30,"seats":3}"#), "{body}");
+}
+
+/// `GET /api/me` with a bearer session.
+async fn boardcraft_server_me(addr: SocketAddr, token: &str) -> (u16, String) {
+    let bearer = format!("Bearer {token}");
+    let (status, _, body) = http_full(
+        addr,
+        "GET",
+        boardcraft_protocol::paths::ME,
+        None,
+        &[("Authorization", &bearer)],
+    )
+    .await;
+    (status, String::from_utf8_lossy(&body).into_owned())
+}
+
+#[tokio::test]
+async fn sqlite_two_seat_ratings_only() {
+    two_seat_ratings_only(&Db::sqlite()).await;
+}
+
+#[tokio::test]
+async fn postgres_two_seat_ratings_only() {
+    let Some(db) = Db::postgres().await else {
+        return;
+    };
+    two_seat_ratings_only(&db).await;
     db.drop_schema().await;
 }
 

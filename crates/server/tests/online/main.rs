@@ -15,5 +15,6 @@ mod offers;
 mod postgres;
 mod ratings;
 mod resilience;
+mod seats;
 mod support;
 mod web;

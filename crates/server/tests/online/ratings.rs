@@ -10,6 +10,7 @@ use boardcraft_protocol::{
     ClientMessage, EndCause, GameResult, GameSnapshot, OfferKind, Presence, Rating, RatingChanges,
     ServerMessage, Side, TimeControl,
     http::{Leaderboard, Me, PlayerGames, Profile, SignedIn},
+    paths,
 };
 use boardcraft_rules::checks::SeededMoves;
 use boardcraft_server::{
@@ -194,7 +195,9 @@ impl Rated {
         assert_eq!(status, 200);
         let me: Me = serde_json::from_slice(&body).unwrap();
         assert_eq!(me.account.id, who.account.id);
-        me.ratings.into_iter().find(|r| r.variant == VARIANT)
+        me.ratings
+            .into_iter()
+            .find(|r| r.variant == VARIANT && r.seats == 2)
     }
 
     async fn profile(&self, who: &SignedIn) -> Profile {
@@ -763,6 +766,26 @@ async fn archive_profile_leaderboard(db: Db) {
     assert!(board.players[0].rating > board.players[1].rating);
     let (status, _) = http(server.addr, "GET", "/api/leaderboard/no-such-game", None).await;
     assert_eq!(status, 404);
+    // Per number of seats: two is the board above; a count the variant is not played by is
+    // not found; a board of three seats has none of the two-seat players.
+    let two: Leaderboard = server.get(&paths::leaderboard_seats(VARIANT, 2)).await;
+    assert_eq!(two, board);
+    let (_, text) = http(server.addr, "GET", &paths::leaderboard(VARIANT), None).await;
+    assert!(!text.contains("\"seats\""), "version 2's body: {text}");
+    let three: Leaderboard = server
+        .get(&paths::leaderboard_seats("chinese-checkers", 3))
+        .await;
+    assert_eq!((three.seats, three.players.len()), (3, 0));
+    for path in [
+        paths::leaderboard_seats(VARIANT, 3),
+        paths::leaderboard_seats("chinese-checkers", 5),
+        paths::leaderboard_seats("chinese-checkers", 7),
+        format!("{}/three", paths::leaderboard("chinese-checkers")),
+    ] {
+        let (status, text) = http(server.addr, "GET", &path, None).await;
+        assert_eq!(status, 404, "{path}: {text}");
+        assert!(text.contains("variant_not_found"), "{path}: {text}");
+    }
     server.stop();
     db.finish().await;
 }
@@ -914,6 +937,14 @@ async fn refusals(db: Db) {
     assert_eq!(
         ask("nope", tc, true, ida, idb).await.unwrap_err().code(),
         ErrorCode::VariantNotFound
+    );
+    assert_eq!(
+        ask("halma-16-partners", tc, true, ida, idb)
+            .await
+            .unwrap_err()
+            .code(),
+        ErrorCode::VariantInvalid,
+        "a variant for four: games between accounts have two seats"
     );
     assert_eq!(
         ask(VARIANT, None, true, ida, idb).await.unwrap_err().code(),

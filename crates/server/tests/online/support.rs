@@ -3,9 +3,10 @@
 use std::{net::SocketAddr, sync::Arc, time::Duration};
 
 use boardcraft_protocol::{
-    ClientMessage, ErrorCode, GameSnapshot, PROTOCOL_VERSION, ServerMessage, Side,
+    ClientMessage, ErrorCode, GameSnapshot, PROTOCOL_VERSION, SEATS_PROTOCOL_VERSION,
+    SeatServerMessage, ServerMessage, Side,
     http::{GameCreated, SeatJoined},
-    parse_server_message,
+    parse_seat_server_message, parse_server_message,
 };
 use boardcraft_rules::{AnyPosition, Position, Variant, checks::SeededMoves};
 use boardcraft_server::{Settings, serve, storage};
@@ -350,6 +351,63 @@ impl Client {
         );
         client.welcome = Some(welcome);
         client
+    }
+
+    /// Says hello with protocol 3 and waits for the welcome, which it answers.
+    pub async fn join_seats(
+        server: &Server,
+        game: &str,
+        token: Option<&str>,
+    ) -> (Client, SeatServerMessage) {
+        let mut client = Client::open(&server.ws_url()).await;
+        client
+            .send(&ClientMessage::Hello {
+                protocol: SEATS_PROTOCOL_VERSION,
+                game: game.to_owned(),
+                token: token.map(str::to_owned),
+                client: Some("server tests, protocol 3".into()),
+            })
+            .await;
+        let welcome = client.recv_seats().await;
+        assert!(
+            matches!(welcome, SeatServerMessage::Welcome { .. }),
+            "expected a welcome, got {welcome:?}"
+        );
+        (client, welcome)
+    }
+
+    /// The next text frame as it came (ping/pong frames skipped), in time.
+    pub async fn recv_text(&mut self) -> String {
+        wait(async {
+            loop {
+                match self.ws.next().await {
+                    Some(Ok(Message::Text(t))) => return t.to_string(),
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    other => panic!("expected a message, got {other:?}"),
+                }
+            }
+        })
+        .await
+    }
+
+    /// The next message of protocol 3, in time.
+    pub async fn recv_seats(&mut self) -> SeatServerMessage {
+        let text = self.recv_text().await;
+        parse_seat_server_message(&text)
+            .unwrap_or_else(|e| panic!("bad protocol-3 message {text}: {e}"))
+    }
+
+    /// Skips protocol-3 messages until one matches (all in time).
+    pub async fn recv_seats_until(
+        &mut self,
+        what: impl Fn(&SeatServerMessage) -> bool,
+    ) -> SeatServerMessage {
+        loop {
+            let m = self.recv_seats().await;
+            if what(&m) {
+                return m;
+            }
+        }
     }
 
     pub fn welcome_game(&self) -> &GameSnapshot {
