@@ -12,7 +12,7 @@ use crate::{
 };
 
 use super::{
-    UiSystems, UiWindows, colours,
+    UiColours, UiSystems, UiWindows,
     layout::{self, GameRegions},
     words,
 };
@@ -29,6 +29,7 @@ pub fn plugin(app: &mut App) {
 }
 
 fn game_over_dialog(
+    colours: Res<UiColours>,
     mut contexts: EguiContexts,
     game: Option<Res<Match>>,
     review: Res<Review>,
@@ -61,20 +62,21 @@ fn game_over_dialog(
         Some(regions.board),
     )
     .show(ctx, |ui| {
-        ui.style_mut().visuals.override_text_color = Some(colours::text());
+        ui.style_mut().visuals.override_text_color = Some(colours.text);
         ui.label(
             egui::RichText::new(&text.headline)
                 .size(24.0)
                 .strong()
-                .color(colours::accent()),
+                .color(colours.accent()),
         );
         ui.label(egui::RichText::new(&text.reason).size(16.0));
         // A lobby game: the rating change (or why there is none).
-        if let Some((note, colour)) = online
+        if let Some((note, tone)) = online
             .as_ref()
             .filter(|o| o.shows(&game))
             .and_then(|o| super::online::lobby::result_note(lang, o))
         {
+            let colour = colours.tone(tone);
             ui.label(egui::RichText::new(note).size(18.0).strong().color(colour));
         }
         ui.add_space(8.0);

@@ -25,9 +25,9 @@ use crate::{
 };
 
 use super::{
-    UiSystems, UiWindows, coach, colours,
+    UiColours, UiSystems, UiWindows, coach,
     layout::{self, GameRegions, Shape},
-    move_list, panel_frame,
+    move_list,
     shown::UiDrawing,
     words,
 };
@@ -103,6 +103,7 @@ pub fn variant_title(language: Language, variant: &boardcraft_rules::Variant) ->
 }
 
 fn side_panel(
+    colours: Res<UiColours>,
     mut contexts: EguiContexts,
     state: PanelState,
     mut actions: PanelActions,
@@ -121,11 +122,11 @@ fn side_panel(
         .order(egui::Order::Background)
         .fixed_pos(region.min)
         .show(ctx, |ui| {
-            panel_frame().corner_radius(0.0).show(ui, |ui| {
+            colours.panel_frame().corner_radius(0.0).show(ui, |ui| {
                 ui.set_width(region.width() - 24.0);
                 ui.set_min_height(region.height() - 20.0);
                 ui.set_max_height(region.height() - 20.0);
-                ui.style_mut().visuals.override_text_color = Some(colours::text());
+                ui.style_mut().visuals.override_text_color = Some(colours.text);
                 let bottom = region.bottom() - 10.0;
                 // The full column on a wide window, unless its controls are touch-sized and the
                 // window is short (a tablet held sideways): then the compact bar, which scrolls.
@@ -133,17 +134,25 @@ fn side_panel(
                 if regions.shape == Shape::Wide && roomy {
                     header(ui, lang, game, &state.players);
                     ui.separator();
-                    status(ui, lang, game, &state, &mut actions);
+                    status(ui, &colours, lang, game, &state, &mut actions);
                     ui.separator();
                     buttons(ui, lang, game, &state, &mut actions);
-                    super::copy_position::show(ui, lang, game, &state.copied, &mut actions.copy);
+                    super::copy_position::show(
+                        ui,
+                        &colours,
+                        lang,
+                        game,
+                        &state.copied,
+                        &mut actions.copy,
+                    );
                     if state.settings.coach {
                         ui.separator();
-                        coach::show(ui, lang, game, &state.coach, &state.players);
+                        coach::show(ui, &colours, lang, game, &state.coach, &state.players);
                     }
                     ui.separator();
                     move_list::show(
                         ui,
+                        &colours,
                         lang,
                         game,
                         &state.review,
@@ -159,7 +168,7 @@ fn side_panel(
                         .max_height(region.height() - 20.0)
                         .auto_shrink([false, false])
                         .show(ui, |ui| {
-                            status(ui, lang, game, &state, &mut actions);
+                            status(ui, &colours, lang, game, &state, &mut actions);
                             main_buttons(ui, lang, game, &state, &mut actions);
                             tabs(ui, lang, &mut sheet);
                             let rest = (bottom - ui.cursor().top()).max(160.0);
@@ -169,6 +178,7 @@ fn side_panel(
                                         ui.set_max_height(rest);
                                         move_list::show(
                                             ui,
+                                            &colours,
                                             lang,
                                             game,
                                             &state.review,
@@ -184,6 +194,7 @@ fn side_panel(
                                     more_buttons(ui, lang, game, &state, &mut actions);
                                     super::copy_position::show(
                                         ui,
+                                        &colours,
                                         lang,
                                         game,
                                         &state.copied,
@@ -191,7 +202,14 @@ fn side_panel(
                                     );
                                     if state.settings.coach {
                                         ui.separator();
-                                        coach::show(ui, lang, game, &state.coach, &state.players);
+                                        coach::show(
+                                            ui,
+                                            &colours,
+                                            lang,
+                                            game,
+                                            &state.coach,
+                                            &state.players,
+                                        );
                                     }
                                 }
                             }
@@ -385,6 +403,7 @@ fn header(ui: &mut egui::Ui, lang: Language, game: &Match, players: &Players) {
 
 fn status(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     game: &Match,
     state: &PanelState,
@@ -404,7 +423,7 @@ fn status(
                 ],
             ),
         };
-        ui.label(big(text).color(colours::accent()));
+        ui.label(big(text).color(colours.accent()));
         if ui.button(tr(lang, Key::BackToGame)).clicked() {
             actions.review.write(ReviewCommand::Live);
         }
@@ -417,7 +436,7 @@ fn status(
         .is_some_and(|p| *p.get() == TurnPhase::GameOver);
     if let (Some(end), true) = (game.end(), over) {
         let text = words::end_text(lang, end, &game.variant, to_move);
-        ui.label(big(text.headline).color(colours::accent()));
+        ui.label(big(text.headline).color(colours.accent()));
         ui.label(text.reason);
     } else if state.thinking.is_thinking() {
         let thinking_side = state.thinking.side.unwrap_or(to_move);

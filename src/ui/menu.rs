@@ -16,9 +16,8 @@ use crate::{
 };
 
 use super::{
-    UiSystems, UiWindows, colours,
+    UiColours, UiSystems, UiWindows,
     layout::{self, ONE_COLUMN_BELOW, ONE_COLUMN_SHORTER},
-    panel_frame,
     preview::Previews,
     shown::UiDrawing,
 };
@@ -109,6 +108,7 @@ const PLAYER_CHOICES: [PlayerKind; 5] = [
 ];
 
 fn main_menu(
+    colours: Res<UiColours>,
     mut contexts: EguiContexts,
     mut draft: ResMut<MenuDraft>,
     library: Res<VariantLibrary>,
@@ -129,11 +129,8 @@ fn main_menu(
     let ctx = contexts.ctx_mut()?;
     let screen = ctx.content_rect();
     // The menu hides the board behind it.
-    ctx.layer_painter(egui::LayerId::background()).rect_filled(
-        screen,
-        0.0,
-        super::theme::backdrop(),
-    );
+    ctx.layer_painter(egui::LayerId::background())
+        .rect_filled(screen, 0.0, colours.backdrop);
     let entries: Vec<Entry> = choices(&library).into_iter().cloned().collect();
     if draft
         .selected
@@ -192,12 +189,12 @@ fn main_menu(
         .order(egui::Order::Background)
         .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
         .show(ctx, |ui| {
-            panel_frame().show(ui, |ui| {
+            colours.panel_frame().show(ui, |ui| {
                 ui.set_width(size.x - 24.0);
                 ui.set_height(size.y - 20.0);
-                ui.style_mut().visuals.override_text_color = Some(colours::text());
+                ui.style_mut().visuals.override_text_color = Some(colours.text);
                 ui.horizontal_wrapped(|ui| {
-                    super::wordmark(ui, tr(lang, Key::MenuNewGame));
+                    super::wordmark(ui, &colours, tr(lang, Key::MenuNewGame));
                 });
                 ui.separator();
                 if !library.settled() && entries.is_empty() {
@@ -205,7 +202,7 @@ fn main_menu(
                     return;
                 }
                 if entries.is_empty() {
-                    ui.colored_label(colours::bad(), tr(lang, Key::MenuNoVariants));
+                    ui.colored_label(colours.bad(), tr(lang, Key::MenuNoVariants));
                 }
                 let selected = entries
                     .iter()
@@ -229,7 +226,7 @@ fn main_menu(
                         ui.separator();
                         ui.label(egui::RichText::new(tr(lang, Key::MenuChooseGame)).strong());
                         for entry in &entries {
-                            if variant_row(ui, lang, entry, &mut draft, &mut previews) {
+                            if variant_row(ui, &colours, lang, entry, &mut draft, &mut previews) {
                                 *to_top = true;
                             }
                         }
@@ -250,7 +247,14 @@ fn main_menu(
                             .auto_shrink([false, false])
                             .show(ui, |ui| {
                                 for entry in &entries {
-                                    variant_row(ui, lang, entry, &mut draft, &mut previews);
+                                    variant_row(
+                                        ui,
+                                        &colours,
+                                        lang,
+                                        entry,
+                                        &mut draft,
+                                        &mut previews,
+                                    );
                                 }
                             });
                     });
@@ -283,6 +287,7 @@ fn main_menu(
 /// was chosen.
 fn variant_row(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     entry: &Entry,
     draft: &mut MenuDraft,
@@ -299,7 +304,7 @@ fn variant_row(
         super::preview::draw(ui.painter(), rect, &preview.layout, &preview.snapshot);
         let mut text = egui::RichText::new(title);
         if selected {
-            text = text.strong().color(colours::accent());
+            text = text.strong().color(colours.accent());
         }
         // The title on the left; a mod says so on the right.
         let tag = match entry.origin {

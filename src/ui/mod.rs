@@ -4,6 +4,7 @@
 //! - [`hud`]: the game's side panel (side to move, buttons) with [`move_list`] and [`coach`];
 //! - [`game_over`], [`settings`], [`saves`] (save/load), [`chooser`] (GIPF move choices),
 //!   [`errors`] (broken variant files, a game that cannot start): windows;
+//! - [`theme`]: the UI's colours ([`UiColours`], a resource the screens read), the page's;
 //! - [`board_labels`]: coordinates around the board; [`preview`]: boards drawn in egui;
 //! - [`layout`]: the window's shape (wide, portrait, short landscape) and where the game
 //!   screen's parts go for it; [`audit`]: what the UI drew, measured for the browser test;
@@ -51,7 +52,7 @@ pub mod theme;
 pub mod words;
 
 pub use layout::UiSystems;
-pub use theme::{colours, panel_frame};
+pub use theme::{UiColours, colours};
 
 /// Which of the UI's windows are open.
 #[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
@@ -127,12 +128,12 @@ fn close_windows_on_state_change(mut windows: ResMut<UiWindows>) {
 
 /// The name of the program and the screen's title, as the full-screen panels (the menu, Learn)
 /// head their first row.
-pub fn wordmark(ui: &mut egui::Ui, title: &str) {
+pub fn wordmark(ui: &mut egui::Ui, colours: &UiColours, title: &str) {
     ui.label(
         egui::RichText::new("Boardcraft")
             .size(30.0)
             .strong()
-            .color(colours::accent()),
+            .color(colours.accent()),
     );
     ui.add_space(12.0);
     ui.label(egui::RichText::new(title).size(20.0));

@@ -16,7 +16,7 @@ use crate::{
 };
 
 use super::{
-    UiSystems, UiWindows, colours,
+    UiColours, UiSystems, UiWindows,
     layout::{self, BoardArea, GameRegions},
     words,
 };
@@ -140,6 +140,7 @@ fn hear_results(
 
 /// Storage notices, bottom left, until closed.
 fn notices_window(
+    colours: Res<UiColours>,
     mut contexts: EguiContexts,
     mut notices: ResMut<StorageNotices>,
     settings: Res<Settings>,
@@ -159,7 +160,7 @@ fn notices_window(
         .max_width(ctx.content_rect().width() - 20.0)
         .show(ctx, |ui| {
             for text in notices.0.iter().rev().take(6) {
-                ui.colored_label(colours::warn(), text);
+                ui.colored_label(colours.warn(), text);
             }
             if ui.button(tr(lang, Key::Close)).clicked() {
                 close = true;
@@ -181,6 +182,7 @@ fn suggested_name(game: &Match, slots: &SaveSlots) -> String {
 }
 
 fn saves_window(
+    colours: Res<UiColours>,
     mut contexts: EguiContexts,
     mut windows: ResMut<UiWindows>,
     mut ui_state: ResMut<SavesUi>,
@@ -225,7 +227,7 @@ fn saves_window(
             let name = state.name.trim();
             if slots.0.iter().any(|s| s.slot == name) {
                 ui.colored_label(
-                    colours::warn(),
+                    colours.warn(),
                     egui::RichText::new(tr(lang, Key::SaveReplaces)).small(),
                 );
             }
@@ -276,7 +278,7 @@ fn saves_window(
                     if state.confirm_delete.as_deref() == Some(info.slot.as_str()) {
                         ui.horizontal_wrapped(|ui| {
                             ui.colored_label(
-                                colours::warn(),
+                                colours.warn(),
                                 trf(lang, Key::DeleteQuestion, &[("slot", &info.slot)]),
                             );
                             if ui.button(tr(lang, Key::Delete)).clicked() {
@@ -310,7 +312,7 @@ fn saves_window(
         if state.pending.is_some() {
             ui.weak(tr(lang, Key::Working));
         } else if let Some((ok, text)) = &state.status {
-            ui.colored_label(if *ok { colours::good() } else { colours::bad() }, text);
+            ui.colored_label(if *ok { colours.good() } else { colours.bad() }, text);
         }
         if ui.button(tr(lang, Key::Close)).clicked() {
             windows.saves = false;

@@ -29,10 +29,10 @@ use crate::{
     },
     settings::{Language, Settings},
     ui::{
-        UiSystems, colours,
+        UiColours, UiSystems,
+        colours::Tone,
         i18n::variant_text,
         layout::{self, ONE_COLUMN_BELOW, ONE_COLUMN_SHORTER},
-        panel_frame,
     },
 };
 
@@ -186,19 +186,20 @@ pub fn delta_text(delta: i32) -> String {
 }
 
 /// What a lobby game's end did to this player's rating: "Your rating: 1500? → 1512 (+12)", the
-/// casual game's or the aborted game's note; `None` for an invite game or one still on.
-pub fn result_note(lang: Language, online: &Online) -> Option<(String, egui::Color32)> {
+/// casual game's or the aborted game's note, with its tone; `None` for an invite game or one
+/// still on.
+pub fn result_note(lang: Language, online: &Online) -> Option<(String, Tone)> {
     let result = online.result.as_ref()?;
     if result.cause == boardcraft_protocol::EndCause::Aborted {
-        return Some((say(lang, Say::AbortedNote).to_owned(), colours::warn()));
+        return Some((say(lang, Say::AbortedNote).to_owned(), Tone::Warn));
     }
     if let (Some(ratings), Some(me)) = (online.ratings, online.seat) {
         let change = ratings.get(me);
         let delta = change.delta();
         let colour = match delta {
-            d if d > 0 => colours::good(),
-            d if d < 0 => colours::bad(),
-            _ => colours::text(),
+            d if d > 0 => Tone::Good,
+            d if d < 0 => Tone::Bad,
+            _ => Tone::Text,
         };
         return Some((
             sayf(
@@ -214,7 +215,7 @@ pub fn result_note(lang: Language, online: &Online) -> Option<(String, egui::Col
         ));
     }
     let players = online.players.as_ref()?;
-    (!players.rated).then(|| (say(lang, Say::Unrated).to_owned(), colours::text()))
+    (!players.rated).then(|| (say(lang, Say::Unrated).to_owned(), Tone::Text))
 }
 
 fn tap(ui: &egui::Ui) -> f32 {
@@ -222,6 +223,7 @@ fn tap(ui: &egui::Ui) -> f32 {
 }
 
 fn lobby_screen(
+    colours: Res<UiColours>,
     mut contexts: EguiContexts,
     mut screen: ResMut<LobbyScreen>,
     lobby: Res<Lobby>,
@@ -261,10 +263,10 @@ fn lobby_screen(
         .order(egui::Order::Background)
         .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
         .show(ctx, |ui| {
-            panel_frame().show(ui, |ui| {
+            colours.panel_frame().show(ui, |ui| {
                 ui.set_width(size.x - 24.0);
                 ui.set_height(size.y - 20.0);
-                ui.style_mut().visuals.override_text_color = Some(colours::text());
+                ui.style_mut().visuals.override_text_color = Some(colours.text);
                 let t = tap(ui);
                 ui.horizontal_wrapped(|ui| {
                     if ui
@@ -274,7 +276,7 @@ fn lobby_screen(
                         commands.write(LobbyCommand::Leave);
                         screen.open = false;
                     }
-                    crate::ui::wordmark(ui, say(lang, Say::LobbyTitle));
+                    crate::ui::wordmark(ui, &colours, say(lang, Say::LobbyTitle));
                 });
                 ui.horizontal_wrapped(|ui| {
                     for (tab, key) in [
@@ -310,7 +312,7 @@ fn lobby_screen(
                             sayf(lang, Say::LobbyError, &reason)
                         }
                     };
-                    ui.colored_label(colours::bad(), text);
+                    ui.colored_label(colours.bad(), text);
                 }
                 egui::ScrollArea::vertical()
                     .id_salt("lobby_scroll")
@@ -318,6 +320,7 @@ fn lobby_screen(
                     .show(ui, |ui| match screen.tab {
                         Tab::Play => play_tab(
                             ui,
+                            &colours,
                             lang,
                             narrow,
                             &mut screen,
@@ -326,7 +329,9 @@ fn lobby_screen(
                             &mut online_window,
                             &mut commands,
                         ),
-                        Tab::Profile => profile_tab(ui, lang, &mut screen, &lobby, &mut commands),
+                        Tab::Profile => {
+                            profile_tab(ui, &colours, lang, &mut screen, &lobby, &mut commands)
+                        }
                         Tab::Games => games_tab(ui, lang, &mut screen, &lobby, &mut commands),
                         Tab::Leaders => {
                             leaders_tab(ui, lang, &mut screen, &lobby, &variants, &mut commands)
@@ -340,6 +345,7 @@ fn lobby_screen(
 /// Who is signed in (or the sign-in at work), at the top of the Play tab.
 fn account_status(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     lobby: &Lobby,
     commands: &mut MessageWriter<LobbyCommand>,
@@ -348,7 +354,7 @@ fn account_status(
         (SignIn::In, Some(account)) => {
             ui.label(
                 egui::RichText::new(sayf(lang, Say::SignedInAs, &[("name", &account.name)]))
-                    .color(colours::accent()),
+                    .color(colours.accent()),
             );
         }
         (SignIn::Working, _) => {
@@ -425,6 +431,7 @@ fn account_block(
 #[allow(clippy::too_many_arguments)]
 fn play_tab(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     narrow: bool,
     screen: &mut LobbyScreen,
@@ -441,7 +448,7 @@ fn play_tab(
     layout::row_or_column(ui, narrow, |ui| {
         ui.vertical(|ui| {
             ui.set_width(column_width);
-            account_status(ui, lang, lobby, commands);
+            account_status(ui, colours, lang, lobby, commands);
             if lobby.welcomed {
                 ui.label(sayf(
                     lang,
@@ -457,8 +464,8 @@ fn play_tab(
                     ui.label(say(lang, Say::Connecting));
                 });
             }
-            pools_block(ui, lang, lobby, commands);
-            challenges_block(ui, lang, lobby, commands);
+            pools_block(ui, colours, lang, lobby, commands);
+            challenges_block(ui, colours, lang, lobby, commands);
             if narrow {
                 ui.separator();
                 seeks_block(ui, lang, lobby, commands);
@@ -497,6 +504,7 @@ fn pool_label(lang: Language, pool: &PoolKey, title: &str) -> String {
 
 fn pools_block(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     lobby: &Lobby,
     commands: &mut MessageWriter<LobbyCommand>,
@@ -515,7 +523,7 @@ fn pools_block(
                 Say::Searching,
                 &[("pool", &pool_label(lang, waiting, &title))],
             ))
-            .color(colours::accent()),
+            .color(colours.accent()),
         );
         ui.horizontal(|ui| {
             ui.spinner();
@@ -582,6 +590,7 @@ fn terms_text(
 
 fn challenges_block(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     lobby: &Lobby,
     commands: &mut MessageWriter<LobbyCommand>,
@@ -604,7 +613,7 @@ fn challenges_block(
                         ("game", &game),
                     ],
                 ))
-                .color(colours::accent()),
+                .color(colours.accent()),
             );
             ui.horizontal_wrapped(|ui| {
                 if ui.button(say(lang, Say::Accept)).clicked() {
@@ -855,6 +864,7 @@ fn game_row(
 
 fn profile_tab(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     screen: &mut LobbyScreen,
     lobby: &Lobby,
@@ -878,7 +888,7 @@ fn profile_tab(
     ui.label(
         egui::RichText::new(&profile.player.name)
             .size(20.0)
-            .color(colours::accent()),
+            .color(colours.accent()),
     );
     ui.label(sayf(
         lang,

@@ -19,11 +19,11 @@ use crate::{
     online::{Online, OnlineCommand, Stage, link::LinkState, session::NoticeKind, wall_now},
     settings::{Language, Settings},
     ui::{
-        UiSystems, colours,
+        UiColours, UiSystems,
+        colours::Tone,
         hud::variant_title,
         i18n::{Key, side, tr},
         layout::{self, GameRegions, OnlineExtent, Shape, game_regions},
-        panel_frame,
     },
 };
 
@@ -94,20 +94,20 @@ fn notice_text(lang: Language, kind: NoticeKind, detail: &str) -> String {
     }
 }
 
-fn link_text(lang: Language, state: Option<LinkState>) -> (String, egui::Color32) {
+fn link_text(lang: Language, state: Option<LinkState>) -> (String, Tone) {
     match state {
-        None | Some(LinkState::Connecting) => (say(lang, Say::Connecting).into(), colours::warn()),
-        Some(LinkState::Online) => (say(lang, Say::Online).into(), colours::good()),
+        None | Some(LinkState::Connecting) => (say(lang, Say::Connecting).into(), Tone::Warn),
+        Some(LinkState::Online) => (say(lang, Say::Online).into(), Tone::Good),
         Some(LinkState::Reconnecting { attempt }) => (
             sayf(lang, Say::Reconnecting, &[("n", &attempt)]),
-            colours::warn(),
+            Tone::Warn,
         ),
-        Some(LinkState::Gone) => (say(lang, Say::Gone).into(), colours::bad()),
+        Some(LinkState::Gone) => (say(lang, Say::Gone).into(), Tone::Bad),
     }
 }
 
 /// The invite with copy buttons (the waiting screen, and the panel while the seat is open).
-fn invite_block(ui: &mut egui::Ui, lang: Language, online: &Online) {
+fn invite_block(ui: &mut egui::Ui, colours: &UiColours, lang: Language, online: &Online) {
     ui.label(
         egui::RichText::new(say(lang, Say::WaitingTitle))
             .strong()
@@ -120,7 +120,7 @@ fn invite_block(ui: &mut egui::Ui, lang: Language, online: &Online) {
                 egui::RichText::new(sayf(lang, Say::Code, &[("code", code)]))
                     .monospace()
                     .size(18.0)
-                    .color(colours::accent()),
+                    .color(colours.accent()),
             );
             if ui.button(say(lang, Say::CopyCode)).clicked() {
                 ui.ctx().copy_text(code.clone());
@@ -138,6 +138,7 @@ fn invite_block(ui: &mut egui::Ui, lang: Language, online: &Online) {
 }
 
 fn online_window(
+    colours: Res<UiColours>,
     mut contexts: EguiContexts,
     mut window: ResMut<OnlineWindow>,
     online: Res<Online>,
@@ -169,7 +170,7 @@ fn online_window(
     }
     let mut open = true;
     layout::dialog(ctx, say(lang, Say::Title), "online_window", 460.0, None).show(ctx, |ui| {
-        ui.style_mut().visuals.override_text_color = Some(colours::text());
+        ui.style_mut().visuals.override_text_color = Some(colours.text);
         // A field's width: as asked, or what is left of the line.
         let field = |ui: &egui::Ui, wanted: f32| wanted.min(ui.available_width() - 8.0).max(80.0);
         ui.horizontal_wrapped(|ui| {
@@ -294,7 +295,7 @@ fn online_window(
             && wall_now() - notice.at < 30.0
         {
             ui.colored_label(
-                colours::bad(),
+                colours.bad(),
                 notice_text(lang, notice.kind, &notice.detail),
             );
         }
@@ -321,6 +322,7 @@ fn online_window(
 }
 
 fn online_panel(
+    colours: Res<UiColours>,
     mut contexts: EguiContexts,
     online: Res<Online>,
     game: Option<Res<Match>>,
@@ -359,14 +361,16 @@ fn online_panel(
         .order(egui::Order::Background)
         .fixed_pos(at)
         .show(ctx, |ui| {
-            panel_frame().corner_radius(0.0).show(ui, |ui| {
+            colours.panel_frame().corner_radius(0.0).show(ui, |ui| {
                 ui.set_width(if wide { ONLINE_PANEL_WIDTH } else { width } - 24.0);
                 if wide {
                     ui.set_min_height(screen.height() - 20.0);
                 }
-                ui.style_mut().visuals.override_text_color = Some(colours::text());
+                ui.style_mut().visuals.override_text_color = Some(colours.text);
                 let mut body = |ui: &mut egui::Ui| {
-                    if let Some(exit) = panel_body(ui, lang, &online, now, !wide, &mut commands) {
+                    if let Some(exit) =
+                        panel_body(ui, &colours, lang, &online, now, !wide, &mut commands)
+                    {
                         commands.write(OnlineCommand::Leave);
                         if exit == Exit::Lobby {
                             lobby_screen.open = true;
@@ -408,6 +412,7 @@ enum Exit {
 /// board on a phone: no game id, and the actions in one row of short buttons.
 fn panel_body(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     online: &Online,
     now: f64,
@@ -430,8 +435,8 @@ fn panel_body(
     if !quiet {
         // The link, the player's side and the audience: one line.
         ui.horizontal_wrapped(|ui| {
-            let (text, colour) = link_text(lang, online.link);
-            ui.colored_label(colour, text);
+            let (text, tone) = link_text(lang, online.link);
+            ui.colored_label(colours.tone(tone), text);
             ui.label("·");
             match online.seat {
                 Some(me) => ui.label(sayf(
@@ -448,11 +453,11 @@ fn panel_body(
         });
     }
     for s in Side::BOTH {
-        side_row(ui, lang, online, s, now);
+        side_row(ui, colours, lang, online, s, now);
     }
     if online.status == Some(ServerStatus::Waiting) {
         ui.separator();
-        invite_block(ui, lang, online);
+        invite_block(ui, colours, lang, online);
     }
     if let Some(pending) = &online.pending {
         ui.label(sayf(lang, Say::Pending, &[("move", &pending.notation)]));
@@ -461,28 +466,35 @@ fn panel_body(
         && now - notice.at < 12.0
     {
         ui.colored_label(
-            colours::warn(),
+            colours.warn(),
             notice_text(lang, notice.kind, &notice.detail),
         );
     }
-    offers(ui, lang, online, now, commands);
+    offers(ui, colours, lang, online, now, commands);
     if let Some(result) = &online.result {
         ui.label(
             egui::RichText::new(sayf(lang, Say::ServerResult, &[("text", &result.text)])).small(),
         );
     }
-    if let Some((note, colour)) = super::lobby::result_note(lang, online) {
-        ui.colored_label(colour, note);
+    if let Some((note, tone)) = super::lobby::result_note(lang, online) {
+        ui.colored_label(colours.tone(tone), note);
     }
     actions(ui, lang, online, compact, commands)
 }
 
 /// One side: its clock (the running one bright), who plays it, and whether they are here.
-fn side_row(ui: &mut egui::Ui, lang: Language, online: &Online, s: Side, now: f64) {
+fn side_row(
+    ui: &mut egui::Ui,
+    colours: &UiColours,
+    lang: Language,
+    online: &Online,
+    s: Side,
+    now: f64,
+) {
     let (key, colour) = match online.presence(s) {
-        Some(Presence::Present) => (Say::Present, colours::good()),
-        Some(Presence::Gone { .. }) => (Say::Left, colours::bad()),
-        _ => (Say::Absent, colours::warn()),
+        Some(Presence::Present) => (Say::Present, colours.good()),
+        Some(Presence::Gone { .. }) => (Say::Left, colours.bad()),
+        _ => (Say::Absent, colours.warn()),
     };
     let presence = sayf(lang, key, &[("Side", &side(lang, color_of(s)))]);
     let mine = online.seat == Some(s);
@@ -491,7 +503,7 @@ fn side_row(ui: &mut egui::Ui, lang: Language, online: &Online, s: Side, now: f6
             let running = online.clocks.and_then(|c| c.running) == Some(s);
             let mut text = egui::RichText::new(clock_text(ms)).monospace().size(17.0);
             if running {
-                text = text.strong().color(colours::accent());
+                text = text.strong().color(colours.accent());
             }
             ui.label(text);
         }
@@ -499,7 +511,7 @@ fn side_row(ui: &mut egui::Ui, lang: Language, online: &Online, s: Side, now: f6
             // A lobby game names the players; their presence is news only when they are away.
             Some(players) => {
                 let who = super::lobby::side_text(lang, players, s);
-                ui.colored_label(colours::accent(), who)
+                ui.colored_label(colours.accent(), who)
                     .on_hover_text(&presence);
                 if mine {
                     ui.label(say(lang, Say::You));
@@ -522,6 +534,7 @@ fn side_row(ui: &mut egui::Ui, lang: Language, online: &Online, s: Side, now: f6
 /// game.
 fn offers(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     online: &Online,
     now: f64,
@@ -538,7 +551,7 @@ fn offers(
     for (kind, key) in answerable {
         if online.offer_from_opponent(kind).is_some() {
             ui.separator();
-            ui.label(egui::RichText::new(say(lang, key)).color(colours::accent()));
+            ui.label(egui::RichText::new(say(lang, key)).color(colours.accent()));
             ui.horizontal_wrapped(|ui| {
                 if ui.button(say(lang, Say::Accept)).clicked() {
                     commands.write(OnlineCommand::Accept(kind));
