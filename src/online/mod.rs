@@ -10,7 +10,7 @@
 //! |---|---|
 //! | [`link`] | the websocket (ewebsock, desktop and browser), reconnection with back-off |
 //! | [`http`] | creating a game and taking a seat by invite (ehttp) |
-//! | [`session`] | the protocol: hello, resync, pings, moves keyed by ply, offers, clocks, presence; the bridge to the board |
+//! | [`session`] | an invite or lobby game: what the session knows (`state`), the protocol — hello, resync, pings, moves keyed by ply, offers, clocks, presence (`network`), the bridge to the board (`board`) |
 //! | [`lobby`] | the lobby's account, pools, seeks, challenges, archive and leaders, through the server |
 //! | [`seats`] | the seat tokens kept in the data folder / browser storage |
 //!
