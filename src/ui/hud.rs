@@ -25,9 +25,10 @@ use crate::{
 };
 
 use super::{
-    UiColours, UiSystems, UiWindows, coach,
+    UiColours, UiSystems, coach,
     layout::{self, GameRegions, Shape},
     move_list,
+    screens::{ResignDialog, SavesWindow, SettingsWindow},
     shown::UiDrawing,
     words,
 };
@@ -48,7 +49,7 @@ pub fn plugin(app: &mut App) {
             side_panel.run_if(
                 in_state(AppState::InGame).and_then(not(crate::learn::session::in_exercise)),
             ),
-            confirm_resign.run_if(in_state(AppState::InGame)),
+            confirm_resign.run_if(in_state(ResignDialog::Asking)),
         )
             .in_set(UiSystems::Panels),
     );
@@ -78,8 +79,21 @@ pub struct PanelActions<'w> {
     pub toggle_view: MessageWriter<'w, ToggleTopDown>,
     pub skip: MessageWriter<'w, SkipAnimation>,
     pub next_state: ResMut<'w, NextState<AppState>>,
-    pub windows: ResMut<'w, UiWindows>,
+    pub settings_window: Res<'w, State<SettingsWindow>>,
+    pub open_settings: ResMut<'w, NextState<SettingsWindow>>,
+    pub open_saves: ResMut<'w, NextState<SavesWindow>>,
+    pub resign_dialog: ResMut<'w, NextState<ResignDialog>>,
     pub copy: MessageWriter<'w, crate::learn::copy_position::CopyPositionRequested>,
+}
+
+impl PanelActions<'_> {
+    /// The Settings button opens the settings window, or closes it when it is open.
+    fn toggle_settings(&mut self) {
+        self.open_settings.set(match self.settings_window.get() {
+            SettingsWindow::Open => SettingsWindow::Closed,
+            SettingsWindow::Closed => SettingsWindow::Open,
+        });
+    }
 }
 
 /// The side a "Resign" button resigns for: the only human, or the human to move when both
@@ -368,9 +382,9 @@ fn more_buttons(
                 {
                     match key {
                         Key::NewGame | Key::Menu => actions.next_state.set(AppState::Menu),
-                        Key::Resign => actions.windows.confirm_resign = true,
-                        Key::Save | Key::Load => actions.windows.saves = true,
-                        Key::Settings => actions.windows.settings = !actions.windows.settings,
+                        Key::Resign => actions.resign_dialog.set(ResignDialog::Asking),
+                        Key::Save | Key::Load => actions.open_saves.set(SavesWindow::Open),
+                        Key::Settings => actions.toggle_settings(),
                         Key::Skip => {
                             actions.skip.write(SkipAnimation);
                         }
@@ -519,7 +533,7 @@ fn buttons(
                 .on_hover_text(tr(lang, Key::ResignTip))
                 .clicked()
             {
-                actions.windows.confirm_resign = true;
+                actions.resign_dialog.set(ResignDialog::Asking);
             }
             ui.end_row();
 
@@ -530,7 +544,7 @@ fn buttons(
                     .on_hover_text(tr(lang, Key::SaveLoadTip))
                     .clicked()
                 {
-                    actions.windows.saves = true;
+                    actions.open_saves.set(SavesWindow::Open);
                 }
             }
             ui.end_row();
@@ -547,7 +561,7 @@ fn buttons(
                 actions.toggle_view.write(ToggleTopDown);
             }
             if ui.add(button(tr(lang, Key::Settings))).clicked() {
-                actions.windows.settings = !actions.windows.settings;
+                actions.toggle_settings();
             }
             ui.end_row();
 
@@ -572,22 +586,19 @@ fn buttons(
 /// "Does White resign?" with Resign / Cancel.
 fn confirm_resign(
     mut contexts: EguiContexts,
-    mut windows: ResMut<UiWindows>,
+    mut dialog: ResMut<NextState<ResignDialog>>,
     game: Option<Res<Match>>,
     players: Res<Players>,
     settings: Res<Settings>,
     mut resign: MessageWriter<ResignRequested>,
     regions: Res<GameRegions>,
 ) -> Result {
-    if !windows.confirm_resign {
-        return Ok(());
-    }
     let Some(game) = game else {
         return Ok(());
     };
     let Some(side_resigning) = resigning_side(&game, &players).filter(|_| game.end().is_none())
     else {
-        windows.confirm_resign = false;
+        dialog.set(ResignDialog::Closed);
         return Ok(());
     };
     let lang = settings.language;
@@ -613,10 +624,10 @@ fn confirm_resign(
                 resign.write(ResignRequested {
                     side: side_resigning,
                 });
-                windows.confirm_resign = false;
+                dialog.set(ResignDialog::Closed);
             }
             if ui.button(tr(lang, Key::Cancel)).clicked() {
-                windows.confirm_resign = false;
+                dialog.set(ResignDialog::Closed);
             }
         });
     });

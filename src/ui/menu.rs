@@ -16,9 +16,10 @@ use crate::{
 };
 
 use super::{
-    UiColours, UiSystems, UiWindows,
+    UiColours, UiSystems,
     layout::{self, ONE_COLUMN_BELOW, ONE_COLUMN_SHORTER},
     preview::Previews,
+    screens::{MenuPage, SavesWindow, Screen, SettingsWindow},
     shown::UiDrawing,
 };
 
@@ -48,10 +49,18 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             EguiPrimaryContextPass,
             main_menu
-                .run_if(in_state(AppState::Menu))
-                .run_if(super::online::lobby::lobby_closed)
+                .run_if(in_state(Screen::Menu))
                 .in_set(UiSystems::Panels),
         );
+}
+
+/// Where the menu's buttons lead besides a game: the Lobby, the save / load and the settings
+/// windows.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Leads<'w> {
+    page: ResMut<'w, NextState<MenuPage>>,
+    saves: ResMut<'w, NextState<SavesWindow>>,
+    settings: ResMut<'w, NextState<SettingsWindow>>,
 }
 
 /// The menu starts from the current game's variant and players; an animation still running
@@ -116,8 +125,7 @@ fn main_menu(
     settings: Res<Settings>,
     config: Res<GameConfig>,
     game: Option<Res<Match>>,
-    mut windows: ResMut<UiWindows>,
-    mut lobby_screen: ResMut<super::online::lobby::LobbyScreen>,
+    mut leads: Leads,
     mut start: MessageWriter<NewGameRequested>,
     mut next_state: ResMut<NextState<AppState>>,
     mut continue_game: MessageWriter<ContinueGame>,
@@ -168,16 +176,16 @@ fn main_menu(
                 .clicked()
             {
                 // The lobby (signing in first); inviting a friend is one of its buttons.
-                lobby_screen.open = true;
+                leads.page.set(MenuPage::Lobby);
             }
             if ui.button(learn_tr(lang, LearnKey::MenuLearn)).clicked() {
                 next_state.set(AppState::Learn);
             }
             if ui.button(tr(lang, Key::MenuLoad)).clicked() {
-                windows.saves = true;
+                leads.saves.set(SavesWindow::Open);
             }
             if ui.button(tr(lang, Key::MenuSettings)).clicked() {
-                windows.settings = true;
+                leads.settings.set(SettingsWindow::Open);
             }
             #[cfg(not(target_arch = "wasm32"))]
             if ui.button(tr(lang, Key::MenuQuit)).clicked() {

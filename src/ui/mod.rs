@@ -4,6 +4,8 @@
 //! - [`hud`]: the game's side panel (side to move, buttons) with [`move_list`] and [`coach`];
 //! - [`game_over`], [`settings`], [`saves`] (save/load), [`chooser`] (GIPF move choices),
 //!   [`errors`] (broken variant files, a game that cannot start): windows;
+//! - [`screens`]: which screen shows (the menu, the Lobby, a game, Learn) and which windows
+//!   are open over it, as states;
 //! - [`theme`]: the UI's colours ([`UiColours`], a resource the screens read), the page's;
 //! - [`board_labels`]: coordinates around the board; [`preview`]: boards drawn in egui;
 //! - [`layout`]: the window's shape (wide, portrait, short landscape) and where the game
@@ -22,10 +24,7 @@ use bevy::{
 };
 use bevy_egui::{EguiGlobalSettings, EguiPlugin, EguiPrimaryContextPass, PrimaryEguiContext, egui};
 
-use crate::{
-    game::match_state::AppState,
-    settings::{Language, Settings},
-};
+use crate::settings::{Language, Settings};
 
 pub mod audit;
 pub mod board_labels;
@@ -45,6 +44,7 @@ pub mod move_list;
 pub mod online;
 pub mod preview;
 pub mod saves;
+pub mod screens;
 pub mod settings;
 pub mod shortcuts;
 pub mod shown;
@@ -53,17 +53,6 @@ pub mod words;
 
 pub use layout::UiSystems;
 pub use theme::{UiColours, colours};
-
-/// Which of the UI's windows are open.
-#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
-pub struct UiWindows {
-    pub settings: bool,
-    pub saves: bool,
-    /// Asking "does White resign?".
-    pub confirm_resign: bool,
-    /// The game-over dialog was closed for this game, history length and resignation.
-    pub game_over_closed: Option<(u64, usize, bool)>,
-}
 
 pub fn plugin(app: &mut App) {
     app.add_plugins(EguiPlugin::default())
@@ -75,14 +64,10 @@ pub fn plugin(app: &mut App) {
             ..default()
         })
         .add_systems(Startup, spawn_ui_camera)
-        .init_resource::<UiWindows>()
+        .add_plugins(screens::plugin)
         .configure_sets(
             EguiPrimaryContextPass,
             (UiSystems::Background, UiSystems::Panels, UiSystems::Windows).chain(),
-        )
-        .add_systems(
-            Update,
-            close_windows_on_state_change.run_if(state_changed::<AppState>),
         )
         .add_plugins((layout::plugin, audit::plugin, theme::plugin))
         .add_plugins((
@@ -120,10 +105,6 @@ fn spawn_ui_camera(mut commands: Commands) {
             ..default()
         },
     ));
-}
-
-fn close_windows_on_state_change(mut windows: ResMut<UiWindows>) {
-    windows.confirm_resign = false;
 }
 
 /// The name of the program and the screen's title, as the full-screen panels (the menu, Learn)

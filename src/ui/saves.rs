@@ -16,8 +16,9 @@ use crate::{
 };
 
 use super::{
-    UiColours, UiSystems, UiWindows,
+    UiColours, UiSystems,
     layout::{self, BoardArea, GameRegions},
+    screens::SavesWindow,
     words,
 };
 
@@ -44,7 +45,11 @@ pub fn plugin(app: &mut App) {
         .init_resource::<StorageNotices>()
         .add_systems(
             EguiPrimaryContextPass,
-            (hear_results, saves_window, notices_window)
+            (
+                hear_results,
+                saves_window.run_if(in_state(SavesWindow::Open)),
+                notices_window,
+            )
                 .chain()
                 .in_set(UiSystems::Windows),
         );
@@ -116,7 +121,7 @@ fn hear_results(
     mut results: MessageReader<PersistenceResult>,
     mut ui_state: ResMut<SavesUi>,
     mut notices: ResMut<StorageNotices>,
-    mut windows: ResMut<UiWindows>,
+    mut window: ResMut<NextState<SavesWindow>>,
     settings: Res<Settings>,
 ) {
     for result in results.read() {
@@ -133,7 +138,7 @@ fn hear_results(
         }
         if matches!(result, PersistenceResult::Loaded { .. }) {
             // The loaded game is on the board: the window has done its job.
-            windows.saves = false;
+            window.set(SavesWindow::Closed);
         }
     }
 }
@@ -184,7 +189,7 @@ fn suggested_name(game: &Match, slots: &SaveSlots) -> String {
 fn saves_window(
     colours: Res<UiColours>,
     mut contexts: EguiContexts,
-    mut windows: ResMut<UiWindows>,
+    mut window: ResMut<NextState<SavesWindow>>,
     mut ui_state: ResMut<SavesUi>,
     slots: Res<SaveSlots>,
     status: Res<StorageStatus>,
@@ -196,9 +201,6 @@ fn saves_window(
     mut load: MessageWriter<LoadRequested>,
     mut delete: MessageWriter<DeleteRequested>,
 ) -> Result {
-    if !windows.saves {
-        return Ok(());
-    }
     let lang = settings.language;
     if ui_state.name.trim().is_empty()
         && let Some(game) = &game
@@ -315,7 +317,7 @@ fn saves_window(
             ui.colored_label(if *ok { colours.good() } else { colours.bad() }, text);
         }
         if ui.button(tr(lang, Key::Close)).clicked() {
-            windows.saves = false;
+            window.set(SavesWindow::Closed);
         }
     });
     Ok(())

@@ -8,7 +8,10 @@
 //! [`ONE_COLUMN_BELOW`] wide or [`ONE_COLUMN_SHORTER`] tall), two columns on the Play tab
 //! otherwise; buttons a tap tall on touch screens (the layout's style).
 //!
-//! It reads [`Lobby`] and writes [`LobbyCommand`]s only.
+//! It shows while the main menu's page is the Lobby ([`Screen::Lobby`]). It reads [`Lobby`] and
+//! writes [`LobbyCommand`]s for the player's taps; being in the lobby follows the screen, not
+//! the drawing: while it shows, `enter_lobby` asks to enter, and leaving the page
+//! ([`MenuPage::Lobby`]'s `OnExit`) leaves the lobby.
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use boardcraft_protocol::{
@@ -17,11 +20,11 @@ use boardcraft_protocol::{
 };
 
 use super::{
-    play::{CLOCKS, OnlineWindow},
+    play::CLOCKS,
     text::{Say, say, sayf},
 };
 use crate::{
-    game::{match_state::AppState, variants::VariantLibrary},
+    game::variants::VariantLibrary,
     online::{
         Online,
         lobby::{Lobby, LobbyCommand, NoticeAbout, SignIn},
@@ -33,6 +36,7 @@ use crate::{
         colours::Tone,
         i18n::variant_text,
         layout::{self, ONE_COLUMN_BELOW, ONE_COLUMN_SHORTER},
+        screens::{MenuPage, OnlineWindow, Screen},
     },
 };
 
@@ -45,10 +49,9 @@ pub enum Tab {
     Leaders,
 }
 
-/// The Lobby screen's state: open or not, the tab, the forms.
+/// The Lobby screen's state: the tab, the forms (whether it shows is the [`MenuPage`]).
 #[derive(Resource, Debug, Default)]
 pub struct LobbyScreen {
-    pub open: bool,
     pub tab: Tab,
     name: String,
     password: String,
@@ -64,9 +67,8 @@ pub struct LobbyScreen {
 }
 
 impl LobbyScreen {
-    /// Opens the screen on `tab` (its data asked for again).
+    /// Turns the screen to `tab` (its data asked for again).
     pub fn show(&mut self, tab: Tab) {
-        self.open = true;
         self.tab = tab;
         self.fetched = None;
         self.page = 1;
@@ -74,18 +76,32 @@ impl LobbyScreen {
 }
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<LobbyScreen>().add_systems(
-        EguiPrimaryContextPass,
-        lobby_screen
-            .run_if(in_state(AppState::Menu))
-            .run_if(|s: Res<LobbyScreen>| s.open)
-            .in_set(UiSystems::Panels),
-    );
+    app.init_resource::<LobbyScreen>()
+        .add_systems(
+            EguiPrimaryContextPass,
+            lobby_screen
+                .run_if(in_state(Screen::Lobby))
+                .in_set(UiSystems::Panels),
+        )
+        // In the frame's drawing pass, as when the screen itself asked: after the lobby's
+        // answers of the frame (an archived game opened leaves the lobby).
+        .add_systems(PostUpdate, enter_lobby.run_if(in_state(Screen::Lobby)))
+        .add_systems(OnExit(MenuPage::Lobby), leave_lobby);
 }
 
-/// Whether the lobby screen covers the menu (the menu is not drawn then).
-pub fn lobby_closed(screen: Option<Res<LobbyScreen>>) -> bool {
-    screen.is_none_or(|s| !s.open)
+/// While the Lobby screen shows, the player is in the lobby: signed in (a guest at first) and
+/// on the lobby's websocket. Asked again whenever the lobby was left meanwhile (an archived
+/// game opened from it), once no sign-in or opening is under way.
+fn enter_lobby(lobby: Res<Lobby>, mut commands: MessageWriter<LobbyCommand>) {
+    if !lobby.entered && lobby.sign_in != SignIn::Working && lobby.opening.is_none() {
+        commands.write(LobbyCommand::Enter);
+    }
+}
+
+/// Closing the Lobby screen (its Back, the page's back button) leaves the lobby; a game
+/// started from it does not (the menu leads back to the Lobby after the game).
+fn leave_lobby(mut commands: MessageWriter<LobbyCommand>) {
+    commands.write(LobbyCommand::Leave);
 }
 
 /// A variant's title in the player's language (the server's title for a variant this game
@@ -229,7 +245,8 @@ fn lobby_screen(
     lobby: Res<Lobby>,
     library: Res<VariantLibrary>,
     settings: Res<Settings>,
-    mut online_window: ResMut<OnlineWindow>,
+    mut page: ResMut<NextState<MenuPage>>,
+    mut online_window: ResMut<NextState<OnlineWindow>>,
     mut commands: MessageWriter<LobbyCommand>,
 ) -> Result {
     let lang = settings.language;
@@ -240,9 +257,6 @@ fn lobby_screen(
         0.0,
         egui::Color32::from_rgb(28, 23, 19),
     );
-    if !lobby.entered && lobby.sign_in != SignIn::Working && lobby.opening.is_none() {
-        commands.write(LobbyCommand::Enter);
-    }
     let narrow = area.width() < ONE_COLUMN_BELOW || area.height() < ONE_COLUMN_SHORTER;
     let size = if narrow {
         area.size() - egui::vec2(16.0, 16.0)
@@ -273,8 +287,7 @@ fn lobby_screen(
                         .add(egui::Button::new(say(lang, Say::Back)).min_size(egui::vec2(t, t)))
                         .clicked()
                     {
-                        commands.write(LobbyCommand::Leave);
-                        screen.open = false;
+                        page.set(MenuPage::Main);
                     }
                     crate::ui::wordmark(ui, &colours, say(lang, Say::LobbyTitle));
                 });
@@ -437,7 +450,7 @@ fn play_tab(
     screen: &mut LobbyScreen,
     lobby: &Lobby,
     variants: &[(String, String)],
-    online_window: &mut OnlineWindow,
+    online_window: &mut NextState<OnlineWindow>,
     commands: &mut MessageWriter<LobbyCommand>,
 ) {
     let column_width = if narrow {
@@ -474,7 +487,7 @@ fn play_tab(
             create_block(ui, lang, screen, lobby, variants, commands);
             ui.separator();
             if ui.button(say(lang, Say::InviteFriend)).clicked() {
-                online_window.open = true;
+                online_window.set(OnlineWindow::Open);
             }
             ui.separator();
             account_block(ui, lang, screen, lobby, commands);

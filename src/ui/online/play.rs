@@ -24,6 +24,7 @@ use crate::{
         hud::variant_title,
         i18n::{Key, side, tr},
         layout::{self, GameRegions, OnlineExtent, Shape, game_regions},
+        screens::{MenuPage, OnlineWindow},
     },
 };
 
@@ -36,10 +37,10 @@ pub const CLOCKS: [Option<(u64, u64)>; 5] = [
     Some((30, 20)),
 ];
 
-/// The "Play online" window and its form.
+/// The "Play online" window's form (whether the window is open is the
+/// [`OnlineWindow`] state).
 #[derive(Resource, Debug, Default)]
-pub struct OnlineWindow {
-    pub open: bool,
+pub struct OnlineForm {
     server: String,
     variant: Option<String>,
     side: Option<ColorChoice>,
@@ -48,7 +49,7 @@ pub struct OnlineWindow {
 }
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<OnlineWindow>().add_systems(
+    app.init_resource::<OnlineForm>().add_systems(
         EguiPrimaryContextPass,
         (
             online_window.run_if(in_state(AppState::Menu)),
@@ -140,7 +141,9 @@ fn invite_block(ui: &mut egui::Ui, colours: &UiColours, lang: Language, online: 
 fn online_window(
     colours: Res<UiColours>,
     mut contexts: EguiContexts,
-    mut window: ResMut<OnlineWindow>,
+    mut window: ResMut<OnlineForm>,
+    shown: Res<State<OnlineWindow>>,
+    mut show: ResMut<NextState<OnlineWindow>>,
     online: Res<Online>,
     library: Res<VariantLibrary>,
     settings: Res<Settings>,
@@ -156,11 +159,13 @@ fn online_window(
         .clone()
         .filter(|_| online.stage == Stage::Off)
         .filter(|_| online.notice.as_ref().map(|n| n.kind) == Some(NoticeKind::SeatTaken));
+    let mut shown = *shown.get() == OnlineWindow::Open;
     if watchable.is_some() && *offered != watchable {
-        window.open = true;
+        shown = true;
+        show.set(OnlineWindow::Open);
         *offered = watchable.clone();
     }
-    if !window.open && !busy {
+    if !shown && !busy {
         return Ok(());
     }
     let lang = settings.language;
@@ -304,7 +309,7 @@ fn online_window(
         {
             commands.write(OnlineCommand::SetServer(window.server.clone()));
             commands.write(OnlineCommand::Watch { game: game.clone() });
-            window.open = false;
+            show.set(OnlineWindow::Closed);
         }
         ui.separator();
         let tap = layout::button_height(ui, 0.0);
@@ -316,7 +321,7 @@ fn online_window(
         }
     });
     if !open {
-        window.open = false;
+        show.set(OnlineWindow::Closed);
     }
     Ok(())
 }
@@ -329,7 +334,7 @@ fn online_panel(
     settings: Res<Settings>,
     mut commands: MessageWriter<OnlineCommand>,
     mut next_state: ResMut<NextState<AppState>>,
-    mut lobby_screen: ResMut<super::lobby::LobbyScreen>,
+    mut menu_page: ResMut<NextState<MenuPage>>,
     regions: Res<GameRegions>,
     mut extent: ResMut<OnlineExtent>,
 ) -> Result {
@@ -373,7 +378,7 @@ fn online_panel(
                     {
                         commands.write(OnlineCommand::Leave);
                         if exit == Exit::Lobby {
-                            lobby_screen.open = true;
+                            menu_page.set(MenuPage::Lobby);
                         }
                         next_state.set(AppState::Menu);
                     }
