@@ -1,11 +1,19 @@
-//! The bridge between the server's game and the board.
+//! The bridge between the server's game and the board: binds the local game, plays the
+//! server's moves one by one, sends the local player's moves, compares hashes, rebuilds the
+//! board from the server's record when they disagree, and ends the game as the server did.
+//!
+//! It hears the network part through [`FromServer`] messages (the server's moves, its whole
+//! game, a refused or a confirmed move, the game left) and answers with [`ToServer`] (a move to
+//! send, a resync, leaving); it never touches the connection. Which local game shows the
+//! session's game is [`BoardLink`], kept in [`Online`] for the screens.
+use std::collections::VecDeque;
+
 use bevy::prelude::*;
 use boardcraft_protocol::{ClientMessage, EndCause as ServerEnd, hash_text};
 use boardcraft_rules::{Position, Seat, Variant};
 
-use super::{
-    network::{Network, leave, send},
-    state::{InboundMove, NoticeKind, Online, PendingMove, Stage, color_of},
+use super::state::{
+    BoardLink, FromServer, InboundMove, NoticeKind, Online, PendingMove, Stage, ToServer, color_of,
 };
 use crate::game::{
     config::{PlayerKind, Players, VariantChoice},
@@ -50,30 +58,80 @@ pub struct BoardAccess<'w> {
     decided: MessageWriter<'w, GameDecided>,
 }
 
-/// The bridge between the server's game and the board: binds the local game, plays the
-/// server's moves one by one, sends the local player's moves, compares hashes, rebuilds the
-/// board from the server's record when they disagree, and ends the game as the server did.
+/// A server move requested on the board and not played yet.
+#[derive(Clone, Debug)]
+struct Feeding {
+    mv: InboundMove,
+    /// When it was requested (app seconds).
+    since: f64,
+}
+
+/// What the board bridge keeps between frames (its system's `Local`).
+#[derive(Default)]
+pub struct Bridge {
+    /// Server moves waiting to be played on the board (one per animation).
+    inbound: VecDeque<InboundMove>,
+    /// The server move being played now (its `MoveApplied` is not sent back).
+    feeding: Option<Feeding>,
+    /// A confirmed local move whose hash is still to be compared: (ply, server hash).
+    confirm: Option<(u32, String)>,
+    /// The board must be compared with the server's record (after its whole game came, a
+    /// refusal, a desync): played on, resent, or rebuilt.
+    compare: bool,
+    /// The server's result was shown on the board.
+    result_shown: bool,
+}
+
+impl Bridge {
+    /// What the network part said since the last frame, in order.
+    fn hear(&mut self, said: &FromServer) {
+        match said {
+            FromServer::Left => *self = Bridge::default(),
+            FromServer::Record => {
+                self.inbound.clear();
+                self.feeding = None;
+                self.confirm = None;
+                self.compare = true;
+                self.result_shown = false;
+            }
+            FromServer::MoveRefused => self.compare = true,
+            FromServer::Move(mv) => self.inbound.push_back(mv.clone()),
+            FromServer::Confirmed { ply, hash } => self.confirm = Some((*ply, hash.clone())),
+        }
+    }
+}
+
+/// The bridge between the server's game and the board (see the module's description).
 pub fn sync_board(
     mut online: ResMut<Online>,
-    mut network: NonSendMut<Network>,
+    mut bridge: Local<Bridge>,
     mut board: BoardAccess,
+    mut from_server: MessageReader<FromServer>,
+    mut to_server: MessageWriter<ToServer>,
     mut started: MessageReader<GameStarted>,
     mut applied: MessageReader<MoveApplied>,
 ) {
     let now = crate::online::wall_now();
+    for said in from_server.read() {
+        bridge.hear(said);
+    }
     for s in started.read() {
-        if online.awaiting_start {
-            online.awaiting_start = false;
-            online.bound_game = Some(s.game_id);
-        } else if online.stage == Stage::InGame && online.bound_game.is_some() {
+        if online.board == BoardLink::Starting {
+            online.board = BoardLink::Bound(s.game_id);
+        } else if online.stage == Stage::InGame && online.bound_game().is_some() {
             // Another game was started on this board: the online game is left (its seat is
-            // kept and can be taken again from the invite).
+            // kept and can be taken again from the invite). The network part leaves it after
+            // this system; nothing more is done for it here.
             info!("online: a local game was started; leaving the online game");
-            leave(&mut online, &mut network);
+            to_server.write(ToServer::Leave);
+            online.board = BoardLink::Unbound;
+            *bridge = Bridge::default();
+            applied.clear();
+            return;
         }
     }
     let my_color = online.seat.map(color_of);
-    let bound = online.bound_game;
+    let bound = online.bound_game();
     let game = board
         .game
         .as_deref()
@@ -85,8 +143,7 @@ pub fn sync_board(
             continue;
         };
         let ply = m.before.ply();
-        if let Some(feeding) = online.feeding.clone().filter(|f| f.ply == ply) {
-            online.feeding = None;
+        if let Some(feeding) = bridge.feeding.take_if(|f| f.mv.ply == ply).map(|f| f.mv) {
             if let Some(hash) = &feeding.hash {
                 let local = hash_text(game.position_at(ply as usize + 1).hash());
                 if &local != hash {
@@ -95,7 +152,7 @@ pub fn sync_board(
                         feeding.notation
                     );
                     online.desyncs += 1;
-                    send(&mut network, &ClientMessage::Resync);
+                    to_server.write(ToServer::Send(ClientMessage::Resync));
                 }
             }
         } else if Some(m.played.side) == my_color {
@@ -103,13 +160,10 @@ pub fn sync_board(
             // refusal takes the move back.
             let notation = m.played.notation.clone();
             debug!("online: sending {notation} (ply {ply})");
-            send(
-                &mut network,
-                &ClientMessage::Move {
-                    ply,
-                    notation: notation.clone(),
-                },
-            );
+            to_server.write(ToServer::Send(ClientMessage::Move {
+                ply,
+                notation: notation.clone(),
+            }));
             online.pending = Some(PendingMove { ply, notation });
         }
     }
@@ -117,18 +171,18 @@ pub fn sync_board(
         return;
     }
     // A confirmed move: the same position as the server's?
-    if let (Some((ply, hash)), Some(game)) = (online.confirm.clone(), game)
+    if let (Some((ply, hash)), Some(game)) = (bridge.confirm.clone(), game)
         && game.history.len() > ply as usize
     {
-        online.confirm = None;
+        bridge.confirm = None;
         if hash_text(game.position_at(ply as usize + 1).hash()) != hash {
             warn!("online: the position after ply {ply} differs from the server's; resync");
             online.desyncs += 1;
-            send(&mut network, &ClientMessage::Resync);
+            to_server.write(ToServer::Send(ClientMessage::Resync));
         }
     }
 
-    if online.reconcile {
+    if bridge.compare {
         let Some(variant_name) = online.variant.clone() else {
             return;
         };
@@ -140,20 +194,20 @@ pub fn sync_board(
             Some(local) if local == moves => {
                 // The board is the record (a move sent before a reconnection was stored).
                 online.pending = None;
-                online.reconcile = false;
+                bridge.compare = false;
             }
             Some(local) if moves.starts_with(&local) => {
                 // The server is ahead (moves played while away): play them in order.
                 let last = moves.len() - 1;
                 let hash = online.hash.clone();
                 for (ply, notation) in moves.iter().enumerate().skip(local.len()) {
-                    online.inbound.push_back(InboundMove {
+                    bridge.inbound.push_back(InboundMove {
                         ply: ply as u32,
                         notation: notation.clone(),
                         hash: (ply == last).then(|| hash.clone()),
                     });
                 }
-                online.reconcile = false;
+                bridge.compare = false;
             }
             Some(local)
                 if local.len() == moves.len() + 1
@@ -167,20 +221,17 @@ pub fn sync_board(
                 // Our move was not stored before the connection dropped: send it again
                 // (keyed by ply, a resend is harmless).
                 let pending = online.pending.clone().expect("checked above");
-                send(
-                    &mut network,
-                    &ClientMessage::Move {
-                        ply: pending.ply,
-                        notation: pending.notation,
-                    },
-                );
-                online.reconcile = false;
+                to_server.write(ToServer::Send(ClientMessage::Move {
+                    ply: pending.ply,
+                    notation: pending.notation,
+                }));
+                bridge.compare = false;
             }
             _ => {
                 if !board.library.settled() && online.variant_file.is_none() {
                     return; // the variants are still loading
                 }
-                online.reconcile = false;
+                bridge.compare = false;
                 let file = online.variant_file.clone();
                 match find_variant(&board.library, &variant_name, file.as_deref()) {
                     Ok((path, variant)) => {
@@ -209,12 +260,11 @@ pub fn sync_board(
                             start = start.following(path);
                         }
                         board.start.write(start);
-                        online.awaiting_start = true;
-                        online.bound_game = None;
+                        online.board = BoardLink::Starting;
                         online.pending = None;
-                        online.inbound.clear();
-                        online.feeding = None;
-                        online.result_applied = false;
+                        bridge.inbound.clear();
+                        bridge.feeding = None;
+                        bridge.result_shown = false;
                     }
                     Err(why) => online.notify(NoticeKind::CannotStart, why, now),
                 }
@@ -231,28 +281,28 @@ pub fn sync_board(
         .is_some_and(|p| *p.get() == TurnPhase::Ready)
         && board.review.as_ref().is_none_or(|r| r.is_live());
     // A requested server move that was not played (the game was not ready after all): again.
-    if let Some(feeding) = online.feeding.clone()
+    if let Some(feeding) = bridge.feeding.clone()
         && ready
-        && game.position.ply() == feeding.ply
-        && now - online.feeding_since > 1.0
+        && game.position.ply() == feeding.mv.ply
+        && now - feeding.since > 1.0
     {
-        online.feeding = None;
-        online.inbound.push_front(feeding);
+        bridge.feeding = None;
+        bridge.inbound.push_front(feeding.mv);
     }
     // The server's moves, one at a time: each is animated before the next.
-    if ready && online.feeding.is_none() {
-        while let Some(next) = online.inbound.pop_front() {
+    if ready && bridge.feeding.is_none() {
+        while let Some(next) = bridge.inbound.pop_front() {
             let ply = game.position.ply();
             if next.ply < ply {
                 if game.history.get(next.ply as usize).map(|m| &m.notation) == Some(&next.notation)
                 {
                     continue;
                 }
-                online.reconcile = true;
+                bridge.compare = true;
                 break;
             }
             if next.ply > ply {
-                online.reconcile = true;
+                bridge.compare = true;
                 break;
             }
             match game.position.parse_move(&next.notation) {
@@ -262,8 +312,10 @@ pub fn sync_board(
                         game_id: game.game_id,
                         ply,
                     });
-                    online.feeding = Some(next);
-                    online.feeding_since = now;
+                    bridge.feeding = Some(Feeding {
+                        mv: next,
+                        since: now,
+                    });
                 }
                 Err(e) => {
                     warn!(
@@ -271,7 +323,7 @@ pub fn sync_board(
                         next.notation
                     );
                     online.desyncs += 1;
-                    online.reconcile = true;
+                    bridge.compare = true;
                 }
             }
             break;
@@ -284,14 +336,14 @@ pub fn sync_board(
             .as_ref()
             .is_some_and(|p| *p.get() == TurnPhase::GameOver);
     if let Some(result) = online.result.clone()
-        && !online.result_applied
-        && online.inbound.is_empty()
-        && online.feeding.is_none()
+        && !bridge.result_shown
+        && bridge.inbound.is_empty()
+        && bridge.feeding.is_none()
         && online.pending.is_none()
         && settled
         && game.history.len() == online.moves.len()
     {
-        online.result_applied = true;
+        bridge.result_shown = true;
         if game.end().is_none() {
             let winner = result.winner.map(color_of);
             let loser = winner.map(Seat::other);

@@ -8,7 +8,8 @@ use boardcraft_protocol::{
 };
 
 use super::state::{
-    InboundMove, NoticeKind, Online, OnlineCommand, Stage, color_of, invite_code, parse_clock,
+    FromServer, InboundMove, NoticeKind, Online, OnlineCommand, Stage, ToServer, color_of,
+    invite_code, parse_clock,
 };
 use crate::{
     game::{
@@ -89,6 +90,7 @@ pub fn handle_commands(
     mut online: ResMut<Online>,
     mut network: NonSendMut<Network>,
     storage: Res<Storage>,
+    mut to_board: MessageWriter<FromServer>,
 ) {
     let now = crate::online::wall_now();
     for command in commands.read() {
@@ -101,7 +103,7 @@ pub fn handle_commands(
                 color,
                 time_control,
             } => {
-                leave(&mut online, &mut network);
+                leave(&mut online, &mut network, &mut to_board);
                 online.stage = Stage::Creating;
                 info!("online: creating a game of {variant} on {}", online.server);
                 network.http.create(
@@ -115,7 +117,7 @@ pub fn handle_commands(
                 );
             }
             OnlineCommand::Join { invite } => {
-                leave(&mut online, &mut network);
+                leave(&mut online, &mut network, &mut to_board);
                 let code = invite_code(&invite);
                 if let Some(seat) = seats::by_invite(&storage, &online.server, &code) {
                     info!("online: taking my seat again in game {}", seat.game);
@@ -133,7 +135,7 @@ pub fn handle_commands(
                 }
             }
             OnlineCommand::Watch { game } => {
-                leave(&mut online, &mut network);
+                leave(&mut online, &mut network, &mut to_board);
                 let seat = seats::by_game(&storage, &online.server, &game);
                 connect(&mut online, &mut network, game, seat, now);
             }
@@ -161,14 +163,14 @@ pub fn handle_commands(
                     link.drop_connection(now);
                 }
             }
-            OnlineCommand::Leave => leave(&mut online, &mut network),
+            OnlineCommand::Leave => leave(&mut online, &mut network, &mut to_board),
             OnlineCommand::Paired {
                 game,
                 color,
                 token,
                 players,
             } => {
-                leave(&mut online, &mut network);
+                leave(&mut online, &mut network, &mut to_board);
                 info!("online: the lobby paired us in game {game} as {color}");
                 let seat = SeatRecord {
                     server: online.server.clone(),
@@ -185,14 +187,15 @@ pub fn handle_commands(
     }
 }
 
-pub(super) fn leave(online: &mut Online, network: &mut Network) {
+fn leave(online: &mut Online, network: &mut Network, to_board: &mut MessageWriter<FromServer>) {
     if let Some(mut link) = network.link.take() {
         link.close();
     }
     online.reset_game();
+    to_board.write(FromServer::Left);
 }
 
-pub(super) fn send(network: &mut Network, message: &ClientMessage) -> bool {
+fn send(network: &mut Network, message: &ClientMessage) -> bool {
     match &mut network.link {
         Some(link) => link.send(message.to_json()),
         None => false,
@@ -224,6 +227,7 @@ pub fn poll_network(
     mut online: ResMut<Online>,
     mut network: NonSendMut<Network>,
     storage: Res<Storage>,
+    mut to_board: MessageWriter<FromServer>,
 ) {
     let now = crate::online::wall_now();
     while let Some(answer) = network.http.try_recv() {
@@ -271,7 +275,14 @@ pub fn poll_network(
         }
     }
     for message in incoming {
-        handle_message(&mut online, &mut network, &storage, message, now);
+        handle_message(
+            &mut online,
+            &mut network,
+            &storage,
+            &mut to_board,
+            message,
+            now,
+        );
     }
     online.link = network.link.as_ref().map(Link::state);
 }
@@ -351,6 +362,7 @@ fn handle_message(
     online: &mut Online,
     network: &mut Network,
     storage: &Storage,
+    to_board: &mut MessageWriter<FromServer>,
     message: ServerMessage,
     now: f64,
 ) {
@@ -367,11 +379,11 @@ fn handle_message(
             if invite.is_some() {
                 online.invite = invite;
             }
-            take_snapshot(online, network, game, now);
+            take_snapshot(online, to_board, game, now);
         }
         ServerMessage::Snapshot { reason, game } => {
             debug!("online: snapshot ({reason:?})");
-            take_snapshot(online, network, game, now);
+            take_snapshot(online, to_board, game, now);
         }
         ServerMessage::Moved {
             ply,
@@ -410,13 +422,13 @@ fn handle_message(
                     if pending.notation != notation {
                         // The server stored another move of ours (from another tab): play
                         // the record.
-                        online.inbound.push_back(InboundMove {
+                        to_board.write(FromServer::Move(InboundMove {
                             ply,
                             notation,
                             hash: Some(hash),
-                        });
+                        }));
                     } else {
-                        check_hash_later(online, ply, hash);
+                        to_board.write(FromServer::Confirmed { ply, hash });
                     }
                 }
                 other => {
@@ -428,11 +440,11 @@ fn handle_message(
                             now,
                         );
                     }
-                    online.inbound.push_back(InboundMove {
+                    to_board.write(FromServer::Move(InboundMove {
                         ply,
                         notation,
                         hash: Some(hash),
-                    });
+                    }));
                 }
             }
             if let Some(result) = result {
@@ -496,7 +508,7 @@ fn handle_message(
                 seats::remember(storage, seat.clone());
                 seat
             });
-            leave(online, network);
+            leave(online, network, to_board);
             connect(online, network, game, seat, now);
         }
         ServerMessage::Spectators { count } => online.spectators = count,
@@ -534,7 +546,7 @@ fn handle_message(
                     // Taken back: the board is rebuilt from the server's record.
                     online.pending = None;
                     online.notify(NoticeKind::MoveRefused, message, now);
-                    online.reconcile = true;
+                    to_board.write(FromServer::MoveRefused);
                 }
                 _ => online.notify(NoticeKind::Refused, message, now),
             }
@@ -559,12 +571,14 @@ pub fn forward_resignations(
     }
 }
 
-fn check_hash_later(online: &mut Online, ply: u32, hash: String) {
-    online.confirm = Some((ply, hash));
-}
-
-/// Keeps the server's game; the board is compared with it in [`sync_board`].
-fn take_snapshot(online: &mut Online, _network: &mut Network, game: GameSnapshot, now: f64) {
+/// Keeps the server's game; the board bridge compares the board with it
+/// ([`FromServer::Record`]).
+fn take_snapshot(
+    online: &mut Online,
+    to_board: &mut MessageWriter<FromServer>,
+    game: GameSnapshot,
+    now: f64,
+) {
     online.game = Some(game.game.clone());
     online.variant = Some(game.variant.clone());
     online.variant_file = game.variant_file.clone();
@@ -588,9 +602,23 @@ fn take_snapshot(online: &mut Online, _network: &mut Network, game: GameSnapshot
             Presence::Gone { claim_in_ms } => Some(now + claim_in_ms as f64 / 1000.0),
             _ => None,
         });
-    online.inbound.clear();
-    online.feeding = None;
-    online.confirm = None;
-    online.reconcile = true;
-    online.result_applied = false;
+    to_board.write(FromServer::Record);
+}
+
+/// The board bridge's requests, after it ran: its moves and resyncs are sent in the frame they
+/// were played, and leaving the game for a local one takes effect before the screens draw.
+pub fn serve_board(
+    mut requests: MessageReader<ToServer>,
+    mut online: ResMut<Online>,
+    mut network: NonSendMut<Network>,
+    mut to_board: MessageWriter<FromServer>,
+) {
+    for request in requests.read() {
+        match request {
+            ToServer::Send(message) => {
+                send(&mut network, message);
+            }
+            ToServer::Leave => leave(&mut online, &mut network, &mut to_board),
+        }
+    }
 }

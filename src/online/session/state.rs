@@ -1,10 +1,8 @@
 //! What the online session knows and what the player asks of it.
-use std::collections::VecDeque;
-
 use bevy::prelude::*;
 use boardcraft_protocol::{
-    Clocks, ColorChoice, GameResult, GameStatus as ServerStatus, OfferKind, PendingOffer, Presence,
-    Seats, Side, TimeControl,
+    ClientMessage, Clocks, ColorChoice, GameResult, GameStatus as ServerStatus, OfferKind,
+    PendingOffer, Presence, Seats, Side, TimeControl,
 };
 use boardcraft_rules::Seat;
 
@@ -147,31 +145,57 @@ pub struct Online {
     pub connections: u32,
     pub rebuilds: u32,
     pub desyncs: u32,
-    /// Server moves waiting to be played on the board (one per animation).
-    pub(super) inbound: VecDeque<InboundMove>,
-    /// The local game ([`Match::game_id`]) that shows this session's game.
-    pub(super) bound_game: Option<u64>,
-    /// A rebuild was requested; the next [`GameStarted`] is this session's game.
-    pub(super) awaiting_start: bool,
-    /// The ply of the server move being played now (its `MoveApplied` is not sent back).
-    pub(super) feeding: Option<InboundMove>,
-    /// The result was shown on the board.
-    pub(super) result_applied: bool,
-    /// The board must be compared with the server's record (after a snapshot, a refusal, a
-    /// desync): played on, resent, or rebuilt.
-    pub(super) reconcile: bool,
+    /// Which local game shows this session's game.
+    pub(super) board: BoardLink,
     /// The variant file's text for a game of a posted variant.
     pub(super) variant_file: Option<String>,
-    /// A confirmed local move whose hash is still to be compared: (ply, server hash).
-    pub(super) confirm: Option<(u32, String)>,
-    /// When the server move in `feeding` was requested (app seconds).
-    pub(super) feeding_since: f64,
     pub(super) ping_n: u64,
     pub(super) last_ping: f64,
 }
 
+/// How the board stands to the session's game (the board bridge, `board.rs`, moves it on).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum BoardLink {
+    /// No local game shows it: none asked for yet, or another local game was started.
+    #[default]
+    Unbound,
+    /// The board was asked to start it from the server's record; the next
+    /// [`GameStarted`](crate::game::match_state::GameStarted) is it.
+    Starting,
+    /// The local game with this [`Match::game_id`] shows it.
+    Bound(u64),
+}
+
+/// What the network part tells the board bridge, in the order the server said it.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub enum FromServer {
+    /// The session's game was left (or replaced by a rematch): the bridge starts over.
+    Left,
+    /// The server's whole game came (a welcome, a snapshot): the board is to be compared with
+    /// its record; moves waiting or being played are forgotten.
+    Record,
+    /// The server refused the local move: it is taken back by comparing the board with the
+    /// server's record.
+    MoveRefused,
+    /// A move of the record to play on the board.
+    Move(InboundMove),
+    /// The local move at `ply` was stored: the board's position after it is to be compared with
+    /// the server's `hash`.
+    Confirmed { ply: u32, hash: String },
+}
+
+/// What the board bridge asks of the network part.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub enum ToServer {
+    /// Send this message (a local move, a resync).
+    Send(ClientMessage),
+    /// Leave the session's game (another local game was started on the board).
+    Leave,
+}
+
+/// A move of the server's record, to play on the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct InboundMove {
+pub struct InboundMove {
     pub(super) ply: u32,
     pub(super) notation: String,
     /// The server's hash after the move, when known.
@@ -219,12 +243,15 @@ impl Online {
 
     /// The local game that shows this session's game, if any.
     pub fn bound_game(&self) -> Option<u64> {
-        self.bound_game
+        match self.board {
+            BoardLink::Bound(game_id) => Some(game_id),
+            BoardLink::Unbound | BoardLink::Starting => None,
+        }
     }
 
     /// Whether the local `game` is this session's game.
     pub fn shows(&self, game: &Match) -> bool {
-        self.stage == Stage::InGame && self.bound_game == Some(game.game_id)
+        self.stage == Stage::InGame && self.bound_game() == Some(game.game_id)
     }
 
     /// The websocket address of the server, with the game in the query (`/ws?game=<id>`) so
