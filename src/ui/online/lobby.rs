@@ -10,10 +10,10 @@
 //!
 //! It shows while the main menu's page is the Lobby ([`Screen::Lobby`]). It reads [`Lobby`] and
 //! writes [`LobbyCommand`]s for the player's taps; being in the lobby follows the screen, not
-//! the drawing: while it shows, `enter_lobby` asks to enter, and leaving the page
-//! ([`MenuPage::Lobby`]'s `OnExit`) leaves the lobby.
+//! the drawing: while it shows, `enter_lobby` asks to enter, `fetch_tab` asks for the shown
+//! tab's data, and leaving the page ([`MenuPage::Lobby`]'s `OnExit`) leaves the lobby.
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy_egui::{EguiContexts, EguiPostUpdateSet, EguiPrimaryContextPass, egui};
 use boardcraft_protocol::{
     ColorChoice, GamePlayers, GameTerms, PlayerInfo, PoolKey, RatingShort, Side, TimeControl,
     http::ArchivedGame,
@@ -86,6 +86,12 @@ pub fn plugin(app: &mut App) {
         // In the frame's drawing pass, as when the screen itself asked: after the lobby's
         // answers of the frame (an archived game opened leaves the lobby).
         .add_systems(PostUpdate, enter_lobby.run_if(in_state(Screen::Lobby)))
+        .add_systems(
+            PostUpdate,
+            fetch_tab
+                .run_if(in_state(Screen::Lobby))
+                .after(EguiPostUpdateSet::EndPass),
+        )
         .add_systems(OnExit(MenuPage::Lobby), leave_lobby);
 }
 
@@ -95,6 +101,35 @@ pub fn plugin(app: &mut App) {
 fn enter_lobby(lobby: Res<Lobby>, mut commands: MessageWriter<LobbyCommand>) {
     if !lobby.entered && lobby.sign_in != SignIn::Working && lobby.opening.is_none() {
         commands.write(LobbyCommand::Enter);
+    }
+}
+
+/// The data of the tab shown (a profile, an archive page, a leaderboard) is asked for once,
+/// and again when the drawing says the tab, the page or the leaderboard's variant changed
+/// (`LobbyScreen::fetched` reset). After the frame's drawing, as when the tab asked itself.
+fn fetch_tab(
+    mut screen: ResMut<LobbyScreen>,
+    lobby: Res<Lobby>,
+    mut commands: MessageWriter<LobbyCommand>,
+) {
+    if screen.fetched == Some(screen.tab) {
+        return;
+    }
+    let ask = match screen.tab {
+        Tab::Play => None,
+        Tab::Profile => my_name(&lobby).map(LobbyCommand::Profile),
+        Tab::Games => my_name(&lobby).map(|name| LobbyCommand::Archive {
+            name,
+            page: screen.page.max(1),
+        }),
+        Tab::Leaders => screen
+            .leaders_variant
+            .clone()
+            .map(LobbyCommand::Leaderboard),
+    };
+    if let Some(ask) = ask {
+        screen.fetched = Some(screen.tab);
+        commands.write(ask);
     }
 }
 
@@ -342,13 +377,9 @@ fn lobby_screen(
                             &mut online_window,
                             &mut commands,
                         ),
-                        Tab::Profile => {
-                            profile_tab(ui, &colours, lang, &mut screen, &lobby, &mut commands)
-                        }
+                        Tab::Profile => profile_tab(ui, &colours, lang, &lobby, &mut commands),
                         Tab::Games => games_tab(ui, lang, &mut screen, &lobby, &mut commands),
-                        Tab::Leaders => {
-                            leaders_tab(ui, lang, &mut screen, &lobby, &variants, &mut commands)
-                        }
+                        Tab::Leaders => leaders_tab(ui, lang, &mut screen, &lobby, &variants),
                     });
             });
         });
@@ -879,7 +910,6 @@ fn profile_tab(
     ui: &mut egui::Ui,
     colours: &UiColours,
     lang: Language,
-    screen: &mut LobbyScreen,
     lobby: &Lobby,
     commands: &mut MessageWriter<LobbyCommand>,
 ) {
@@ -887,10 +917,6 @@ fn profile_tab(
         ui.label(say(lang, Say::SigningIn));
         return;
     };
-    if screen.fetched != Some(Tab::Profile) {
-        screen.fetched = Some(Tab::Profile);
-        commands.write(LobbyCommand::Profile(me.clone()));
-    }
     if ui.button(say(lang, Say::Refresh)).clicked() {
         commands.write(LobbyCommand::Profile(me.clone()));
     }
@@ -969,13 +995,6 @@ fn games_tab(
         return;
     };
     screen.page = screen.page.max(1);
-    if screen.fetched != Some(Tab::Games) {
-        screen.fetched = Some(Tab::Games);
-        commands.write(LobbyCommand::Archive {
-            name: me.clone(),
-            page: screen.page,
-        });
-    }
     let archive = lobby
         .archive
         .as_ref()
@@ -1027,7 +1046,6 @@ fn leaders_tab(
     screen: &mut LobbyScreen,
     lobby: &Lobby,
     variants: &[(String, String)],
-    commands: &mut MessageWriter<LobbyCommand>,
 ) {
     if screen.leaders_variant.is_none() {
         screen.leaders_variant = lobby
@@ -1039,10 +1057,6 @@ fn leaders_tab(
     let Some(variant) = screen.leaders_variant.clone() else {
         return;
     };
-    if screen.fetched != Some(Tab::Leaders) {
-        screen.fetched = Some(Tab::Leaders);
-        commands.write(LobbyCommand::Leaderboard(variant.clone()));
-    }
     let shown = variants
         .iter()
         .find(|(v, _)| *v == variant)
