@@ -13,7 +13,9 @@
 //! - [`shortcuts`]: the keyboard; [`words`]: the texts composed from the translation tables.
 //!
 //! UI systems run in `EguiPrimaryContextPass` and only read state and write messages (or the
-//! UI's own resources, [`Settings`] and the review cursor); the game itself changes in
+//! UI's own resources and states — which screen and windows show, [`screens`] —, [`Settings`]
+//! and the review cursor); what a screen asks of the game or the server without a tap (the
+//! Lobby's entering, its tabs' data) is asked by systems of their own. The game itself changes in
 //! `match_state`, and a game starts there only (the menu's Start is a message). egui windows block board picking under them (bevy_egui's
 //! `picking` feature), the side panel is outside the camera's viewport, and keyboard
 //! shortcuts are ignored while egui has the keyboard (a text field).
