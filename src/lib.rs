@@ -19,7 +19,7 @@
 //! | [`input`] | pointer, touch and keyboard → move requests; camera moves (orbit, zoom, pinch) | `game`, `view`, `learn` (whether an exercise takes the player's moves) |
 //! | [`learn`] | lessons and puzzles as assets, the player's progress, playing a step or a puzzle, copy position | `game`, `persistence` (where the progress is kept) |
 //! | [`online`] | online play: the game server's HTTP and websocket clients, an invite game's session and seat tokens, the lobby, the page's view of the online game | `game`, `settings`, `persistence` (the seat tokens) |
-//! | [`ui`] | the egui panels, menus and windows, the online screens (`ui::online`); the layout, colours and words of both languages (which import no screen) | `game`, `view`, `input`, `learn`, `online`, `persistence`, `settings` |
+//! | [`ui`] | the egui panels, menus and windows, the online screens (`ui::online`); which screen shows and which windows are open (`ui::screens`, Bevy states); the layout, colours and words of both languages (which import no screen) | `game`, `view`, `input`, `learn`, `online`, `persistence`, `settings` |
 //! | [`persistence`] | saves and settings between runs, and where they are kept | `game`, `settings` |
 //! | [`platform`] | what differs between the desktop and the browser | `game` (the options, the page's status); in the browser also `ui`, `view`, `learn`, `online` (what the page publishes, Telegram's back button) |
 //!

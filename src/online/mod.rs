@@ -10,7 +10,7 @@
 //! |---|---|
 //! | [`link`] | the websocket (ewebsock, desktop and browser), reconnection with back-off |
 //! | [`http`] | creating a game and taking a seat by invite (ehttp) |
-//! | [`session`] | the protocol: hello, resync, pings, moves keyed by ply, offers, clocks, presence; the bridge to the board |
+//! | [`session`] | an invite or lobby game: what the session knows (`state`), the protocol — hello, resync, pings, moves keyed by ply, offers, clocks, presence (`network`), the bridge to the board (`board`) |
 //! | [`lobby`] | the lobby's account, pools, seeks, challenges, archive and leaders, through the server |
 //! | [`seats`] | the seat tokens kept in the data folder / browser storage |
 //!
@@ -31,26 +31,9 @@ pub mod session;
 
 pub use session::{NoticeKind, Online, OnlineCommand, Stage, invite_code, parse_clock};
 
-use crate::GameSystems;
-
-/// The session's logic (headless-safe: what the tests run).
+/// The session's logic and the lobby's (headless-safe: what the tests run).
 pub fn plugin(app: &mut App) {
-    app.add_plugins(lobby::plugin);
-    app.init_resource::<Online>()
-        .add_message::<OnlineCommand>()
-        .insert_non_send(session::Network::default())
-        .add_systems(PostStartup, session::start_from_options)
-        .add_systems(
-            Update,
-            (
-                session::handle_commands,
-                session::poll_network,
-                session::sync_board,
-                session::forward_resignations,
-            )
-                .chain()
-                .in_set(GameSystems::Input),
-        );
+    app.add_plugins((lobby::plugin, session::plugin));
 }
 
 /// In the browser, the page's view of the online game and its test hook (`online::page`);

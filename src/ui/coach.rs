@@ -12,12 +12,19 @@ use crate::{
     ui::i18n::{Key, tr, trf},
 };
 
-use super::{colours, words};
+use super::{UiColours, words};
 
 /// Warn when a side has this many turns or fewer left before the home-clear check.
 pub const DEADLINE_WARNING_TURNS: u32 = 10;
 
-pub fn show(ui: &mut egui::Ui, lang: Language, game: &Match, coach: &Coach, players: &Players) {
+pub fn show(
+    ui: &mut egui::Ui,
+    colours: &UiColours,
+    lang: Language,
+    game: &Match,
+    coach: &Coach,
+    players: &Players,
+) {
     ui.label(egui::RichText::new(tr(lang, Key::CoachTitle)).strong());
     if let AnyPosition::Race(position) = &game.position
         && let Some(deadline) = position.home_deadline()
@@ -29,7 +36,7 @@ pub fn show(ui: &mut egui::Ui, lang: Language, game: &Match, coach: &Coach, play
             if let Some(warning) =
                 words::deadline_warning(lang, &deadline, side, DEADLINE_WARNING_TURNS)
             {
-                ui.colored_label(colours::warn(), warning);
+                ui.colored_label(colours.warn(), warning);
             }
         }
     }
@@ -38,9 +45,9 @@ pub fn show(ui: &mut egui::Ui, lang: Language, game: &Match, coach: &Coach, play
     } else if let Some(verdict) = coach.current(game) {
         let grade = verdict.grade();
         let colour = match grade {
-            Grade::Best | Grade::Good => colours::good(),
-            Grade::Inaccuracy => colours::warn(),
-            Grade::Mistake | Grade::Blunder => colours::bad(),
+            Grade::Best | Grade::Good => colours.good(),
+            Grade::Inaccuracy => colours.warn(),
+            Grade::Mistake | Grade::Blunder => colours.bad(),
         };
         ui.colored_label(
             colour,

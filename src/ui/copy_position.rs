@@ -10,11 +10,12 @@ use crate::{
     ui::i18n::{LearnKey, learn_tr, learn_trf},
 };
 
-use super::colours;
+use super::UiColours;
 
 /// The button and, while the position is the one copied, what became of the copy.
 pub fn show(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     game: &Match,
     copied: &CopiedPosition,
@@ -39,9 +40,9 @@ pub fn show(
         Some(why) => learn_trf(lang, LearnKey::CopyFailed, &[("why", why), ("text", text)]),
     };
     let colour = if copied.error.is_some() {
-        colours::warn()
+        colours.warn()
     } else {
-        colours::good()
+        colours.good()
     };
     ui.add(egui::Label::new(egui::RichText::new(line).small().color(colour)).wrap());
 }

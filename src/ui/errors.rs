@@ -10,13 +10,14 @@ use crate::{
     ui::i18n::{Key, tr, trf},
 };
 
-use super::{UiSystems, colours};
+use super::{UiColours, UiSystems};
 
 pub fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, errors.in_set(UiSystems::Windows));
 }
 
 fn errors(
+    colours: Res<UiColours>,
     mut contexts: EguiContexts,
     start_error: Res<StartError>,
     library: Res<VariantLibrary>,
@@ -59,7 +60,7 @@ fn errors(
                     .show(ui, |ui| {
                         for (entry, why) in &broken {
                             ui.colored_label(
-                                colours::bad(),
+                                colours.bad(),
                                 trf(lang, Key::FileBroken, &[("file", &entry.path)]),
                             );
                             ui.label(egui::RichText::new(*why).monospace().size(12.0));

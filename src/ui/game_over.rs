@@ -12,13 +12,18 @@ use crate::{
 };
 
 use super::{
-    UiSystems, UiWindows, colours,
+    UiColours, UiSystems,
     layout::{self, GameRegions},
     words,
 };
 
+/// The game-over dialog was closed for this game, history length and resignation (it shows
+/// again when any of them changes: a move taken back and replayed, a new game).
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct GameOverClosed(pub Option<(u64, usize, bool)>);
+
 pub fn plugin(app: &mut App) {
-    app.add_systems(
+    app.init_resource::<GameOverClosed>().add_systems(
         EguiPrimaryContextPass,
         game_over_dialog
             .run_if(in_state(TurnPhase::GameOver))
@@ -29,11 +34,12 @@ pub fn plugin(app: &mut App) {
 }
 
 fn game_over_dialog(
+    colours: Res<UiColours>,
     mut contexts: EguiContexts,
     game: Option<Res<Match>>,
     review: Res<Review>,
     settings: Res<Settings>,
-    mut windows: ResMut<UiWindows>,
+    mut closed: ResMut<GameOverClosed>,
     mut start: MessageWriter<StartGame>,
     mut review_commands: MessageWriter<ReviewCommand>,
     mut next_state: ResMut<NextState<AppState>>,
@@ -47,7 +53,7 @@ fn game_over_dialog(
         return Ok(());
     };
     let key = (game.game_id, game.history.len(), game.resigned.is_some());
-    if !review.is_live() || windows.game_over_closed == Some(key) {
+    if !review.is_live() || closed.0 == Some(key) {
         return Ok(());
     }
     let lang = settings.language;
@@ -61,20 +67,21 @@ fn game_over_dialog(
         Some(regions.board),
     )
     .show(ctx, |ui| {
-        ui.style_mut().visuals.override_text_color = Some(colours::text());
+        ui.style_mut().visuals.override_text_color = Some(colours.text);
         ui.label(
             egui::RichText::new(&text.headline)
                 .size(24.0)
                 .strong()
-                .color(colours::accent()),
+                .color(colours.accent()),
         );
         ui.label(egui::RichText::new(&text.reason).size(16.0));
         // A lobby game: the rating change (or why there is none).
-        if let Some((note, colour)) = online
+        if let Some((note, tone)) = online
             .as_ref()
             .filter(|o| o.shows(&game))
             .and_then(|o| super::online::lobby::result_note(lang, o))
         {
+            let colour = colours.tone(tone);
             ui.label(egui::RichText::new(note).size(18.0).strong().color(colour));
         }
         ui.add_space(8.0);
@@ -87,13 +94,13 @@ fn game_over_dialog(
             }
             if ui.button(tr(lang, Key::ReviewGame)).clicked() {
                 review_commands.write(ReviewCommand::First);
-                windows.game_over_closed = Some(key);
+                closed.0 = Some(key);
             }
             if ui.button(tr(lang, Key::NewGame)).clicked() {
                 next_state.set(AppState::Menu);
             }
             if ui.button(tr(lang, Key::Close)).clicked() {
-                windows.game_over_closed = Some(key);
+                closed.0 = Some(key);
             }
         });
     });

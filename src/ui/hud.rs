@@ -25,9 +25,10 @@ use crate::{
 };
 
 use super::{
-    UiSystems, UiWindows, coach, colours,
+    UiColours, UiSystems, coach,
     layout::{self, GameRegions, Shape},
-    move_list, panel_frame,
+    move_list,
+    screens::{ResignDialog, SavesWindow, SettingsWindow},
     shown::UiDrawing,
     words,
 };
@@ -48,7 +49,7 @@ pub fn plugin(app: &mut App) {
             side_panel.run_if(
                 in_state(AppState::InGame).and_then(not(crate::learn::session::in_exercise)),
             ),
-            confirm_resign.run_if(in_state(AppState::InGame)),
+            confirm_resign.run_if(in_state(ResignDialog::Asking)),
         )
             .in_set(UiSystems::Panels),
     );
@@ -78,8 +79,21 @@ pub struct PanelActions<'w> {
     pub toggle_view: MessageWriter<'w, ToggleTopDown>,
     pub skip: MessageWriter<'w, SkipAnimation>,
     pub next_state: ResMut<'w, NextState<AppState>>,
-    pub windows: ResMut<'w, UiWindows>,
+    pub settings_window: Res<'w, State<SettingsWindow>>,
+    pub open_settings: ResMut<'w, NextState<SettingsWindow>>,
+    pub open_saves: ResMut<'w, NextState<SavesWindow>>,
+    pub resign_dialog: ResMut<'w, NextState<ResignDialog>>,
     pub copy: MessageWriter<'w, crate::learn::copy_position::CopyPositionRequested>,
+}
+
+impl PanelActions<'_> {
+    /// The Settings button opens the settings window, or closes it when it is open.
+    fn toggle_settings(&mut self) {
+        self.open_settings.set(match self.settings_window.get() {
+            SettingsWindow::Open => SettingsWindow::Closed,
+            SettingsWindow::Closed => SettingsWindow::Open,
+        });
+    }
 }
 
 /// The side a "Resign" button resigns for: the only human, or the human to move when both
@@ -103,6 +117,7 @@ pub fn variant_title(language: Language, variant: &boardcraft_rules::Variant) ->
 }
 
 fn side_panel(
+    colours: Res<UiColours>,
     mut contexts: EguiContexts,
     state: PanelState,
     mut actions: PanelActions,
@@ -121,11 +136,11 @@ fn side_panel(
         .order(egui::Order::Background)
         .fixed_pos(region.min)
         .show(ctx, |ui| {
-            panel_frame().corner_radius(0.0).show(ui, |ui| {
+            colours.panel_frame().corner_radius(0.0).show(ui, |ui| {
                 ui.set_width(region.width() - 24.0);
                 ui.set_min_height(region.height() - 20.0);
                 ui.set_max_height(region.height() - 20.0);
-                ui.style_mut().visuals.override_text_color = Some(colours::text());
+                ui.style_mut().visuals.override_text_color = Some(colours.text);
                 let bottom = region.bottom() - 10.0;
                 // The full column on a wide window, unless its controls are touch-sized and the
                 // window is short (a tablet held sideways): then the compact bar, which scrolls.
@@ -133,17 +148,25 @@ fn side_panel(
                 if regions.shape == Shape::Wide && roomy {
                     header(ui, lang, game, &state.players);
                     ui.separator();
-                    status(ui, lang, game, &state, &mut actions);
+                    status(ui, &colours, lang, game, &state, &mut actions);
                     ui.separator();
                     buttons(ui, lang, game, &state, &mut actions);
-                    super::copy_position::show(ui, lang, game, &state.copied, &mut actions.copy);
+                    super::copy_position::show(
+                        ui,
+                        &colours,
+                        lang,
+                        game,
+                        &state.copied,
+                        &mut actions.copy,
+                    );
                     if state.settings.coach {
                         ui.separator();
-                        coach::show(ui, lang, game, &state.coach, &state.players);
+                        coach::show(ui, &colours, lang, game, &state.coach, &state.players);
                     }
                     ui.separator();
                     move_list::show(
                         ui,
+                        &colours,
                         lang,
                         game,
                         &state.review,
@@ -159,7 +182,7 @@ fn side_panel(
                         .max_height(region.height() - 20.0)
                         .auto_shrink([false, false])
                         .show(ui, |ui| {
-                            status(ui, lang, game, &state, &mut actions);
+                            status(ui, &colours, lang, game, &state, &mut actions);
                             main_buttons(ui, lang, game, &state, &mut actions);
                             tabs(ui, lang, &mut sheet);
                             let rest = (bottom - ui.cursor().top()).max(160.0);
@@ -169,6 +192,7 @@ fn side_panel(
                                         ui.set_max_height(rest);
                                         move_list::show(
                                             ui,
+                                            &colours,
                                             lang,
                                             game,
                                             &state.review,
@@ -184,6 +208,7 @@ fn side_panel(
                                     more_buttons(ui, lang, game, &state, &mut actions);
                                     super::copy_position::show(
                                         ui,
+                                        &colours,
                                         lang,
                                         game,
                                         &state.copied,
@@ -191,7 +216,14 @@ fn side_panel(
                                     );
                                     if state.settings.coach {
                                         ui.separator();
-                                        coach::show(ui, lang, game, &state.coach, &state.players);
+                                        coach::show(
+                                            ui,
+                                            &colours,
+                                            lang,
+                                            game,
+                                            &state.coach,
+                                            &state.players,
+                                        );
                                     }
                                 }
                             }
@@ -350,9 +382,9 @@ fn more_buttons(
                 {
                     match key {
                         Key::NewGame | Key::Menu => actions.next_state.set(AppState::Menu),
-                        Key::Resign => actions.windows.confirm_resign = true,
-                        Key::Save | Key::Load => actions.windows.saves = true,
-                        Key::Settings => actions.windows.settings = !actions.windows.settings,
+                        Key::Resign => actions.resign_dialog.set(ResignDialog::Asking),
+                        Key::Save | Key::Load => actions.open_saves.set(SavesWindow::Open),
+                        Key::Settings => actions.toggle_settings(),
                         Key::Skip => {
                             actions.skip.write(SkipAnimation);
                         }
@@ -385,6 +417,7 @@ fn header(ui: &mut egui::Ui, lang: Language, game: &Match, players: &Players) {
 
 fn status(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     game: &Match,
     state: &PanelState,
@@ -404,7 +437,7 @@ fn status(
                 ],
             ),
         };
-        ui.label(big(text).color(colours::accent()));
+        ui.label(big(text).color(colours.accent()));
         if ui.button(tr(lang, Key::BackToGame)).clicked() {
             actions.review.write(ReviewCommand::Live);
         }
@@ -417,7 +450,7 @@ fn status(
         .is_some_and(|p| *p.get() == TurnPhase::GameOver);
     if let (Some(end), true) = (game.end(), over) {
         let text = words::end_text(lang, end, &game.variant, to_move);
-        ui.label(big(text.headline).color(colours::accent()));
+        ui.label(big(text.headline).color(colours.accent()));
         ui.label(text.reason);
     } else if state.thinking.is_thinking() {
         let thinking_side = state.thinking.side.unwrap_or(to_move);
@@ -500,7 +533,7 @@ fn buttons(
                 .on_hover_text(tr(lang, Key::ResignTip))
                 .clicked()
             {
-                actions.windows.confirm_resign = true;
+                actions.resign_dialog.set(ResignDialog::Asking);
             }
             ui.end_row();
 
@@ -511,7 +544,7 @@ fn buttons(
                     .on_hover_text(tr(lang, Key::SaveLoadTip))
                     .clicked()
                 {
-                    actions.windows.saves = true;
+                    actions.open_saves.set(SavesWindow::Open);
                 }
             }
             ui.end_row();
@@ -528,7 +561,7 @@ fn buttons(
                 actions.toggle_view.write(ToggleTopDown);
             }
             if ui.add(button(tr(lang, Key::Settings))).clicked() {
-                actions.windows.settings = !actions.windows.settings;
+                actions.toggle_settings();
             }
             ui.end_row();
 
@@ -553,22 +586,19 @@ fn buttons(
 /// "Does White resign?" with Resign / Cancel.
 fn confirm_resign(
     mut contexts: EguiContexts,
-    mut windows: ResMut<UiWindows>,
+    mut dialog: ResMut<NextState<ResignDialog>>,
     game: Option<Res<Match>>,
     players: Res<Players>,
     settings: Res<Settings>,
     mut resign: MessageWriter<ResignRequested>,
     regions: Res<GameRegions>,
 ) -> Result {
-    if !windows.confirm_resign {
-        return Ok(());
-    }
     let Some(game) = game else {
         return Ok(());
     };
     let Some(side_resigning) = resigning_side(&game, &players).filter(|_| game.end().is_none())
     else {
-        windows.confirm_resign = false;
+        dialog.set(ResignDialog::Closed);
         return Ok(());
     };
     let lang = settings.language;
@@ -594,10 +624,10 @@ fn confirm_resign(
                 resign.write(ResignRequested {
                     side: side_resigning,
                 });
-                windows.confirm_resign = false;
+                dialog.set(ResignDialog::Closed);
             }
             if ui.button(tr(lang, Key::Cancel)).clicked() {
-                windows.confirm_resign = false;
+                dialog.set(ResignDialog::Closed);
             }
         });
     });

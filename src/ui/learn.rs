@@ -28,10 +28,9 @@ use crate::{
 };
 
 use super::{
-    UiSystems, colours,
+    UiColours, UiSystems,
     hud::variant_title,
     layout::{self, GameRegions, ONE_COLUMN_BELOW, ONE_COLUMN_SHORTER},
-    panel_frame,
     shown::UiDrawing,
 };
 
@@ -108,6 +107,7 @@ fn text(lang: Language, t: &Text) -> &str {
 }
 
 fn learn_screen(
+    colours: Res<UiColours>,
     mut contexts: EguiContexts,
     mut draft: ResMut<LearnDraft>,
     library: Res<LearnLibrary>,
@@ -121,11 +121,8 @@ fn learn_screen(
     let lang = settings.language;
     let ctx = contexts.ctx_mut()?;
     let screen = ctx.content_rect();
-    ctx.layer_painter(egui::LayerId::background()).rect_filled(
-        screen,
-        0.0,
-        super::theme::backdrop(),
-    );
+    ctx.layer_painter(egui::LayerId::background())
+        .rect_filled(screen, 0.0, colours.backdrop);
     // One scrolling column on a narrow or short screen (a phone), else the lists beside the
     // details.
     let narrow = screen.width() < ONE_COLUMN_BELOW || screen.height() < ONE_COLUMN_SHORTER;
@@ -146,18 +143,32 @@ fn learn_screen(
             return;
         }
         chosen = match draft.tab {
-            LearnTab::Courses => {
-                courses(ui, narrow, lang, &library, &progress, draft, &mut previews)
-            }
-            LearnTab::Puzzles => {
-                puzzles(ui, narrow, lang, &library, &progress, draft, &mut previews)
-            }
+            LearnTab::Courses => courses(
+                ui,
+                &colours,
+                narrow,
+                lang,
+                &library,
+                &progress,
+                draft,
+                &mut previews,
+            ),
+            LearnTab::Puzzles => puzzles(
+                ui,
+                &colours,
+                narrow,
+                lang,
+                &library,
+                &progress,
+                draft,
+                &mut previews,
+            ),
         };
     };
     let footer = |ui: &mut egui::Ui, next_state: &mut NextState<AppState>| {
         if !broken.is_empty() {
             ui.separator();
-            ui.colored_label(colours::bad(), learn_tr(lang, LearnKey::BrokenFiles));
+            ui.colored_label(colours.bad(), learn_tr(lang, LearnKey::BrokenFiles));
             egui::ScrollArea::vertical()
                 .id_salt("learn_broken")
                 .max_height(100.0)
@@ -165,7 +176,7 @@ fn learn_screen(
                 .show(ui, |ui| {
                     for (path, why) in &broken {
                         ui.colored_label(
-                            colours::bad(),
+                            colours.bad(),
                             trf(lang, Key::FileBroken, &[("file", path)]),
                         );
                         ui.label(egui::RichText::new(why).monospace().size(12.0));
@@ -178,7 +189,7 @@ fn learn_screen(
                 next_state.set(AppState::Menu);
             }
             if let Some(problem) = &status.problem {
-                ui.colored_label(colours::warn(), problem);
+                ui.colored_label(colours.warn(), problem);
             }
         });
     };
@@ -186,12 +197,12 @@ fn learn_screen(
         .order(egui::Order::Background)
         .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
         .show(ctx, |ui| {
-            panel_frame().show(ui, |ui| {
+            colours.panel_frame().show(ui, |ui| {
                 ui.set_width(size.x - 24.0);
                 ui.set_height(size.y - 20.0);
-                ui.style_mut().visuals.override_text_color = Some(colours::text());
+                ui.style_mut().visuals.override_text_color = Some(colours.text);
                 ui.horizontal_wrapped(|ui| {
-                    super::wordmark(ui, learn_tr(lang, LearnKey::Title));
+                    super::wordmark(ui, &colours, learn_tr(lang, LearnKey::Title));
                     ui.add_space(24.0);
                     let height = layout::button_height(ui, 0.0);
                     for (tab, key) in [
@@ -247,9 +258,9 @@ fn course_progress(progress: &LearnProgress, steps: &[Exercise]) -> (usize, usiz
     (done, steps.len())
 }
 
-fn solved_mark(ui: &mut egui::Ui, solved: bool) {
+fn solved_mark(ui: &mut egui::Ui, colours: &UiColours, solved: bool) {
     let (mark, colour) = if solved {
-        ("✔", colours::good())
+        ("✔", colours.good())
     } else {
         ("○", egui::Color32::from_gray(120))
     };
@@ -259,6 +270,7 @@ fn solved_mark(ui: &mut egui::Ui, solved: bool) {
 /// The courses on the left, the chosen course's steps on the right. Returns a step to start.
 fn courses(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     narrow: bool,
     lang: Language,
     library: &LearnLibrary,
@@ -302,7 +314,7 @@ fn courses(
                         let (done, total) = course_progress(progress, &course.steps);
                         let mut title = egui::RichText::new(text(lang, &course.title));
                         if selected {
-                            title = title.strong().color(colours::accent());
+                            title = title.strong().color(colours.accent());
                         }
                         let tag = if file.origin == Origin::Mod {
                             learn_tr(lang, LearnKey::ModTag)
@@ -388,7 +400,7 @@ fn courses(
                         .show(ui, |ui| {
                             for (i, step) in course.steps.iter().enumerate() {
                                 ui.horizontal(|ui| {
-                                    solved_mark(ui, progress.is_solved(&step.id.key()));
+                                    solved_mark(ui, colours, progress.is_solved(&step.id.key()));
                                     let label = format!(
                                         "{} · {}",
                                         learn_trf(lang, LearnKey::StepNumber, &[("n", &(i + 1))]),
@@ -441,6 +453,7 @@ fn courses(
 /// The puzzles: families, a difficulty filter, the list, and the chosen puzzle's board.
 fn puzzles(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     narrow: bool,
     lang: Language,
     library: &LearnLibrary,
@@ -547,11 +560,11 @@ fn puzzles(
                     for (n, p) in shown.iter().enumerate() {
                         let selected = draft.puzzle.as_ref() == Some(&p.id);
                         ui.horizontal(|ui| {
-                            solved_mark(ui, progress.is_solved(&p.id.key()));
+                            solved_mark(ui, colours, progress.is_solved(&p.id.key()));
                             let mut title =
                                 egui::RichText::new(format!("{}. {}", n + 1, text(lang, &p.title)));
                             if selected {
-                                title = title.strong().color(colours::accent());
+                                title = title.strong().color(colours.accent());
                             }
                             // The variant (a family has several) and the difficulty.
                             let about = format!(
@@ -608,11 +621,7 @@ fn puzzles(
                     },
                 ))
                 .small()
-                .color(if solved {
-                    colours::good()
-                } else {
-                    colours::text()
-                }),
+                .color(if solved { colours.good() } else { colours.text }),
             );
             let board_side = (ui.available_height() - 28.0 - layout::button_height(ui, 32.0))
                 .min(ui.available_width())
@@ -666,6 +675,7 @@ pub struct ExerciseMoves<'w, 's> {
 
 /// The panel beside the board while a step or a puzzle is played.
 fn exercise_panel(
+    colours: Res<UiColours>,
     mut moves: ExerciseMoves,
     mut contexts: EguiContexts,
     session: Res<LearnSession>,
@@ -692,11 +702,11 @@ fn exercise_panel(
         .order(egui::Order::Background)
         .fixed_pos(region.min)
         .show(ctx, |ui| {
-            panel_frame().corner_radius(0.0).show(ui, |ui| {
+            colours.panel_frame().corner_radius(0.0).show(ui, |ui| {
                 ui.set_width(region.width() - 24.0);
                 ui.set_min_height(region.height() - 20.0);
                 ui.set_max_height(region.height() - 20.0);
-                ui.style_mut().visuals.override_text_color = Some(colours::text());
+                ui.style_mut().visuals.override_text_color = Some(colours.text);
                 // Everything in one column, scrolling when it is taller than the panel.
                 egui::ScrollArea::vertical()
                     .id_salt("exercise_scroll")
@@ -746,18 +756,18 @@ fn exercise_panel(
                             ui.label(
                                 egui::RichText::new(learn_tr(lang, LearnKey::SolvedBefore))
                                     .small()
-                                    .color(colours::good()),
+                                    .color(colours.good()),
                             );
                         }
                         ui.separator();
-                        feedback(ui, lang, active, game.as_deref());
+                        feedback(ui, &colours, lang, active, game.as_deref());
                         if hint_open.as_ref() == Some(&active.id) {
                             ui.add_space(4.0);
                             let hint = exercise
                                 .hint
                                 .as_ref()
                                 .map_or(learn_tr(lang, LearnKey::NoHint), |h| text(lang, h));
-                            ui.label(egui::RichText::new(hint).italics().color(colours::accent()));
+                            ui.label(egui::RichText::new(hint).italics().color(colours.accent()));
                         }
                         ui.separator();
                         let next = library.next_for_player(&active.id, &progress);
@@ -839,7 +849,9 @@ fn exercise_panel(
                                 ui.end_row();
                             });
                         if let Some(game) = game.as_deref() {
-                            super::copy_position::show(ui, lang, game, &copied, &mut copy);
+                            super::copy_position::show(
+                                ui, &colours, lang, game, &copied, &mut copy,
+                            );
                         }
                         if ui
                             .add(
@@ -866,6 +878,7 @@ fn exercise_panel(
                             } = &mut moves;
                             super::move_list::show(
                                 ui,
+                                &colours,
                                 lang,
                                 game,
                                 review,
@@ -884,6 +897,7 @@ fn exercise_panel(
 /// What the player was told about their last try, or what the solution is.
 fn feedback(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     active: &crate::learn::session::Active,
     game: Option<&Match>,
@@ -899,7 +913,7 @@ fn feedback(
                 .unwrap_or_default();
             ui.label(
                 big(&learn_trf(lang, LearnKey::Showing, &[("line", &line)]))
-                    .color(colours::accent()),
+                    .color(colours.accent()),
             );
             if active.progress == Progress::Shown {
                 ui.label(learn_tr(lang, LearnKey::Shown));
@@ -911,7 +925,7 @@ fn feedback(
                 .right
                 .as_ref()
                 .map_or(learn_tr(lang, LearnKey::RightDefault), |t| text(lang, t));
-            ui.label(big(right).color(colours::good()));
+            ui.label(big(right).color(colours.good()));
             return;
         }
         Progress::Trying | Progress::Wrong => {}
@@ -922,7 +936,7 @@ fn feedback(
                 .wrong
                 .as_ref()
                 .map_or(learn_tr(lang, LearnKey::WrongDefault), |t| text(lang, t));
-            ui.label(big(wrong).color(colours::bad()));
+            ui.label(big(wrong).color(colours.bad()));
             // Why, in data from boardcraft_learn ("this chain gains 2 rows, a better one 5").
             if let Some(why) = &active.why_wrong {
                 ui.label(why.text(lang.code()));
@@ -935,11 +949,11 @@ fn feedback(
             } else {
                 LearnKey::OpponentAnswers
             };
-            ui.label(big(learn_tr(lang, key)).color(colours::good()));
+            ui.label(big(learn_tr(lang, key)).color(colours.good()));
         }
         Some(Feedback::CannotCheck(why)) => {
             ui.colored_label(
-                colours::warn(),
+                colours.warn(),
                 learn_trf(lang, LearnKey::CannotCheck, &[("why", why)]),
             );
         }

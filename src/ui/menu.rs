@@ -16,10 +16,10 @@ use crate::{
 };
 
 use super::{
-    UiSystems, UiWindows, colours,
+    UiColours, UiSystems,
     layout::{self, ONE_COLUMN_BELOW, ONE_COLUMN_SHORTER},
-    panel_frame,
     preview::Previews,
+    screens::{MenuPage, SavesWindow, Screen, SettingsWindow},
     shown::UiDrawing,
 };
 
@@ -49,10 +49,18 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             EguiPrimaryContextPass,
             main_menu
-                .run_if(in_state(AppState::Menu))
-                .run_if(super::online::lobby::lobby_closed)
+                .run_if(in_state(Screen::Menu))
                 .in_set(UiSystems::Panels),
         );
+}
+
+/// Where the menu's buttons lead besides a game: the Lobby, the save / load and the settings
+/// windows.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Leads<'w> {
+    page: ResMut<'w, NextState<MenuPage>>,
+    saves: ResMut<'w, NextState<SavesWindow>>,
+    settings: ResMut<'w, NextState<SettingsWindow>>,
 }
 
 /// The menu starts from the current game's variant and players; an animation still running
@@ -109,6 +117,7 @@ const PLAYER_CHOICES: [PlayerKind; 5] = [
 ];
 
 fn main_menu(
+    colours: Res<UiColours>,
     mut contexts: EguiContexts,
     mut draft: ResMut<MenuDraft>,
     library: Res<VariantLibrary>,
@@ -116,8 +125,7 @@ fn main_menu(
     settings: Res<Settings>,
     config: Res<GameConfig>,
     game: Option<Res<Match>>,
-    mut windows: ResMut<UiWindows>,
-    mut lobby_screen: ResMut<super::online::lobby::LobbyScreen>,
+    mut leads: Leads,
     mut start: MessageWriter<NewGameRequested>,
     mut next_state: ResMut<NextState<AppState>>,
     mut continue_game: MessageWriter<ContinueGame>,
@@ -129,11 +137,8 @@ fn main_menu(
     let ctx = contexts.ctx_mut()?;
     let screen = ctx.content_rect();
     // The menu hides the board behind it.
-    ctx.layer_painter(egui::LayerId::background()).rect_filled(
-        screen,
-        0.0,
-        super::theme::backdrop(),
-    );
+    ctx.layer_painter(egui::LayerId::background())
+        .rect_filled(screen, 0.0, colours.backdrop);
     let entries: Vec<Entry> = choices(&library).into_iter().cloned().collect();
     // The default is chosen once the library has loaded: chosen earlier, it was whichever
     // file had loaded first, not the named game or the list's first.
@@ -174,16 +179,16 @@ fn main_menu(
                 .clicked()
             {
                 // The lobby (signing in first); inviting a friend is one of its buttons.
-                lobby_screen.open = true;
+                leads.page.set(MenuPage::Lobby);
             }
             if ui.button(learn_tr(lang, LearnKey::MenuLearn)).clicked() {
                 next_state.set(AppState::Learn);
             }
             if ui.button(tr(lang, Key::MenuLoad)).clicked() {
-                windows.saves = true;
+                leads.saves.set(SavesWindow::Open);
             }
             if ui.button(tr(lang, Key::MenuSettings)).clicked() {
-                windows.settings = true;
+                leads.settings.set(SettingsWindow::Open);
             }
             #[cfg(not(target_arch = "wasm32"))]
             if ui.button(tr(lang, Key::MenuQuit)).clicked() {
@@ -195,12 +200,12 @@ fn main_menu(
         .order(egui::Order::Background)
         .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
         .show(ctx, |ui| {
-            panel_frame().show(ui, |ui| {
+            colours.panel_frame().show(ui, |ui| {
                 ui.set_width(size.x - 24.0);
                 ui.set_height(size.y - 20.0);
-                ui.style_mut().visuals.override_text_color = Some(colours::text());
+                ui.style_mut().visuals.override_text_color = Some(colours.text);
                 ui.horizontal_wrapped(|ui| {
-                    super::wordmark(ui, tr(lang, Key::MenuNewGame));
+                    super::wordmark(ui, &colours, tr(lang, Key::MenuNewGame));
                 });
                 ui.separator();
                 if !library.settled() && entries.is_empty() {
@@ -208,7 +213,7 @@ fn main_menu(
                     return;
                 }
                 if entries.is_empty() {
-                    ui.colored_label(colours::bad(), tr(lang, Key::MenuNoVariants));
+                    ui.colored_label(colours.bad(), tr(lang, Key::MenuNoVariants));
                 }
                 let selected = entries
                     .iter()
@@ -232,7 +237,7 @@ fn main_menu(
                         ui.separator();
                         ui.label(egui::RichText::new(tr(lang, Key::MenuChooseGame)).strong());
                         for entry in &entries {
-                            if variant_row(ui, lang, entry, &mut draft, &mut previews) {
+                            if variant_row(ui, &colours, lang, entry, &mut draft, &mut previews) {
                                 *to_top = true;
                             }
                         }
@@ -253,7 +258,14 @@ fn main_menu(
                             .auto_shrink([false, false])
                             .show(ui, |ui| {
                                 for entry in &entries {
-                                    variant_row(ui, lang, entry, &mut draft, &mut previews);
+                                    variant_row(
+                                        ui,
+                                        &colours,
+                                        lang,
+                                        entry,
+                                        &mut draft,
+                                        &mut previews,
+                                    );
                                 }
                             });
                     });
@@ -286,6 +298,7 @@ fn main_menu(
 /// was chosen.
 fn variant_row(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     entry: &Entry,
     draft: &mut MenuDraft,
@@ -302,7 +315,7 @@ fn variant_row(
         super::preview::draw(ui.painter(), rect, &preview.layout, &preview.snapshot);
         let mut text = egui::RichText::new(title);
         if selected {
-            text = text.strong().color(colours::accent());
+            text = text.strong().color(colours.accent());
         }
         // The title on the left; a mod says so on the right.
         let tag = match entry.origin {

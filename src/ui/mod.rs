@@ -4,13 +4,18 @@
 //! - [`hud`]: the game's side panel (side to move, buttons) with [`move_list`] and [`coach`];
 //! - [`game_over`], [`settings`], [`saves`] (save/load), [`chooser`] (GIPF move choices),
 //!   [`errors`] (broken variant files, a game that cannot start): windows;
+//! - [`screens`]: which screen shows (the menu, the Lobby, a game, Learn) and which windows
+//!   are open over it, as states;
+//! - [`theme`]: the UI's colours ([`UiColours`], a resource the screens read), the page's;
 //! - [`board_labels`]: coordinates around the board; [`preview`]: boards drawn in egui;
 //! - [`layout`]: the window's shape (wide, portrait, short landscape) and where the game
 //!   screen's parts go for it; [`audit`]: what the UI drew, measured for the browser test;
 //! - [`shortcuts`]: the keyboard; [`words`]: the texts composed from the translation tables.
 //!
 //! UI systems run in `EguiPrimaryContextPass` and only read state and write messages (or the
-//! UI's own resources, [`Settings`] and the review cursor); the game itself changes in
+//! UI's own resources and states — which screen and windows show, [`screens`] —, [`Settings`]
+//! and the review cursor); what a screen asks of the game or the server without a tap (the
+//! Lobby's entering, its tabs' data) is asked by systems of their own. The game itself changes in
 //! `match_state`, and a game starts there only (the menu's Start is a message). egui windows block board picking under them (bevy_egui's
 //! `picking` feature), the side panel is outside the camera's viewport, and keyboard
 //! shortcuts are ignored while egui has the keyboard (a text field).
@@ -21,10 +26,7 @@ use bevy::{
 };
 use bevy_egui::{EguiGlobalSettings, EguiPlugin, EguiPrimaryContextPass, PrimaryEguiContext, egui};
 
-use crate::{
-    game::match_state::AppState,
-    settings::{Language, Settings},
-};
+use crate::settings::{Language, Settings};
 
 pub mod audit;
 pub mod board_labels;
@@ -44,6 +46,7 @@ pub mod move_list;
 pub mod online;
 pub mod preview;
 pub mod saves;
+pub mod screens;
 pub mod settings;
 pub mod shortcuts;
 pub mod shown;
@@ -51,18 +54,7 @@ pub mod theme;
 pub mod words;
 
 pub use layout::UiSystems;
-pub use theme::{colours, panel_frame};
-
-/// Which of the UI's windows are open.
-#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
-pub struct UiWindows {
-    pub settings: bool,
-    pub saves: bool,
-    /// Asking "does White resign?".
-    pub confirm_resign: bool,
-    /// The game-over dialog was closed for this game, history length and resignation.
-    pub game_over_closed: Option<(u64, usize, bool)>,
-}
+pub use theme::{UiColours, colours};
 
 pub fn plugin(app: &mut App) {
     app.add_plugins(EguiPlugin::default())
@@ -74,14 +66,10 @@ pub fn plugin(app: &mut App) {
             ..default()
         })
         .add_systems(Startup, spawn_ui_camera)
-        .init_resource::<UiWindows>()
+        .add_plugins(screens::plugin)
         .configure_sets(
             EguiPrimaryContextPass,
             (UiSystems::Background, UiSystems::Panels, UiSystems::Windows).chain(),
-        )
-        .add_systems(
-            Update,
-            close_windows_on_state_change.run_if(state_changed::<AppState>),
         )
         .add_plugins((layout::plugin, audit::plugin, theme::plugin))
         .add_plugins((
@@ -121,18 +109,14 @@ fn spawn_ui_camera(mut commands: Commands) {
     ));
 }
 
-fn close_windows_on_state_change(mut windows: ResMut<UiWindows>) {
-    windows.confirm_resign = false;
-}
-
 /// The name of the program and the screen's title, as the full-screen panels (the menu, Learn)
 /// head their first row.
-pub fn wordmark(ui: &mut egui::Ui, title: &str) {
+pub fn wordmark(ui: &mut egui::Ui, colours: &UiColours, title: &str) {
     ui.label(
         egui::RichText::new("Boardcraft")
             .size(30.0)
             .strong()
-            .color(colours::accent()),
+            .color(colours.accent()),
     );
     ui.add_space(12.0);
     ui.label(egui::RichText::new(title).size(20.0));

@@ -11,7 +11,7 @@ use crate::{
     ui::i18n::{Key, side, tr},
 };
 
-use super::colours;
+use super::UiColours;
 
 /// Remembers which ply the list last scrolled to, so it follows the game (or the review)
 /// without fighting the player's own scrolling.
@@ -22,6 +22,7 @@ pub struct ListState {
 
 pub fn show(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     game: &Match,
     review: &Review,
@@ -98,7 +99,7 @@ pub fn show(
                         ui.label(
                             egui::RichText::new(format!("{}.", row + 1))
                                 .monospace()
-                                .color(colours::accent()),
+                                .color(colours.accent()),
                         );
                         for (i, played) in pair.iter().enumerate() {
                             // The position after this move is ply `index + 1`.

@@ -16,8 +16,9 @@ use crate::{
 };
 
 use super::{
-    UiSystems, UiWindows, colours,
+    UiColours, UiSystems,
     layout::{self, BoardArea, GameRegions},
+    screens::SavesWindow,
     words,
 };
 
@@ -44,7 +45,11 @@ pub fn plugin(app: &mut App) {
         .init_resource::<StorageNotices>()
         .add_systems(
             EguiPrimaryContextPass,
-            (hear_results, saves_window, notices_window)
+            (
+                hear_results,
+                saves_window.run_if(in_state(SavesWindow::Open)),
+                notices_window,
+            )
                 .chain()
                 .in_set(UiSystems::Windows),
         );
@@ -116,7 +121,7 @@ fn hear_results(
     mut results: MessageReader<PersistenceResult>,
     mut ui_state: ResMut<SavesUi>,
     mut notices: ResMut<StorageNotices>,
-    mut windows: ResMut<UiWindows>,
+    mut window: ResMut<NextState<SavesWindow>>,
     settings: Res<Settings>,
 ) {
     for result in results.read() {
@@ -133,13 +138,14 @@ fn hear_results(
         }
         if matches!(result, PersistenceResult::Loaded { .. }) {
             // The loaded game is on the board: the window has done its job.
-            windows.saves = false;
+            window.set(SavesWindow::Closed);
         }
     }
 }
 
 /// Storage notices, bottom left, until closed.
 fn notices_window(
+    colours: Res<UiColours>,
     mut contexts: EguiContexts,
     mut notices: ResMut<StorageNotices>,
     settings: Res<Settings>,
@@ -159,7 +165,7 @@ fn notices_window(
         .max_width(ctx.content_rect().width() - 20.0)
         .show(ctx, |ui| {
             for text in notices.0.iter().rev().take(6) {
-                ui.colored_label(colours::warn(), text);
+                ui.colored_label(colours.warn(), text);
             }
             if ui.button(tr(lang, Key::Close)).clicked() {
                 close = true;
@@ -181,8 +187,9 @@ fn suggested_name(game: &Match, slots: &SaveSlots) -> String {
 }
 
 fn saves_window(
+    colours: Res<UiColours>,
     mut contexts: EguiContexts,
-    mut windows: ResMut<UiWindows>,
+    mut window: ResMut<NextState<SavesWindow>>,
     mut ui_state: ResMut<SavesUi>,
     slots: Res<SaveSlots>,
     status: Res<StorageStatus>,
@@ -194,9 +201,6 @@ fn saves_window(
     mut load: MessageWriter<LoadRequested>,
     mut delete: MessageWriter<DeleteRequested>,
 ) -> Result {
-    if !windows.saves {
-        return Ok(());
-    }
     let lang = settings.language;
     if ui_state.name.trim().is_empty()
         && let Some(game) = &game
@@ -225,7 +229,7 @@ fn saves_window(
             let name = state.name.trim();
             if slots.0.iter().any(|s| s.slot == name) {
                 ui.colored_label(
-                    colours::warn(),
+                    colours.warn(),
                     egui::RichText::new(tr(lang, Key::SaveReplaces)).small(),
                 );
             }
@@ -276,7 +280,7 @@ fn saves_window(
                     if state.confirm_delete.as_deref() == Some(info.slot.as_str()) {
                         ui.horizontal_wrapped(|ui| {
                             ui.colored_label(
-                                colours::warn(),
+                                colours.warn(),
                                 trf(lang, Key::DeleteQuestion, &[("slot", &info.slot)]),
                             );
                             if ui.button(tr(lang, Key::Delete)).clicked() {
@@ -310,10 +314,10 @@ fn saves_window(
         if state.pending.is_some() {
             ui.weak(tr(lang, Key::Working));
         } else if let Some((ok, text)) = &state.status {
-            ui.colored_label(if *ok { colours::good() } else { colours::bad() }, text);
+            ui.colored_label(if *ok { colours.good() } else { colours.bad() }, text);
         }
         if ui.button(tr(lang, Key::Close)).clicked() {
-            windows.saves = false;
+            window.set(SavesWindow::Closed);
         }
     });
     Ok(())

@@ -10,8 +10,9 @@ use crate::{
 };
 
 use super::{
-    UiSystems, UiWindows,
+    UiSystems,
     layout::{self, BoardArea},
+    screens::SettingsWindow,
 };
 
 /// The UI sizes offered (the factor, as a percentage to show).
@@ -20,20 +21,19 @@ pub const UI_SCALES: [f32; 4] = [1.0, 1.15, 1.3, 1.5];
 pub fn plugin(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
-        settings_window.in_set(UiSystems::Windows),
+        settings_window
+            .run_if(in_state(SettingsWindow::Open))
+            .in_set(UiSystems::Windows),
     );
 }
 
 fn settings_window(
     mut contexts: EguiContexts,
-    mut windows: ResMut<UiWindows>,
+    mut window: ResMut<NextState<SettingsWindow>>,
     mut settings: ResMut<Settings>,
     regions: Res<layout::GameRegions>,
     board: Res<BoardArea>,
 ) -> Result {
-    if !windows.settings {
-        return Ok(());
-    }
     let lang = settings.language;
     // Edit a copy, so the resource only counts as changed when something did change.
     let mut edited = settings.clone();
@@ -144,7 +144,7 @@ fn settings_window(
         *settings = edited;
     }
     if close {
-        windows.settings = false;
+        window.set(SettingsWindow::Closed);
     }
     Ok(())
 }

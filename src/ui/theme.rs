@@ -5,11 +5,9 @@
 //! background (else the background), text the text colour, buttons the button colours. Without
 //! a theme (the desktop, a browser outside Telegram) the game keeps its own dark wood.
 //!
-//! The panels' fill, the backdrop of the menu and Learn, and the text colour are read by
-//! [`panel_frame`], [`backdrop`] and
-//! [`colours::text`], which have no access to resources: they live in atomics here.
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-
+//! The screens read the colours now from the [`UiColours`] resource (the panels' fill, the
+//! backdrop of the menu and Learn, the text colour and the emphasis colours), which follows
+//! [`PageTheme`]; each app has its own, so apps in one test binary do not share a theme.
 use bevy::prelude::*;
 use bevy_egui::egui::{self, Color32};
 
@@ -32,40 +30,6 @@ const TEXT: Color32 = Color32::from_gray(235);
 
 /// What the full-screen screens (the menu, Learn) draw behind their panels.
 const BACKDROP: Color32 = Color32::from_rgb(28, 23, 19);
-
-static PANEL_FILL: AtomicU32 = AtomicU32::new(pack(PANEL));
-static BACKDROP_FILL: AtomicU32 = AtomicU32::new(pack(BACKDROP));
-static TEXT_COLOUR: AtomicU32 = AtomicU32::new(pack(TEXT));
-static LIGHT_PANELS: AtomicBool = AtomicBool::new(false);
-
-const fn pack(c: Color32) -> u32 {
-    u32::from_le_bytes(c.to_array())
-}
-
-fn unpack(v: u32) -> Color32 {
-    let [r, g, b, a] = v.to_le_bytes();
-    Color32::from_rgba_premultiplied(r, g, b, a)
-}
-
-/// The panels' fill now (the theme's, else the game's own).
-pub fn panel_fill() -> Color32 {
-    unpack(PANEL_FILL.load(Ordering::Relaxed))
-}
-
-/// Behind the full-screen screens' panels now (the theme's background, else the game's own).
-pub fn backdrop() -> Color32 {
-    unpack(BACKDROP_FILL.load(Ordering::Relaxed))
-}
-
-/// The UI's text colour now (the theme's, else the game's own).
-pub fn text() -> Color32 {
-    unpack(TEXT_COLOUR.load(Ordering::Relaxed))
-}
-
-/// Whether the panels are light now (a light theme): emphasis colours darken to stay legible.
-pub fn light_panels() -> bool {
-    LIGHT_PANELS.load(Ordering::Relaxed)
-}
 
 /// `#rrggbb` (Telegram's format) or `#rgb` into a colour.
 pub fn parse_hex(s: &str) -> Option<Color32> {
@@ -159,33 +123,86 @@ impl PageTheme {
             .map_or(palette::TABLE, |c| Color::srgb_u8(c.r(), c.g(), c.b()))
     }
 
-    /// Makes this theme the one [`panel_fill`] and [`text`] return.
-    pub fn publish(&self) {
-        PANEL_FILL.store(pack(self.panel()), Ordering::Relaxed);
-        BACKDROP_FILL.store(pack(self.bg.unwrap_or(BACKDROP)), Ordering::Relaxed);
-        TEXT_COLOUR.store(pack(self.text_colour()), Ordering::Relaxed);
-        LIGHT_PANELS.store(is_light(self.panel()), Ordering::Relaxed);
+    /// The UI's colours under this theme.
+    pub fn colours(&self) -> UiColours {
+        UiColours {
+            panel: self.panel(),
+            backdrop: self.bg.unwrap_or(BACKDROP),
+            text: self.text_colour(),
+            light: is_light(self.panel()),
+        }
     }
 }
 
-/// The frame of the UI's panels: dark wood, slightly translucent (or the page's theme:
-/// this module).
-pub fn panel_frame() -> egui::Frame {
-    egui::Frame::new()
-        .fill(panel_fill())
-        .corner_radius(6.0)
-        .inner_margin(egui::Margin::symmetric(12, 10))
+/// The UI's colours now, the page's theme's or the game's own: what the screens draw their
+/// panels, backdrops, text and emphasis with. Set from [`PageTheme`] whenever it changes.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UiColours {
+    /// The panels' fill.
+    pub panel: Color32,
+    /// Behind the full-screen screens' panels (the menu, Learn).
+    pub backdrop: Color32,
+    /// The text colour.
+    pub text: Color32,
+    /// Whether the panels are light (a light theme): emphasis colours darken to stay legible.
+    pub light: bool,
 }
 
-/// Colours the UI uses for emphasis.
+impl Default for UiColours {
+    /// The game's own colours (no theme).
+    fn default() -> Self {
+        PageTheme::default().colours()
+    }
+}
+
+impl UiColours {
+    /// The frame of the UI's panels: dark wood, slightly translucent (or the page's theme).
+    pub fn panel_frame(&self) -> egui::Frame {
+        egui::Frame::new()
+            .fill(self.panel)
+            .corner_radius(6.0)
+            .inner_margin(egui::Margin::symmetric(12, 10))
+    }
+
+    /// An emphasis colour in the shade for these panels.
+    pub fn emphasis(&self, e: &colours::Emphasis) -> Color32 {
+        if self.light { e.on_light } else { e.on_dark }
+    }
+
+    /// A tone's colour on these panels.
+    pub fn tone(&self, tone: colours::Tone) -> Color32 {
+        use colours::Tone;
+        match tone {
+            Tone::Text => self.text,
+            Tone::Accent => self.accent(),
+            Tone::Good => self.good(),
+            Tone::Warn => self.warn(),
+            Tone::Bad => self.bad(),
+        }
+    }
+
+    /// Headings and names.
+    pub fn accent(&self) -> Color32 {
+        self.emphasis(&colours::ACCENT)
+    }
+    /// A good outcome (a rating gained, a player present).
+    pub fn good(&self) -> Color32 {
+        self.emphasis(&colours::GOOD)
+    }
+    /// Something to watch (connecting, a player away).
+    pub fn warn(&self) -> Color32 {
+        self.emphasis(&colours::WARN)
+    }
+    /// Something wrong (an error, a rating lost).
+    pub fn bad(&self) -> Color32 {
+        self.emphasis(&colours::BAD)
+    }
+}
+
+/// Colours the UI uses for emphasis, each in two shades ([`UiColours`] picks the one for
+/// the panels now).
 pub mod colours {
     use bevy_egui::egui::Color32;
-
-    /// The text colour now: the page's theme's, else the game's own light grey (see
-    /// [`super`]).
-    pub fn text() -> Color32 {
-        super::text()
-    }
 
     /// An emphasis colour in two shades: one for the game's dark panels, one for a light
     /// theme's panels (Telegram's day theme), where the pale one would not read.
@@ -194,15 +211,15 @@ pub mod colours {
         pub on_light: Color32,
     }
 
-    impl Emphasis {
-        /// The shade for the panels now.
-        pub fn now(&self) -> Color32 {
-            if super::light_panels() {
-                self.on_light
-            } else {
-                self.on_dark
-            }
-        }
+    /// What a piece of text says by its colour, for code that chooses a colour without
+    /// drawing it ([`super::UiColours::tone`] gives the colour).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Tone {
+        Text,
+        Accent,
+        Good,
+        Warn,
+        Bad,
     }
 
     pub const ACCENT: Emphasis = Emphasis {
@@ -221,36 +238,24 @@ pub mod colours {
         on_dark: Color32::from_rgb(255, 140, 120),
         on_light: Color32::from_rgb(180, 35, 25),
     };
-
-    /// Headings and names.
-    pub fn accent() -> Color32 {
-        ACCENT.now()
-    }
-    /// A good outcome (a rating gained, a player present).
-    pub fn good() -> Color32 {
-        GOOD.now()
-    }
-    /// Something to watch (connecting, a player away).
-    pub fn warn() -> Color32 {
-        WARN.now()
-    }
-    /// Something wrong (an error, a rating lost).
-    pub fn bad() -> Color32 {
-        BAD.now()
-    }
 }
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<PageTheme>()
-        .add_systems(Update, apply_clear_colour);
+        .init_resource::<UiColours>()
+        .add_systems(Update, apply_theme);
 }
 
-/// The table's colour and the shared colours follow the theme.
-fn apply_clear_colour(theme: Res<PageTheme>, clear: Option<ResMut<ClearColor>>) {
+/// The table's colour and the UI's colours follow the theme.
+fn apply_theme(
+    theme: Res<PageTheme>,
+    mut colours: ResMut<UiColours>,
+    clear: Option<ResMut<ClearColor>>,
+) {
     if !theme.is_changed() {
         return;
     }
-    theme.publish();
+    colours.set_if_neq(theme.colours());
     let colour = theme.clear_colour();
     if let Some(mut clear) = clear
         && clear.0 != colour

@@ -20,6 +20,7 @@ mod persistence;
 mod race;
 mod review;
 mod saves_ui;
+mod screen_states;
 mod screens;
 mod scripts;
 mod settings;

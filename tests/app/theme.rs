@@ -1,10 +1,11 @@
 //! Colours from outside the game (a Telegram theme): parsing them, egui's visuals from them,
 //! and emphasis colours that stay legible on dark and light panels.
+use bevy::prelude::*;
 use bevy_egui::egui::Color32;
 use boardcraft::{
     ui::{
-        colours,
-        theme::{PageTheme, hex, parse_hex},
+        UiColours, colours,
+        theme::{self, PageTheme, hex, parse_hex},
     },
     view::board::palette,
 };
@@ -91,16 +92,26 @@ fn emphasis_colours_read_on_dark_and_light_panels() {
 }
 
 #[test]
-fn emphasis_follows_the_published_theme() {
-    // The only test that publishes a theme (the colours are process-wide).
-    let light = PageTheme {
+fn emphasis_follows_the_theme() {
+    // Each app has its own colours: a light theme in one leaves the other's dark.
+    let mut light_app = App::new();
+    light_app.add_plugins(theme::plugin);
+    light_app.insert_resource(PageTheme {
         bg: parse_hex("#ffffff"),
         ..PageTheme::default()
-    };
-    light.publish();
-    assert_eq!(colours::accent(), colours::ACCENT.on_light);
-    assert_eq!(colours::text(), Color32::from_gray(20));
-    PageTheme::default().publish();
-    assert_eq!(colours::accent(), colours::ACCENT.on_dark);
-    assert_eq!(colours::bad(), colours::BAD.on_dark);
+    });
+    let mut dark_app = App::new();
+    dark_app.add_plugins(theme::plugin);
+    light_app.update();
+    dark_app.update();
+    let light = *light_app.world().resource::<UiColours>();
+    assert_eq!(light.accent(), colours::ACCENT.on_light);
+    assert_eq!(light.text, Color32::from_gray(20));
+    let dark = *dark_app.world().resource::<UiColours>();
+    assert_eq!(dark.accent(), colours::ACCENT.on_dark);
+    assert_eq!(dark.bad(), colours::BAD.on_dark);
+    // Back to the game's own colours when the theme goes.
+    light_app.insert_resource(PageTheme::default());
+    light_app.update();
+    assert_eq!(*light_app.world().resource::<UiColours>(), dark);
 }

@@ -12,11 +12,7 @@ use wasm_bindgen::{JsValue, closure::Closure};
 use crate::{
     game::match_state::AppState,
     learn::session::{LearnSession, LeaveExercise},
-    online::lobby::LobbyCommand,
-    ui::{
-        UiWindows,
-        online::{lobby::LobbyScreen, play::OnlineWindow},
-    },
+    ui::screens::{MenuPage, OnlineWindow, ResignDialog, SavesWindow, SettingsWindow},
 };
 
 thread_local! {
@@ -37,13 +33,31 @@ fn install_hook() {
     back.forget();
 }
 
+/// The windows open now, and whether the main menu shows the Lobby.
+#[derive(bevy::ecs::system::SystemParam)]
+struct OpenNow<'w> {
+    resign: Option<Res<'w, State<ResignDialog>>>,
+    settings: Option<Res<'w, State<SettingsWindow>>>,
+    saves: Option<Res<'w, State<SavesWindow>>>,
+    online: Option<Res<'w, State<OnlineWindow>>>,
+    page: Option<Res<'w, State<MenuPage>>>,
+}
+
+/// Closing them.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Close<'w> {
+    resign: ResMut<'w, NextState<ResignDialog>>,
+    settings: ResMut<'w, NextState<SettingsWindow>>,
+    saves: ResMut<'w, NextState<SavesWindow>>,
+    online: ResMut<'w, NextState<OnlineWindow>>,
+    page: ResMut<'w, NextState<MenuPage>>,
+}
+
 fn go_back(
     state: Option<Res<State<AppState>>>,
     mut next_state: ResMut<NextState<AppState>>,
-    mut windows: Option<ResMut<UiWindows>>,
-    mut online: Option<ResMut<OnlineWindow>>,
-    mut lobby: Option<ResMut<LobbyScreen>>,
-    mut lobby_commands: MessageWriter<LobbyCommand>,
+    open: OpenNow,
+    mut close: Close,
     session: Option<Res<LearnSession>>,
     mut leave: MessageWriter<LeaveExercise>,
     mut published: Local<Option<bool>>,
@@ -51,11 +65,17 @@ fn go_back(
     let state = state.map(|s| *s.get());
     let exercise = session.is_some_and(|s| s.active.is_some());
     // The topmost thing to close, then the screen to leave.
-    let window_open = windows
-        .as_ref()
-        .is_some_and(|w| w.confirm_resign || w.settings || w.saves)
-        || online.as_ref().is_some_and(|o| o.open)
-        || (state == Some(AppState::Menu) && lobby.as_ref().is_some_and(|l| l.open));
+    let resign = open
+        .resign
+        .is_some_and(|s| *s.get() == ResignDialog::Asking);
+    let settings = open
+        .settings
+        .is_some_and(|s| *s.get() == SettingsWindow::Open);
+    let saves = open.saves.is_some_and(|s| *s.get() == SavesWindow::Open);
+    let online = open.online.is_some_and(|s| *s.get() == OnlineWindow::Open);
+    let lobby =
+        state == Some(AppState::Menu) && open.page.is_some_and(|p| *p.get() == MenuPage::Lobby);
+    let window_open = resign || settings || saves || online || lobby;
     let can = window_open
         || matches!(
             state,
@@ -73,30 +93,25 @@ fn go_back(
     if !REQUESTED.with(|r| r.replace(false)) {
         return;
     }
-    if let Some(w) = windows.as_mut().filter(|_| window_open) {
-        if w.confirm_resign {
-            w.confirm_resign = false;
-            return;
-        }
-        if w.settings {
-            w.settings = false;
-            return;
-        }
-        if w.saves {
-            w.saves = false;
-            return;
-        }
-    }
-    if let Some(o) = online.as_mut().filter(|o| o.open) {
-        o.open = false;
+    if resign {
+        close.resign.set(ResignDialog::Closed);
         return;
     }
-    if let Some(l) = lobby
-        .as_mut()
-        .filter(|l| l.open && state == Some(AppState::Menu))
-    {
-        l.open = false;
-        lobby_commands.write(LobbyCommand::Leave);
+    if settings {
+        close.settings.set(SettingsWindow::Closed);
+        return;
+    }
+    if saves {
+        close.saves.set(SavesWindow::Closed);
+        return;
+    }
+    if online {
+        close.online.set(OnlineWindow::Closed);
+        return;
+    }
+    if lobby {
+        // Leaving the Lobby screen leaves the lobby (`ui::online::lobby`).
+        close.page.set(MenuPage::Main);
         return;
     }
     match state {

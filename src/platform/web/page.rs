@@ -31,6 +31,7 @@ use crate::{
     ui::{
         audit::UiAudit,
         layout::{CssPixels, Layout},
+        screens::{MenuPage, OnlineWindow, SavesWindow, SettingsWindow},
     },
     view::{board::Board, camera::OrbitCamera},
 };
@@ -59,16 +60,17 @@ fn install_ui_hook() {
 }
 
 fn open_asked_windows(
-    mut windows: ResMut<crate::ui::UiWindows>,
-    mut online: ResMut<crate::ui::online::play::OnlineWindow>,
-    mut lobby: ResMut<crate::ui::online::lobby::LobbyScreen>,
+    mut settings: ResMut<NextState<SettingsWindow>>,
+    mut saves: ResMut<NextState<SavesWindow>>,
+    mut online: ResMut<NextState<OnlineWindow>>,
+    mut page: ResMut<NextState<MenuPage>>,
 ) {
     for name in OPEN.with(|o| std::mem::take(&mut *o.borrow_mut())) {
         match name.as_str() {
-            "settings" => windows.settings = true,
-            "saves" => windows.saves = true,
-            "online" => online.open = true,
-            "lobby" => lobby.open = true,
+            "settings" => settings.set(SettingsWindow::Open),
+            "saves" => saves.set(SavesWindow::Open),
+            "online" => online.set(OnlineWindow::Open),
+            "lobby" => page.set(MenuPage::Lobby),
             _ => {}
         }
     }

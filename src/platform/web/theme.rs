@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use wasm_bindgen::JsValue;
 
-use crate::ui::theme::{PageTheme, hex, panel_fill, parse_hex, text};
+use crate::ui::theme::{PageTheme, UiColours, hex, parse_hex};
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<PageTheme>()
@@ -52,6 +52,7 @@ fn read_theme(mut last: Local<Option<JsValue>>, mut theme: ResMut<PageTheme>) {
 
 fn publish_theme(
     theme: Res<PageTheme>,
+    colours: Res<UiColours>,
     clear: Res<ClearColor>,
     mut contexts: EguiContexts,
     mut published: Local<Option<String>>,
@@ -67,8 +68,8 @@ fn publish_theme(
         format!(
             "bg={} panel={} text={} button={} button-text={}",
             hex(bevy_egui::egui::Color32::from_rgb(r, g, b)),
-            hex(panel_fill()),
-            hex(text()),
+            hex(colours.panel),
+            hex(colours.text),
             hex(button.weak_bg_fill),
             hex(button.fg_stroke.color),
         )

@@ -8,20 +8,23 @@
 //! [`ONE_COLUMN_BELOW`] wide or [`ONE_COLUMN_SHORTER`] tall), two columns on the Play tab
 //! otherwise; buttons a tap tall on touch screens (the layout's style).
 //!
-//! It reads [`Lobby`] and writes [`LobbyCommand`]s only.
+//! It shows while the main menu's page is the Lobby ([`Screen::Lobby`]). It reads [`Lobby`] and
+//! writes [`LobbyCommand`]s for the player's taps; being in the lobby follows the screen, not
+//! the drawing: while it shows, `enter_lobby` asks to enter, `fetch_tab` asks for the shown
+//! tab's data, and leaving the page ([`MenuPage::Lobby`]'s `OnExit`) leaves the lobby.
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy_egui::{EguiContexts, EguiPostUpdateSet, EguiPrimaryContextPass, egui};
 use boardcraft_protocol::{
     ColorChoice, GamePlayers, GameTerms, PlayerInfo, PoolKey, RatingShort, Side, TimeControl,
     http::ArchivedGame,
 };
 
 use super::{
-    play::{CLOCKS, OnlineWindow},
+    play::CLOCKS,
     text::{Say, say, sayf},
 };
 use crate::{
-    game::{match_state::AppState, variants::VariantLibrary},
+    game::variants::VariantLibrary,
     online::{
         Online,
         lobby::{Lobby, LobbyCommand, NoticeAbout, SignIn},
@@ -29,10 +32,11 @@ use crate::{
     },
     settings::{Language, Settings},
     ui::{
-        UiSystems, colours,
+        UiColours, UiSystems,
+        colours::Tone,
         i18n::variant_text,
         layout::{self, ONE_COLUMN_BELOW, ONE_COLUMN_SHORTER},
-        panel_frame,
+        screens::{MenuPage, OnlineWindow, Screen},
     },
 };
 
@@ -45,10 +49,9 @@ pub enum Tab {
     Leaders,
 }
 
-/// The Lobby screen's state: open or not, the tab, the forms.
+/// The Lobby screen's state: the tab, the forms (whether it shows is the [`MenuPage`]).
 #[derive(Resource, Debug, Default)]
 pub struct LobbyScreen {
-    pub open: bool,
     pub tab: Tab,
     name: String,
     password: String,
@@ -64,9 +67,8 @@ pub struct LobbyScreen {
 }
 
 impl LobbyScreen {
-    /// Opens the screen on `tab` (its data asked for again).
+    /// Turns the screen to `tab` (its data asked for again).
     pub fn show(&mut self, tab: Tab) {
-        self.open = true;
         self.tab = tab;
         self.fetched = None;
         self.page = 1;
@@ -74,18 +76,67 @@ impl LobbyScreen {
 }
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<LobbyScreen>().add_systems(
-        EguiPrimaryContextPass,
-        lobby_screen
-            .run_if(in_state(AppState::Menu))
-            .run_if(|s: Res<LobbyScreen>| s.open)
-            .in_set(UiSystems::Panels),
-    );
+    app.init_resource::<LobbyScreen>()
+        .add_systems(
+            EguiPrimaryContextPass,
+            lobby_screen
+                .run_if(in_state(Screen::Lobby))
+                .in_set(UiSystems::Panels),
+        )
+        // In the frame's drawing pass, as when the screen itself asked: after the lobby's
+        // answers of the frame (an archived game opened leaves the lobby).
+        .add_systems(PostUpdate, enter_lobby.run_if(in_state(Screen::Lobby)))
+        .add_systems(
+            PostUpdate,
+            fetch_tab
+                .run_if(in_state(Screen::Lobby))
+                .after(EguiPostUpdateSet::EndPass),
+        )
+        .add_systems(OnExit(MenuPage::Lobby), leave_lobby);
 }
 
-/// Whether the lobby screen covers the menu (the menu is not drawn then).
-pub fn lobby_closed(screen: Option<Res<LobbyScreen>>) -> bool {
-    screen.is_none_or(|s| !s.open)
+/// While the Lobby screen shows, the player is in the lobby: signed in (a guest at first) and
+/// on the lobby's websocket. Asked again whenever the lobby was left meanwhile (an archived
+/// game opened from it), once no sign-in or opening is under way.
+fn enter_lobby(lobby: Res<Lobby>, mut commands: MessageWriter<LobbyCommand>) {
+    if !lobby.entered && lobby.sign_in != SignIn::Working && lobby.opening.is_none() {
+        commands.write(LobbyCommand::Enter);
+    }
+}
+
+/// The data of the tab shown (a profile, an archive page, a leaderboard) is asked for once,
+/// and again when the drawing says the tab, the page or the leaderboard's variant changed
+/// (`LobbyScreen::fetched` reset). After the frame's drawing, as when the tab asked itself.
+fn fetch_tab(
+    mut screen: ResMut<LobbyScreen>,
+    lobby: Res<Lobby>,
+    mut commands: MessageWriter<LobbyCommand>,
+) {
+    if screen.fetched == Some(screen.tab) {
+        return;
+    }
+    let ask = match screen.tab {
+        Tab::Play => None,
+        Tab::Profile => my_name(&lobby).map(LobbyCommand::Profile),
+        Tab::Games => my_name(&lobby).map(|name| LobbyCommand::Archive {
+            name,
+            page: screen.page.max(1),
+        }),
+        Tab::Leaders => screen
+            .leaders_variant
+            .clone()
+            .map(LobbyCommand::Leaderboard),
+    };
+    if let Some(ask) = ask {
+        screen.fetched = Some(screen.tab);
+        commands.write(ask);
+    }
+}
+
+/// Closing the Lobby screen (its Back, the page's back button) leaves the lobby; a game
+/// started from it does not (the menu leads back to the Lobby after the game).
+fn leave_lobby(mut commands: MessageWriter<LobbyCommand>) {
+    commands.write(LobbyCommand::Leave);
 }
 
 /// A variant's title in the player's language (the server's title for a variant this game
@@ -186,19 +237,20 @@ pub fn delta_text(delta: i32) -> String {
 }
 
 /// What a lobby game's end did to this player's rating: "Your rating: 1500? → 1512 (+12)", the
-/// casual game's or the aborted game's note; `None` for an invite game or one still on.
-pub fn result_note(lang: Language, online: &Online) -> Option<(String, egui::Color32)> {
+/// casual game's or the aborted game's note, with its tone; `None` for an invite game or one
+/// still on.
+pub fn result_note(lang: Language, online: &Online) -> Option<(String, Tone)> {
     let result = online.result.as_ref()?;
     if result.cause == boardcraft_protocol::EndCause::Aborted {
-        return Some((say(lang, Say::AbortedNote).to_owned(), colours::warn()));
+        return Some((say(lang, Say::AbortedNote).to_owned(), Tone::Warn));
     }
     if let (Some(ratings), Some(me)) = (online.ratings, online.seat) {
         let change = ratings.get(me);
         let delta = change.delta();
         let colour = match delta {
-            d if d > 0 => colours::good(),
-            d if d < 0 => colours::bad(),
-            _ => colours::text(),
+            d if d > 0 => Tone::Good,
+            d if d < 0 => Tone::Bad,
+            _ => Tone::Text,
         };
         return Some((
             sayf(
@@ -214,7 +266,7 @@ pub fn result_note(lang: Language, online: &Online) -> Option<(String, egui::Col
         ));
     }
     let players = online.players.as_ref()?;
-    (!players.rated).then(|| (say(lang, Say::Unrated).to_owned(), colours::text()))
+    (!players.rated).then(|| (say(lang, Say::Unrated).to_owned(), Tone::Text))
 }
 
 fn tap(ui: &egui::Ui) -> f32 {
@@ -222,12 +274,14 @@ fn tap(ui: &egui::Ui) -> f32 {
 }
 
 fn lobby_screen(
+    colours: Res<UiColours>,
     mut contexts: EguiContexts,
     mut screen: ResMut<LobbyScreen>,
     lobby: Res<Lobby>,
     library: Res<VariantLibrary>,
     settings: Res<Settings>,
-    mut online_window: ResMut<OnlineWindow>,
+    mut page: ResMut<NextState<MenuPage>>,
+    mut online_window: ResMut<NextState<OnlineWindow>>,
     mut commands: MessageWriter<LobbyCommand>,
 ) -> Result {
     let lang = settings.language;
@@ -238,9 +292,6 @@ fn lobby_screen(
         0.0,
         egui::Color32::from_rgb(28, 23, 19),
     );
-    if !lobby.entered && lobby.sign_in != SignIn::Working && lobby.opening.is_none() {
-        commands.write(LobbyCommand::Enter);
-    }
     let narrow = area.width() < ONE_COLUMN_BELOW || area.height() < ONE_COLUMN_SHORTER;
     let size = if narrow {
         area.size() - egui::vec2(16.0, 16.0)
@@ -261,20 +312,19 @@ fn lobby_screen(
         .order(egui::Order::Background)
         .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
         .show(ctx, |ui| {
-            panel_frame().show(ui, |ui| {
+            colours.panel_frame().show(ui, |ui| {
                 ui.set_width(size.x - 24.0);
                 ui.set_height(size.y - 20.0);
-                ui.style_mut().visuals.override_text_color = Some(colours::text());
+                ui.style_mut().visuals.override_text_color = Some(colours.text);
                 let t = tap(ui);
                 ui.horizontal_wrapped(|ui| {
                     if ui
                         .add(egui::Button::new(say(lang, Say::Back)).min_size(egui::vec2(t, t)))
                         .clicked()
                     {
-                        commands.write(LobbyCommand::Leave);
-                        screen.open = false;
+                        page.set(MenuPage::Main);
                     }
-                    crate::ui::wordmark(ui, say(lang, Say::LobbyTitle));
+                    crate::ui::wordmark(ui, &colours, say(lang, Say::LobbyTitle));
                 });
                 ui.horizontal_wrapped(|ui| {
                     for (tab, key) in [
@@ -310,7 +360,7 @@ fn lobby_screen(
                             sayf(lang, Say::LobbyError, &reason)
                         }
                     };
-                    ui.colored_label(colours::bad(), text);
+                    ui.colored_label(colours.bad(), text);
                 }
                 egui::ScrollArea::vertical()
                     .id_salt("lobby_scroll")
@@ -318,6 +368,7 @@ fn lobby_screen(
                     .show(ui, |ui| match screen.tab {
                         Tab::Play => play_tab(
                             ui,
+                            &colours,
                             lang,
                             narrow,
                             &mut screen,
@@ -326,11 +377,9 @@ fn lobby_screen(
                             &mut online_window,
                             &mut commands,
                         ),
-                        Tab::Profile => profile_tab(ui, lang, &mut screen, &lobby, &mut commands),
+                        Tab::Profile => profile_tab(ui, &colours, lang, &lobby, &mut commands),
                         Tab::Games => games_tab(ui, lang, &mut screen, &lobby, &mut commands),
-                        Tab::Leaders => {
-                            leaders_tab(ui, lang, &mut screen, &lobby, &variants, &mut commands)
-                        }
+                        Tab::Leaders => leaders_tab(ui, lang, &mut screen, &lobby, &variants),
                     });
             });
         });
@@ -340,6 +389,7 @@ fn lobby_screen(
 /// Who is signed in (or the sign-in at work), at the top of the Play tab.
 fn account_status(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     lobby: &Lobby,
     commands: &mut MessageWriter<LobbyCommand>,
@@ -348,7 +398,7 @@ fn account_status(
         (SignIn::In, Some(account)) => {
             ui.label(
                 egui::RichText::new(sayf(lang, Say::SignedInAs, &[("name", &account.name)]))
-                    .color(colours::accent()),
+                    .color(colours.accent()),
             );
         }
         (SignIn::Working, _) => {
@@ -425,12 +475,13 @@ fn account_block(
 #[allow(clippy::too_many_arguments)]
 fn play_tab(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     narrow: bool,
     screen: &mut LobbyScreen,
     lobby: &Lobby,
     variants: &[(String, String)],
-    online_window: &mut OnlineWindow,
+    online_window: &mut NextState<OnlineWindow>,
     commands: &mut MessageWriter<LobbyCommand>,
 ) {
     let column_width = if narrow {
@@ -441,7 +492,7 @@ fn play_tab(
     layout::row_or_column(ui, narrow, |ui| {
         ui.vertical(|ui| {
             ui.set_width(column_width);
-            account_status(ui, lang, lobby, commands);
+            account_status(ui, colours, lang, lobby, commands);
             if lobby.welcomed {
                 ui.label(sayf(
                     lang,
@@ -457,8 +508,8 @@ fn play_tab(
                     ui.label(say(lang, Say::Connecting));
                 });
             }
-            pools_block(ui, lang, lobby, commands);
-            challenges_block(ui, lang, lobby, commands);
+            pools_block(ui, colours, lang, lobby, commands);
+            challenges_block(ui, colours, lang, lobby, commands);
             if narrow {
                 ui.separator();
                 seeks_block(ui, lang, lobby, commands);
@@ -467,7 +518,7 @@ fn play_tab(
             create_block(ui, lang, screen, lobby, variants, commands);
             ui.separator();
             if ui.button(say(lang, Say::InviteFriend)).clicked() {
-                online_window.open = true;
+                online_window.set(OnlineWindow::Open);
             }
             ui.separator();
             account_block(ui, lang, screen, lobby, commands);
@@ -497,6 +548,7 @@ fn pool_label(lang: Language, pool: &PoolKey, title: &str) -> String {
 
 fn pools_block(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     lobby: &Lobby,
     commands: &mut MessageWriter<LobbyCommand>,
@@ -515,7 +567,7 @@ fn pools_block(
                 Say::Searching,
                 &[("pool", &pool_label(lang, waiting, &title))],
             ))
-            .color(colours::accent()),
+            .color(colours.accent()),
         );
         ui.horizontal(|ui| {
             ui.spinner();
@@ -582,6 +634,7 @@ fn terms_text(
 
 fn challenges_block(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     lobby: &Lobby,
     commands: &mut MessageWriter<LobbyCommand>,
@@ -604,7 +657,7 @@ fn challenges_block(
                         ("game", &game),
                     ],
                 ))
-                .color(colours::accent()),
+                .color(colours.accent()),
             );
             ui.horizontal_wrapped(|ui| {
                 if ui.button(say(lang, Say::Accept)).clicked() {
@@ -855,8 +908,8 @@ fn game_row(
 
 fn profile_tab(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
-    screen: &mut LobbyScreen,
     lobby: &Lobby,
     commands: &mut MessageWriter<LobbyCommand>,
 ) {
@@ -864,10 +917,6 @@ fn profile_tab(
         ui.label(say(lang, Say::SigningIn));
         return;
     };
-    if screen.fetched != Some(Tab::Profile) {
-        screen.fetched = Some(Tab::Profile);
-        commands.write(LobbyCommand::Profile(me.clone()));
-    }
     if ui.button(say(lang, Say::Refresh)).clicked() {
         commands.write(LobbyCommand::Profile(me.clone()));
     }
@@ -878,7 +927,7 @@ fn profile_tab(
     ui.label(
         egui::RichText::new(&profile.player.name)
             .size(20.0)
-            .color(colours::accent()),
+            .color(colours.accent()),
     );
     ui.label(sayf(
         lang,
@@ -946,13 +995,6 @@ fn games_tab(
         return;
     };
     screen.page = screen.page.max(1);
-    if screen.fetched != Some(Tab::Games) {
-        screen.fetched = Some(Tab::Games);
-        commands.write(LobbyCommand::Archive {
-            name: me.clone(),
-            page: screen.page,
-        });
-    }
     let archive = lobby
         .archive
         .as_ref()
@@ -1004,7 +1046,6 @@ fn leaders_tab(
     screen: &mut LobbyScreen,
     lobby: &Lobby,
     variants: &[(String, String)],
-    commands: &mut MessageWriter<LobbyCommand>,
 ) {
     if screen.leaders_variant.is_none() {
         screen.leaders_variant = lobby
@@ -1016,10 +1057,6 @@ fn leaders_tab(
     let Some(variant) = screen.leaders_variant.clone() else {
         return;
     };
-    if screen.fetched != Some(Tab::Leaders) {
-        screen.fetched = Some(Tab::Leaders);
-        commands.write(LobbyCommand::Leaderboard(variant.clone()));
-    }
     let shown = variants
         .iter()
         .find(|(v, _)| *v == variant)

@@ -18,10 +18,13 @@ use serde_json::json;
 use wasm_bindgen::{JsValue, closure::Closure};
 
 use super::lobby::LobbyScreen;
-use crate::online::{
-    Online,
-    lobby::{Lobby, LobbyCommand},
-    session::parse_clock,
+use crate::{
+    online::{
+        Online,
+        lobby::{Lobby, LobbyCommand},
+        session::parse_clock,
+    },
+    ui::screens::MenuPage,
 };
 
 #[derive(Default)]
@@ -71,12 +74,13 @@ fn run_queued(
     online: Res<Online>,
     mut resign: MessageWriter<crate::game::match_state::ResignRequested>,
     mut screen: ResMut<LobbyScreen>,
+    mut page: ResMut<NextState<MenuPage>>,
     mut commands: MessageWriter<LobbyCommand>,
 ) {
     for (what, a, b) in HOOK.with(|h| std::mem::take(&mut h.borrow_mut().queued)) {
         let command = match what.as_str() {
             "enter" => {
-                screen.open = true;
+                page.set(MenuPage::Lobby);
                 Some(LobbyCommand::Enter)
             }
             "join_pool" => lobby
@@ -118,6 +122,7 @@ fn run_queued(
                     _ => Tab::Play,
                 };
                 screen.show(tab);
+                page.set(MenuPage::Lobby);
                 None
             }
             "resign" => {
@@ -142,8 +147,13 @@ fn run_queued(
     }
 }
 
-fn publish(lobby: Res<Lobby>, online: Res<Online>, screen: Res<LobbyScreen>) {
-    if !lobby.is_changed() && !online.is_changed() && !screen.is_changed() {
+fn publish(
+    lobby: Res<Lobby>,
+    online: Res<Online>,
+    screen: Res<LobbyScreen>,
+    page: Res<State<MenuPage>>,
+) {
+    if !lobby.is_changed() && !online.is_changed() && !screen.is_changed() && !page.is_changed() {
         return;
     }
     let delta = online
@@ -151,7 +161,7 @@ fn publish(lobby: Res<Lobby>, online: Res<Online>, screen: Res<LobbyScreen>) {
         .zip(online.seat)
         .map(|(r, side)| r.get(side).delta());
     let state = json!({
-        "screen": screen.open,
+        "screen": *page.get() == MenuPage::Lobby,
         "tab": format!("{:?}", screen.tab),
         "profile": lobby.profile.as_ref().map(|p| json!({"name": p.player.name, "total": p.total, "recent": p.recent.len()})),
         "signIn": format!("{:?}", lobby.sign_in),

@@ -1,6 +1,8 @@
 //! The online screens (egui), over the state of `crate::online`: they read [`Online`] and
 //! [`Lobby`] and write [`OnlineCommand`]s and [`LobbyCommand`]s; the online floor never
-//! imports them.
+//! imports them. Whether they show is a state (`ui::screens`): the Lobby is a page of the main
+//! menu ([`MenuPage`](crate::ui::screens::MenuPage)), "Play online" a window
+//! ([`OnlineWindow`](crate::ui::screens::OnlineWindow)).
 //!
 //! | file | what it holds |
 //! |---|---|

@@ -19,11 +19,12 @@ use crate::{
     online::{Online, OnlineCommand, Stage, link::LinkState, session::NoticeKind, wall_now},
     settings::{Language, Settings},
     ui::{
-        UiSystems, colours,
+        UiColours, UiSystems,
+        colours::Tone,
         hud::variant_title,
         i18n::{Key, side, tr},
         layout::{self, GameRegions, OnlineExtent, Shape, game_regions},
-        panel_frame,
+        screens::{MenuPage, OnlineWindow},
     },
 };
 
@@ -36,10 +37,10 @@ pub const CLOCKS: [Option<(u64, u64)>; 5] = [
     Some((30, 20)),
 ];
 
-/// The "Play online" window and its form.
+/// The "Play online" window's form (whether the window is open is the
+/// [`OnlineWindow`] state).
 #[derive(Resource, Debug, Default)]
-pub struct OnlineWindow {
-    pub open: bool,
+pub struct OnlineForm {
     server: String,
     variant: Option<String>,
     side: Option<ColorChoice>,
@@ -48,7 +49,7 @@ pub struct OnlineWindow {
 }
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<OnlineWindow>().add_systems(
+    app.init_resource::<OnlineForm>().add_systems(
         EguiPrimaryContextPass,
         (
             online_window.run_if(in_state(AppState::Menu)),
@@ -94,20 +95,20 @@ fn notice_text(lang: Language, kind: NoticeKind, detail: &str) -> String {
     }
 }
 
-fn link_text(lang: Language, state: Option<LinkState>) -> (String, egui::Color32) {
+fn link_text(lang: Language, state: Option<LinkState>) -> (String, Tone) {
     match state {
-        None | Some(LinkState::Connecting) => (say(lang, Say::Connecting).into(), colours::warn()),
-        Some(LinkState::Online) => (say(lang, Say::Online).into(), colours::good()),
+        None | Some(LinkState::Connecting) => (say(lang, Say::Connecting).into(), Tone::Warn),
+        Some(LinkState::Online) => (say(lang, Say::Online).into(), Tone::Good),
         Some(LinkState::Reconnecting { attempt }) => (
             sayf(lang, Say::Reconnecting, &[("n", &attempt)]),
-            colours::warn(),
+            Tone::Warn,
         ),
-        Some(LinkState::Gone) => (say(lang, Say::Gone).into(), colours::bad()),
+        Some(LinkState::Gone) => (say(lang, Say::Gone).into(), Tone::Bad),
     }
 }
 
 /// The invite with copy buttons (the waiting screen, and the panel while the seat is open).
-fn invite_block(ui: &mut egui::Ui, lang: Language, online: &Online) {
+fn invite_block(ui: &mut egui::Ui, colours: &UiColours, lang: Language, online: &Online) {
     ui.label(
         egui::RichText::new(say(lang, Say::WaitingTitle))
             .strong()
@@ -120,7 +121,7 @@ fn invite_block(ui: &mut egui::Ui, lang: Language, online: &Online) {
                 egui::RichText::new(sayf(lang, Say::Code, &[("code", code)]))
                     .monospace()
                     .size(18.0)
-                    .color(colours::accent()),
+                    .color(colours.accent()),
             );
             if ui.button(say(lang, Say::CopyCode)).clicked() {
                 ui.ctx().copy_text(code.clone());
@@ -138,8 +139,11 @@ fn invite_block(ui: &mut egui::Ui, lang: Language, online: &Online) {
 }
 
 fn online_window(
+    colours: Res<UiColours>,
     mut contexts: EguiContexts,
-    mut window: ResMut<OnlineWindow>,
+    mut window: ResMut<OnlineForm>,
+    shown: Res<State<OnlineWindow>>,
+    mut show: ResMut<NextState<OnlineWindow>>,
     online: Res<Online>,
     library: Res<VariantLibrary>,
     settings: Res<Settings>,
@@ -155,11 +159,13 @@ fn online_window(
         .clone()
         .filter(|_| online.stage == Stage::Off)
         .filter(|_| online.notice.as_ref().map(|n| n.kind) == Some(NoticeKind::SeatTaken));
+    let mut shown = *shown.get() == OnlineWindow::Open;
     if watchable.is_some() && *offered != watchable {
-        window.open = true;
+        shown = true;
+        show.set(OnlineWindow::Open);
         *offered = watchable.clone();
     }
-    if !window.open && !busy {
+    if !shown && !busy {
         return Ok(());
     }
     let lang = settings.language;
@@ -169,7 +175,7 @@ fn online_window(
     }
     let mut open = true;
     layout::dialog(ctx, say(lang, Say::Title), "online_window", 460.0, None).show(ctx, |ui| {
-        ui.style_mut().visuals.override_text_color = Some(colours::text());
+        ui.style_mut().visuals.override_text_color = Some(colours.text);
         // A field's width: as asked, or what is left of the line.
         let field = |ui: &egui::Ui, wanted: f32| wanted.min(ui.available_width() - 8.0).max(80.0);
         ui.horizontal_wrapped(|ui| {
@@ -294,7 +300,7 @@ fn online_window(
             && wall_now() - notice.at < 30.0
         {
             ui.colored_label(
-                colours::bad(),
+                colours.bad(),
                 notice_text(lang, notice.kind, &notice.detail),
             );
         }
@@ -303,7 +309,7 @@ fn online_window(
         {
             commands.write(OnlineCommand::SetServer(window.server.clone()));
             commands.write(OnlineCommand::Watch { game: game.clone() });
-            window.open = false;
+            show.set(OnlineWindow::Closed);
         }
         ui.separator();
         let tap = layout::button_height(ui, 0.0);
@@ -315,19 +321,20 @@ fn online_window(
         }
     });
     if !open {
-        window.open = false;
+        show.set(OnlineWindow::Closed);
     }
     Ok(())
 }
 
 fn online_panel(
+    colours: Res<UiColours>,
     mut contexts: EguiContexts,
     online: Res<Online>,
     game: Option<Res<Match>>,
     settings: Res<Settings>,
     mut commands: MessageWriter<OnlineCommand>,
     mut next_state: ResMut<NextState<AppState>>,
-    mut lobby_screen: ResMut<super::lobby::LobbyScreen>,
+    mut menu_page: ResMut<NextState<MenuPage>>,
     regions: Res<GameRegions>,
     mut extent: ResMut<OnlineExtent>,
 ) -> Result {
@@ -359,17 +366,19 @@ fn online_panel(
         .order(egui::Order::Background)
         .fixed_pos(at)
         .show(ctx, |ui| {
-            panel_frame().corner_radius(0.0).show(ui, |ui| {
+            colours.panel_frame().corner_radius(0.0).show(ui, |ui| {
                 ui.set_width(if wide { ONLINE_PANEL_WIDTH } else { width } - 24.0);
                 if wide {
                     ui.set_min_height(screen.height() - 20.0);
                 }
-                ui.style_mut().visuals.override_text_color = Some(colours::text());
+                ui.style_mut().visuals.override_text_color = Some(colours.text);
                 let mut body = |ui: &mut egui::Ui| {
-                    if let Some(exit) = panel_body(ui, lang, &online, now, !wide, &mut commands) {
+                    if let Some(exit) =
+                        panel_body(ui, &colours, lang, &online, now, !wide, &mut commands)
+                    {
                         commands.write(OnlineCommand::Leave);
                         if exit == Exit::Lobby {
-                            lobby_screen.open = true;
+                            menu_page.set(MenuPage::Lobby);
                         }
                         next_state.set(AppState::Menu);
                     }
@@ -408,6 +417,7 @@ enum Exit {
 /// board on a phone: no game id, and the actions in one row of short buttons.
 fn panel_body(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     online: &Online,
     now: f64,
@@ -430,8 +440,8 @@ fn panel_body(
     if !quiet {
         // The link, the player's side and the audience: one line.
         ui.horizontal_wrapped(|ui| {
-            let (text, colour) = link_text(lang, online.link);
-            ui.colored_label(colour, text);
+            let (text, tone) = link_text(lang, online.link);
+            ui.colored_label(colours.tone(tone), text);
             ui.label("·");
             match online.seat {
                 Some(me) => ui.label(sayf(
@@ -448,11 +458,11 @@ fn panel_body(
         });
     }
     for s in Side::BOTH {
-        side_row(ui, lang, online, s, now);
+        side_row(ui, colours, lang, online, s, now);
     }
     if online.status == Some(ServerStatus::Waiting) {
         ui.separator();
-        invite_block(ui, lang, online);
+        invite_block(ui, colours, lang, online);
     }
     if let Some(pending) = &online.pending {
         ui.label(sayf(lang, Say::Pending, &[("move", &pending.notation)]));
@@ -461,28 +471,35 @@ fn panel_body(
         && now - notice.at < 12.0
     {
         ui.colored_label(
-            colours::warn(),
+            colours.warn(),
             notice_text(lang, notice.kind, &notice.detail),
         );
     }
-    offers(ui, lang, online, now, commands);
+    offers(ui, colours, lang, online, now, commands);
     if let Some(result) = &online.result {
         ui.label(
             egui::RichText::new(sayf(lang, Say::ServerResult, &[("text", &result.text)])).small(),
         );
     }
-    if let Some((note, colour)) = super::lobby::result_note(lang, online) {
-        ui.colored_label(colour, note);
+    if let Some((note, tone)) = super::lobby::result_note(lang, online) {
+        ui.colored_label(colours.tone(tone), note);
     }
     actions(ui, lang, online, compact, commands)
 }
 
 /// One side: its clock (the running one bright), who plays it, and whether they are here.
-fn side_row(ui: &mut egui::Ui, lang: Language, online: &Online, s: Side, now: f64) {
+fn side_row(
+    ui: &mut egui::Ui,
+    colours: &UiColours,
+    lang: Language,
+    online: &Online,
+    s: Side,
+    now: f64,
+) {
     let (key, colour) = match online.presence(s) {
-        Some(Presence::Present) => (Say::Present, colours::good()),
-        Some(Presence::Gone { .. }) => (Say::Left, colours::bad()),
-        _ => (Say::Absent, colours::warn()),
+        Some(Presence::Present) => (Say::Present, colours.good()),
+        Some(Presence::Gone { .. }) => (Say::Left, colours.bad()),
+        _ => (Say::Absent, colours.warn()),
     };
     let presence = sayf(lang, key, &[("Side", &side(lang, color_of(s)))]);
     let mine = online.seat == Some(s);
@@ -491,7 +508,7 @@ fn side_row(ui: &mut egui::Ui, lang: Language, online: &Online, s: Side, now: f6
             let running = online.clocks.and_then(|c| c.running) == Some(s);
             let mut text = egui::RichText::new(clock_text(ms)).monospace().size(17.0);
             if running {
-                text = text.strong().color(colours::accent());
+                text = text.strong().color(colours.accent());
             }
             ui.label(text);
         }
@@ -499,7 +516,7 @@ fn side_row(ui: &mut egui::Ui, lang: Language, online: &Online, s: Side, now: f6
             // A lobby game names the players; their presence is news only when they are away.
             Some(players) => {
                 let who = super::lobby::side_text(lang, players, s);
-                ui.colored_label(colours::accent(), who)
+                ui.colored_label(colours.accent(), who)
                     .on_hover_text(&presence);
                 if mine {
                     ui.label(say(lang, Say::You));
@@ -522,6 +539,7 @@ fn side_row(ui: &mut egui::Ui, lang: Language, online: &Online, s: Side, now: f6
 /// game.
 fn offers(
     ui: &mut egui::Ui,
+    colours: &UiColours,
     lang: Language,
     online: &Online,
     now: f64,
@@ -538,7 +556,7 @@ fn offers(
     for (kind, key) in answerable {
         if online.offer_from_opponent(kind).is_some() {
             ui.separator();
-            ui.label(egui::RichText::new(say(lang, key)).color(colours::accent()));
+            ui.label(egui::RichText::new(say(lang, key)).color(colours.accent()));
             ui.horizontal_wrapped(|ui| {
                 if ui.button(say(lang, Say::Accept)).clicked() {
                     commands.write(OnlineCommand::Accept(kind));
