@@ -238,3 +238,31 @@ fn any_search_matches_the_family_search_and_slices_alike() {
         (whole.best_move, whole.score, whole.nodes, whole.pv)
     );
 }
+
+/// A seat that has finished never moves again: its pieces left at home stay in the target of
+/// the seat opposite for good, and under the anti-blocking rule they fill it. Green (four
+/// seats) has finished with four pieces left at home in Red's target, so Red needs six pieces
+/// there, and where its other four stand cannot change its standing.
+#[test]
+fn a_finished_seats_pieces_left_at_home_fill_the_target_for_good() {
+    let v = boardcraft_rules::shipped_variant("chinese-checkers")
+        .unwrap()
+        .with_players(4)
+        .unwrap();
+    let red = |text: &str| {
+        let boardcraft_rules::AnyPosition::Race(pos) = v.position_from_text(text).unwrap() else {
+            panic!("a race position");
+        };
+        assert!(pos.has_finished(Seat::at(2)), "Green has finished");
+        pos.evaluate_for(pos.side_to_move())
+    };
+    // Red's four pieces still at home in Green's (full) target: on the deepest cell, or
+    // three rows nearer its own target.
+    let deep = red("R/RR/RR1/GGGG/5R3YYYY/9YYY/9YY/9Y/9/P9/PP9/PPP9/PPPP9/GGGG/RGG/RR/R r 300 G");
+    let near = red("R/RR/RR1/GGGG/5R3YYYY/9YYY/9YY/9Y/9/P9/PP9/PPP9/PPPP9/RGGG/RGG/RR/G r 300 G");
+    assert_eq!(deep, near);
+    // The sixth piece nearer its last free cell is progress.
+    let farther =
+        red("R/RR/RR1/GGGG/9YYYY/9YYY/9YY/4R4Y/9/P9/PP9/PPP9/PPPP9/GGGG/RGG/RR/R r 300 G");
+    assert!(deep > farther, "{deep} > {farther}");
+}

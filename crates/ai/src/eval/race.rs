@@ -238,12 +238,15 @@ fn seat_values(
         // square another seat holds counts as filled, except while that seat still has most
         // of its pieces at home there (its own start, which it is about to leave: counting
         // those would leave almost nothing to race for at the start of a game where targets
-        // are homes).
+        // are homes). A seat that has finished never moves again: its pieces left at home
+        // fill one's target for good.
         let mut k = 0;
         for &(s, d) in &g.target[c.index()] {
             let held = match pos.piece_at(s) {
                 Some(o) if o != c => {
-                    !rules.in_camp(o, s) || pos.count_at_home(o) as usize <= STRAGGLERS
+                    !rules.in_camp(o, s)
+                        || pos.count_at_home(o) as usize <= STRAGGLERS
+                        || pos.has_finished(o)
                 }
                 _ => false,
             };
