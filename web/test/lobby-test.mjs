@@ -144,12 +144,18 @@ async function enterLobby(player, origin, query = "") {
   return state;
 }
 
-async function settled(player, ply) {
-  return waitFor(`${player.name}: online at ply ${ply}`, waitSeconds, async () => {
+/**
+ * Waits until the player's game is online, still, with no move waiting for the server, at
+ * `ply` — or, with `orLater`, at `ply` or after it (an opponent that answers at once, such as a
+ * bot, may have moved before a slow page showed the position at `ply`).
+ */
+async function settled(player, ply, { orLater = false } = {}) {
+  return waitFor(`${player.name}: online at ply ${ply}${orLater ? " or later" : ""}`, waitSeconds, async () => {
     const [state, online, phase, n, pending] = await Promise.all(
       ["app-state", "online-state", "phase", "ply", "online-pending"].map(player.attr),
     );
-    return state === "in-game" && online === "online" && phase !== "animating" && pending === "" && Number(n) === ply
+    const at = orLater ? Number(n) >= ply : Number(n) === ply;
+    return state === "in-game" && online === "online" && phase !== "animating" && pending === "" && at
       ? true
       : null;
   });
@@ -383,7 +389,8 @@ async function main() {
       const mine = seat === "white" ? 0 : 1;
       await settled(c, mine);
       await playByTaps(c, mine);
-      await settled(c, mine + 1);
+      // c's move confirmed by the server (the bot may have answered already).
+      await settled(c, mine + 1, { orLater: true });
       await waitFor("the bot's answer", waitSeconds, async () => Number(await c.attr("ply")) > mine + 1);
       const line = await c.attr("line");
       report.botLine = line;
