@@ -355,7 +355,18 @@ fn a_desync_is_repaired_from_the_servers_record() {
         game(apps[0]).history.len() == 1
     });
     // A plays its real move: B notices the difference and rebuilds from the server's record.
-    play_line(&mut a, &mut b, [real.as_str()]);
+    // B's board counts one move as the server's record does from the frame the real move
+    // arrives, before the rebuild a frame later: the wait is for the rebuilt board.
+    play(&mut a, &real);
+    run_all(
+        &mut [&mut a, &mut b],
+        30.0,
+        "the real move on both boards, b rebuilt",
+        |apps| {
+            apps.iter()
+                .all(|x| settled(x) && game(x).history.len() == 1 && line(x) == real)
+        },
+    );
     assert_eq!(line(&b), real);
     assert!(online(&b).rebuilds >= 1);
 }
