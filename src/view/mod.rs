@@ -11,3 +11,4 @@ pub mod model;
 pub mod pieces;
 pub mod render_trim;
 pub mod review_board;
+pub mod seat_look;
