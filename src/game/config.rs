@@ -70,33 +70,85 @@ impl VariantChoice {
     }
 }
 
-/// The players of both sides.
+/// Who plays each seat, in turn order: two to six seats. The two-seat games are the case of
+/// two; seats 0 and 1 are White and Black there.
 #[derive(Resource, Clone, Debug, PartialEq, Eq)]
 pub struct Players {
-    pub white: PlayerKind,
-    pub black: PlayerKind,
+    seats: Vec<PlayerKind>,
 }
 
 impl Players {
-    /// An online game: one side (or, for a spectator, both) plays through the server.
-    pub fn any_remote(&self) -> bool {
-        self.white == PlayerKind::Remote || self.black == PlayerKind::Remote
+    /// The players of a two-seat game.
+    pub fn two(white: PlayerKind, black: PlayerKind) -> Self {
+        Players {
+            seats: vec![white, black],
+        }
     }
 
-    pub fn of(&self, side: Seat) -> PlayerKind {
-        match side {
-            Seat::WHITE => self.white,
-            _ => self.black,
+    /// The players of the seats in turn order; `None` for fewer than two or more than
+    /// [`Seat::MAX`].
+    pub fn new(seats: Vec<PlayerKind>) -> Option<Self> {
+        (2..=Seat::MAX)
+            .contains(&seats.len())
+            .then_some(Players { seats })
+    }
+
+    /// How many seats are filled.
+    pub fn count(&self) -> usize {
+        self.seats.len()
+    }
+
+    /// An online game: a seat (or, for a spectator, every seat) plays through the server.
+    pub fn any_remote(&self) -> bool {
+        self.seats.contains(&PlayerKind::Remote)
+    }
+
+    /// Whether a person plays any seat at this screen.
+    pub fn any_human(&self) -> bool {
+        self.seats.iter().any(|k| k.is_human())
+    }
+
+    /// The seats played by people at this screen.
+    pub fn humans(&self) -> impl Iterator<Item = Seat> + '_ {
+        self.iter().filter(|(_, k)| k.is_human()).map(|(s, _)| s)
+    }
+
+    /// Who plays `seat`; a seat beyond the table is played like the last one.
+    pub fn of(&self, seat: Seat) -> PlayerKind {
+        let i = seat.index().min(self.seats.len() - 1);
+        self.seats[i]
+    }
+
+    /// Puts `kind` in `seat` (a seat beyond the table is ignored).
+    pub fn set(&mut self, seat: Seat, kind: PlayerKind) {
+        if let Some(k) = self.seats.get_mut(seat.index()) {
+            *k = kind;
         }
+    }
+
+    /// Every seat and who plays it, in turn order.
+    pub fn iter(&self) -> impl Iterator<Item = (Seat, PlayerKind)> + '_ {
+        self.seats
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| (Seat::at(i), k))
+    }
+
+    /// These players at a table of `n` seats: the seats there are keep their players, a new
+    /// seat is played like the last seat after the first (so "you against the computer" stays
+    /// that at a larger table).
+    pub fn fitted(&self, n: usize) -> Players {
+        let n = n.clamp(2, Seat::MAX);
+        let mut seats = self.seats.clone();
+        let filler = *seats.last().expect("at least two seats");
+        seats.resize(n, filler);
+        Players { seats }
     }
 }
 
 impl Default for Players {
     fn default() -> Self {
-        Players {
-            white: PlayerKind::Human,
-            black: PlayerKind::Computer(Level::Amateur),
-        }
+        Players::two(PlayerKind::Human, PlayerKind::Computer(Level::Amateur))
     }
 }
 
@@ -143,6 +195,14 @@ pub struct Cli {
     /// Who plays Black: human, novice, amateur, strong or master.
     #[arg(long, default_value = "amateur")]
     pub black: PlayerKind,
+    /// How many seats the table has, for variants that offer several (Chinese checkers: 2, 3,
+    /// 4 or 6); default: the variant's first.
+    #[arg(long, value_name = "N")]
+    pub players: Option<usize>,
+    /// Who plays each seat in turn order, comma-separated, e.g. `human,master,human`: sets the
+    /// seat count too and overrides --white and --black.
+    #[arg(long, value_delimiter = ',', value_name = "KINDS")]
+    pub seats: Vec<PlayerKind>,
     /// Moves to play before the game is shown, e.g. "g2:e2 b7:d7".
     #[arg(long, default_value = "")]
     pub after: String,
@@ -292,11 +352,20 @@ impl Cli {
         self.menu || (self.variant.is_none() && self.after.is_empty())
     }
 
+    /// Who plays the seats: `--seats`, else White and Black (`--white`, `--black`) and the
+    /// seats after them played like Black, at a table of `--players` seats.
     pub fn players(&self) -> Players {
-        Players {
-            white: self.white,
-            black: self.black,
+        if let Some(players) = Players::new(self.seats.clone()) {
+            return players;
         }
+        Players::two(self.white, self.black).fitted(self.players.unwrap_or(2))
+    }
+
+    /// The seat count asked for on the command line, if any.
+    pub fn seat_count(&self) -> Option<usize> {
+        (self.seats.len() >= 2)
+            .then_some(self.seats.len())
+            .or(self.players)
     }
 }
 

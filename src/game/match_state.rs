@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 use boardcraft_rules::{
-    AnyEffect, AnyMove, AnyPosition, EndReason, Outcome, Position, Seat, Variant, position,
+    AnyEffect, AnyMove, AnyPosition, EndReason, Outcome, Places, Position, Seat, Variant, position,
 };
 
 use crate::{
@@ -85,39 +85,48 @@ pub struct Match {
     pub game_id: u64,
 }
 
-/// How a game ended: by a rule of the game or by a resignation.
+/// How a game ended: every seat's place, and what ended it (a rule of the game, a
+/// resignation, the online server).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct GameEnd {
-    pub winner: Option<Seat>,
+    pub places: Places,
     pub cause: EndCause,
 }
 
 impl GameEnd {
-    /// The end of a game with this rules' outcome and resignation (a resignation can only
-    /// come before the rules end the game, so it takes precedence).
-    pub fn of(outcome: Option<Outcome>, resigned: Option<Seat>) -> Option<GameEnd> {
-        Self::with_decided(outcome, resigned, None)
+    /// The end of a two-seat game: `winner` won, or nobody did.
+    pub fn two(winner: Option<Seat>, cause: EndCause) -> GameEnd {
+        GameEnd {
+            places: winner.map_or_else(|| Places::shared(2), |w| Places::win(w, 2)),
+            cause,
+        }
     }
 
-    /// As [`GameEnd::of`], with an end decided outside the rules (online), which comes after
-    /// a resignation and before the rules' outcome (the server ends a game only while its rules
-    /// have not).
-    pub fn with_decided(
-        outcome: Option<Outcome>,
+    /// The seat alone in first place, if one is.
+    pub fn winner(&self) -> Option<Seat> {
+        self.places.winner()
+    }
+
+    /// The end of a game in `position` with its resignation and an end decided outside the
+    /// rules (online). A resignation comes first (it can only come before the rules end the
+    /// game); a decided end next (the server ends a game only while its rules have not); then
+    /// the rules' outcome.
+    pub fn of(
+        position: &AnyPosition,
         resigned: Option<Seat>,
         decided: Option<GameEnd>,
     ) -> Option<GameEnd> {
-        if let Some(side) = resigned {
+        if let Some(seat) = resigned {
             return Some(GameEnd {
-                winner: Some(side.other()),
-                cause: EndCause::Resigned(side),
+                places: position.places_after_resignation(seat),
+                cause: EndCause::Resigned(seat),
             });
         }
         if decided.is_some() {
             return decided;
         }
-        outcome.map(|o| GameEnd {
-            winner: o.winner(),
+        position.outcome().map(|o| GameEnd {
+            places: o.places,
             cause: EndCause::Rules(o.reason),
         })
     }
@@ -147,7 +156,7 @@ impl Match {
 
     /// The end of the game, if it is over: a resignation, or the rules' outcome.
     pub fn end(&self) -> Option<GameEnd> {
-        GameEnd::with_decided(self.outcome(), self.resigned, self.decided)
+        GameEnd::of(&self.position, self.resigned, self.decided)
     }
 
     /// The phase a game in this state waits in (when no move is being animated).
@@ -193,7 +202,7 @@ impl Match {
         if len == 0 || self.resigned.is_some() || players.any_remote() {
             return 0;
         }
-        let any_human = players.white.is_human() || players.black.is_human();
+        let any_human = players.any_human();
         let mut n = 1;
         while any_human && n < len && !players.of(self.side_at(len - n)).is_human() {
             n += 1;
@@ -208,7 +217,7 @@ impl Match {
         if len == 0 || players.any_remote() {
             return 0;
         }
-        let any_human = players.white.is_human() || players.black.is_human();
+        let any_human = players.any_human();
         let mut n = 1;
         // After n replays, the next move to replay is redo[len - 1 - n], played by its side.
         while any_human && n < len && !players.of(self.redo[len - 1 - n].side).is_human() {
@@ -432,17 +441,20 @@ fn start_games(
     let Some(request) = requests.read().last() else {
         return;
     };
-    let start = request
-        .from
-        .clone()
-        .unwrap_or_else(|| request.variant.new_game());
+    // The table: the players asked for (or those seated now, for a rematch or a hot reload),
+    // at the variant's table of that many seats when it offers one; the players are then
+    // fitted to the seats the start position has.
+    let seats = request.players.clone().unwrap_or_else(|| players.clone());
+    let variant = seated(&request.variant, seats.count());
+    let start = request.from.clone().unwrap_or_else(|| variant.new_game());
+    let seats = seats.fitted(start.seat_count());
     let mut position = start.clone();
     let history = match replay(&mut position, &request.after) {
         Ok(history) => history,
         Err(e) => {
             let message = format!(
                 "cannot play the moves given with --after in {}: {e}",
-                request.variant.name
+                variant.name
             );
             error!("{message}");
             error.0 = Some(message);
@@ -457,7 +469,7 @@ fn start_games(
         .decided
         .filter(|_| !position.is_game_over() && resigned.is_none());
     let game = Match {
-        variant: request.variant.clone(),
+        variant,
         start,
         position,
         history,
@@ -469,10 +481,8 @@ fn start_games(
     let game_over = game.end().is_some();
     commands.insert_resource(game);
     // Written only when they change, so that systems watching the seats see real changes.
-    if let Some(seats) = &request.players
-        && *players != *seats
-    {
-        *players = seats.clone();
+    if *players != seats {
+        *players = seats;
     }
     if let Some(mut library) = library {
         match &request.follows {
@@ -490,7 +500,21 @@ fn start_games(
         TurnPhase::Ready
     });
     started.write(GameStarted { game_id });
-    info!("new game: {} (game {game_id})", request.variant.name);
+    info!(
+        "new game: {} for {} (game {game_id})",
+        request.variant.name,
+        players.count()
+    );
+}
+
+/// `variant` at its table of `seats` seats, if it offers one; else as it is.
+pub fn seated(variant: &Arc<Variant>, seats: usize) -> Arc<Variant> {
+    if variant.players() == seats {
+        return variant.clone();
+    }
+    variant
+        .with_players(seats)
+        .map_or_else(|| variant.clone(), Arc::new)
 }
 
 /// Back to the game in progress: the app shows it again, in the phase it rests in (a sub-state

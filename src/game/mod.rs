@@ -7,5 +7,6 @@ pub mod computer;
 pub mod config;
 pub mod match_state;
 pub mod review;
+pub mod seat_names;
 pub mod status;
 pub mod variants;

@@ -38,8 +38,6 @@ pub struct GameStatus {
     /// Variant files loaded and playable, and loaded but rejected (the menu lists both).
     pub variants: usize,
     pub broken_variants: usize,
-    /// Loaded and valid, but on a board the game does not draw yet (a star, a hexagon).
-    pub undrawn_variants: usize,
     /// Computer searches finished, the longest slice of any of them (ms: the longest the
     /// computer held the thread; in the browser, the page), and the last one's time (ms).
     pub searches: u32,
@@ -49,7 +47,7 @@ pub struct GameStatus {
 
 impl GameStatus {
     /// The fields as `(name, value)` pairs; the page's attribute is `data-<name>`.
-    pub fn fields(&self) -> [(&'static str, String); 16] {
+    pub fn fields(&self) -> [(&'static str, String); 15] {
         [
             ("app-state", self.app_state.to_owned()),
             ("variant", self.variant.clone()),
@@ -63,7 +61,6 @@ impl GameStatus {
             ("error", self.error.clone()),
             ("variants", self.variants.to_string()),
             ("broken-variants", self.broken_variants.to_string()),
-            ("undrawn-variants", self.undrawn_variants.to_string()),
             ("searches", self.searches.to_string()),
             ("longest-slice-ms", self.longest_slice_ms.to_string()),
             ("last-search-ms", self.last_search_ms.to_string()),
@@ -104,7 +101,6 @@ fn update_status(
         error: error.0.clone().unwrap_or_default(),
         variants: library.ready().count(),
         broken_variants: library.broken().count(),
-        undrawn_variants: library.undrawn().count(),
         searches: searches.searches,
         // Whole milliseconds round up: a slice that ran at all shows as at least 1.
         longest_slice_ms: searches.longest_slice.as_micros().div_ceil(1000) as u64,

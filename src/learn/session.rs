@@ -240,10 +240,7 @@ fn start_exercises(
         .filter(|a| a.id == id)
         .map_or(0, |a| a.wrong_tries);
     start.write(StartGame {
-        players: Some(Players {
-            white: PlayerKind::Human,
-            black: PlayerKind::Human,
-        }),
+        players: Some(Players::two(PlayerKind::Human, PlayerKind::Human)),
         follows: Follows::Nothing,
         ..StartGame::from_position(exercise.variant.clone(), exercise.start.clone())
     });

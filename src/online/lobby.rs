@@ -759,10 +759,10 @@ fn handle_answer(
                     // An online game being shown is left; the archived one is the board's,
                     // both seats the viewer's.
                     board.online.write(OnlineCommand::Leave);
-                    board.start.write(start.with_players(Players {
-                        white: crate::game::config::PlayerKind::Human,
-                        black: crate::game::config::PlayerKind::Human,
-                    }));
+                    board.start.write(start.with_players(Players::two(
+                        crate::game::config::PlayerKind::Human,
+                        crate::game::config::PlayerKind::Human,
+                    )));
                     lobby.review_after = Some(board.game.as_ref().map(|g| g.game_id));
                     lobby.entered = false;
                 }

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use bevy::prelude::*;
-use boardcraft_rules::{AnyPosition, Position, Seat, Variant};
+use boardcraft_rules::{AnyPosition, Places, Position, Seat, Variant};
 use boardcraft_saves::{
     Decided, Player, SaveError, SavedGame,
     slot::slot_key,
@@ -17,6 +17,7 @@ use super::{
 use crate::{
     game::config::{PlayerKind, Players, VariantChoice},
     game::match_state::{EndCause, GameEnd, Match, StartGame},
+    game::seat_names::SeatNames,
     game::variants::{EntryState, VariantLibrary},
     persistence::storage::{Storage, now_unix_secs},
 };
@@ -40,15 +41,34 @@ pub fn player_kind(player: Player) -> PlayerKind {
     }
 }
 
+/// Who played each seat of a save, at its table of seats.
+pub fn players_of(save: &SavedGame) -> Players {
+    let seats = [save.white, save.black]
+        .into_iter()
+        .chain(save.others.iter().copied())
+        .map(player_kind)
+        .collect();
+    Players::new(seats)
+        .unwrap_or_else(|| Players::two(player_kind(save.white), player_kind(save.black)))
+        .fitted(save.players.unwrap_or(2))
+}
+
 /// The save of the current game.
 pub fn saved_game_of(game: &Match, players: &Players) -> SavedGame {
     let moves = game.history.iter().map(|m| m.notation.clone()).collect();
     let save = SavedGame::new(
         &game.variant,
-        players.white.into(),
-        players.black.into(),
+        players.of(Seat::WHITE).into(),
+        players.of(Seat::BLACK).into(),
         moves,
         game.position.outcome(),
+    )
+    .with_others(
+        players
+            .iter()
+            .skip(2)
+            .map(|(_, kind)| kind.into())
+            .collect(),
     );
     // A game from another position than the variant's start (`--position`, a puzzle) keeps
     // that position, so that its moves replay from it.
@@ -87,15 +107,15 @@ fn decision_of(end: GameEnd) -> Option<Decided> {
 /// The game's end for a decision read from a save (an aborted online game loads aborted: no
 /// winner, the position it stopped at).
 fn end_of(decided: Decided) -> GameEnd {
-    GameEnd {
-        winner: decided.winner(),
-        cause: match decided {
+    GameEnd::two(
+        decided.winner(),
+        match decided {
             Decided::Timeout(side) => EndCause::Timeout(side),
             Decided::Abandoned(side) => EndCause::Abandoned(side),
             Decided::DrawAgreed => EndCause::DrawAgreed,
             Decided::Aborted => EndCause::Aborted,
         },
-    }
+    )
 }
 
 /// Whether stored bytes are a readable save (worth a backup when replaced).
@@ -212,10 +232,7 @@ pub fn start_of_save_bytes(bytes: &[u8], library: &VariantLibrary) -> Result<Sta
         resigned: replayed.resigned,
         decided: replayed.decided.map(end_of),
         ..StartGame::new(variant, replayed.line())
-            .with_players(Players {
-                white: player_kind(save.white),
-                black: player_kind(save.black),
-            })
+            .with_players(players_of(&save))
             .following(entry_path)
     })
 }
@@ -272,10 +289,7 @@ pub(super) fn load_games(
             resigned: ready.resigned,
             decided: ready.decided,
             ..StartGame::new(ready.variant.clone(), ready.line.clone())
-                .with_players(Players {
-                    white: player_kind(save.white),
-                    black: player_kind(save.black),
-                })
+                .with_players(players_of(&ready.loaded.value))
                 .following(ready.entry_path.clone())
         });
         results.write(PersistenceResult::Loaded { slot: slot.clone() });
@@ -324,11 +338,24 @@ pub(super) fn refresh_slots(storage: Res<Storage>, mut slots: ResMut<SaveSlots>)
 /// What a save says of its result: typed, or (a save written before the typed fields) the
 /// words it was saved with.
 fn slot_result(save: &SavedGame) -> SlotResult {
-    let decided = save.decided.map(end_of);
-    match (
-        GameEnd::with_decided(save.outcome, save.resigned, decided),
-        &save.result,
-    ) {
+    let seats = save.players.unwrap_or(2);
+    let end = if let Some(seat) = save.resigned {
+        // Without replaying the game, the finishers before the resignation are unknown: the
+        // others share the places above the resigning seat (with two seats: the other wins).
+        let others: Vec<Seat> = Seat::all(seats).filter(|s| *s != seat).collect();
+        Some(GameEnd {
+            places: Places::from_groups(&[&others, &[seat]], seats),
+            cause: EndCause::Resigned(seat),
+        })
+    } else if let Some(decided) = save.decided {
+        Some(end_of(decided))
+    } else {
+        save.outcome.map(|o| GameEnd {
+            places: o.places,
+            cause: EndCause::Rules(o.reason),
+        })
+    };
+    match (end, &save.result) {
         (Some(end), _) => SlotResult::Over(end),
         (None, Some(words)) => SlotResult::Described(words.clone()),
         (None, None) => SlotResult::Unfinished,
@@ -361,6 +388,7 @@ pub fn list_slots(storage: &Storage) -> Vec<SlotInfo> {
                         },
                         plies: save.moves.len(),
                         result: slot_result(&save),
+                        seats: SeatNames::of_saved(&save.variant, save.players.unwrap_or(2)),
                         slot,
                     };
                     (save.saved_at, info)
@@ -372,6 +400,7 @@ pub fn list_slots(storage: &Storage) -> Vec<SlotInfo> {
                         variant_title: String::new(),
                         plies: 0,
                         result: SlotResult::Unreadable(e),
+                        seats: SeatNames::two(),
                     },
                 ),
             }

@@ -120,6 +120,8 @@ pub struct SlotInfo {
     pub plies: usize,
     /// The result as saved, for the UI to word in the player's language.
     pub result: SlotResult,
+    /// What the saved game's seats are called.
+    pub seats: crate::game::seat_names::SeatNames,
 }
 
 /// A saved game's result as the save states it (the list does not replay saves: loading does,

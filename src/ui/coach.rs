@@ -2,7 +2,7 @@
 //! with a home-clear rule (9qum's 40-move rule), a warning while pieces are still at home near
 //! the deadline. The verdict comes from `crate::game::coach`; the deadline from the rules crate.
 use bevy_egui::egui;
-use boardcraft_rules::{AnyPosition, Seat};
+use boardcraft_rules::AnyPosition;
 
 use crate::{
     game::coach::{Coach, Grade},
@@ -29,10 +29,7 @@ pub fn show(
     if let AnyPosition::Race(position) = &game.position
         && let Some(deadline) = position.home_deadline()
     {
-        for side in Seat::BOTH {
-            if !players.of(side).is_human() {
-                continue;
-            }
+        for side in players.humans() {
             if let Some(warning) =
                 words::deadline_warning(lang, &deadline, side, DEADLINE_WARNING_TURNS)
             {

@@ -5,10 +5,12 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use boardcraft_rules::Position;
 
 use crate::{
+    game::config::Players,
     game::match_state::{AppState, Match, StartGame, TurnPhase},
     game::review::{Review, ReviewCommand},
+    game::seat_names::SeatNames,
     settings::Settings,
-    ui::i18n::{Key, tr},
+    ui::i18n::{self, Key, tr},
 };
 
 use super::{
@@ -45,6 +47,7 @@ fn game_over_dialog(
     mut next_state: ResMut<NextState<AppState>>,
     online: Option<Res<crate::online::Online>>,
     regions: Res<GameRegions>,
+    players: Res<Players>,
 ) -> Result {
     let Some(game) = game else {
         return Ok(());
@@ -75,6 +78,20 @@ fn game_over_dialog(
                 .color(colours.accent()),
         );
         ui.label(egui::RichText::new(&text.reason).size(16.0));
+        // More than two seats: every seat's place, best first, with its chip.
+        if end.places.seats() > 2 {
+            let seats = SeatNames::of(&game.position);
+            ui.add_space(4.0);
+            ui.label(egui::RichText::new(tr(lang, Key::PlacesTitle)).strong());
+            for (seat, line) in words::places_text(lang, &end, &seats) {
+                ui.horizontal(|ui| {
+                    super::seat_chip::chip(ui, super::seat_chip::look(&seats, seat), 18.0);
+                    let who = i18n::player(lang, players.of(seat));
+                    ui.label(egui::RichText::new(line).size(16.0));
+                    ui.label(egui::RichText::new(who).small().weak());
+                });
+            }
+        }
         // A lobby game: the rating change (or why there is none).
         if let Some((note, tone)) = online
             .as_ref()

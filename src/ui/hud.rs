@@ -17,6 +17,7 @@ use crate::{
         AppState, Match, RedoRequested, ResignRequested, TurnPhase, UndoRequested,
     },
     game::review::{Review, ReviewCommand},
+    game::seat_names::SeatNames,
     input::Selection,
     settings::{Language, Settings, View},
     ui::i18n::{Key, side, side_lower, tr, trf, variant_text},
@@ -29,6 +30,7 @@ use super::{
     layout::{self, GameRegions, Shape},
     move_list,
     screens::{ResignDialog, SavesWindow, SettingsWindow},
+    seat_chip,
     shown::UiDrawing,
     words,
 };
@@ -96,18 +98,38 @@ impl PanelActions<'_> {
     }
 }
 
-/// The side a "Resign" button resigns for: the only human, or the human to move when both
-/// sides are human; nobody when the computer plays both sides.
+/// The seat a "Resign" button resigns for: the only human still playing, or the human to move
+/// when several people play at this screen; nobody when the computer plays every seat (or no
+/// person is to move among several).
 pub fn resigning_side(game: &Match, players: &Players) -> Option<Seat> {
-    let humans: Vec<Seat> = Seat::BOTH
-        .into_iter()
-        .filter(|c| players.of(*c).is_human())
-        .collect();
+    let finished = game.position.finish_order();
+    let humans: Vec<Seat> = players.humans().filter(|s| !finished.contains(s)).collect();
+    let to_move = game.position.side_to_move();
     match humans.as_slice() {
+        [] => None,
         [only] => Some(*only),
-        [_, _] => Some(game.position.side_to_move()),
+        _ if humans.contains(&to_move) => Some(to_move),
         _ => None,
     }
+}
+
+/// In hot-seat (several people at one screen): the person to move when the device must change
+/// hands, that is when the last person to move sat in another seat.
+pub fn pass_to(game: &Match, players: &Players) -> Option<Seat> {
+    if players.humans().count() < 2 || game.end().is_some() {
+        return None;
+    }
+    let to_move = game.position.side_to_move();
+    if !players.of(to_move).is_human() {
+        return None;
+    }
+    let last_human = game
+        .history
+        .iter()
+        .rev()
+        .map(|m| m.side)
+        .find(|s| players.of(*s).is_human())?;
+    (last_human != to_move).then_some(to_move)
 }
 
 /// The variant's title in the player's language (a mod's own title otherwise).
@@ -400,18 +422,35 @@ fn more_buttons(
 
 fn header(ui: &mut egui::Ui, lang: Language, game: &Match, players: &Players) {
     ui.heading(variant_title(lang, &game.variant));
-    for c in Seat::BOTH {
-        ui.label(
-            egui::RichText::new(trf(
+    let seats = SeatNames::of(&game.position);
+    let finished = game.position.finish_order();
+    let to_move = game.position.side_to_move();
+    for c in Seat::all(seats.count()) {
+        ui.horizontal(|ui| {
+            seat_chip::chip(ui, seat_chip::look(&seats, c), 14.0);
+            let text = egui::RichText::new(trf(
                 lang,
                 Key::PlayerOfSide,
                 &[
-                    ("Side", &side(lang, c)),
+                    ("Side", &side(lang, &seats, c)),
                     ("player", &crate::ui::i18n::player(lang, players.of(c))),
                 ],
             ))
-            .small(),
-        );
+            .small();
+            ui.label(if c == to_move && game.end().is_none() {
+                text.strong()
+            } else {
+                text
+            });
+            // A seat that has finished while the others play on for the places.
+            if let Some(i) = finished.iter().position(|s| *s == c) {
+                ui.label(
+                    egui::RichText::new(crate::ui::i18n::place(lang, i as u8 + 1))
+                        .small()
+                        .strong(),
+                );
+            }
+        });
     }
 }
 
@@ -444,6 +483,7 @@ fn status(
         return;
     }
     let to_move = game.position.side_to_move();
+    let seats = SeatNames::of(&game.position);
     let over = state
         .phase
         .as_ref()
@@ -466,26 +506,44 @@ fn status(
             lang,
             Key::Thinking,
             &[
-                ("Side", &side(lang, thinking_side)),
-                ("side", &side_lower(lang, thinking_side)),
+                ("Side", &side(lang, &seats, thinking_side)),
+                ("side", &side_lower(lang, &seats, thinking_side)),
                 ("seconds", &seconds),
             ],
         )));
     } else {
-        ui.label(big(trf(
-            lang,
-            Key::ToMove,
-            &[
-                ("Side", &side(lang, to_move)),
-                ("side", &side_lower(lang, to_move)),
-            ],
-        )));
+        ui.horizontal(|ui| {
+            seat_chip::chip(ui, seat_chip::look(&seats, to_move), 20.0);
+            ui.label(big(trf(
+                lang,
+                Key::ToMove,
+                &[
+                    ("Side", &side(lang, &seats, to_move)),
+                    ("side", &side_lower(lang, &seats, to_move)),
+                ],
+            )));
+        });
+        if let Some(next) = pass_to(game, &state.players) {
+            ui.label(
+                egui::RichText::new(trf(
+                    lang,
+                    Key::PassDevice,
+                    &[
+                        ("Side", &side(lang, &seats, next)),
+                        ("side", &side_lower(lang, &seats, next)),
+                    ],
+                ))
+                .color(colours.accent())
+                .strong(),
+            );
+        }
     }
     ui.horizontal_wrapped(|ui| {
         ui.label(trf(
             lang,
             Key::MoveNumber,
-            &[("n", &(game.position.ply() / 2 + 1))],
+            // A move number counts rounds: every seat moves once in each.
+            &[("n", &(game.position.ply() as usize / seats.count() + 1))],
         ));
         if let Some(last) = game.history.last() {
             ui.label("·");
@@ -602,6 +660,7 @@ fn confirm_resign(
         return Ok(());
     };
     let lang = settings.language;
+    let seats = SeatNames::of(&game.position);
     let ctx = contexts.ctx_mut()?;
     layout::dialog(
         ctx,
@@ -615,8 +674,8 @@ fn confirm_resign(
             lang,
             Key::ResignQuestion,
             &[
-                ("Side", &side(lang, side_resigning)),
-                ("side", &side_lower(lang, side_resigning)),
+                ("Side", &side(lang, &seats, side_resigning)),
+                ("side", &side_lower(lang, &seats, side_resigning)),
             ],
         ));
         ui.horizontal_wrapped(|ui| {

@@ -13,6 +13,7 @@ use boardcraft_rules::{AnyMove, AnyPosition, Position};
 use crate::{
     game::match_state::{AppState, Match},
     game::review::{Review, ReviewCommand},
+    game::seat_names::SeatNames,
     learn::content::{Exercise, ExerciseId, LearnLibrary, Origin},
     learn::copy_position::{CopiedPosition, CopyPositionRequested},
     learn::progress::{LearnProgress, ProgressStatus},
@@ -604,8 +605,8 @@ fn puzzles(
                     lang,
                     LearnKey::YourSide,
                     &[
-                        ("Side", &side(lang, to_move)),
-                        ("side", &side_lower(lang, to_move)),
+                        ("Side", &side(lang, &SeatNames::of(&p.start), to_move)),
+                        ("side", &side_lower(lang, &SeatNames::of(&p.start), to_move)),
                     ],
                 ))
                 .small(),
@@ -748,8 +749,11 @@ fn exercise_panel(
                             lang,
                             LearnKey::YourSide,
                             &[
-                                ("Side", &side(lang, player)),
-                                ("side", &side_lower(lang, player)),
+                                ("Side", &side(lang, &SeatNames::of(&exercise.start), player)),
+                                (
+                                    "side",
+                                    &side_lower(lang, &SeatNames::of(&exercise.start), player),
+                                ),
                             ],
                         ));
                         if active.solved_before && active.progress != Progress::Solved {

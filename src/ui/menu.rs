@@ -4,11 +4,12 @@
 //! progress, to loading a saved game and to the settings.
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use boardcraft_rules::Seat;
+use boardcraft_rules::{Seat, Variant};
 
 use crate::{
     game::config::{GameConfig, Level, PlayerKind, Players},
     game::match_state::{AppState, ContinueGame, Match},
+    game::seat_names::SeatNames,
     game::variants::{Entry, NewGameRequested, Origin, VariantLibrary},
     settings::{Language, Settings},
     ui::i18n::{Key, LearnKey, learn_tr, player, side, side_lower, tr, trf, variant_text},
@@ -28,18 +29,26 @@ use super::{
 pub struct MenuDraft {
     /// The library entry (its asset path) of the chosen variant.
     pub selected: Option<String>,
-    pub white: PlayerKind,
-    pub black: PlayerKind,
+    /// Who plays each seat; their number is the table chosen (for variants that offer
+    /// several).
+    pub players: Players,
 }
 
 impl Default for MenuDraft {
     fn default() -> Self {
-        let players = Players::default();
         MenuDraft {
             selected: None,
-            white: players.white,
-            black: players.black,
+            players: Players::default(),
         }
+    }
+}
+
+impl MenuDraft {
+    /// The chosen variant at the table chosen, if it offers that table; else at its first.
+    pub fn seated(&self, variant: &Variant) -> Variant {
+        variant
+            .with_players(self.players.count())
+            .unwrap_or_else(|| variant.clone())
     }
 }
 
@@ -71,8 +80,7 @@ fn enter_menu(
     library: Res<VariantLibrary>,
     mut skip: MessageWriter<SkipAnimation>,
 ) {
-    draft.white = players.white;
-    draft.black = players.black;
+    draft.players = players.clone();
     if let Some(playing) = &library.playing {
         draft.selected = Some(playing.clone());
     }
@@ -285,10 +293,7 @@ fn main_menu(
     if chosen_start && let Some(path) = draft.selected.clone() {
         start.write(NewGameRequested {
             path,
-            players: Players {
-                white: draft.white,
-                black: draft.black,
-            },
+            players: draft.players.clone(),
         });
     }
     Ok(())
@@ -351,7 +356,9 @@ fn details(
         return false;
     };
     let (title, summary) = describe(lang, variant);
+    let variant = &draft.seated(variant);
     let preview = previews.of(variant);
+    let seats = SeatNames::of_variant(variant);
     ui.heading(title);
     ui.label(summary);
     ui.label(
@@ -359,8 +366,8 @@ fn details(
             lang,
             Key::MenuMovesFirst,
             &[
-                ("Side", &side(lang, preview.first)),
-                ("side", &side_lower(lang, preview.first)),
+                ("Side", &side(lang, &seats, preview.first)),
+                ("side", &side_lower(lang, &seats, preview.first)),
             ],
         ))
         .small(),
@@ -369,7 +376,9 @@ fn details(
         (ui.available_width() * 0.7).clamp(100.0, 300.0)
     } else {
         // Room under the board for the players and Start.
-        let reserve = 100.0 + 3.0 * layout::button_height(ui, 26.0);
+        let rows =
+            variant.players() as f32 + 1.0 + f32::from(u8::from(variant.player_counts().len() > 1));
+        let reserve = 100.0 + rows * layout::button_height(ui, 26.0);
         (ui.available_height() - reserve)
             .min(ui.available_width())
             .clamp(120.0, 420.0)
@@ -381,28 +390,48 @@ fn details(
     let board = egui::Rect::from_center_size(rect.center(), egui::vec2(board_side, board_side));
     super::preview::draw(ui.painter(), board, &preview.layout, &preview.snapshot);
     ui.add_space(6.0);
+    // The table: how many play, for a variant that offers several.
+    let counts = variant.player_counts();
+    if counts.len() > 1 {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(egui::RichText::new(tr(lang, Key::MenuSeatCount)).strong());
+            for n in counts {
+                let chosen = n == variant.players();
+                let button = egui::Button::selectable(chosen, egui::RichText::new(n.to_string()))
+                    .min_size(egui::vec2(layout::button_height(ui, 32.0), 0.0));
+                if ui.add(button).clicked() && !chosen {
+                    draft.players = draft.players.fitted(n);
+                }
+            }
+        });
+    }
     ui.label(egui::RichText::new(tr(lang, Key::MenuPlayers)).strong());
+    let mut players = draft.players.fitted(variant.players());
     egui::Grid::new("menu_players")
         .num_columns(2)
         .spacing(egui::vec2(12.0, 6.0))
         .show(ui, |ui| {
-            for c in Seat::BOTH {
-                ui.label(side(lang, c));
-                let current = match c {
-                    Seat::WHITE => &mut draft.white,
-                    _ => &mut draft.black,
-                };
+            for c in Seat::all(variant.players()) {
+                ui.horizontal(|ui| {
+                    super::seat_chip::chip(ui, super::seat_chip::look(&seats, c), 16.0);
+                    ui.label(side(lang, &seats, c));
+                });
+                let mut current = players.of(c);
                 egui::ComboBox::from_id_salt(("menu_player", c.index()))
-                    .selected_text(player(lang, *current))
+                    .selected_text(player(lang, current))
                     .width(220.0_f32.min(ui.available_width() - 8.0))
                     .show_ui(ui, |ui| {
                         for kind in PLAYER_CHOICES {
-                            ui.selectable_value(current, kind, player(lang, kind));
+                            ui.selectable_value(&mut current, kind, player(lang, kind));
                         }
                     });
+                players.set(c, current);
                 ui.end_row();
             }
         });
+    if players != draft.players {
+        draft.players = players;
+    }
     ui.add_space(6.0);
     ui.add(
         egui::Button::new(

@@ -47,6 +47,7 @@ pub mod online;
 pub mod preview;
 pub mod saves;
 pub mod screens;
+pub mod seat_chip;
 pub mod settings;
 pub mod shortcuts;
 pub mod shown;

@@ -7,6 +7,7 @@ use bevy_egui::egui;
 use crate::{
     game::match_state::Match,
     game::review::{Review, ReviewCommand},
+    game::seat_names::SeatNames,
     settings::Language,
     ui::i18n::{Key, side, tr},
 };
@@ -71,15 +72,24 @@ pub fn show(
                 || boardcraft_rules::Position::side_to_move(&game.start),
                 |m| m.side,
             );
+            let seats = SeatNames::of(&game.position);
+            let n = seats.count();
+            // A round per row (every seat's move once), as long as a row fits the panel; at
+            // a larger table one move per row. Beyond two seats each move carries its seat's
+            // chip: a seat that finished is skipped, so columns need not stay one seat's.
+            let per_row = if n <= 3 { n } else { 1 };
+            let chips = n > 2;
             egui::Grid::new("move_list")
-                .num_columns(3)
+                .num_columns(per_row + 1)
                 .striped(true)
                 .min_col_width(30.0)
                 .spacing(egui::vec2(10.0, 3.0))
                 .show(ui, |ui| {
                     ui.label("");
-                    for c in [first_side, first_side.other()] {
-                        ui.label(egui::RichText::new(side(lang, c)).small().weak());
+                    let mut c = first_side;
+                    for _ in 0..per_row {
+                        ui.label(egui::RichText::new(side(lang, &seats, c)).small().weak());
+                        c = c.next(n);
                     }
                     ui.end_row();
                     ui.label("");
@@ -95,31 +105,29 @@ pub fn show(
                     }
                     ui.label("");
                     ui.end_row();
-                    for (row, pair) in game.history.chunks(2).enumerate() {
+                    for (row, pair) in game.history.chunks(per_row).enumerate() {
                         ui.label(
-                            egui::RichText::new(format!("{}.", row + 1))
+                            egui::RichText::new(format!("{}.", row * per_row / n + 1))
                                 .monospace()
                                 .color(colours.accent()),
                         );
                         for (i, played) in pair.iter().enumerate() {
                             // The position after this move is ply `index + 1`.
-                            let after = row * 2 + i + 1;
-                            let text = egui::RichText::new(&played.notation).monospace();
-                            drawn.push(played.notation.clone());
-                            let cell =
-                                ui.add(egui::Button::selectable(shown == after, text).min_size(
-                                    egui::vec2(super::layout::button_height(ui, 0.0), 0.0),
-                                ));
-                            if cell.clicked() {
-                                commands.write(if after == len {
-                                    ReviewCommand::Live
-                                } else {
-                                    ReviewCommand::Go(after)
+                            let after = row * per_row + i + 1;
+                            if chips {
+                                ui.horizontal(|ui| {
+                                    super::seat_chip::chip(
+                                        ui,
+                                        super::seat_chip::look(&seats, played.side),
+                                        12.0,
+                                    );
+                                    move_cell(
+                                        ui, commands, drawn, played, shown, after, len, scroll_now,
+                                    );
                                 });
+                                continue;
                             }
-                            if shown == after && scroll_now {
-                                cell.scroll_to_me(Some(egui::Align::Center));
-                            }
+                            move_cell(ui, commands, drawn, played, shown, after, len, scroll_now);
                         }
                         ui.end_row();
                     }
@@ -128,4 +136,34 @@ pub fn show(
                 ui.weak(tr(lang, Key::NoMovesYet));
             }
         });
+}
+
+/// One move of the list: its notation, a button to review the position after it.
+#[allow(clippy::too_many_arguments)]
+fn move_cell(
+    ui: &mut egui::Ui,
+    commands: &mut MessageWriter<ReviewCommand>,
+    drawn: &mut Vec<String>,
+    played: &crate::game::match_state::PlayedMove,
+    shown: usize,
+    after: usize,
+    len: usize,
+    scroll_now: bool,
+) {
+    let text = egui::RichText::new(&played.notation).monospace();
+    drawn.push(played.notation.clone());
+    let cell = ui.add(
+        egui::Button::selectable(shown == after, text)
+            .min_size(egui::vec2(super::layout::button_height(ui, 0.0), 0.0)),
+    );
+    if cell.clicked() {
+        commands.write(if after == len {
+            ReviewCommand::Live
+        } else {
+            ReviewCommand::Go(after)
+        });
+    }
+    if shown == after && scroll_now {
+        cell.scroll_to_me(Some(egui::Align::Center));
+    }
 }

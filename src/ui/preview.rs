@@ -21,12 +21,12 @@ pub struct Preview {
 
 /// Previews per variant file (by content hash), built on first use.
 #[derive(Resource, Default)]
-pub struct Previews(HashMap<u64, Arc<Preview>>);
+pub struct Previews(HashMap<(u64, usize), Arc<Preview>>);
 
 impl Previews {
     pub fn of(&mut self, variant: &Variant) -> Arc<Preview> {
         self.0
-            .entry(variant.content_hash)
+            .entry((variant.content_hash, variant.players()))
             .or_insert_with(|| {
                 let layout = Layout::for_variant(variant);
                 let start = variant.new_game();

@@ -251,7 +251,7 @@ fn saves_window(
                     ui.vertical(|ui| {
                         ui.label(egui::RichText::new(&info.slot).strong());
                         let moves = count(lang, info.plies.div_ceil(2) as u64, Noun::Move);
-                        let result = words::slot_result_text(lang, &info.result);
+                        let result = words::slot_result_text(lang, &info.result, &info.seats);
                         ui.label(
                             egui::RichText::new(trf(
                                 lang,

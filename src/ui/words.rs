@@ -11,7 +11,7 @@ use crate::{
     game::match_state::{EndCause, GameEnd},
     persistence::{Notice as PersistenceNotice, SlotResult},
     settings::Language,
-    ui::i18n::{Key, Noun, count, side, side_lower, tr, trf},
+    ui::i18n::{Key, Noun, SeatNames, count, place, side, side_lower, tr, trf},
 };
 
 /// The headline ("White wins", "Draw") and the reason of a finished game.
@@ -29,21 +29,28 @@ pub fn end_text(
     variant: &Variant,
     side_to_move: Seat,
 ) -> EndText {
-    let headline = match end.winner {
+    let seats = SeatNames::of_variant(variant);
+    let headline = match end.winner() {
         None if end.cause == EndCause::Aborted => tr(language, Key::ResultAborted).to_owned(),
         Some(w) => trf(
             language,
             Key::ResultWin,
             &[
-                ("Side", &side(language, w)),
-                ("side", &side_lower(language, w)),
+                ("Side", &side(language, &seats, w)),
+                ("side", &side_lower(language, &seats, w)),
             ],
         ),
+        // Nobody alone in first place: every seat shares it (a draw), or several do.
         None => tr(language, Key::ResultDraw).to_owned(),
     };
-    let winner = end.winner.unwrap_or(side_to_move.other());
-    let loser = winner.other();
-    let names = |c: Seat| (side(language, c), side_lower(language, c));
+    // The seat the reason is about: the one who resigned, ran out of time or left, else the
+    // winner and the seat in last place (with two seats: the other one).
+    let winner = end.winner().unwrap_or(side_to_move.next(seats.count()));
+    let loser = match end.cause {
+        EndCause::Resigned(s) | EndCause::Timeout(s) | EndCause::Abandoned(s) => s,
+        _ => last_place(&end, winner),
+    };
+    let names = |c: Seat| (side(language, &seats, c), side_lower(language, &seats, c));
     let (winner_cap, winner_low) = names(winner);
     let (loser_cap, loser_low) = names(loser);
     let (mover_cap, mover_low) = names(side_to_move);
@@ -77,7 +84,7 @@ pub fn end_text(
             EndReason::BothFinished => tr(language, Key::ReasonBothFinished).to_owned(),
             EndReason::HomeNotVacated => {
                 let moves = race.and_then(|r| r.home_clear_ply()).unwrap_or(80) / 2;
-                match end.winner {
+                match end.winner() {
                     Some(_) => trf(
                         language,
                         Key::ReasonHomeNotVacatedWin,
@@ -94,7 +101,7 @@ pub fn end_text(
                     &[("n", &moves), ("white", &white), ("black", &black)],
                 )
             }
-            EndReason::NoLegalMoves => match end.winner {
+            EndReason::NoLegalMoves => match end.winner() {
                 Some(_) => with_loser(Key::ReasonNoLegalMovesWin),
                 None => trf(
                     language,
@@ -131,39 +138,66 @@ pub fn end_text(
     EndText { headline, reason }
 }
 
+/// The seat in the last place of `end` (the first such in turn order), else `winner`'s next.
+fn last_place(end: &GameEnd, winner: Seat) -> Seat {
+    let n = end.places.seats();
+    Seat::all(n)
+        .max_by_key(|s| (end.places.of(*s), std::cmp::Reverse(s.index())))
+        .filter(|s| *s != winner)
+        .unwrap_or(winner.next(n))
+}
+
+/// Every seat's place, best first: "1st Red · 2nd Blue · 3rd Yellow" (ties share a place).
+pub fn places_text(language: Language, end: &GameEnd, seats: &SeatNames) -> Vec<(Seat, String)> {
+    let mut order: Vec<Seat> = Seat::all(end.places.seats()).collect();
+    order.sort_by_key(|s| (end.places.of(*s), s.index()));
+    order
+        .into_iter()
+        .map(|s| {
+            (
+                s,
+                format!(
+                    "{} {}",
+                    place(language, end.places.of(s)),
+                    side(language, seats, s)
+                ),
+            )
+        })
+        .collect()
+}
+
 /// A saved game's result in the list of saves: "White wins", "Draw", "Black wins: White
 /// resigned" (the full reason of a rule ending needs the replayed game: the game-over dialog
 /// shows it once the save is loaded).
-pub fn slot_result_text(language: Language, result: &SlotResult) -> String {
+pub fn slot_result_text(language: Language, result: &SlotResult, seats: &SeatNames) -> String {
     match result {
         SlotResult::Unfinished => tr(language, Key::Unfinished).to_owned(),
         SlotResult::Over(GameEnd {
             cause: EndCause::Resigned(loser),
-            ..
-        }) => {
+            places,
+        }) if places.seats() == 2 => {
             let winner = loser.other();
             trf(
                 language,
                 Key::SlotResigned,
                 &[
-                    ("Side", &side(language, winner)),
-                    ("side", &side_lower(language, winner)),
-                    ("loser", &side_lower(language, *loser)),
+                    ("Side", &side(language, seats, winner)),
+                    ("side", &side_lower(language, seats, winner)),
+                    ("loser", &side_lower(language, seats, *loser)),
                 ],
             )
         }
-        SlotResult::Over(GameEnd {
-            winner: Some(winner),
-            ..
-        }) => trf(
-            language,
-            Key::ResultWin,
-            &[
-                ("Side", &side(language, *winner)),
-                ("side", &side_lower(language, *winner)),
-            ],
-        ),
-        SlotResult::Over(GameEnd { winner: None, .. }) => tr(language, Key::ResultDraw).to_owned(),
+        SlotResult::Over(end) => match end.winner() {
+            Some(winner) => trf(
+                language,
+                Key::ResultWin,
+                &[
+                    ("Side", &side(language, seats, winner)),
+                    ("side", &side_lower(language, seats, winner)),
+                ],
+            ),
+            None => tr(language, Key::ResultDraw).to_owned(),
+        },
         // Saved before results were typed: the English words are all there is.
         SlotResult::Described(words) => words.clone(),
         SlotResult::Unreadable(error) => trf(
@@ -371,14 +405,17 @@ pub fn persistence_notice_text(language: Language, notice: &PersistenceNotice) -
         PersistenceNotice::Save(SaveWarning::VariantChanged { .. }) => {
             tr(language, Key::WarnVariantChanged).to_owned()
         }
-        PersistenceNotice::Save(SaveWarning::ResignationIgnored { side: resigned }) => trf(
-            language,
-            Key::WarnResignationIgnored,
-            &[
-                ("Side", &side(language, *resigned)),
-                ("side", &side_lower(language, *resigned)),
-            ],
-        ),
+        PersistenceNotice::Save(SaveWarning::ResignationIgnored { side: resigned }) => {
+            let seats = SeatNames::two();
+            trf(
+                language,
+                Key::WarnResignationIgnored,
+                &[
+                    ("Side", &side(language, &seats, *resigned)),
+                    ("side", &side_lower(language, &seats, *resigned)),
+                ],
+            )
+        }
         PersistenceNotice::Save(SaveWarning::DecisionIgnored { .. }) => {
             tr(language, Key::WarnDecisionIgnored).to_owned()
         }

@@ -144,7 +144,7 @@ fn follow_view_setting(settings: Res<Settings>, mut cameras: Query<&mut OrbitCam
 /// or online, where the other side is the remote player); White when both sides are people at
 /// this screen, or nobody is (computer against computer, a spectator).
 pub fn facing(players: &Players) -> Side {
-    match (players.white, players.black) {
+    match (players.of(Side::WHITE), players.of(Side::BLACK)) {
         (PlayerKind::Human, PlayerKind::Human) => Side::WHITE,
         (_, PlayerKind::Human) => Side::BLACK,
         _ => Side::WHITE,

@@ -13,25 +13,13 @@ use crate::common::{STEP, humans, start};
 /// screen for a player of Black (against the computer, or online), White's otherwise.
 #[test]
 fn the_camera_faces_the_side_of_the_person_playing() {
-    let black_human = Players {
-        white: PlayerKind::Computer(Level::Novice),
-        black: PlayerKind::Human,
-    };
-    let online_black = Players {
-        white: PlayerKind::Remote,
-        black: PlayerKind::Human,
-    };
+    let black_human = Players::two(PlayerKind::Computer(Level::Novice), PlayerKind::Human);
+    let online_black = Players::two(PlayerKind::Remote, PlayerKind::Human);
     for (players, black_at_bottom) in [
         (humans(), false),
         (black_human, true),
         (online_black, true),
-        (
-            Players {
-                white: PlayerKind::Human,
-                black: PlayerKind::Remote,
-            },
-            false,
-        ),
+        (Players::two(PlayerKind::Human, PlayerKind::Remote), false),
     ] {
         let config = GameConfig {
             variant: VariantChoice::parse("ugolki-9qum"),

@@ -17,10 +17,7 @@ use boardcraft_rules::Position;
 pub const STEP: Duration = Duration::from_millis(50);
 
 pub fn humans() -> Players {
-    Players {
-        white: PlayerKind::Human,
-        black: PlayerKind::Human,
-    }
+    Players::two(PlayerKind::Human, PlayerKind::Human)
 }
 
 pub fn app_for(variant: &str, after: &str, players: Players) -> App {

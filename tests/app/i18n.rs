@@ -132,17 +132,11 @@ fn all_ends() -> Vec<GameEnd> {
     let mut ends = Vec::new();
     for reason in reasons {
         for winner in [Some(Seat::WHITE), Some(Seat::BLACK), None] {
-            ends.push(GameEnd {
-                winner,
-                cause: EndCause::Rules(reason),
-            });
+            ends.push(GameEnd::two(winner, EndCause::Rules(reason)));
         }
     }
     for side in Seat::BOTH {
-        ends.push(GameEnd {
-            winner: Some(side.other()),
-            cause: EndCause::Resigned(side),
-        });
+        ends.push(GameEnd::two(Some(side.other()), EndCause::Resigned(side)));
     }
     ends
 }
@@ -169,10 +163,10 @@ fn every_end_of_game_is_told_in_every_language() {
 #[test]
 fn the_forty_move_rule_is_told_in_its_own_terms() {
     let variant = shipped_variant("ugolki-9qum").unwrap();
-    let end = GameEnd {
-        winner: Some(Seat::BLACK),
-        cause: EndCause::Rules(EndReason::HomeNotVacated),
-    };
+    let end = GameEnd::two(
+        Some(Seat::BLACK),
+        EndCause::Rules(EndReason::HomeNotVacated),
+    );
     let en = end_text(Language::English, end, &variant, Seat::WHITE);
     assert_eq!(en.headline, "Black wins");
     assert_eq!(en.reason, "40-move rule: White still had a piece at home.");
@@ -184,10 +178,7 @@ fn the_forty_move_rule_is_told_in_its_own_terms() {
     );
     let capped = end_text(
         Language::Russian,
-        GameEnd {
-            winner: None,
-            cause: EndCause::Rules(EndReason::PlyCap),
-        },
+        GameEnd::two(None, EndCause::Rules(EndReason::PlyCap)),
         &shipped_variant("halma-16").unwrap(),
         Seat::WHITE,
     );

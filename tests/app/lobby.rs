@@ -372,7 +372,7 @@ fn a_lobby_game_resigned_at_once_is_aborted_and_unrated() {
     // b's board was ended by the server's word: aborted, nobody won.
     let end = game(&b).end().unwrap();
     assert_eq!(end.cause, EndCause::Aborted);
-    assert_eq!(end.winner, None);
+    assert_eq!(end.winner(), None);
     let words = boardcraft::ui::words::end_text(
         Language::Russian,
         end,

@@ -23,6 +23,7 @@ mod saves_ui;
 mod screen_states;
 mod screens;
 mod scripts;
+mod seats;
 mod settings;
 mod start;
 mod theme;

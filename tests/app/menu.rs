@@ -63,10 +63,7 @@ fn the_menu_starts_the_chosen_game_with_the_chosen_players() {
         "in the menu, no game starts by itself"
     );
 
-    let players = Players {
-        white: PlayerKind::Computer(Level::Strong),
-        black: PlayerKind::Human,
-    };
+    let players = Players::two(PlayerKind::Computer(Level::Strong), PlayerKind::Human);
     app.world_mut().write_message(NewGameRequested {
         path: "variants/focus.ron".into(),
         players: players.clone(),

@@ -16,7 +16,7 @@ use boardcraft::{
     view::animation::PieceLanded,
 };
 use boardcraft_protocol::{ColorChoice, OfferKind, Side};
-use boardcraft_rules::{AnyPosition, Position};
+use boardcraft_rules::{AnyPosition, Position, Seat};
 
 use crate::common::{
     Landings, app_for, finished_line, humans, phase, record_landings, stable_phase,
@@ -161,8 +161,8 @@ fn start_game(server: &TestServer, variant: &str) -> (App, App) {
     assert_eq!(game(&b).variant.name, variant);
     // The remote side is the remote player: nobody's clicks move it.
     let players = |app: &App| app.world().resource::<Players>().clone();
-    assert_eq!(players(&a).black, PlayerKind::Remote);
-    assert_eq!(players(&b).white, PlayerKind::Remote);
+    assert_eq!(players(&a).of(Seat::BLACK), PlayerKind::Remote);
+    assert_eq!(players(&b).of(Seat::WHITE), PlayerKind::Remote);
     (a, b)
 }
 
@@ -437,7 +437,7 @@ fn a_draw_offer_and_a_takeback_are_answered() {
     for app in [&a, &b] {
         let end = game(app).end().expect("the game is over");
         assert_eq!(end.cause, EndCause::DrawAgreed);
-        assert_eq!(end.winner, None);
+        assert_eq!(end.winner(), None);
     }
 }
 
@@ -484,7 +484,7 @@ fn a_restarted_app_takes_its_seat_again_and_a_spectator_is_counted() {
     assert_eq!(online(&c).seat, None);
     let players = c.world().resource::<Players>().clone();
     assert_eq!(
-        (players.white, players.black),
+        (players.of(Seat::WHITE), players.of(Seat::BLACK)),
         (PlayerKind::Remote, PlayerKind::Remote)
     );
     assert_eq!(online(&c).stage, Stage::InGame);
@@ -561,7 +561,7 @@ fn a_flag_fall_and_an_abandoned_game_end_in_words() {
     for app in [&a, &b] {
         let end = game(app).end().unwrap();
         assert_eq!(end.cause, EndCause::Timeout(boardcraft_rules::Seat::WHITE));
-        assert_eq!(end.winner, Some(boardcraft_rules::Seat::BLACK));
+        assert_eq!(end.winner(), Some(boardcraft_rules::Seat::BLACK));
     }
 
     // Abandonment: a new untimed game; B goes away for good, A claims after the grace period.

@@ -107,10 +107,10 @@ fn the_status_follows_the_game() {
 
 #[test]
 fn the_status_names_the_thinking_side() {
-    let players = boardcraft::game::config::Players {
-        white: PlayerKind::Human,
-        black: PlayerKind::Computer(Level::Strong),
-    };
+    let players = boardcraft::game::config::Players::two(
+        PlayerKind::Human,
+        PlayerKind::Computer(Level::Strong),
+    );
     let mut app = app_for("ugolki-hg-3x3", "g2:e2", players);
     start(&mut app);
     // Every frame until the computer's move: the status says Black thinks exactly while the

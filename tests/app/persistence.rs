@@ -78,10 +78,7 @@ fn game_of(world: &World) -> (String, String, Option<String>, u64) {
 fn a_finished_game_round_trips() {
     let home = tempfile::tempdir().unwrap();
     let line = finished_line("gipf-basic").join(" ");
-    let players = Players {
-        white: PlayerKind::Human,
-        black: PlayerKind::Computer(Level::Master),
-    };
+    let players = Players::two(PlayerKind::Human, PlayerKind::Computer(Level::Master));
     let mut app = app_in(home.path(), "gipf-basic", &line, players.clone());
     assert_eq!(phase(app.world()), Some(TurnPhase::GameOver));
     let saved = game_of(app.world());
@@ -133,10 +130,7 @@ fn a_resigned_game_round_trips_as_resigned() {
     run_until(&mut app, 20, "the resignation", |w| {
         phase(w) == Some(TurnPhase::GameOver)
     });
-    let resigned = GameEnd {
-        winner: Some(Seat::BLACK),
-        cause: EndCause::Resigned(Seat::WHITE),
-    };
+    let resigned = GameEnd::two(Some(Seat::BLACK), EndCause::Resigned(Seat::WHITE));
     assert_eq!(app.world().resource::<Match>().end(), Some(resigned));
     ask(
         &mut app,
@@ -187,25 +181,13 @@ fn a_game_decided_online_round_trips_with_its_end() {
     for (slot, end) in [
         (
             "on time",
-            GameEnd {
-                winner: Some(Seat::BLACK),
-                cause: EndCause::Timeout(Seat::WHITE),
-            },
+            GameEnd::two(Some(Seat::BLACK), EndCause::Timeout(Seat::WHITE)),
         ),
         (
             "abandoned",
-            GameEnd {
-                winner: Some(Seat::WHITE),
-                cause: EndCause::Abandoned(Seat::BLACK),
-            },
+            GameEnd::two(Some(Seat::WHITE), EndCause::Abandoned(Seat::BLACK)),
         ),
-        (
-            "agreed",
-            GameEnd {
-                winner: None,
-                cause: EndCause::DrawAgreed,
-            },
-        ),
+        ("agreed", GameEnd::two(None, EndCause::DrawAgreed)),
     ] {
         let home = tempfile::tempdir().unwrap();
         let mut app = app_in(home.path(), "ugolki-hg-3x3", "f2:f4 c7-d7", humans());

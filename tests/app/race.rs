@@ -122,14 +122,7 @@ fn an_illegal_or_stale_request_changes_nothing() {
 fn halma_computer_against_computer_runs_to_a_move_limit() {
     const PLIES: usize = 60;
     let computer = PlayerKind::Computer(Level::Novice);
-    let mut app = app_for(
-        "halma-16",
-        "",
-        Players {
-            white: computer,
-            black: computer,
-        },
-    );
+    let mut app = app_for("halma-16", "", Players::two(computer, computer));
     start(&mut app);
     app.world_mut().resource_mut::<AnimationSettings>().speed = 4.0;
     run_until(&mut app, 20_000, "the move limit", |w| {

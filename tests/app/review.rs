@@ -94,10 +94,10 @@ fn the_computer_waits_while_the_player_reviews() {
     let mut app = app_for("ugolki-hg-3x3", "g2:e2", humans());
     start(&mut app);
     command(&mut app, ReviewCommand::Go(0));
-    app.insert_resource(Players {
-        white: PlayerKind::Human,
-        black: PlayerKind::Computer(Level::Novice),
-    });
+    app.insert_resource(Players::two(
+        PlayerKind::Human,
+        PlayerKind::Computer(Level::Novice),
+    ));
     for _ in 0..60 {
         app.update();
     }

@@ -109,8 +109,8 @@ fn listed_result(app: &mut App, slot: &str) -> (SlotResult, String, String) {
     let info = slots.iter().find(|s| s.slot == slot).expect("listed");
     (
         info.result.clone(),
-        slot_result_text(Language::English, &info.result),
-        slot_result_text(Language::Russian, &info.result),
+        slot_result_text(Language::English, &info.result, &info.seats),
+        slot_result_text(Language::Russian, &info.result, &info.seats),
     )
 }
 
@@ -126,7 +126,7 @@ fn the_slot_list_words_a_finished_games_result_in_both_languages() {
         .expect("the line ends the game");
     let (result, english, russian) = listed_result(&mut app, "done");
     assert_eq!(result, SlotResult::Over(end));
-    let expected = match end.winner {
+    let expected = match end.winner() {
         Some(Seat::WHITE) => ("White wins", "Победили белые"),
         Some(_) => ("Black wins", "Победили чёрные"),
         None => ("Draw", "Ничья"),
@@ -154,7 +154,11 @@ fn the_slot_list_words_a_finished_games_result_in_both_languages() {
     );
     let unreadable = SlotResult::Unreadable(SaveError::Empty);
     assert_eq!(
-        slot_result_text(Language::Russian, &unreadable),
+        slot_result_text(
+            Language::Russian,
+            &unreadable,
+            &boardcraft::game::seat_names::SeatNames::two()
+        ),
         "не читается: файл пуст"
     );
 }

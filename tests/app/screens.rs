@@ -149,7 +149,7 @@ fn the_menu_seats_the_computer_chosen_for_a_side() {
         });
         let players = s.app.world().resource::<Players>();
         assert_eq!(
-            (players.white, players.black),
+            (players.of(Seat::WHITE), players.of(Seat::BLACK)),
             (
                 PlayerKind::Human,
                 PlayerKind::Computer(boardcraft::game::config::Level::Strong)
@@ -238,7 +238,7 @@ fn resigning_ends_the_game_and_the_game_over_window_offers_what_next() {
         let over = pick(lang, "Game over", "Партия окончена");
         assert!(s.shows(Role::Window, over), "{lang:?}: {:?}", s.texts());
         let game = s.app.world().resource::<Match>();
-        assert_eq!(game.end().and_then(|e| e.winner), Some(Seat::BLACK));
+        assert_eq!(game.end().and_then(|e| e.winner()), Some(Seat::BLACK));
         assert!(s.shows_in(
             over,
             Role::Label,
@@ -536,10 +536,10 @@ fn the_lobby_shows_its_tabs_and_switches_between_them() {
 #[test]
 fn a_computer_opponent_is_named_in_the_panel() {
     for lang in Language::ALL {
-        let players = Players {
-            white: PlayerKind::Human,
-            black: PlayerKind::Computer(boardcraft::game::config::Level::Novice),
-        };
+        let players = Players::two(
+            PlayerKind::Human,
+            PlayerKind::Computer(boardcraft::game::config::Level::Novice),
+        );
         let mut s = Screens::new("ugolki-9qum", "", players, lang, None);
         s.until(60, "the game", |s| {
             s.app.world().contains_resource::<Match>()

@@ -29,10 +29,7 @@ fn recording(mut app: App) -> App {
 }
 
 fn human_and_computer() -> Players {
-    Players {
-        white: PlayerKind::Human,
-        black: PlayerKind::Computer(Level::Novice),
-    }
+    Players::two(PlayerKind::Human, PlayerKind::Computer(Level::Novice))
 }
 
 /// Two frames: the start is handled in the first, its state changes are entered in the second.

@@ -14,10 +14,7 @@ use boardcraft_rules::{Position, Seat};
 use crate::common::*;
 
 fn human_vs_computer() -> Players {
-    Players {
-        white: PlayerKind::Human,
-        black: PlayerKind::Computer(Level::Novice),
-    }
+    Players::two(PlayerKind::Human, PlayerKind::Computer(Level::Novice))
 }
 
 fn game(app: &App) -> &Match {
@@ -97,10 +94,7 @@ fn undo_while_the_computer_thinks(threads: usize) {
     let mut app = app_for(
         "ugolki-9qum",
         "",
-        Players {
-            white: PlayerKind::Human,
-            black: PlayerKind::Computer(Level::Master),
-        },
+        Players::two(PlayerKind::Human, PlayerKind::Computer(Level::Master)),
     );
     app.insert_resource(SearchThreads(threads));
     start(&mut app);
@@ -148,17 +142,14 @@ fn undo_and_redo_amounts_follow_the_players() {
     start(&mut app);
     let g = game(&app).clone();
     assert_eq!(g.variant.name, v.name);
-    let computers = Players {
-        white: PlayerKind::Computer(Level::Novice),
-        black: PlayerKind::Computer(Level::Novice),
-    };
+    let computers = Players::two(
+        PlayerKind::Computer(Level::Novice),
+        PlayerKind::Computer(Level::Novice),
+    );
     assert_eq!(g.undo_plies(&humans()), 1);
     assert_eq!(g.undo_plies(&computers), 1, "no human: one ply");
     // Black (human) to move after White's f3-f4: back to Black's previous turn.
-    let black_human = Players {
-        white: PlayerKind::Computer(Level::Novice),
-        black: PlayerKind::Human,
-    };
+    let black_human = Players::two(PlayerKind::Computer(Level::Novice), PlayerKind::Human);
     assert_eq!(g.undo_plies(&black_human), 2);
     // White human, Black to move (thinking): one ply, back to White's turn.
     assert_eq!(g.undo_plies(&human_vs_computer()), 1);
@@ -176,10 +167,10 @@ fn resigning_ends_the_game_and_an_undo_takes_the_resignation_back() {
     assert_eq!(phase(app.world()), Some(TurnPhase::GameOver));
     assert_eq!(
         game(&app).end(),
-        Some(GameEnd {
-            winner: Some(Seat::WHITE),
-            cause: EndCause::Resigned(Seat::BLACK),
-        })
+        Some(GameEnd::two(
+            Some(Seat::WHITE),
+            EndCause::Resigned(Seat::BLACK)
+        ))
     );
     // No move is played in a finished game.
     request(&mut app, "b2-b3");
@@ -213,9 +204,9 @@ fn resign_is_for_the_human_side() {
     assert_eq!(resigning_side(g, &humans()), Some(Seat::BLACK));
     // Against the computer, the human resigns even when it is not their turn.
     assert_eq!(resigning_side(g, &human_vs_computer()), Some(Seat::WHITE));
-    let computers = Players {
-        white: PlayerKind::Computer(Level::Novice),
-        black: PlayerKind::Computer(Level::Novice),
-    };
+    let computers = Players::two(
+        PlayerKind::Computer(Level::Novice),
+        PlayerKind::Computer(Level::Novice),
+    );
     assert_eq!(resigning_side(g, &computers), None);
 }

@@ -2,8 +2,8 @@
 use std::fmt;
 
 use crate::{
-    IllegalMove, IllegalReason, NotationError, Outcome, Position, Seat, focus::FocusPosition,
-    gipf::GipfPosition, race::RacePosition,
+    IllegalMove, IllegalReason, NotationError, Outcome, Places, Position, Seat,
+    focus::FocusPosition, gipf::GipfPosition, race::RacePosition,
 };
 
 // A race position holds a bit set per seat (six of them): the largest variant by far, kept
@@ -59,6 +59,32 @@ macro_rules! pair {
             _ => $mismatch,
         }
     };
+}
+
+impl AnyPosition {
+    /// The seats that have finished so far, in the order they finished (race games that play
+    /// on for the places; empty in the other families, whose games end at the first finish).
+    pub fn finish_order(&self) -> Vec<Seat> {
+        match self {
+            AnyPosition::Race(p) => p.finish_order(),
+            AnyPosition::Focus(_) | AnyPosition::Gipf(_) => Vec::new(),
+        }
+    }
+
+    /// The places when `seat` resigns here: the seats that finished keep their places, the
+    /// resigning seat takes the last, and the seats still playing share the places between.
+    /// With two seats: the other seat wins.
+    pub fn places_after_resignation(&self, seat: Seat) -> Places {
+        let n = self.seat_count();
+        let finished = self.finish_order();
+        let playing: Vec<Seat> = Seat::all(n)
+            .filter(|s| *s != seat && !finished.contains(s))
+            .collect();
+        let mut groups: Vec<&[Seat]> = finished.chunks(1).collect();
+        groups.push(&playing);
+        groups.push(std::slice::from_ref(&seat));
+        Places::from_groups(&groups, n)
+    }
 }
 
 fn wrong_family(mv: &AnyMove) -> IllegalMove {
@@ -169,5 +195,25 @@ impl Position for AnyPosition {
 impl fmt::Display for AnyPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         each!(self, p => fmt::Display::fmt(p, f))
+    }
+}
+
+#[cfg(test)]
+mod resignation_tests {
+    use crate::{Position, Seat, shipped_variant};
+
+    #[test]
+    fn two_seats_the_other_wins_more_seats_the_resigner_is_last() {
+        let two = shipped_variant("chinese-checkers").unwrap().new_game();
+        let places = two.places_after_resignation(Seat::WHITE);
+        assert_eq!(places.winner(), Some(Seat::BLACK));
+        let four = shipped_variant("chinese-checkers")
+            .unwrap()
+            .for_players(4)
+            .unwrap()
+            .new_game();
+        assert_eq!(four.seat_count(), 4);
+        let places = four.places_after_resignation(Seat::at(1));
+        assert_eq!(places.as_slice(), &[1, 4, 1, 1]);
     }
 }

@@ -251,11 +251,8 @@ pub fn sync_board(
                                 PlayerKind::Remote
                             }
                         };
-                        let mut start =
-                            StartGame::new(variant, moves.join(" ")).with_players(Players {
-                                white: kind(Seat::WHITE),
-                                black: kind(Seat::BLACK),
-                            });
+                        let mut start = StartGame::new(variant, moves.join(" "))
+                            .with_players(Players::two(kind(Seat::WHITE), kind(Seat::BLACK)));
                         if let Some(path) = path {
                             start = start.following(path);
                         }
@@ -347,7 +344,7 @@ pub fn sync_board(
         if game.end().is_none() {
             let winner = result.winner.map(color_of);
             let loser = winner.map(Seat::other);
-            let end = |cause| GameEnd { winner, cause };
+            let end = |cause| GameEnd::two(winner, cause);
             match (&result.cause, loser) {
                 (ServerEnd::Resignation, Some(loser)) => {
                     board.resign.write(ResignRequested { side: loser });
@@ -364,16 +361,14 @@ pub fn sync_board(
                 }
                 (ServerEnd::Aborted, _) => {
                     // Too few moves to count: no winner, no rating change.
-                    board.decided.write(GameDecided(GameEnd {
-                        winner: None,
-                        cause: EndCause::Aborted,
-                    }));
+                    board
+                        .decided
+                        .write(GameDecided(GameEnd::two(None, EndCause::Aborted)));
                 }
                 (ServerEnd::DrawAgreed, _) => {
-                    board.decided.write(GameDecided(GameEnd {
-                        winner: None,
-                        cause: EndCause::DrawAgreed,
-                    }));
+                    board
+                        .decided
+                        .write(GameDecided(GameEnd::two(None, EndCause::DrawAgreed)));
                 }
                 (cause, _) => {
                     // The server's rules ended the game and ours did not: the positions differ.

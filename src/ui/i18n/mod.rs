@@ -14,6 +14,8 @@ use std::fmt::Display;
 
 use boardcraft_rules::Seat;
 
+pub use crate::game::seat_names::SeatNames;
+
 use crate::{game::config::PlayerKind, settings::Language};
 
 mod en;
@@ -43,6 +45,16 @@ keys! {
     // Sides and players.
     White,
     Black,
+    SeatRed,
+    SeatBlue,
+    SeatGreen,
+    SeatYellow,
+    SeatOrange,
+    SeatPurple,
+    MenuSeatCount,
+    PassDevice,
+    SeatFinished,
+    PlacesTitle,
     Human,
     RemotePlayer,
     ComputerNovice,
@@ -323,24 +335,42 @@ pub fn plural_form(language: Language, n: u64) -> usize {
     }
 }
 
-/// A side's name: "White" / "Белые" (as the subject of a sentence).
-pub fn side(language: Language, color: Seat) -> &'static str {
-    tr(
-        language,
-        match color {
-            Seat::WHITE => Key::White,
-            _ => Key::Black,
-        },
-    )
+/// The key of a seat name the UI translates.
+fn seat_key(name: &str) -> Option<Key> {
+    Some(match name.to_ascii_lowercase().as_str() {
+        "white" => Key::White,
+        "black" => Key::Black,
+        "red" => Key::SeatRed,
+        "blue" => Key::SeatBlue,
+        "green" => Key::SeatGreen,
+        "yellow" => Key::SeatYellow,
+        "orange" => Key::SeatOrange,
+        "purple" => Key::SeatPurple,
+        _ => return None,
+    })
 }
 
-/// A side's name inside a sentence: Russian lower-cases it ("ходят белые"); English keeps
-/// the capital ("White to move").
-pub fn side_lower(language: Language, color: Seat) -> String {
-    let name = side(language, color);
+/// A seat's name: "White" / "Белые", "Red" / "Красные" (as the subject of a sentence).
+pub fn side(language: Language, names: &SeatNames, seat: Seat) -> String {
+    let name = names.english(seat);
+    seat_key(name).map_or_else(|| name.to_owned(), |k| tr(language, k).to_owned())
+}
+
+/// A seat's name inside a sentence: Russian lower-cases the colours it translates ("ходят
+/// белые"); English keeps the capital ("White to move"), and a mod's own names stay as written.
+pub fn side_lower(language: Language, names: &SeatNames, seat: Seat) -> String {
+    let name = side(language, names, seat);
     match language {
-        Language::English => name.to_owned(),
-        Language::Russian => name.to_lowercase(),
+        Language::Russian if seat_key(names.english(seat)).is_some() => name.to_lowercase(),
+        _ => name,
+    }
+}
+
+/// A place at the table: "1st", "2nd" / "1-е", "2-е".
+pub fn place(language: Language, place: u8) -> String {
+    match language {
+        Language::English => boardcraft_rules::outcome::ordinal(place),
+        Language::Russian => format!("{place}-е"),
     }
 }
 

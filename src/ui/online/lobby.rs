@@ -188,7 +188,7 @@ pub fn side_text(lang: Language, players: &GamePlayers, side: Side) -> String {
     };
     format!(
         "{}: {}",
-        crate::ui::i18n::side(lang, colour),
+        crate::ui::i18n::side(lang, &crate::game::seat_names::SeatNames::two(), colour),
         player_text(lang, players.get(side))
     )
 }
@@ -217,7 +217,16 @@ pub fn result_words(lang: Language, result: &boardcraft_protocol::GameResult) ->
             trf(
                 lang,
                 Key::ResultWin,
-                &[("Side", &side(lang, c)), ("side", &side_lower(lang, c))],
+                &[
+                    (
+                        "Side",
+                        &side(lang, &crate::game::seat_names::SeatNames::two(), c),
+                    ),
+                    (
+                        "side",
+                        &side_lower(lang, &crate::game::seat_names::SeatNames::two(), c),
+                    ),
+                ],
             )
         }
         None if result.cause == boardcraft_protocol::EndCause::Aborted => {
@@ -728,8 +737,8 @@ fn seeks_block(
 
 fn color_text(lang: Language, c: ColorChoice) -> &'static str {
     match c {
-        ColorChoice::White => crate::ui::i18n::side(lang, boardcraft_rules::Seat::WHITE),
-        ColorChoice::Black => crate::ui::i18n::side(lang, boardcraft_rules::Seat::BLACK),
+        ColorChoice::White => crate::ui::i18n::tr(lang, crate::ui::i18n::Key::White),
+        ColorChoice::Black => crate::ui::i18n::tr(lang, crate::ui::i18n::Key::Black),
         ColorChoice::Random => say(lang, Say::RandomSide),
     }
 }

@@ -61,8 +61,8 @@ pub fn plugin(app: &mut App) {
 
 fn side_choice(lang: Language, choice: ColorChoice) -> &'static str {
     match choice {
-        ColorChoice::White => side(lang, Seat::WHITE),
-        ColorChoice::Black => side(lang, Seat::BLACK),
+        ColorChoice::White => crate::ui::i18n::tr(lang, crate::ui::i18n::Key::White),
+        ColorChoice::Black => crate::ui::i18n::tr(lang, crate::ui::i18n::Key::Black),
         ColorChoice::Random => say(lang, Say::RandomSide),
     }
 }
@@ -447,7 +447,14 @@ fn panel_body(
                 Some(me) => ui.label(sayf(
                     lang,
                     Say::YourSideIs,
-                    &[("Side", &side(lang, color_of(me)))],
+                    &[(
+                        "Side",
+                        &side(
+                            lang,
+                            &crate::game::seat_names::SeatNames::two(),
+                            color_of(me),
+                        ),
+                    )],
                 )),
                 None => ui.label(say(lang, Say::Watching)),
             };
@@ -501,7 +508,18 @@ fn side_row(
         Some(Presence::Gone { .. }) => (Say::Left, colours.bad()),
         _ => (Say::Absent, colours.warn()),
     };
-    let presence = sayf(lang, key, &[("Side", &side(lang, color_of(s)))]);
+    let presence = sayf(
+        lang,
+        key,
+        &[(
+            "Side",
+            &side(
+                lang,
+                &crate::game::seat_names::SeatNames::two(),
+                color_of(s),
+            ),
+        )],
+    );
     let mine = online.seat == Some(s);
     ui.horizontal_wrapped(|ui| {
         if let Some(ms) = online.remaining_ms(s, now) {
