@@ -442,7 +442,13 @@ fn courses(
                             egui::Sense::hover(),
                         );
                         let preview = previews.of(step);
-                        super::preview::draw(ui.painter(), rect, &preview.0, &preview.1);
+                        super::preview::draw(
+                            ui.painter(),
+                            rect,
+                            &preview.0,
+                            &preview.1,
+                            &SeatNames::of(&step.start),
+                        );
                     });
                 }
             });
@@ -635,7 +641,13 @@ fn puzzles(
             let board =
                 egui::Rect::from_center_size(rect.center(), egui::vec2(board_side, board_side));
             let preview = previews.of(p);
-            super::preview::draw(ui.painter(), board, &preview.0, &preview.1);
+            super::preview::draw(
+                ui.painter(),
+                board,
+                &preview.0,
+                &preview.1,
+                &SeatNames::of(&p.start),
+            );
             ui.add_space(6.0);
             let button = egui::Button::new(
                 egui::RichText::new(learn_tr(lang, LearnKey::SolvePuzzle))

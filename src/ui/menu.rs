@@ -317,7 +317,13 @@ fn variant_row(
     ui.horizontal(|ui| {
         let (rect, thumb) = ui.allocate_exact_size(egui::vec2(44.0, 44.0), egui::Sense::click());
         let preview = previews.of(variant);
-        super::preview::draw(ui.painter(), rect, &preview.layout, &preview.snapshot);
+        super::preview::draw(
+            ui.painter(),
+            rect,
+            &preview.layout,
+            &preview.snapshot,
+            &preview.seats,
+        );
         let mut text = egui::RichText::new(title);
         if selected {
             text = text.strong().color(colours.accent());
@@ -388,7 +394,13 @@ fn details(
         egui::Sense::hover(),
     );
     let board = egui::Rect::from_center_size(rect.center(), egui::vec2(board_side, board_side));
-    super::preview::draw(ui.painter(), board, &preview.layout, &preview.snapshot);
+    super::preview::draw(
+        ui.painter(),
+        board,
+        &preview.layout,
+        &preview.snapshot,
+        &preview.seats,
+    );
     ui.add_space(6.0);
     // The table: how many play, for a variant that offers several.
     let counts = variant.player_counts();

@@ -7,7 +7,9 @@ use bevy::prelude::*;
 use bevy_egui::egui::{self, Color32, Pos2, Rect, Stroke};
 use boardcraft_rules::{Seat as Side, Variant};
 
+use super::seat_chip;
 use crate::{
+    game::seat_names::SeatNames,
     view::board::palette,
     view::model::{CellKind, Layout, Snapshot},
 };
@@ -17,6 +19,7 @@ pub struct Preview {
     pub layout: Layout,
     pub snapshot: Snapshot,
     pub first: Side,
+    pub seats: SeatNames,
 }
 
 /// Previews per variant file (by content hash), built on first use.
@@ -35,6 +38,7 @@ impl Previews {
                     layout,
                     snapshot,
                     first: boardcraft_rules::Position::side_to_move(&start),
+                    seats: SeatNames::of(&start),
                 })
             })
             .clone()
@@ -54,8 +58,16 @@ fn colour(c: Color) -> Color32 {
     )
 }
 
-/// Draws the board and its pieces fitted into `rect`, White at the bottom.
-pub fn draw(painter: &egui::Painter, rect: Rect, layout: &Layout, snapshot: &Snapshot) {
+/// Draws the board and its pieces fitted into `rect`, White at the bottom; the seats' pieces
+/// and camps in their colours (`seats` names them).
+pub fn draw(
+    painter: &egui::Painter,
+    rect: Rect,
+    layout: &Layout,
+    snapshot: &Snapshot,
+    seats: &SeatNames,
+) {
+    let two_seats = seats.count() <= 2;
     let span = (layout.max - layout.min).max(Vec2::ONE) + Vec2::splat(1.0);
     let scale = (rect.width() / span.x).min(rect.height() / span.y);
     let centre = layout.centre();
@@ -76,6 +88,10 @@ pub fn draw(painter: &egui::Painter, rect: Rect, layout: &Layout, snapshot: &Sna
         match cell.kind {
             CellKind::Square => {
                 let fill = match (cell.camp, cell.dark) {
+                    // More seats: each camp a light shade of its seat's colour.
+                    (Some(seat), _) if !two_seats => {
+                        camp_tint(seat_chip::look(seats, seat).colour, cell.dark)
+                    }
                     (Some(Side::WHITE), false) => palette::WHITE_CAMP,
                     (Some(Side::WHITE), true) => palette::WHITE_CAMP_DARK,
                     (Some(_), false) => palette::BLACK_CAMP,
@@ -103,11 +119,17 @@ pub fn draw(painter: &egui::Painter, rect: Rect, layout: &Layout, snapshot: &Sna
         };
         let at = to_screen(layout.cells[i].at);
         let radius = scale * layout.piece.radius.min(0.42);
-        let (fill, edge) = match top.color {
-            Side::WHITE => (colour(palette::WHITE_PIECE), Color32::from_gray(90)),
-            _ => (colour(palette::BLACK_PIECE), Color32::from_gray(160)),
+        let look = seat_chip::look(seats, top.color);
+        let edge = if look.light {
+            Color32::from_gray(90)
+        } else {
+            Color32::from_gray(160)
         };
-        painter.circle(at, radius, fill, Stroke::new(1.0, edge));
+        if radius > 6.0 {
+            seat_chip::paint(painter, at, radius, look);
+        } else {
+            painter.circle(at, radius, colour(look.colour), Stroke::new(1.0, edge));
+        }
         if top.gipf {
             painter.circle_stroke(
                 at,
@@ -125,4 +147,15 @@ pub fn draw(painter: &egui::Painter, rect: Rect, layout: &Layout, snapshot: &Sna
             );
         }
     }
+}
+
+/// A camp's tint: the seat's colour mixed into the light square (a shade deeper on dark
+/// squares), light enough that pieces of every colour stand out on it.
+pub fn camp_tint(seat: Color, dark: bool) -> Color {
+    let base = if dark {
+        palette::DARK_SQUARE
+    } else {
+        palette::LIGHT_SQUARE
+    };
+    base.mix(&seat, 0.45)
 }

@@ -31,6 +31,8 @@
 //   --ci        what CI runs: the menu, a 3D game and Settings at 390×844 and 844×390,
 //               the comparison with a fresh page and the pinch (not the game's 83 moves)
 //   --no-game   no game played by taps (the pinch still runs unless --no-pinch)
+//   --no-star   without the six-seat star (checked at 390×844, 844×390, 768×1024 and 1280×800,
+//               and a move played on it by taps, in CI too)
 //   --fresh     every screen at every size in a page of its own (the slow old way)
 // Output: <size>-<screen>.png for every screen checked, touch-game.png, report.json (every
 // screen's shape and board, seconds per check, the pinch's camera before and after).
@@ -71,8 +73,12 @@ const SIZES = [
   { name: "768x1024", viewport: { width: 768, height: 1024 }, ...phone },
   { name: "1024x600", viewport: { width: 1024, height: 600 }, isMobile: false, hasTouch: true, deviceScaleFactor: 1 },
 ];
+// A desktop window, for the six-seat star (every other screen is checked there by the browser
+// test).
+const DESKTOP = { name: "1280x800", viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false, deviceScaleFactor: 1 };
 
 const human = { white: "human", black: "human" };
+const SIX_PEOPLE = "human,human,human,human,human,human";
 // Each screen: the page's URL options, the app state it shows, and a window to open.
 const SCREENS = [
   { name: "menu", options: {}, state: "menu" },
@@ -86,7 +92,11 @@ const SCREENS = [
   { name: "puzzle", options: { learn: "puzzle:focus-4" }, state: "in-game" },
   { name: "online", options: {}, state: "menu", open: "online" },
   { name: "settings", options: { variant: "ugolki-hg-3x3", ...human }, state: "in-game", open: "settings" },
+  { name: "star-2d", options: { variant: "chinese-checkers", seats: SIX_PEOPLE, "top-down": "" }, state: "in-game" },
 ];
+// Chinese checkers for six at one screen, the family around a tablet: checked on its own at
+// the phone, tablet and desktop sizes (`starScreens`), in CI too.
+const STAR = { name: "star-3d", options: { variant: "chinese-checkers", seats: SIX_PEOPLE }, state: "in-game" };
 
 // A whole game of Ugolki 3×3 (boardcraft-cli think --level strong for both sides; White wins).
 const UGOLKI_GAME =
@@ -495,6 +505,45 @@ async function touchGame(browser, origin, report, { moves: playMoves = true } = 
   }
 }
 
+/**
+ * The six-seat star at 390×844, 844×390 and 768×1024 (one phone page, turned and resized) and
+ * at 1280×800 (a desktop page): the whole star on the screen and the phone checks; then, at
+ * 390×844, Red's first move played by two taps, a chain of one hop (k3 over k4 to k5).
+ */
+async function starScreens(browser, origin, report) {
+  const phoneSizes = ["390x844", "844x390", "768x1024"].map((n) => SIZES.find((s) => s.name === n));
+  await checkGroup(browser, origin, phoneSizes, [STAR], report);
+  await checkGroup(browser, origin, [DESKTOP], [STAR], report);
+  const size = SIZES.find((s) => s.name === "390x844");
+  const context = await browser.newContext(size);
+  const page = await open(context, origin, STAR.options, "star move by taps");
+  try {
+    await waitFor("the star", waitSeconds, async () => (await attr(page, "app-state")) === "in-game" && (await attr(page, "cells")));
+    await settled(page, "star move by taps");
+    const where = await cells(page);
+    const names = Object.keys(where);
+    if (names.length !== 121) fail(`the star shows ${names.length} cells, not 121`);
+    for (const square of ["k3", "k5"]) {
+      if (!where[square]) throw new Error(`${square} is not on the screen`);
+      const [x, y] = where[square];
+      await page.touchscreen.tap(x, y);
+      await nextFrames(page, 1, `the tap on ${square}`);
+    }
+    await waitFor("k3:k5 played by taps", 120, async () => Number(await attr(page, "ply")) === 1);
+    const line = await attr(page, "line");
+    if (line !== "k3:k5") fail(`the taps on k3 and k5 played ${line}`);
+    await settled(page, "star after the move");
+    await writeFile(join(out, "star-move.png"), await page.screenshot({ timeout: 120000 }));
+    report.starMove = { line, toMove: await attr(page, "to-move") };
+    console.log(`star: k3:k5 played by taps; ${await attr(page, "to-move")} to move`);
+  } catch (e) {
+    fail(`star move by taps: ${e.message}`);
+    await writeFile(join(out, "star-move-failed.png"), await page.screenshot({ timeout: 120000 })).catch(() => {});
+  } finally {
+    await context.close();
+  }
+}
+
 async function main() {
   await builtGame(dist); // throws when dist holds no built game
   await mkdir(out, { recursive: true });
@@ -519,6 +568,7 @@ async function main() {
     } else {
       for (const group of groups) await checkGroup(browser, origin, group, screens, report);
     }
+    if (!("no-star" in args)) await starScreens(browser, origin, report);
     if (compare) {
       const [sizeName, screenName] = compare.split(":");
       const size = SIZES.find((s) => s.name === sizeName);
