@@ -57,3 +57,22 @@ impl SeatNames {
         self.0.get(seat.index()).map_or(seat.name(), String::as_str)
     }
 }
+
+/// The partnerships of `variant`'s table, each a list of seats in turn order; `None` when every
+/// seat plays for itself.
+pub fn partnerships(variant: &Variant) -> Option<Vec<Vec<Seat>>> {
+    let team: Box<dyn Fn(Seat) -> usize> = match &variant.rules {
+        FamilyRules::Race(r) if r.partners() => Box::new(|s| r.team(s).index()),
+        FamilyRules::Focus(r) if r.partners() => Box::new(|s| r.team(s)),
+        _ => return None,
+    };
+    let mut teams: Vec<(usize, Vec<Seat>)> = Vec::new();
+    for seat in Seat::all(variant.players()) {
+        let t = team(seat);
+        match teams.iter_mut().find(|(k, _)| *k == t) {
+            Some((_, seats)) => seats.push(seat),
+            None => teams.push((t, vec![seat])),
+        }
+    }
+    Some(teams.into_iter().map(|(_, seats)| seats).collect())
+}

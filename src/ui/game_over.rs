@@ -8,7 +8,7 @@ use crate::{
     game::config::Players,
     game::match_state::{AppState, Match, StartGame, TurnPhase},
     game::review::{Review, ReviewCommand},
-    game::seat_names::SeatNames,
+    game::seat_names::{SeatNames, partnerships},
     settings::Settings,
     ui::i18n::{self, Key, tr},
 };
@@ -90,6 +90,19 @@ fn game_over_dialog(
                     ui.label(egui::RichText::new(line).size(16.0));
                     ui.label(egui::RichText::new(who).small().weak());
                 });
+            }
+            // Partnerships share their places: say who played with whom.
+            if let Some(teams) = partnerships(&game.variant) {
+                let teams: Vec<String> = teams
+                    .iter()
+                    .map(|t| {
+                        t.iter()
+                            .map(|s| i18n::side(lang, &seats, *s))
+                            .collect::<Vec<_>>()
+                            .join(" + ")
+                    })
+                    .collect();
+                ui.label(format!("{}: {}", tr(lang, Key::Partners), teams.join(" · ")));
             }
         }
         // A lobby game: the rating change (or why there is none).

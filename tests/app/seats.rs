@@ -285,3 +285,36 @@ fn a_four_seat_halma_save_loads_and_reviews() {
     app.update();
     assert!(app.world().resource::<Review>().is_live());
 }
+
+#[test]
+fn partnerships_are_read_from_the_variant() {
+    use boardcraft::game::seat_names::partnerships;
+    let at = |i| Seat::at(i);
+    let focus4 = boardcraft_rules::shipped_variant("focus")
+        .unwrap()
+        .for_players(4)
+        .unwrap();
+    assert_eq!(
+        partnerships(&focus4),
+        Some(vec![vec![at(0), at(2)], vec![at(1), at(3)]])
+    );
+    let halma = boardcraft_rules::shipped_variant("halma-16-partners").unwrap();
+    assert_eq!(
+        partnerships(&halma),
+        Some(vec![vec![at(0), at(2)], vec![at(1), at(3)]])
+    );
+    let star = boardcraft_rules::shipped_variant("chinese-checkers")
+        .unwrap()
+        .for_players(6)
+        .unwrap();
+    assert_eq!(partnerships(&star), None);
+    // The seats' names as the UI says them, translated where the UI knows the colour.
+    let names = SeatNames::of_variant(&star);
+    let ru: Vec<String> = Seat::all(6)
+        .map(|s| boardcraft::ui::i18n::side(Language::Russian, &names, s))
+        .collect();
+    assert_eq!(
+        ru,
+        ["Красные", "Фиолетовые", "Синие", "Зелёные", "Жёлтые", "Оранжевые"]
+    );
+}

@@ -15,6 +15,7 @@ pub fn text(key: Key) -> &'static str {
         Key::PassDevice => "Pass the device to {Side}",
         Key::SeatFinished => "{place} place",
         Key::PlacesTitle => "Places",
+        Key::Partners => "Partners",
         Key::Human => "Human",
         Key::RemotePlayer => "Friend online",
         Key::ComputerNovice => "Computer · novice",

@@ -55,6 +55,7 @@ keys! {
     PassDevice,
     SeatFinished,
     PlacesTitle,
+    Partners,
     Human,
     RemotePlayer,
     ComputerNovice,

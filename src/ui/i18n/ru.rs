@@ -15,6 +15,7 @@ pub fn text(key: Key) -> &'static str {
         Key::PassDevice => "Передайте устройство: ходят {side}",
         Key::SeatFinished => "{place} место",
         Key::PlacesTitle => "Места",
+        Key::Partners => "Пары",
         Key::Human => "Человек",
         Key::RemotePlayer => "Соперник по сети",
         Key::ComputerNovice => "Компьютер · новичок",
