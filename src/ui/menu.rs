@@ -404,6 +404,9 @@ fn details(
     ui.add_space(6.0);
     // The table: how many play, for a variant that offers several.
     let counts = variant.player_counts();
+    // A table chosen in this frame: the seats below are this frame's; the next frame shows
+    // the new table's.
+    let mut table_chosen = false;
     if counts.len() > 1 {
         ui.horizontal_wrapped(|ui| {
             ui.label(egui::RichText::new(tr(lang, Key::MenuSeatCount)).strong());
@@ -413,6 +416,7 @@ fn details(
                     .min_size(egui::vec2(layout::button_height(ui, 32.0), 0.0));
                 if ui.add(button).clicked() && !chosen {
                     draft.players = draft.players.fitted(n);
+                    table_chosen = true;
                 }
             }
         });
@@ -441,7 +445,7 @@ fn details(
                 ui.end_row();
             }
         });
-    if players != draft.players {
+    if players != draft.players && !table_chosen {
         draft.players = players;
     }
     ui.add_space(6.0);

@@ -557,3 +557,54 @@ fn a_computer_opponent_is_named_in_the_panel() {
         assert!(s.says(pick(lang, "White: Human", "Белые: Человек")));
     }
 }
+
+/// The menu offers Chinese checkers' tables; a table of six seats six people, the panel names
+/// the seat to move and, after a move, asks to pass the device to the next person.
+#[test]
+fn a_table_of_six_is_chosen_in_the_menu_and_the_panel_passes_the_device() {
+    for lang in Language::ALL {
+        let mut s = Screens::menu(lang);
+        s.click_button(title(lang, "chinese-checkers"));
+        s.frames(3);
+        let choosers = |s: &Screens| s.root().query_all_by_role(Role::ComboBox).count();
+        assert_eq!(choosers(&s), 2, "{lang:?}: two seats to begin with");
+        for n in ["2", "3", "4", "6"] {
+            assert!(s.enabled(n), "{lang:?}: the table of {n} is offered");
+        }
+        s.click_button("6");
+        s.frames(3);
+        assert_eq!(choosers(&s), 6, "{lang:?}: a chooser per seat");
+        for name in [
+            pick(lang, "Red", "Красные"),
+            pick(lang, "Purple", "Фиолетовые"),
+            pick(lang, "Orange", "Оранжевые"),
+        ] {
+            assert!(s.says(name), "{lang:?}: {name}");
+        }
+        s.click_button(pick(lang, "Start the game", "Начать партию"));
+        s.until(60, "the game", |s| {
+            let w = s.app.world();
+            w.contains_resource::<Match>() && stable_phase(w) == Some(TurnPhase::Ready)
+        });
+        s.frames(3);
+        assert_eq!(s.app.world().resource::<Players>().count(), 6);
+        assert_eq!(s.app.world().resource::<Match>().position.seat_count(), 6);
+        assert!(
+            s.says(pick(lang, "Red to move", "Ходят красные")),
+            "{lang:?}: {:?}",
+            s.texts()
+        );
+        request(&mut s.app, "k3:k5");
+        s.until(60, "the move played", |s| {
+            let w = s.app.world();
+            w.resource::<Match>().history.len() == 1 && stable_phase(w) == Some(TurnPhase::Ready)
+        });
+        s.frames(3);
+        let pass = pick(
+            lang,
+            "Pass the device to Purple",
+            "Передайте устройство: ходят фиолетовые",
+        );
+        assert!(s.says(pass), "{lang:?}: {:?}", s.texts());
+    }
+}
