@@ -6,7 +6,7 @@ use bevy::{
     prelude::*,
     tasks::{AsyncComputeTaskPool, Task, futures::check_ready, futures_lite},
 };
-use boardcraft_ai::{AnySearch, Budget, Progress, Score, SearchConfig, ThinkResult};
+use boardcraft_ai::{AnySearch, Budget, Evaluate, Progress, Score, SearchConfig, ThinkResult};
 use boardcraft_rules::{AnyMove, AnyPosition, Position, Seat};
 
 use crate::{
@@ -171,14 +171,30 @@ async fn judge(game_id: u64, ply: usize, before: AnyPosition, played: AnyMove) -
     let notation = before.format_move(&played);
     let _ = after.play(&played);
     let best = search(&before).await;
-    let reply = search(&after).await;
+    let played_score = if before.seat_count() == 2 {
+        // The reply's search scores the opponent, who moves next: its negation is the mover's.
+        search(&after).await.score.flip()
+    } else {
+        // At a larger table the next seat's search scores that seat against the strongest of
+        // the others, which says little of the mover: the move played is scored against the
+        // best one by how much worse the mover stands after it than after the best (the
+        // evaluation of the mover's standing, on the search's scale).
+        match &best.best_move {
+            Some(b) if *b != played => {
+                let mut after_best = before.clone();
+                let _ = after_best.play(b);
+                let lost = after_best.evaluate_for(side) - after.evaluate_for(side);
+                Score(best.score.0 - lost.max(0))
+            }
+            _ => best.score,
+        }
+    };
     Verdict {
         game_id,
         ply,
         side,
         played: notation,
-        // `reply` is scored for the opponent, who moves next.
-        played_score: reply.score.flip(),
+        played_score,
         best: best.best_move.as_ref().map(|m| before.format_move(m)),
         best_score: best.score,
         best_line: boardcraft_ai::notation_of_line(&before, &best.pv),

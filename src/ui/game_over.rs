@@ -102,7 +102,11 @@ fn game_over_dialog(
                             .join(" + ")
                     })
                     .collect();
-                ui.label(format!("{}: {}", tr(lang, Key::Partners), teams.join(" · ")));
+                ui.label(format!(
+                    "{}: {}",
+                    tr(lang, Key::Partners),
+                    teams.join(" · ")
+                ));
             }
         }
         // A lobby game: the rating change (or why there is none).

@@ -72,3 +72,48 @@ fn without_the_setting_the_coach_is_silent() {
     let coach = app.world().resource::<Coach>();
     assert!(coach.latest.is_none() && !coach.is_thinking());
 }
+
+/// At a table of three the coach rates a person's move against the computer's choice from the
+/// mover's own standing: a step back loses ground, the computer's choice loses nothing.
+#[test]
+fn at_a_larger_table_the_coach_rates_the_movers_own_standing() {
+    let players = boardcraft::game::config::Players::new(vec![
+        boardcraft::game::config::PlayerKind::Human;
+        3
+    ])
+    .unwrap();
+    let mut app = app_for("chinese-checkers", "", players);
+    start(&mut app);
+    coach_on(&mut app);
+    assert_eq!(app.world().resource::<Match>().position.seat_count(), 3);
+    // A step sideways out of the home point's tip, gaining nothing.
+    play_animated(&mut app, "j4-i5");
+    run_until(&mut app, 4_000, "the verdict", |w| {
+        let game = w.resource::<Match>();
+        w.resource::<Coach>().current(game).is_some()
+    });
+    let game = app.world().resource::<Match>();
+    let verdict = app
+        .world()
+        .resource::<Coach>()
+        .current(game)
+        .unwrap()
+        .clone();
+    let best = verdict.best.clone().expect("a best move");
+    assert_ne!(best, "j4-i5");
+    assert!(verdict.loss() > 0, "{verdict:?}");
+    // The computer's choice, played instead, loses nothing.
+    app.world_mut().write_message(UndoRequested);
+    app.update();
+    app.update();
+    play_animated(&mut app, &best);
+    run_until(&mut app, 4_000, "the verdict on the AI's choice", |w| {
+        let game = w.resource::<Match>();
+        w.resource::<Coach>()
+            .current(game)
+            .is_some_and(|v| v.played == best)
+    });
+    let game = app.world().resource::<Match>();
+    let verdict = app.world().resource::<Coach>().current(game).unwrap();
+    assert_eq!((verdict.grade(), verdict.loss()), (Grade::Best, 0));
+}
