@@ -72,10 +72,15 @@ pub fn seat_look(name: &str, seat: Seat, seats: usize) -> SeatLook {
             _ => {}
         }
     }
-    let named = NAMED.iter().find(|(n, _, _)| lower == *n || lower.starts_with(n));
+    let named = NAMED
+        .iter()
+        .find(|(n, _, _)| lower == *n || lower.starts_with(n));
     let (_, rgb, light) = named.copied().unwrap_or_else(|| {
         let by_turn = IN_TURN[seat.index() % IN_TURN.len()];
-        *NAMED.iter().find(|(n, _, _)| *n == by_turn).expect("palette")
+        *NAMED
+            .iter()
+            .find(|(n, _, _)| *n == by_turn)
+            .expect("palette")
     });
     SeatLook {
         colour: Color::srgb(rgb[0], rgb[1], rgb[2]),
