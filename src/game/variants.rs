@@ -217,15 +217,11 @@ impl std::fmt::Display for Notice {
     }
 }
 
-/// Whether the game plays the variant: its views draw the board, and it seats two players (a
-/// variant offering only larger tables, such as Halma for four partners, is the engine's and
-/// the CLI's for now).
+/// Whether the game plays the variant: the views draw every board (squares, hex grids, GIPF),
+/// and it seats two players (a variant offering only larger tables, such as Halma for four
+/// partners, is the engine's and the CLI's for now).
 pub fn drawable(v: &Variant) -> bool {
-    let board = match &v.rules {
-        boardcraft_rules::FamilyRules::Race(r) => r.is_rectangular(),
-        _ => true,
-    };
-    board && v.player_counts().contains(&2)
+    v.player_counts().contains(&2)
 }
 
 /// Every variant the game knows, loaded or broken.
@@ -251,9 +247,7 @@ impl VariantLibrary {
                 .all(|e| !matches!(e.state, EntryState::Loading))
     }
 
-    /// The playable variants, in menu order (shipped first, then mods): those whose board the
-    /// game draws. Boards of other shapes (a star, a hexagon) are played by the engine and the
-    /// CLI; the game's views draw rectangles of squares and GIPF's hexagon.
+    /// The playable variants, in menu order (shipped first, then mods): those [`drawable`].
     pub fn ready(&self) -> impl Iterator<Item = (&Entry, &Arc<Variant>)> {
         self.entries
             .iter()

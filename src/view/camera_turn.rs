@@ -12,6 +12,7 @@ use crate::{
     game::config::Players,
     game::match_state::{Match, TurnPhase},
     view::{
+        animation::Animating,
         board::Board,
         camera::{CameraSystems, OrbitCamera},
     },
@@ -113,12 +114,15 @@ fn turn_to_seat(
     board: Option<Res<Board>>,
     players: Res<Players>,
     phase: Option<Res<State<TurnPhase>>>,
+    animation: Option<Res<Animating>>,
     mut cameras: Query<(&mut OrbitCamera, &mut CameraTurn)>,
 ) {
     let (Some(game), Some(board)) = (game, board) else {
         return;
     };
-    let animating = phase.is_some_and(|p| *p.get() == TurnPhase::Animating);
+    // The animation starts in the frame the move is applied, before the phase follows.
+    let animating = phase.is_some_and(|p| *p.get() == TurnPhase::Animating)
+        || animation.is_some_and(|a| a.is_running());
     let seat = facing_seat(
         game.position.seat_count(),
         game.position.side_to_move(),
