@@ -9,10 +9,13 @@ use bevy::{
 };
 use boardcraft_rules::Seat as Side;
 
+use boardcraft_rules::Position;
+
 use crate::{
     GameSystems,
     game::match_state::{GameStarted, Match},
-    view::model::{CellId, CellKind, Layout},
+    view::model::{CellId, CellKind, Grid, Layout, hex},
+    view::seat_look::{Mark, SeatLook, table_looks},
 };
 
 /// The current game's board layout.
@@ -21,6 +24,16 @@ pub struct Board {
     pub layout: Arc<Layout>,
     /// The variant file's content hash the layout was built from.
     pub variant_hash: u64,
+    /// Every seat's colour and mark, in turn order.
+    pub looks: Vec<SeatLook>,
+}
+
+impl Board {
+    /// Whether the seats are told apart by colour (and their camps tinted in it), rather than
+    /// being the light and dark sides of a two-seat game.
+    pub fn coloured(&self) -> bool {
+        self.looks.iter().any(|l| l.mark != Mark::None)
+    }
 }
 
 /// Marks every entity that belongs to the drawn board (rebuilt for each game).
@@ -33,7 +46,7 @@ pub struct CellMarker(pub CellId);
 
 /// Logic: keeps [`Board`] in step with the game.
 pub fn plugin(app: &mut App) {
-    app.add_systems(
+    app.add_plugins(crate::view::badges::plugin).add_systems(
         Update,
         rebuild_layout
             .run_if(on_message::<GameStarted>)
@@ -42,13 +55,17 @@ pub fn plugin(app: &mut App) {
 }
 
 pub fn rebuild_layout(mut commands: Commands, game: Res<Match>, board: Option<Res<Board>>) {
-    // A restart of the same variant keeps the layout, and so every board mesh.
-    if board.is_some_and(|b| b.variant_hash == game.variant.content_hash) {
+    let seats = game.position.seat_count();
+    // A restart of the same variant at the same table keeps the layout, and so every board
+    // mesh (a table of another size has other camps).
+    if board.is_some_and(|b| b.variant_hash == game.variant.content_hash && b.layout.seats == seats)
+    {
         return;
     }
     commands.insert_resource(Board {
         layout: Arc::new(Layout::for_variant(&game.variant)),
         variant_hash: game.variant.content_hash,
+        looks: table_looks(seats, |s| game.position.seat_name(s)),
     });
 }
 
@@ -87,6 +104,7 @@ pub fn render_plugin(app: &mut App) {
             brightness: 350.0,
             ..default()
         })
+        .add_plugins(crate::view::badges::render_plugin)
         .add_systems(Startup, spawn_lights)
         .add_systems(
             Update,
@@ -147,12 +165,29 @@ pub struct CellMaterials {
     pub highlight: Handle<StandardMaterial>,
     pub selected: Handle<StandardMaterial>,
     pub last_move: Handle<StandardMaterial>,
+    /// Per seat of a coloured table: its home's light and dark tint, and the lighter tint
+    /// of a point it races to that is nobody's home. Empty for White and Black.
+    pub seat_tints: Vec<[Handle<StandardMaterial>; 3]>,
 }
 
 impl CellMaterials {
     /// The resting material of a cell.
     pub fn base(&self, layout: &Layout, id: CellId) -> Handle<StandardMaterial> {
         let cell = layout.cell(id);
+        let tint = |seat: Option<Side>, which: usize| {
+            seat.and_then(|s| self.seat_tints.get(s.index()))
+                .map(|t| t[which].clone())
+        };
+        if cell.kind == CellKind::Square {
+            if let Some(m) = tint(cell.camp, usize::from(cell.dark)) {
+                return m;
+            }
+            if cell.camp.is_none()
+                && let Some(m) = tint(cell.goal, 2)
+            {
+                return m;
+            }
+        }
         match (cell.kind, cell.camp) {
             (CellKind::Dot, _) => self.dot.clone(),
             (CellKind::Spot, _) => self.spot.clone(),
@@ -164,6 +199,11 @@ impl CellMaterials {
             (CellKind::Square, None) => self.light.clone(),
         }
     }
+}
+
+/// `base` moved `amount` of the way towards `colour`: a camp's shade of its seat's colour.
+fn tinted(base: Color, colour: Color, amount: f32) -> Color {
+    base.mix(&colour, amount)
 }
 
 fn matte(materials: &mut Assets<StandardMaterial>, color: Color) -> Handle<StandardMaterial> {
@@ -211,6 +251,30 @@ fn draw_board(
             ..default()
         }),
         last_move: matte(&mut materials, palette::LAST_MOVE),
+        seat_tints: if board.coloured() {
+            board
+                .looks
+                .iter()
+                .map(|look| {
+                    [
+                        matte(
+                            &mut materials,
+                            tinted(palette::LIGHT_SQUARE, look.colour, 0.5),
+                        ),
+                        matte(
+                            &mut materials,
+                            tinted(palette::DARK_SQUARE, look.colour, 0.5),
+                        ),
+                        matte(
+                            &mut materials,
+                            tinted(palette::LIGHT_SQUARE, look.colour, 0.22),
+                        ),
+                    ]
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
     };
     commands.insert_resource(mats.clone());
 
@@ -221,7 +285,39 @@ fn draw_board(
         reflectance: 0.35,
         ..default()
     });
-    if layout.hex {
+    if layout.grid == Grid::Hex {
+        // A slab that hugs the cells: one wide hexagon under every cell, merged into one mesh,
+        // so a star gets a star-shaped board and a hexagon a hexagonal one.
+        let c = layout.centre();
+        let mut slab: Option<Mesh> = None;
+        for cell in &layout.cells {
+            let prism = Extrusion::new(RegularPolygon::new(hex::CELL_RADIUS * 1.75, 6), SLAB)
+                .mesh()
+                .build()
+                .rotated_by(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2))
+                .translated_by(Vec3::new(
+                    cell.at.x - c.x,
+                    -SLAB / 2.0 - 0.01,
+                    -(cell.at.y - c.y),
+                ));
+            match &mut slab {
+                None => slab = Some(prism),
+                Some(all) => {
+                    if let Err(e) = all.merge(&prism) {
+                        warn!("the board slab is incomplete: {e}");
+                    }
+                }
+            }
+        }
+        if let Some(slab) = slab {
+            commands.spawn((
+                BoardPart,
+                Mesh3d(meshes.add(slab)),
+                MeshMaterial3d(frame_mat),
+                Pickable::IGNORE,
+            ));
+        }
+    } else if layout.hex {
         // A hexagonal slab with a corner towards each player (e1 and e9 are corners).
         let radius = size.x.max(size.y) / 2.0 + 1.2;
         let slab = Extrusion::new(RegularPolygon::new(radius, 6), SLAB);
@@ -275,7 +371,18 @@ fn draw_board(
     }
 
     // Heights (top faces): slab 0, hex face 0.01, lines 0.019, squares / spots / dots 0.02.
-    let square = meshes.add(Cuboid::new(0.97, 0.04, 0.97));
+    let square = if layout.grid == Grid::Hex {
+        // Hexagonal cells with a narrow groove between neighbours; a corner points along the
+        // files, so each flat side faces a neighbour.
+        meshes.add(
+            Extrusion::new(RegularPolygon::new(hex::CELL_RADIUS * 0.94, 6), 0.04)
+                .mesh()
+                .build()
+                .rotated_by(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2)),
+        )
+    } else {
+        meshes.add(Cuboid::new(0.97, 0.04, 0.97))
+    };
     let spot = meshes.add(Cylinder::new(0.07, 0.04));
     let dot = meshes.add(Cylinder::new(0.15, 0.04));
     // Spots and dots are small; an invisible-sized pick disc would be nicer, but the piece

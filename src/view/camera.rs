@@ -11,9 +11,9 @@ use boardcraft_rules::Seat as Side;
 
 use crate::{
     GameSystems,
-    game::config::{PlayerKind, Players},
     settings::{Settings, View},
     view::board::Board,
+    view::camera_turn::CameraTurn,
 };
 
 /// Where the camera looks from. Angles in radians; `pitch` is the angle above the board.
@@ -26,7 +26,8 @@ pub struct OrbitCamera {
     /// Half extents of what must stay in view: x across, y along the table (cell units).
     pub fit: Vec2,
     pub top_down: bool,
-    /// Whose pieces are nearest the viewer (the bottom of the screen); `yaw` turns from there.
+    /// Whose pieces are nearest the viewer (the bottom of the screen); `yaw` turns from there
+    /// (the turn itself is [`CameraTurn`], which eases from one seat to the next).
     pub facing: Side,
 }
 
@@ -79,15 +80,11 @@ pub fn plugin(app: &mut App) {
         )
         .add_systems(
             Update,
-            (
-                toggle_top_down,
-                follow_view_setting,
-                face_the_player.run_if(resource_exists_and_changed::<Players>),
-                place_camera,
-            )
+            (toggle_top_down, follow_view_setting, place_camera)
                 .chain()
                 .in_set(CameraSystems::Place),
-        );
+        )
+        .add_plugins(crate::view::camera_turn::plugin);
 }
 
 fn apply_start_top_down(start: Res<StartTopDown>, mut settings: ResMut<Settings>) {
@@ -140,28 +137,34 @@ fn follow_view_setting(settings: Res<Settings>, mut cameras: Query<&mut OrbitCam
     }
 }
 
-/// The side the board is seen from: the side of the only person playing (against the computer,
-/// or online, where the other side is the remote player); White when both sides are people at
-/// this screen, or nobody is (computer against computer, a spectator).
-pub fn facing(players: &Players) -> Side {
-    match (players.of(Side::WHITE), players.of(Side::BLACK)) {
-        (PlayerKind::Human, PlayerKind::Human) => Side::WHITE,
-        (_, PlayerKind::Human) => Side::BLACK,
-        _ => Side::WHITE,
-    }
-}
-
-fn face_the_player(players: Res<Players>, mut cameras: Query<&mut OrbitCamera>) {
-    let side = facing(&players);
-    for mut cam in &mut cameras {
-        if cam.facing != side {
-            cam.facing = side;
-        }
-    }
-}
-
-fn place_camera(mut cameras: Query<(&OrbitCamera, &Camera, &mut Transform, &mut Projection)>) {
-    for (cam, camera, mut transform, mut projection) in &mut cameras {
+pub fn place_camera(
+    board: Option<Res<Board>>,
+    mut cameras: Query<(
+        &OrbitCamera,
+        Option<&CameraTurn>,
+        &Camera,
+        &mut Transform,
+        &mut Projection,
+    )>,
+) {
+    for (cam, turn, camera, mut transform, mut projection) in &mut cameras {
+        // The turn towards the facing seat (0: seat 0 of a two-seat board at the bottom).
+        let turned = turn.map_or(
+            if cam.facing == Side::WHITE {
+                0.0
+            } else {
+                std::f32::consts::PI
+            },
+            |t| t.angle,
+        );
+        // What must stay in view, measured across and along the turned board.
+        let fit = board.as_ref().map_or(cam.fit, |b| {
+            if turned == 0.0 {
+                cam.fit
+            } else {
+                b.layout.half_extent_turned(-turned).max(Vec2::splat(2.0))
+            }
+        });
         let aspect = camera
             .logical_viewport_size()
             .map_or(1.6, |s| (s.x / s.y.max(1.0)).max(0.2));
@@ -169,8 +172,8 @@ fn place_camera(mut cameras: Query<(&OrbitCamera, &Camera, &mut Transform, &mut 
             // Straight down, the facing side at the bottom of the screen (White's camp is
             // towards +z).
             let scaling_mode = ScalingMode::AutoMin {
-                min_width: cam.fit.x * 2.25 * cam.zoom,
-                min_height: cam.fit.y * 2.25 * cam.zoom,
+                min_width: fit.x * 2.25 * cam.zoom,
+                min_height: fit.y * 2.25 * cam.zoom,
             };
             match &mut *projection {
                 Projection::Orthographic(ortho) => ortho.scaling_mode = scaling_mode,
@@ -181,10 +184,8 @@ fn place_camera(mut cameras: Query<(&OrbitCamera, &Camera, &mut Transform, &mut 
                     })
                 }
             }
-            let up = match cam.facing {
-                Side::WHITE => Vec3::NEG_Z,
-                _ => Vec3::Z,
-            };
+            // Screen-up points away from the facing seat's home.
+            let up = Vec3::new(-turned.sin(), 0.0, -turned.cos());
             *transform = Transform::from_xyz(0.0, 40.0, 0.0).looking_at(Vec3::ZERO, up);
         } else {
             let fov = FRAC_PI_4 * 0.8;
@@ -195,12 +196,9 @@ fn place_camera(mut cameras: Query<(&OrbitCamera, &Camera, &mut Transform, &mut 
             let half_tan = (fov / 2.0).tan();
             // Far enough that the board's depth (foreshortened by the pitch, plus its height
             // towards the viewer) and its width both fit, whatever the yaw.
-            let across = cam.fit.x.max(cam.fit.y);
-            let yaw = match cam.facing {
-                Side::WHITE => cam.yaw,
-                _ => cam.yaw + std::f32::consts::PI,
-            };
-            let deep = cam.fit.y.max(cam.fit.x * yaw.sin().abs());
+            let across = fit.x.max(fit.y);
+            let yaw = turned + cam.yaw;
+            let deep = fit.y.max(fit.x * cam.yaw.sin().abs());
             let for_depth = deep * (pitch.sin() + 0.35 * pitch.cos()) / half_tan;
             let for_width = across / (half_tan * aspect);
             let distance = for_depth.max(for_width) * 1.08 * cam.zoom;

@@ -4,8 +4,10 @@
 //! follows the game's messages (`crate::game`) and never decides what the rules decide.
 pub mod animation;
 pub mod audio;
+pub mod badges;
 pub mod board;
 pub mod camera;
+pub mod camera_turn;
 pub mod lesson_marks;
 pub mod model;
 pub mod pieces;

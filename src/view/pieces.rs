@@ -9,6 +9,7 @@ use crate::{
     game::match_state::{GameStarted, Match, PositionReset},
     view::board::{Board, palette},
     view::model::{CellId, Layout, PieceKind, Place, Snapshot, Tray},
+    view::seat_look::{Mark, SeatLook},
 };
 
 /// A piece (or, in Focus, one disc of a stack).
@@ -287,6 +288,24 @@ pub struct PieceAssets {
     pub white_ring: Handle<StandardMaterial>,
     pub black_ring: Handle<StandardMaterial>,
     pub meshes: Vec<(MeshKey, Handle<Mesh>)>,
+    /// A material per seat colour of a coloured table (White and Black use the two above).
+    pub seat_colours: Vec<(SeatLookKey, Handle<StandardMaterial>)>,
+    /// What marks are drawn in: dark on light pieces, light on dark ones.
+    pub mark_dark: Handle<StandardMaterial>,
+    pub mark_light: Handle<StandardMaterial>,
+    /// One flat mesh per mark, one unit across.
+    pub marks: Vec<(Mark, Handle<Mesh>)>,
+}
+
+/// A seat colour as a map key (sRGB in thousandths).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SeatLookKey([u16; 3]);
+
+impl SeatLookKey {
+    fn of(look: &SeatLook) -> Self {
+        let c = look.colour.to_srgba();
+        SeatLookKey([c.red, c.green, c.blue].map(|v| (v * 1000.0) as u16))
+    }
 }
 
 /// Which mesh a piece needs: proportions in thousandths (so it can be a map key).
@@ -310,8 +329,101 @@ fn make_piece_assets(mut commands: Commands, mut materials: ResMut<Assets<Standa
         white_ring: materials.add(glossy(Color::srgb(0.80, 0.62, 0.25))),
         black_ring: materials.add(glossy(Color::srgb(0.80, 0.62, 0.25))),
         meshes: Vec::new(),
+        seat_colours: Vec::new(),
+        mark_dark: materials.add(StandardMaterial {
+            base_color: Color::srgb(0.10, 0.09, 0.08),
+            perceptual_roughness: 0.6,
+            ..default()
+        }),
+        mark_light: materials.add(StandardMaterial {
+            base_color: Color::srgb(0.97, 0.96, 0.92),
+            emissive: LinearRgba::rgb(0.15, 0.15, 0.14),
+            perceptual_roughness: 0.6,
+            ..default()
+        }),
+        marks: Vec::new(),
     });
 }
+
+/// The material of a seat's pieces: White's and Black's as always, a seat colour's shared by
+/// every piece of that colour.
+fn seat_material(
+    assets: &mut PieceAssets,
+    materials: &mut Assets<StandardMaterial>,
+    board: &Board,
+    seat: Side,
+) -> Handle<StandardMaterial> {
+    let look = board.looks.get(seat.index());
+    match look {
+        Some(look) if look.mark != Mark::None => {
+            let key = SeatLookKey::of(look);
+            if let Some((_, m)) = assets.seat_colours.iter().find(|(k, _)| *k == key) {
+                return m.clone();
+            }
+            let m = materials.add(StandardMaterial {
+                base_color: look.colour,
+                perceptual_roughness: 0.32,
+                reflectance: 0.45,
+                ..default()
+            });
+            assets.seat_colours.push((key, m.clone()));
+            m
+        }
+        _ if seat == Side::WHITE => assets.white.clone(),
+        _ => assets.black.clone(),
+    }
+}
+
+/// A flat mesh of `mark`, one unit across, lying in the board plane (facing up).
+fn mark_mesh(mark: Mark) -> Option<Mesh> {
+    let flat = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+    let thin = 0.02;
+    let mesh = match mark {
+        Mark::None => return None,
+        Mark::Dot => Extrusion::new(Circle::new(0.42), thin).mesh().build(),
+        Mark::Triangle => Extrusion::new(RegularPolygon::new(0.55, 3), thin)
+            .mesh()
+            .build()
+            .translated_by(Vec3::new(0.0, -0.08, 0.0)),
+        Mark::Square => Extrusion::new(Rectangle::new(0.72, 0.72), thin)
+            .mesh()
+            .build(),
+        Mark::Diamond => Extrusion::new(Rhombus::new(0.62, 0.95), thin)
+            .mesh()
+            .build(),
+        Mark::Cross => {
+            let mut bar = Extrusion::new(Rectangle::new(0.95, 0.26), thin)
+                .mesh()
+                .build();
+            let other = Extrusion::new(Rectangle::new(0.26, 0.95), thin)
+                .mesh()
+                .build();
+            bar.merge(&other).ok()?;
+            bar.rotated_by(Quat::from_rotation_z(std::f32::consts::FRAC_PI_4))
+        }
+        Mark::Ring => Extrusion::new(Annulus::new(0.28, 0.46), thin)
+            .mesh()
+            .build(),
+    };
+    Some(mesh.rotated_by(flat))
+}
+
+fn cached_mark(
+    assets: &mut PieceAssets,
+    meshes: &mut Assets<Mesh>,
+    mark: Mark,
+) -> Option<Handle<Mesh>> {
+    if let Some((_, m)) = assets.marks.iter().find(|(k, _)| *k == mark) {
+        return Some(m.clone());
+    }
+    let m = meshes.add(mark_mesh(mark)?);
+    assets.marks.push((mark, m.clone()));
+    Some(m)
+}
+
+/// A mark on top of a piece, drawn in a colour that stands out on the piece's.
+#[derive(Component, Copy, Clone, Debug)]
+pub struct PieceMark(pub Mark);
 
 fn dress_pieces(
     mut commands: Commands,
@@ -319,6 +431,7 @@ fn dress_pieces(
     board: Option<Res<Board>>,
     mut assets: ResMut<PieceAssets>,
     mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
     let Some(board) = board else {
         return;
@@ -330,10 +443,18 @@ fn dress_pieces(
             height: (style.height * 1000.0) as u32,
             tall: style.tall,
         };
-        let material = match piece.kind.color {
-            Side::WHITE => assets.white.clone(),
-            _ => assets.black.clone(),
-        };
+        let material = seat_material(&mut assets, &mut materials, &board, piece.kind.color);
+        // The seat's mark lies on the piece's top, as wide as the top allows.
+        let look = board.looks.get(piece.kind.color.index()).copied();
+        let mark = look.and_then(|l| {
+            let mesh = cached_mark(&mut assets, &mut meshes, l.mark)?;
+            let colour = if l.light {
+                assets.mark_dark.clone()
+            } else {
+                assets.mark_light.clone()
+            };
+            Some((l.mark, mesh, colour))
+        });
         if style.tall {
             // A race man: a flared base with a round head, like a Halma pawn.
             let (r, h) = (style.radius, style.height);
@@ -368,6 +489,17 @@ fn dress_pieces(
                         MeshMaterial3d(material.clone()),
                         Transform::from_xyz(0.0, -h * 0.5 + h * 0.55 + r * 0.3, 0.0),
                     ));
+                    if let Some((kind, mesh, colour)) = mark {
+                        // Resting on the head's crown, wider than it so it reads from afar.
+                        let top = -h * 0.5 + h * 0.55 + r * 0.75;
+                        c.spawn((
+                            PieceMark(kind),
+                            Mesh3d(mesh),
+                            MeshMaterial3d(colour),
+                            Transform::from_xyz(0.0, top - 0.01, 0.0)
+                                .with_scale(Vec3::splat(r * 1.05)),
+                        ));
+                    }
                 });
             continue;
         }
@@ -377,9 +509,20 @@ fn dress_pieces(
         let mut entity = commands.entity(e);
         entity.insert((
             Mesh3d(mesh),
-            MeshMaterial3d(material),
+            MeshMaterial3d(material.clone()),
             Visibility::default(),
         ));
+        if let Some((kind, mesh, colour)) = mark
+            && !piece.kind.gipf
+        {
+            entity.with_child((
+                PieceMark(kind),
+                Mesh3d(mesh),
+                MeshMaterial3d(colour),
+                Transform::from_xyz(0.0, style.height * 0.47, 0.0)
+                    .with_scale(Vec3::splat(style.radius * 1.2)),
+            ));
+        }
         if piece.kind.gipf {
             // A GIPF-piece: a second disc on top, crowned with a gold ring.
             let ring = match piece.kind.color {

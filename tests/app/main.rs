@@ -8,6 +8,7 @@ mod drag;
 mod egui_frame;
 mod focus;
 mod gipf;
+mod hex_boards;
 mod i18n;
 mod input;
 mod layout;

@@ -53,6 +53,27 @@ pub fn layout(rules: &FocusRules) -> Layout {
             Vec2::new(0.0, -0.85),
         ),
     ];
+    layout.seats = rules.seat_count();
+    if layout.seats > 2 {
+        // The third and fourth seats' trays run along the bottom and the top edge; seats
+        // sit around the board in turn order.
+        for (seat, y, step) in [(2, min.y - 1.5, 0.85), (3, max.y + 1.5, -0.85)] {
+            let Some(seat) = Seat::new(seat).filter(|s| s.index() < layout.seats) else {
+                continue;
+            };
+            let x = if step > 0.0 { min.x } else { max.x };
+            let further = if y < min.y { -1.0 } else { 1.0 };
+            layout
+                .trays
+                .push((Tray::Reserve(seat), Vec2::new(x, y), Vec2::new(step, 0.0)));
+            layout.trays.push((
+                Tray::Captured(seat),
+                Vec2::new(x, y + further),
+                Vec2::new(step, 0.0),
+            ));
+        }
+        layout.seat_angles = Vec::new();
+    }
     layout
 }
 
@@ -67,12 +88,18 @@ pub fn snapshot(position: &FocusPosition, layout: &Layout) -> Snapshot {
             snapshot.stacks[c.index()] = stack.pieces().map(PieceKind::man).collect();
         }
     }
-    for side in Seat::BOTH {
+    for side in Seat::all(position.rules().seat_count()) {
         let reserve = usize::from(position.reserve(side));
         *snapshot.tray_mut(Tray::Reserve(side)) = vec![PieceKind::man(side); reserve];
-        // `captured_by(side)` counts the opponent's pieces `side` has taken.
-        let captured = usize::from(position.captured_by(side));
-        *snapshot.tray_mut(Tray::Captured(side)) = vec![PieceKind::man(side.other()); captured];
+        *snapshot.tray_mut(Tray::Captured(side)) = if layout.seats > 2 {
+            // At a larger table the count of pieces taken does not say whose they were: each
+            // seat's tray shows its own pieces taken out of the game.
+            vec![PieceKind::man(side); usize::from(position.lost(side))]
+        } else {
+            // `captured_by(side)` counts the opponent's pieces `side` has taken.
+            let captured = usize::from(position.captured_by(side));
+            vec![PieceKind::man(side.other()); captured]
+        };
     }
     snapshot
 }
@@ -130,6 +157,7 @@ pub fn script(
                     Take::Bottom(1),
                     Place::Tray(match o.fate {
                         Fate::MoverReserve => Tray::Reserve(effect.mover),
+                        Fate::CapturedByMover if layout.seats > 2 => Tray::Captured(o.color),
                         Fate::CapturedByMover => Tray::Captured(effect.mover),
                     }),
                 )

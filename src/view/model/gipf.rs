@@ -63,6 +63,7 @@ pub fn layout(_rules: &GipfRules) -> Layout {
                 at: point_at(col, n),
                 kind,
                 camp: None,
+                goal: None,
                 dark: false,
             });
         }

@@ -15,6 +15,7 @@ use boardcraft_rules::{AnyEffect, AnyMove, AnyPosition, FamilyRules, Position, S
 
 pub mod focus;
 pub mod gipf;
+pub mod hex;
 pub mod race;
 
 /// Height of the board's playing surface (the tops of squares, spots and dots).
@@ -49,6 +50,8 @@ pub struct Cell {
     pub kind: CellKind,
     /// The side whose start camp this cell belongs to (tinted on the board).
     pub camp: Option<Seat>,
+    /// For a cell of no seat's camp: the seat that races to it (tinted lighter), if any.
+    pub goal: Option<Seat>,
     /// Checkerboard shading for square boards.
     pub dark: bool,
 }
@@ -69,6 +72,25 @@ impl Tray {
         Tray::Captured(Seat::WHITE),
         Tray::Captured(Seat::BLACK),
     ];
+
+    /// Every tray of a table of `seats`: the reserves, then the captures.
+    pub fn all(seats: usize) -> impl Iterator<Item = Tray> {
+        Seat::all(seats)
+            .map(Tray::Reserve)
+            .chain(Seat::all(seats).map(Tray::Captured))
+    }
+}
+
+/// How the cells of a board are arranged, which decides the shape of a cell and of the slab.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Grid {
+    /// Squares in rows and columns (race boards on the square grid, Focus).
+    #[default]
+    Square,
+    /// Hexagonal cells, six neighbours each one unit away (race boards on the hex grid).
+    Hex,
+    /// The GIPF play area: spots on the crossings of lines.
+    Points,
 }
 
 /// The kind of a piece, as far as the view tells pieces apart.
@@ -111,6 +133,16 @@ pub struct Layout {
     pub max: Vec2,
     /// Whether the board is hexagonal (GIPF), so the board slab is drawn as a hexagon.
     pub hex: bool,
+    /// How the cells are arranged.
+    pub grid: Grid,
+    /// How many seats the table has (one snapshot tray of each kind per seat).
+    pub seats: usize,
+    /// Per seat, the direction of its home from the board's centre (radians, layout space,
+    /// 0 = +x): the camera turns so that it points at the viewer.
+    pub seat_angles: Vec<f32>,
+    /// Per seat that races somewhere: the centre of the region it races to (where its
+    /// placement shows once it has finished).
+    pub goals: Vec<(Seat, Vec2)>,
     names: HashMap<String, CellId>,
 }
 
@@ -141,8 +173,32 @@ impl Layout {
             min,
             max,
             hex,
+            grid: if hex { Grid::Points } else { Grid::Square },
+            seats: 2,
+            seat_angles: vec![-std::f32::consts::FRAC_PI_2, std::f32::consts::FRAC_PI_2],
+            goals: Vec::new(),
             names,
         }
+    }
+
+    /// The direction of `seat`'s home from the centre; seats of a table the layout does not
+    /// know face the bottom (seat 0) or spread evenly around the board.
+    pub fn seat_angle(&self, seat: Seat) -> f32 {
+        self.seat_angles
+            .get(seat.index())
+            .copied()
+            .unwrap_or_else(|| {
+                let n = self.seats.max(1) as f32;
+                -std::f32::consts::FRAC_PI_2 + seat.index() as f32 * std::f32::consts::TAU / n
+            })
+    }
+
+    /// Where the placement of `seat` shows: the centre of its target region.
+    pub fn goal(&self, seat: Seat) -> Option<Vec2> {
+        self.goals
+            .iter()
+            .find(|(s, _)| *s == seat)
+            .map(|(_, at)| *at)
     }
 
     /// The layout for a variant's board.
@@ -206,16 +262,27 @@ impl Layout {
     /// Half extents (x, y in layout space) of everything drawn, around the centre: cells,
     /// labels and a full first row of each tray, plus half a piece.
     pub fn half_extent(&self) -> Vec2 {
+        self.half_extent_turned(0.0)
+    }
+
+    /// [`Self::half_extent`] of the board turned by `angle` (radians, anticlockwise in layout
+    /// space) around its centre: what a camera turned that way must see.
+    pub fn half_extent_turned(&self, angle: f32) -> Vec2 {
         let c = self.centre();
-        let mut points: Vec<Vec2> = vec![self.min, self.max];
+        let mut points: Vec<Vec2> = if angle == 0.0 || self.cells.is_empty() {
+            vec![self.min, self.max]
+        } else {
+            self.cells.iter().map(|cell| cell.at).collect()
+        };
         points.extend(self.labels.iter().map(|(_, at)| *at));
         for (_, start, step) in &self.trays {
             points.push(*start);
             points.push(*start + *step * 9.0);
         }
+        let turn = Vec2::from_angle(angle);
         points
             .into_iter()
-            .fold(Vec2::ZERO, |acc, p| acc.max((p - c).abs()))
+            .fold(Vec2::ZERO, |acc, p| acc.max(turn.rotate(p - c).abs()))
             + Vec2::splat(self.piece.radius + 0.3)
     }
 }
@@ -231,7 +298,7 @@ impl Snapshot {
     pub fn empty(layout: &Layout) -> Self {
         Snapshot {
             stacks: vec![Vec::new(); layout.cells.len()],
-            trays: Tray::ALL.iter().map(|t| (*t, Vec::new())).collect(),
+            trays: Tray::all(layout.seats).map(|t| (t, Vec::new())).collect(),
         }
     }
 
@@ -520,6 +587,7 @@ pub fn square_grid(
                 at: Vec2::new(f32::from(file), f32::from(rank)),
                 kind: CellKind::Square,
                 camp: camp(file, rank),
+                goal: None,
                 dark: (file + rank) % 2 == 0,
             });
         }

@@ -1,13 +1,15 @@
-//! View adapter for the race family (Ugolki, Halma): a rectangular board with tinted camps,
-//! one piece per square, moves animated landing by landing along the effect's path.
+//! View adapter for the race family (Ugolki, Halma, Chinese checkers): a board of squares or
+//! of hex cells with every seat's home tinted, one piece per cell, moves animated landing by
+//! landing along the effect's path.
+use bevy::math::Vec2;
 use boardcraft_rules::{
     Position, Seat,
-    race::{MoveKind, RaceEffect, RaceMove, RacePosition, RaceRules, Square},
+    race::{Directions, MoveKind, RaceEffect, RaceMove, RacePosition, RaceRules, Square},
 };
 
 use super::{
     CellId, Layout, Motion, Phase, PhaseKind, PieceKind, PieceStyle, Place, Script, Snapshot, Take,
-    Token, square_grid,
+    Token, hex, square_grid,
 };
 
 /// Race pieces are single men: tall enough to read as pieces in 3D, round from above.
@@ -20,15 +22,59 @@ const STYLE: PieceStyle = PieceStyle {
 pub fn layout(rules: &RaceRules) -> Layout {
     let camp = |file: u8, rank: u8| {
         let s = Square::new(file, rank)?;
-        Seat::BOTH.into_iter().find(|side| rules.in_camp(*side, s))
+        rules.seats().find(|side| rules.in_camp(*side, s))
     };
-    square_grid(
-        rules.width(),
-        rules.height(),
-        |file, rank| Square::new(file, rank).is_some_and(|s| rules.on_board(s)),
-        camp,
-        STYLE,
-    )
+    let mut layout = if rules.directions() == Directions::Hex {
+        // A point that is nobody's home but somebody's target (the three-seat star) is
+        // tinted for the seat racing there, lighter than a home.
+        let goal = |file: u8, rank: u8| {
+            let s = Square::new(file, rank)?;
+            if camp(file, rank).is_some() {
+                return None;
+            }
+            rules.seats().find(|side| rules.in_target(*side, s))
+        };
+        hex::hex_grid(
+            rules.cells().iter().map(|s| (s.file(), s.rank())),
+            camp,
+            goal,
+            STYLE,
+        )
+    } else {
+        square_grid(
+            rules.width(),
+            rules.height(),
+            |file, rank| Square::new(file, rank).is_some_and(|s| rules.on_board(s)),
+            camp,
+            STYLE,
+        )
+    };
+    layout.seats = rules.seat_count();
+    let centroid = |squares: &[Square]| -> Option<Vec2> {
+        let points: Vec<Vec2> = squares
+            .iter()
+            .filter_map(|s| cell(&layout, *s))
+            .map(|id| layout.cell(id).at)
+            .collect();
+        (!points.is_empty()).then(|| points.iter().sum::<Vec2>() / points.len() as f32)
+    };
+    let centre = layout.centre();
+    let homes: Vec<Option<Vec2>> = rules.seats().map(|s| centroid(rules.camp(s))).collect();
+    let goals: Vec<(Seat, Vec2)> = rules
+        .seats()
+        .filter_map(|s| Some((s, centroid(rules.target(s))?)))
+        .collect();
+    let angles: Vec<f32> = rules
+        .seats()
+        .zip(homes)
+        .map(|(seat, home)| match home {
+            Some(at) if at.distance(centre) > 1e-3 => (at - centre).to_angle(),
+            _ => layout.seat_angle(seat),
+        })
+        .collect();
+    layout.seat_angles = angles;
+    layout.goals = goals;
+    layout
 }
 
 fn cell(layout: &Layout, s: Square) -> Option<CellId> {
@@ -37,7 +83,7 @@ fn cell(layout: &Layout, s: Square) -> Option<CellId> {
 
 pub fn snapshot(position: &RacePosition, layout: &Layout) -> Snapshot {
     let mut snapshot = Snapshot::empty(layout);
-    for side in Seat::BOTH {
+    for side in position.rules().seats() {
         for s in position.pieces(side) {
             if let Some(c) = cell(layout, s) {
                 snapshot.stacks[c.index()].push(PieceKind::man(side));

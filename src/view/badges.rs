@@ -1,0 +1,147 @@
+//! Placement badges: once a seat of a race has finished while the others play on, its place
+//! ("1st", "2nd" …) shows over the point it raced to, in the seat's colour. Logic: one
+//! [`PlacementBadge`] entity per finished seat, standing over the centre of its target, kept in
+//! step with the position between moves. Presentation: egui paints each badge where the
+//! camera sees that spot, so it reads the same in the 3D and the top-down view.
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use boardcraft_rules::{AnyPosition, Seat, outcome::ordinal};
+
+use crate::{
+    GameSystems,
+    game::match_state::{Match, TurnPhase},
+    settings::{Language, Settings},
+    view::{board::Board, camera::OrbitCamera},
+};
+
+/// A finished seat's place, shown over its target region.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct PlacementBadge {
+    pub seat: Seat,
+    /// 1 for the first seat to finish.
+    pub place: u8,
+}
+
+/// How high over the board a badge floats (over the pieces that filled the point).
+const LIFT: f32 = 0.9;
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(Update, place_badges.in_set(GameSystems::Sync));
+}
+
+/// The seats that have finished, in order, with their places (none for other families).
+pub fn finished(position: &AnyPosition) -> Vec<(Seat, u8)> {
+    match position {
+        AnyPosition::Race(p) => p
+            .finish_order()
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| (s, i as u8 + 1))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn place_badges(
+    mut commands: Commands,
+    game: Option<Res<Match>>,
+    board: Option<Res<Board>>,
+    phase: Option<Res<State<TurnPhase>>>,
+    badges: Query<(Entity, &PlacementBadge)>,
+) {
+    // A finish shows once the move that made it has landed.
+    if phase.is_some_and(|p| *p.get() == TurnPhase::Animating) {
+        return;
+    }
+    let (Some(game), Some(board)) = (game, board) else {
+        for (e, _) in &badges {
+            commands.entity(e).despawn();
+        }
+        return;
+    };
+    let wanted: Vec<PlacementBadge> = finished(&game.position)
+        .into_iter()
+        .filter(|(seat, _)| board.layout.goal(*seat).is_some())
+        .map(|(seat, place)| PlacementBadge { seat, place })
+        .collect();
+    let mut shown: Vec<PlacementBadge> = badges.iter().map(|(_, b)| b.clone()).collect();
+    shown.sort_by_key(|b| b.place);
+    if shown == wanted && !board.is_changed() {
+        return;
+    }
+    for (e, _) in &badges {
+        commands.entity(e).despawn();
+    }
+    for badge in wanted {
+        let Some(at) = board.layout.goal(badge.seat) else {
+            continue;
+        };
+        commands.spawn((
+            Transform::from_translation(board.layout.world(at, LIFT)),
+            badge,
+        ));
+    }
+}
+
+/// "1st" in English, "1-е" (место) in Russian.
+pub fn place_text(place: u8, language: Language) -> String {
+    match language {
+        Language::Russian => format!("{place}-е"),
+        Language::English => ordinal(place),
+    }
+}
+
+pub fn render_plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, paint_badges);
+}
+
+fn paint_badges(
+    mut contexts: EguiContexts,
+    board: Option<Res<Board>>,
+    settings: Option<Res<Settings>>,
+    badges: Query<(&PlacementBadge, &Transform)>,
+    cameras: Query<(&Camera, &GlobalTransform), With<OrbitCamera>>,
+) -> Result {
+    if badges.is_empty() {
+        return Ok(());
+    }
+    let Some(board) = board else {
+        return Ok(());
+    };
+    let Ok((camera, at)) = cameras.single() else {
+        return Ok(());
+    };
+    let language = settings.map_or(Language::English, |s| s.language);
+    let ctx = contexts.ctx_mut()?;
+    let zoom = ctx.zoom_factor();
+    let painter = ctx.layer_painter(egui::LayerId::background());
+    let font = egui::FontId::proportional(17.0);
+    for (badge, transform) in &badges {
+        let Ok(logical) = camera.world_to_viewport(at, transform.translation) else {
+            continue;
+        };
+        let Some(look) = board.looks.get(badge.seat.index()) else {
+            continue;
+        };
+        let [r, g, b, _] = look.colour.to_srgba().to_u8_array();
+        let fill = egui::Color32::from_rgb(r, g, b);
+        let ink = if look.light {
+            egui::Color32::from_rgb(25, 22, 20)
+        } else {
+            egui::Color32::from_rgb(250, 248, 240)
+        };
+        let centre = egui::pos2(logical.x / zoom, logical.y / zoom);
+        let text = place_text(badge.place, language);
+        let galley = painter.layout_no_wrap(text, font.clone(), ink);
+        let rect = egui::Rect::from_center_size(centre, galley.size() + egui::vec2(16.0, 8.0));
+        painter.rect(
+            rect,
+            8.0,
+            fill,
+            egui::Stroke::new(2.0, egui::Color32::from_rgb(30, 22, 16)),
+            egui::StrokeKind::Outside,
+        );
+        painter.galley(rect.center() - galley.size() / 2.0, galley, ink);
+    }
+    Ok(())
+}
