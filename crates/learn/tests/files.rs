@@ -278,16 +278,16 @@ fn marks_and_arrows_are_read_and_checked_on_the_board() {
 
 #[test]
 fn the_shipped_courses_draw_on_the_board() {
-    for family in ["ugolki", "halma", "focus", "gipf"] {
-        let path = shipped_assets().join(format!("lessons/{family}.ron"));
+    for course in ["ugolki", "halma", "chinese-checkers", "focus", "gipf"] {
+        let path = shipped_assets().join(format!("lessons/{course}.ron"));
         let lesson = boardcraft_learn::lesson_from_path(&path).unwrap_or_else(|e| panic!("{e}"));
         assert!(
             lesson.steps.iter().any(|s| !s.arrows.is_empty()),
-            "{family}: no arrow"
+            "{course}: no arrow"
         );
         assert!(
             lesson.steps.iter().any(|s| !s.marks.is_empty()),
-            "{family}: no marked square"
+            "{course}: no marked square"
         );
     }
     // "Jump from b2 over b3 to b4": the jump drawn, the jumped piece marked.
