@@ -161,6 +161,9 @@ pub struct GameConfig {
     /// The position the game starts from, as text (the rules' position text); the variant's
     /// start position when `None`. `after` is played from it.
     pub position: Option<String>,
+    /// The table asked for (`--players`, `--seats`): the variant is played by that many, or
+    /// the game cannot start; `None` for the variant's first table.
+    pub players: Option<usize>,
 }
 
 impl Default for GameConfig {
@@ -169,6 +172,7 @@ impl Default for GameConfig {
             variant: VariantChoice::Name(DEFAULT_VARIANT.to_owned()),
             after: String::new(),
             position: None,
+            players: None,
         }
     }
 }
@@ -342,6 +346,7 @@ impl Cli {
             variant: VariantChoice::parse(self.variant.as_deref().unwrap_or(DEFAULT_VARIANT)),
             after: self.after.clone(),
             position: self.position.clone().filter(|p| !p.trim().is_empty()),
+            players: self.seat_count(),
         }
     }
 

@@ -441,11 +441,14 @@ fn start_games(
     let Some(request) = requests.read().last() else {
         return;
     };
-    // The table: the players asked for (or those seated now, for a rematch or a hot reload),
-    // at the variant's table of that many seats when it offers one; the players are then
-    // fitted to the seats the start position has.
+    // The table: the variant's table for the players asked for, when it offers one; without
+    // players (a rematch, a hot reload) the variant's table as it comes, the seated players
+    // fitted to it.
+    let variant = match &request.players {
+        Some(asked) => seated(&request.variant, asked.count()),
+        None => request.variant.clone(),
+    };
     let seats = request.players.clone().unwrap_or_else(|| players.clone());
-    let variant = seated(&request.variant, seats.count());
     let start = request.from.clone().unwrap_or_else(|| variant.new_game());
     let seats = seats.fitted(start.seat_count());
     let mut position = start.clone();

@@ -15,7 +15,7 @@ use serde::{Deserialize, de::DeserializeOwned};
 use crate::{
     GameSystems,
     game::config::{GameConfig, Players, VariantChoice},
-    game::match_state::{AppState, Match, StartError, StartGame, replay},
+    game::match_state::{AppState, Match, StartError, StartGame, replay, seated},
 };
 
 /// Start a new game of the library entry `path` (its asset path) with these players: what the
@@ -579,6 +579,19 @@ fn start_chosen_game(
                 }
                 *last_started = Some(variant.content_hash);
                 let path = entry.path.clone();
+                // The table asked for on the command line, if the variant offers it.
+                let variant = match config.players.map(|n| variant.for_players(n)) {
+                    None => variant.clone(),
+                    Some(Ok(seated)) => Arc::new(seated),
+                    Some(Err(e)) => {
+                        let failure = e.to_string();
+                        error!("cannot start the game: {failure}");
+                        error.0 = Some(failure.clone());
+                        next_state.set(AppState::Failed);
+                        *last_failure = Some(failure);
+                        return;
+                    }
+                };
                 // `--position`: read by the rules; a text that is not a position of this
                 // variant is shown like any other reason the game cannot start.
                 let from = match config
@@ -652,7 +665,11 @@ fn reload_current_game(
     if variant.content_hash == game.variant.content_hash {
         return;
     }
-    let variant = variant.clone();
+    // The same table: the reloaded file at the game's seat count.
+    let variant = seated(
+        variant,
+        boardcraft_rules::Position::seat_count(&game.position),
+    );
     let line = game.line();
     // A game started from a position (`--position`) keeps it: its text read by the new rules
     // (or, if the new rules cannot read it, the variant's start).

@@ -85,13 +85,16 @@ pub fn show(
                 .min_col_width(30.0)
                 .spacing(egui::vec2(10.0, 3.0))
                 .show(ui, |ui| {
-                    ui.label("");
-                    let mut c = first_side;
-                    for _ in 0..per_row {
-                        ui.label(egui::RichText::new(side(lang, &seats, c)).small().weak());
-                        c = c.next(n);
+                    // Column heads for two seats; beyond, each move's chip names its seat.
+                    if !chips {
+                        ui.label("");
+                        let mut c = first_side;
+                        for _ in 0..per_row {
+                            ui.label(egui::RichText::new(side(lang, &seats, c)).small().weak());
+                            c = c.next(n);
+                        }
+                        ui.end_row();
                     }
-                    ui.end_row();
                     ui.label("");
                     let start = ui.add(egui::Button::selectable(
                         shown == 0,

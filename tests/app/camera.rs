@@ -25,6 +25,7 @@ fn the_camera_faces_the_side_of_the_person_playing() {
             variant: VariantChoice::parse("ugolki-9qum"),
             after: String::new(),
             position: None,
+            players: None,
         };
         let mut app = headless_app_with(config, players.clone(), STEP, camera_plugin);
         start(&mut app);

@@ -26,6 +26,8 @@ pub fn app_for(variant: &str, after: &str, players: Players) -> App {
             variant: VariantChoice::parse(variant),
             after: after.to_owned(),
             position: None,
+            // More than two players ask for the variant's larger table, as `--seats` does.
+            players: (players.count() > 2).then_some(players.count()),
         },
         players,
         STEP,

@@ -37,6 +37,7 @@ fn dragging_app() -> (App, Entity) {
         variant: VariantChoice::parse("ugolki-hg-3x3"),
         after: String::new(),
         position: None,
+        players: None,
     };
     let mut app = headless_app_with(config, humans(), STEP, selection_plugin);
     start(&mut app);

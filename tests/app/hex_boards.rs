@@ -33,6 +33,7 @@ fn app_drawing(variant: &str) -> App {
             variant: VariantChoice::parse(variant),
             after: String::new(),
             position: None,
+            players: None,
         },
         humans(),
         STEP,

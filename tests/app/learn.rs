@@ -485,6 +485,7 @@ fn a_game_starts_from_a_position_given_as_text_and_a_bad_text_is_an_error() {
         variant: VariantChoice::Name("ugolki-9qum".into()),
         after: "a1:a3:c3:e3".into(),
         position: Some(position.to_owned()),
+        players: None,
     };
     let mut app = headless_app_with_mods(config(QUM_TEXT), humans(), STEP, None);
     start(&mut app);

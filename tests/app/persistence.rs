@@ -692,6 +692,7 @@ fn a_game_from_a_position_given_as_text_round_trips_from_that_position() {
         variant: VariantChoice::Name("ugolki-9qum".into()),
         after: "a1:a3:c3:e3".into(),
         position: Some(text.to_owned()),
+        players: None,
     };
     let mut app = boardcraft::automation::headless_app(config, humans(), STEP);
     app.insert_resource(Storage::folder(home.path()))

@@ -325,3 +325,45 @@ fn partnerships_are_read_from_the_variant() {
         ]
     );
 }
+
+#[test]
+fn the_command_line_seats_the_table_or_says_which_tables_there_are() {
+    use boardcraft::game::config::{Cli, GameConfig, VariantChoice};
+    use clap::Parser;
+    let cli = Cli::parse_from([
+        "boardcraft",
+        "--variant",
+        "chinese-checkers",
+        "--seats",
+        "human,master,human",
+    ]);
+    assert_eq!(
+        cli.players(),
+        players(&[HUMAN, PlayerKind::Computer(Level::Master), HUMAN])
+    );
+    assert_eq!(cli.game_config().players, Some(3));
+    let cli = Cli::parse_from(["boardcraft", "--players", "4", "--black", "novice"]);
+    assert_eq!(cli.players(), players(&[HUMAN, NOVICE, NOVICE, NOVICE]));
+
+    // A table the variant does not offer: the game says which it does.
+    let mut app = boardcraft::automation::headless_app(
+        GameConfig {
+            variant: VariantChoice::parse("chinese-checkers"),
+            after: String::new(),
+            position: None,
+            players: Some(5),
+        },
+        players(&[HUMAN; 5]),
+        STEP,
+    );
+    run_until_loaded(&mut app, 60, "the refusal", |w| {
+        app_state(w) == boardcraft::game::match_state::AppState::Failed
+    });
+    let why = app
+        .world()
+        .resource::<boardcraft::game::match_state::StartError>()
+        .0
+        .clone()
+        .unwrap_or_default();
+    assert!(why.contains('5') && why.contains('6'), "{why}");
+}

@@ -92,6 +92,7 @@ impl Screens {
             variant: VariantChoice::parse(variant),
             after: after.to_owned(),
             position: None,
+            players: None,
         };
         let mut app = headless_app_with(config, players, STEP, ui_plugins);
         if let Some(state) = state {
