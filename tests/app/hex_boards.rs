@@ -326,3 +326,45 @@ fn a_seat_that_has_finished_shows_its_place_over_its_target() {
         "2-е"
     );
 }
+
+/// Focus for four: every seat's reserve and captures have trays, and a random game's moves,
+/// overflows and drops animate into exactly what the rules say.
+#[test]
+fn focus_for_four_animates_as_the_rules_say() {
+    let mut app = app_drawing("focus");
+    start(&mut app);
+    let focus = app.world().resource::<Match>().variant.clone();
+    start_table(&mut app, &focus, 4, None);
+    let layout = app.world().resource::<Board>().layout.clone();
+    for seat in Seat::all(4) {
+        for tray in [
+            boardcraft::view::model::Tray::Reserve(seat),
+            boardcraft::view::model::Tray::Captured(seat),
+        ] {
+            assert!(layout.trays.iter().any(|(t, _, _)| *t == tray), "{tray:?}");
+        }
+    }
+    let mut picker = boardcraft_rules::checks::SeededMoves::new(7);
+    let mut moves = Vec::new();
+    let mut trays_used = false;
+    for _ in 0..150 {
+        let game = app.world().resource::<Match>();
+        if game.position.is_game_over() {
+            break;
+        }
+        game.position.legal_moves(&mut moves);
+        let Some(mv) = picker.pick(&moves) else {
+            break;
+        };
+        let notation = game.position.format_move(mv);
+        play_animated(&mut app, &notation);
+        let view = view_snapshot(app.world_mut());
+        trays_used |= view.trays.iter().any(|(_, t)| !t.is_empty());
+    }
+    assert!(trays_used, "no piece reached a tray in 150 plies");
+    assert_eq!(app.world().resource::<ViewRepairs>().0, 0);
+    assert_same_pieces(
+        &view_snapshot(app.world_mut()),
+        &rules_snapshot(app.world()),
+    );
+}

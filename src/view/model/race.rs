@@ -72,7 +72,12 @@ pub fn layout(rules: &RaceRules) -> Layout {
             _ => layout.seat_angle(seat),
         })
         .collect();
-    layout.seat_angles = angles;
+    // Two-seat boards keep the two sides facing each other across the board (seat 0 at the
+    // bottom, seat 1 at the top) even when the camps sit in corners: the camera flips between
+    // them rather than looking along a diagonal.
+    if rules.seat_count() > 2 {
+        layout.seat_angles = angles;
+    }
     layout.goals = goals;
     layout
 }
@@ -127,4 +132,42 @@ pub fn tokens(_position: &RacePosition, mv: &RaceMove, layout: &Layout) -> Optio
         Token::Cell(cell(layout, mv.from())?),
         Token::Cell(cell(layout, mv.to())?),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use std::f32::consts::FRAC_PI_2;
+
+    use boardcraft_rules::{FamilyRules, Seat, shipped_variant};
+
+    use super::layout;
+
+    fn race_layout(name: &str, seats: usize) -> super::Layout {
+        let v = shipped_variant(name).unwrap().with_players(seats).unwrap();
+        match &v.rules {
+            FamilyRules::Race(r) => layout(r),
+            _ => unreachable!("{name} is a race"),
+        }
+    }
+
+    #[test]
+    fn two_seat_boards_face_each_other_across_the_board() {
+        // Ugolki's camps are in the corners; the sides still face each other straight.
+        let ugolki = race_layout("ugolki-9qum", 2);
+        assert_eq!(ugolki.seat_angle(Seat::WHITE), -FRAC_PI_2);
+        assert_eq!(ugolki.seat_angle(Seat::BLACK), FRAC_PI_2);
+    }
+
+    #[test]
+    fn the_star_s_seats_face_their_points() {
+        let star = race_layout("chinese-checkers", 6);
+        for (i, seat) in Seat::all(6).enumerate() {
+            // S, SW, NW, N, NE, SE: a sixth of a turn apart, clockwise from the bottom.
+            let want = -FRAC_PI_2 - i as f32 * std::f32::consts::TAU / 6.0;
+            let got = star.seat_angle(seat);
+            let apart =
+                (bevy::math::Vec2::from_angle(got) - bevy::math::Vec2::from_angle(want)).length();
+            assert!(apart < 1e-3, "{seat:?}: {got} vs {want}");
+        }
+    }
 }
