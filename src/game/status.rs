@@ -118,7 +118,7 @@ fn update_status(
         next.line = game.line();
         match game.outcome() {
             Some(outcome) => next.outcome = outcome.to_string(),
-            None => next.to_move = game.position.side_to_move().to_string(),
+            None => next.to_move = game.position.seat_name(game.position.side_to_move()),
         }
     }
     status.set_if_neq(next);

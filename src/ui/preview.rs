@@ -11,7 +11,7 @@ use super::seat_chip;
 use crate::{
     game::seat_names::SeatNames,
     view::board::palette,
-    view::model::{CellKind, Layout, Snapshot},
+    view::model::{CellKind, Grid, Layout, Snapshot},
 };
 
 /// What the menu shows of a variant: its board, its start position and who moves first.
@@ -99,11 +99,28 @@ pub fn draw(
                     (None, false) => palette::LIGHT_SQUARE,
                     (None, true) => palette::DARK_SQUARE,
                 };
-                painter.rect_filled(
-                    Rect::from_center_size(at, egui::vec2(scale, scale) * 0.98),
-                    0.0,
-                    colour(fill),
-                );
+                if layout.grid == Grid::Hex {
+                    // A pointy-topped hexagon, one cell wide: neighbours touch.
+                    let r = scale * 0.98 / 3f32.sqrt();
+                    let points = (0..6)
+                        .map(|k| {
+                            let a = std::f32::consts::FRAC_PI_6
+                                + k as f32 * std::f32::consts::FRAC_PI_3;
+                            at + egui::vec2(r * a.cos(), r * a.sin())
+                        })
+                        .collect();
+                    painter.add(egui::Shape::convex_polygon(
+                        points,
+                        colour(fill),
+                        Stroke::NONE,
+                    ));
+                } else {
+                    painter.rect_filled(
+                        Rect::from_center_size(at, egui::vec2(scale, scale) * 0.98),
+                        0.0,
+                        colour(fill),
+                    );
+                }
             }
             CellKind::Spot => {
                 painter.circle_filled(at, scale * 0.2, colour(palette::HEX_FACE));

@@ -507,13 +507,16 @@ async function touchGame(browser, origin, report, { moves: playMoves = true } = 
 
 /**
  * The six-seat star at 390×844, 844×390 and 768×1024 (one phone page, turned and resized) and
- * at 1280×800 (a desktop page): the whole star on the screen and the phone checks; then, at
- * 390×844, Red's first move played by two taps, a chain of one hop (k3 over k4 to k5).
+ * at 1280×800 (a desktop page): the whole star on the screen and the phone checks.
  */
 async function starScreens(browser, origin, report) {
   const phoneSizes = ["390x844", "844x390", "768x1024"].map((n) => SIZES.find((s) => s.name === n));
   await checkGroup(browser, origin, phoneSizes, [STAR], report);
   await checkGroup(browser, origin, [DESKTOP], [STAR], report);
+}
+
+/** At 390×844, Red's first move on the six-seat star by two taps: k3, then k5 (one hop). */
+async function starMove(browser, origin, report) {
   const size = SIZES.find((s) => s.name === "390x844");
   const context = await browser.newContext(size);
   const page = await open(context, origin, STAR.options, "star move by taps");
@@ -523,6 +526,7 @@ async function starScreens(browser, origin, report) {
     const where = await cells(page);
     const names = Object.keys(where);
     if (names.length !== 121) fail(`the star shows ${names.length} cells, not 121`);
+    console.log(`star: k3 at ${where.k3}, k5 at ${where.k5} (CSS px)`);
     for (const square of ["k3", "k5"]) {
       if (!where[square]) throw new Error(`${square} is not on the screen`);
       const [x, y] = where[square];
@@ -568,7 +572,16 @@ async function main() {
     } else {
       for (const group of groups) await checkGroup(browser, origin, group, screens, report);
     }
-    if (!("no-star" in args)) await starScreens(browser, origin, report);
+    if (!("no-star" in args)) {
+      await starScreens(browser, origin, report);
+      // Taps in a browser of its own, as the touch game's (see there).
+      const own = await launchChromium(executablePath);
+      try {
+        await starMove(own, origin, report);
+      } finally {
+        await own.close();
+      }
+    }
     if (compare) {
       const [sizeName, screenName] = compare.split(":");
       const size = SIZES.find((s) => s.name === sizeName);
