@@ -5,11 +5,12 @@
 //! camera sees that spot, so it reads the same in the 3D and the top-down view.
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use boardcraft_rules::{AnyPosition, Seat, outcome::ordinal};
+use boardcraft_rules::{AnyPosition, Position, Seat, outcome::ordinal};
 
 use crate::{
     GameSystems,
     game::match_state::{Match, TurnPhase},
+    game::review::Review,
     settings::{Language, Settings},
     view::{board::Board, camera::OrbitCamera},
 };
@@ -47,7 +48,9 @@ fn place_badges(
     game: Option<Res<Match>>,
     board: Option<Res<Board>>,
     phase: Option<Res<State<TurnPhase>>>,
+    review: Option<Res<Review>>,
     badges: Query<(Entity, &PlacementBadge)>,
+    mut seen: Local<Option<(u64, usize, u32, Option<usize>)>>,
 ) {
     // A finish shows once the move that made it has landed.
     if phase.is_some_and(|p| *p.get() == TurnPhase::Animating) {
@@ -59,7 +62,16 @@ fn place_badges(
         }
         return;
     };
-    let wanted: Vec<PlacementBadge> = finished(&game.position)
+    // The places change only with the game, its moves or the ply under review.
+    let ply = review.as_ref().and_then(|r| r.ply);
+    let key = (game.game_id, game.history.len(), game.position.ply(), ply);
+    if *seen == Some(key) && !board.is_changed() {
+        return;
+    }
+    *seen = Some(key);
+    // An earlier position under review shows the places as they stood then.
+    let shown_position = ply.map(|ply| game.position_at(ply));
+    let wanted: Vec<PlacementBadge> = finished(shown_position.as_ref().unwrap_or(&game.position))
         .into_iter()
         .filter(|(seat, _)| board.layout.goal(*seat).is_some())
         .map(|(seat, place)| PlacementBadge { seat, place })

@@ -267,7 +267,7 @@ fn draw_board(
                         ),
                         matte(
                             &mut materials,
-                            tinted(palette::LIGHT_SQUARE, look.colour, 0.22),
+                            tinted(palette::LIGHT_SQUARE, look.colour, 0.3),
                         ),
                     ]
                 })
