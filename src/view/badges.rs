@@ -5,7 +5,7 @@
 //! camera sees that spot, so it reads the same in the 3D and the top-down view.
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use boardcraft_rules::{AnyPosition, Position, Seat, outcome::ordinal};
+use boardcraft_rules::{AnyPosition, Position, Seat};
 
 use crate::{
     GameSystems,
@@ -95,12 +95,9 @@ fn place_badges(
     }
 }
 
-/// "1st" in English, "1-е" (место) in Russian.
+/// "1st" in English, "1-е" (место) in Russian: the places the game-over list names.
 pub fn place_text(place: u8, language: Language) -> String {
-    match language {
-        Language::Russian => format!("{place}-е"),
-        Language::English => ordinal(place),
-    }
+    crate::ui::i18n::place(language, place)
 }
 
 pub fn render_plugin(app: &mut App) {
