@@ -227,6 +227,15 @@ fn the_camera_turns_to_the_seat_to_move_between_turns() {
     let home = Vec2::from_angle(angle);
     let seen_from = Vec2::new(at.translation.x, -at.translation.z).normalize();
     assert!(seen_from.dot(home) > 0.99, "{seen_from} vs {home}");
+    // Seen from above, the screen's up points away from that home.
+    app.world_mut()
+        .resource_mut::<boardcraft::settings::Settings>()
+        .view = boardcraft::settings::View::TopDown;
+    app.update();
+    let (_, at) = turn(&mut app);
+    let up = at.up();
+    let up = Vec2::new(up.x, -up.z).normalize();
+    assert!(up.dot(home) < -0.99, "screen up {up} vs home {home}");
 }
 
 #[test]
