@@ -25,22 +25,13 @@ use super::{
 };
 
 /// The choices being made in the menu.
-#[derive(Resource, Debug, Clone, PartialEq, Eq)]
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq)]
 pub struct MenuDraft {
     /// The library entry (its asset path) of the chosen variant.
     pub selected: Option<String>,
     /// Who plays each seat; their number is the table chosen (for variants that offer
     /// several).
     pub players: Players,
-}
-
-impl Default for MenuDraft {
-    fn default() -> Self {
-        MenuDraft {
-            selected: None,
-            players: Players::default(),
-        }
-    }
 }
 
 impl MenuDraft {
