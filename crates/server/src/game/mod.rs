@@ -948,12 +948,20 @@ impl Game {
         Ok(())
     }
 
-    /// A game between accounts that ends before each seat made two moves is aborted: no
-    /// winner, not rated.
+    /// Whether some seat has made fewer than two of the first `plies` moves.
+    fn early(&self, plies: usize) -> bool {
+        let movers = &self.movers[..plies.min(self.movers.len())];
+        (0..self.seats() as SeatIndex).any(|seat| movers.iter().filter(|s| **s == seat).count() < 2)
+    }
+
+    /// A game between accounts that ends (or that a seat leaves) before each seat made two
+    /// moves is aborted: no winner, not rated.
     fn aborts(&self) -> bool {
-        self.record.players.is_some()
-            && (0..self.seats() as SeatIndex)
-                .any(|seat| self.movers.iter().filter(|s| **s == seat).count() < 2)
+        let until = self
+            .left
+            .first()
+            .map_or(self.moves.len(), |l| l.ply as usize);
+        self.record.players.is_some() && self.early(until)
     }
 
     /// Stores the end (a game between accounts: aborted if too early, rated if rated, in one
@@ -1028,6 +1036,11 @@ impl Game {
     async fn depart(&mut self, seat: SeatIndex, cause: EndCause) -> Result<(), StoreError> {
         let departed = self.departed();
         let playing = self.playing();
+        // A seat of a game between accounts leaving before every seat made two moves: the
+        // game is aborted at once rather than played on to an end that would not count.
+        if self.record.players.is_some() && self.left.is_empty() && self.early(self.moves.len()) {
+            return self.end(rules::aborted_seats(self.seats())).await;
+        }
         if !plays_on(&self.variant, &self.position) || playing.len() <= 2 {
             let result = if playing.len() <= 2 && plays_on(&self.variant, &self.position) {
                 // The last seat but one leaves: the one left takes the place above it.

@@ -422,4 +422,60 @@ mod tests {
             );
         }
     }
+
+    /// The tables each variant is played at, as the docs list them; another is refused.
+    #[test]
+    fn tables_offered() {
+        for (name, offered) in [
+            ("chinese-checkers", &[2, 3, 4, 6][..]),
+            ("halma-16", &[2, 4]),
+            ("focus", &[2, 3, 4]),
+        ] {
+            let variant = shipped_variant(name).unwrap();
+            for seats in 2..=6 {
+                let seated = seated(variant.clone(), seats);
+                assert_eq!(
+                    seated.is_ok(),
+                    offered.contains(&seats),
+                    "{name} at {seats}"
+                );
+                if let Ok(v) = seated {
+                    assert_eq!(v.new_game().seat_count(), seats);
+                }
+            }
+        }
+        assert!(matches!(
+            seated(shipped_variant("ugolki-9qum").unwrap(), 3),
+            Err(GameError::SeatsNotOffered { asked: 3, .. })
+        ));
+    }
+
+    /// One seat leaving is placed as the rules place a resignation; later leavers are placed
+    /// above the earlier ones, and the seats still playing above them all.
+    #[test]
+    fn departures_are_placed_last_of_those_playing() {
+        let variant = seated(shipped_variant("chinese-checkers").unwrap(), 4).unwrap();
+        let position = variant.new_game();
+        for seat in 0..4u8 {
+            assert_eq!(
+                standings(&position, &[seat]),
+                position.places_after_resignation(Seat::at(usize::from(seat)))
+            );
+        }
+        assert_eq!(standings(&position, &[1, 3]).as_slice(), [1, 4, 1, 3]);
+        assert_eq!(standings(&position, &[1, 3, 0]).as_slice(), [2, 4, 1, 3]);
+        // The rules' places with the seats that left below: a finisher stays first.
+        let rules = Places::new(&[2, 2, 1, 2]).unwrap();
+        assert_eq!(departed_last(&rules, &[3]).as_slice(), [2, 2, 1, 4]);
+        assert_eq!(departed_last(&rules, &[0, 3]).as_slice(), [4, 2, 1, 3]);
+        let result = ended_by(&variant, &position, 2, EndCause::Resignation, &[]);
+        assert_eq!(result.by, Some(2));
+        assert_eq!(result.place_of(2), Some(4));
+        let drawn = drawn(&variant, &position, &[1]);
+        assert_eq!(
+            drawn.placements,
+            SeatResult::places(&[1, 4, 1, 1]),
+            "the seats playing share first, the one that left is below"
+        );
+    }
 }
