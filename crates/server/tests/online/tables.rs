@@ -740,6 +740,66 @@ async fn three_seats_survive_a_restart(db: Db) {
     db.finish().await;
 }
 
+/// A seat gone past the grace period is claimed by another: it leaves (abandoned, placed
+/// last) and the two others play on.
+async fn a_gone_seat_is_claimed(db: Db) {
+    let server = Rated::start(&db.url());
+    let (created, joined) = invite_table(server.addr, 3).await;
+    let tokens = tokens_of(&created, &joined);
+    let mut table = SeatTable::sit(server.addr, &created.game, &tokens).await;
+    table.play(3).await;
+    // Too early: seat 2 is connected.
+    table.seats[0].send(&ClientMessage::ClaimVictory).await;
+    assert_eq!(
+        table.seats[0].error_code_seats().await,
+        (ErrorCode::ClaimNotAllowed, false)
+    );
+    let gone = table.seats.pop().expect("seat 2");
+    gone.close().await;
+    table
+        .all_until(|m| {
+            matches!(
+                m,
+                SeatServerMessage::Presence {
+                    seat: 2,
+                    presence: boardcraft_protocol::Presence::Gone { .. }
+                }
+            )
+        })
+        .await;
+    // The grace (300 ms in these servers) passes.
+    table
+        .all_until(|m| {
+            matches!(
+                m,
+                SeatServerMessage::Presence {
+                    seat: 2,
+                    presence: boardcraft_protocol::Presence::Gone { claim_in_ms: 0 }
+                }
+            )
+        })
+        .await;
+    table.seats[1].send(&ClientMessage::ClaimVictory).await;
+    let SeatServerMessage::Snapshot { reason, game } = table
+        .all_until(|m| matches!(m, SeatServerMessage::Snapshot { .. }))
+        .await
+    else {
+        unreachable!()
+    };
+    assert_eq!(reason, SnapshotReason::SeatLeft);
+    assert_eq!(game.left.len(), 1);
+    assert_eq!(
+        (game.left[0].seat, game.left[0].place, &game.left[0].cause),
+        (2, 3, &EndCause::Abandoned)
+    );
+    table.mirror.leave(2);
+    assert_eq!(game.hash, table.mirror.hash());
+    table.play(4).await;
+    table.close().await;
+    server.stop();
+    db.finish().await;
+}
+
 macro_rules! both {
     ($case:ident, $sqlite:ident, $postgres:ident) => {
         #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -773,7 +833,182 @@ both!(
     tables_postgres_version_2_beside_three_seats
 );
 both!(
+    a_gone_seat_is_claimed,
+    tables_sqlite_a_gone_seat_is_claimed,
+    tables_postgres_a_gone_seat_is_claimed
+);
+both!(
     three_seats_survive_a_restart,
     tables_sqlite_three_seats_survive_a_restart,
     tables_postgres_three_seats_survive_a_restart
 );
+
+// ----- several nodes
+
+/// A protocol-3 websocket to `node` for `game`: the welcome's snapshot (`None`: refused or
+/// cut, e.g. the game moved).
+async fn connect_seats(
+    node: &crate::support::Server,
+    game: &str,
+    token: Option<&str>,
+) -> Option<(crate::support::WsStream, SeatSnapshot)> {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let url = format!("ws://{}/ws?game={game}", node.addr);
+    let (mut ws, _) = crate::support::wait(tokio_tungstenite::connect_async(url))
+        .await
+        .ok()?;
+    let hello = ClientMessage::Hello {
+        protocol: 3,
+        game: game.to_owned(),
+        token: token.map(str::to_owned),
+        client: Some("cluster test, tables".into()),
+    };
+    ws.send(Message::Text(hello.to_json().into())).await.ok()?;
+    loop {
+        match crate::support::wait(ws.next()).await? {
+            Ok(Message::Text(t)) => {
+                match boardcraft_protocol::parse_seat_server_message(&t).ok()? {
+                    SeatServerMessage::Welcome { game, .. } => return Some((ws, game)),
+                    SeatServerMessage::Error { .. } => return None,
+                    _ => continue,
+                }
+            }
+            Ok(Message::Close(_)) | Err(_) => return None,
+            Ok(_) => continue,
+        }
+    }
+}
+
+/// Sends `msg` and waits for what acknowledges it (`done`); `None` if the connection went
+/// first (the game moved to the other node).
+async fn ask_seats(
+    ws: &mut crate::support::WsStream,
+    msg: &ClientMessage,
+    done: impl Fn(&SeatServerMessage) -> bool,
+) -> Option<SeatServerMessage> {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    ws.send(Message::Text(msg.to_json().into())).await.ok()?;
+    loop {
+        let Some(Ok(frame)) = crate::support::wait(ws.next()).await else {
+            return None;
+        };
+        let Message::Text(t) = frame else {
+            if matches!(frame, Message::Close(_)) {
+                return None;
+            }
+            continue;
+        };
+        let m = boardcraft_protocol::parse_seat_server_message(&t).unwrap();
+        if done(&m) {
+            return Some(m);
+        }
+        match m {
+            SeatServerMessage::Error {
+                code: ErrorCode::GameMoved,
+                ..
+            } => return None,
+            SeatServerMessage::Error { code, message, .. } => panic!("refused {code}: {message}"),
+            _ => continue,
+        }
+    }
+}
+
+/// A three-seat table on two nodes of one PostgreSQL: each move is sent to one node or the
+/// other while a spectator opens the game on the other (a handover each time), and a seat
+/// resigns halfway; every acknowledged move is stored once, in order, the departure with it,
+/// and both nodes serve the same game.
+#[tokio::test]
+async fn tables_postgres_a_table_moves_between_nodes() {
+    use crate::support::{Server, postgres_url, settings};
+    let Some(url) = postgres_url() else { return };
+    let nodes = [
+        std::sync::Arc::new(Server::start_on(&url, settings()).await),
+        std::sync::Arc::new(Server::start_on(&url, settings()).await),
+    ];
+    let (created, joined) = invite_table(nodes[0].addr, 3).await;
+    let game = created.game.clone();
+    let tokens = tokens_of(&created, &joined);
+    let (_, snapshot) = connect_seats(&nodes[1], &game, None)
+        .await
+        .expect("a welcome");
+    let mut mirror = SeatMirror::of(&snapshot);
+    let mut picker = SeededMoves::new(31);
+    let mut acked: Vec<String> = Vec::new();
+    let mut step = 0usize;
+    while acked.len() < 24 {
+        let ply = acked.len() as u32;
+        let resign = ply == 9 && mirror.departed.is_empty();
+        let seat = if resign { 1 } else { mirror.seat() };
+        let notation = mirror.random_move(&mut picker);
+        let mut attempt = 0usize;
+        loop {
+            step += 1;
+            attempt += 1;
+            assert!(attempt < 50, "ply {ply} never acknowledged");
+            let node = &nodes[step % 2];
+            let other = nodes[(step + 1) % 2].clone();
+            let Some((mut ws, welcome)) =
+                connect_seats(node, &game, Some(&tokens[usize::from(seat)])).await
+            else {
+                continue;
+            };
+            if resign && welcome.left.iter().any(|l| l.seat == 1) {
+                // Stored before the connection was cut: the departure is there.
+                break;
+            }
+            if !resign && welcome.ply == ply + 1 {
+                // A resend after a lost connection: the stored move is acknowledged again.
+                assert_eq!(welcome.moves[ply as usize], notation);
+            }
+            let id = game.clone();
+            let spectator = tokio::spawn(async move { connect_seats(&other, &id, None).await });
+            tokio::time::sleep(std::time::Duration::from_millis((step as u64 * 5) % 8)).await;
+            let answer = if resign {
+                ask_seats(&mut ws, &ClientMessage::Resign, |m| {
+                    matches!(
+                        m,
+                        SeatServerMessage::Snapshot {
+                            reason: SnapshotReason::SeatLeft,
+                            ..
+                        }
+                    )
+                })
+                .await
+            } else {
+                ask_seats(
+                    &mut ws,
+                    &ClientMessage::Move {
+                        ply,
+                        notation: notation.clone(),
+                    },
+                    |m| matches!(m, SeatServerMessage::Moved { ply: p, .. } if *p == ply),
+                )
+                .await
+            };
+            let _ = spectator.await;
+            if answer.is_some() {
+                break;
+            }
+        }
+        if resign {
+            mirror.leave(1);
+        } else {
+            mirror.apply(&notation);
+            acked.push(notation);
+        }
+    }
+    let store = boardcraft_server::storage::open(&url).await.unwrap();
+    let stored = store.load_game(game.clone()).await.unwrap().unwrap();
+    let moves: Vec<String> = stored.moves.iter().map(|m| m.notation.clone()).collect();
+    assert_eq!(moves, acked, "every acknowledged move once, in order");
+    assert_eq!(stored.left.len(), 1);
+    assert_eq!((stored.left[0].seat, stored.left[0].ply), (1, 9));
+    // Whichever node answers, the game is the one the moves and the departure replay to.
+    for node in &nodes {
+        let (_, snapshot) = connect_seats(node, &game, None).await.expect("a welcome");
+        assert_eq!(snapshot.hash, mirror.hash());
+        assert_eq!(snapshot.to_move, mirror.seat());
+    }
+}
