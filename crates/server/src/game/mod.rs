@@ -1283,6 +1283,10 @@ impl Game {
             .iter()
             .position(|o| o.offer == offer)
             .ok_or(GameError::NoPendingOffer(offer))?;
+        // A seat that finished or left has no say in a draw.
+        if offer == OfferKind::Draw && !self.playing().contains(&seat) {
+            return Err(GameError::NotPlaying);
+        }
         self.offers.remove(index);
         self.broadcast(&SeatServerMessage::OfferDeclined { offer, by: seat });
         Ok(())

@@ -97,6 +97,48 @@ impl SeatMirror {
         self.position.side_to_move().index() as SeatIndex
     }
 
+    /// A move that brings the mover's pieces nearest the tip of its target (the sum of their
+    /// hex distances to it), a random one among equals: enough for a race game to finish.
+    fn greedy_move(&self, picker: &mut SeededMoves) -> String {
+        let AnyPosition::Race(race) = &self.position else {
+            return self.random_move(picker);
+        };
+        let seat = race.side_to_move();
+        let rules = race.rules().clone();
+        let hex = |a: boardcraft_rules::race::Square, b: boardcraft_rules::race::Square| {
+            let dq = i32::from(a.file()) - i32::from(b.file());
+            let dr = i32::from(a.rank()) - i32::from(b.rank());
+            (dq.abs() + dr.abs() + (dq + dr).abs()) / 2
+        };
+        // The target cell farthest from the seat's home.
+        let home = rules.camp(seat).to_vec();
+        let tip = *rules
+            .target(seat)
+            .iter()
+            .max_by_key(|&&t| home.iter().map(|&h| hex(h, t)).sum::<i32>())
+            .expect("a target");
+        let mut moves = Vec::new();
+        self.position.legal_moves(&mut moves);
+        let score = |mv: &boardcraft_rules::AnyMove| {
+            let mut next = self.position.clone();
+            next.play(mv).expect("a legal move");
+            let AnyPosition::Race(next) = next else {
+                unreachable!()
+            };
+            next.pieces(seat).iter().map(|&p| hex(p, tip)).sum::<i32>()
+        };
+        let scores: Vec<i32> = moves.iter().map(score).collect();
+        let best = *scores.iter().min().expect("a legal move");
+        let equal: Vec<_> = moves
+            .iter()
+            .zip(&scores)
+            .filter(|(_, s)| **s == best)
+            .map(|(m, _)| m.clone())
+            .collect();
+        let mv = picker.pick(&equal).expect("a move");
+        self.position.format_move(mv)
+    }
+
     fn random_move(&self, picker: &mut SeededMoves) -> String {
         let mut moves = Vec::new();
         self.position.legal_moves(&mut moves);
@@ -111,6 +153,8 @@ struct SeatTable {
     seats: Vec<Client>,
     mirror: SeatMirror,
     picker: SeededMoves,
+    /// Moves toward the target rather than at random.
+    greedy: bool,
 }
 
 impl SeatTable {
@@ -134,6 +178,7 @@ impl SeatTable {
             mirror: SeatMirror::of(&snapshot),
             seats,
             picker: SeededMoves::new(11),
+            greedy: false,
         }
     }
 
@@ -158,7 +203,11 @@ impl SeatTable {
             !self.mirror.departed.contains(&seat),
             "a seat that left never moves"
         );
-        let notation = self.mirror.random_move(&mut self.picker);
+        let notation = if self.greedy {
+            self.mirror.greedy_move(&mut self.picker)
+        } else {
+            self.mirror.random_move(&mut self.picker)
+        };
         self.seats[usize::from(seat)]
             .send(&ClientMessage::Move {
                 ply,
@@ -346,7 +395,8 @@ async fn rating_of(
 
 /// Three accounts at a rated table of Chinese checkers: moves in turn (one out of turn
 /// refused), seat 1 resigns after each seat made two moves and is placed last, seats 0 and 2
-/// play on to the end; the places and each seat's Weng-Lin change are skillratings' own.
+/// play on (toward their targets) until one fills its target, which ends the game with one
+/// seat left playing; the places and each seat's Weng-Lin change are skillratings' own.
 async fn three_seats_play_on(db: Db) {
     let server = Rated::start(&db.url());
     let players = [
@@ -449,19 +499,25 @@ async fn three_seats_play_on(db: Db) {
         table.seats[1].error_code_seats().await.0,
         ErrorCode::OfferNotAllowed
     );
+    table.greedy = true;
     let result = table.play_to_end().await;
 
-    // The places: seat 1 last; seats 0 and 2 as the rules ended it (the first to finish
-    // ahead, or sharing first when the rules stopped the race).
+    // The places: seat 1 last; of seats 0 and 2 the first to fill its target is first, and
+    // the game ends there, the other alone still playing, second.
     assert_eq!(result.placements.len(), 3);
     assert_eq!(result.place_of(1), Some(3));
     let finished = table.mirror.position.finish_order();
-    let (p0, p2) = (result.place_of(0).unwrap(), result.place_of(2).unwrap());
-    match finished.first().map(|s| s.index()) {
-        Some(0) => assert_eq!((p0, p2), (1, 2)),
-        Some(2) => assert_eq!((p0, p2), (2, 1)),
-        _ => assert_eq!((p0, p2), (1, 1), "{result:?}"),
-    }
+    assert_eq!(finished.len(), 1, "one seat finished: {result:?}");
+    let first = finished[0].index() as SeatIndex;
+    assert_ne!(first, 1);
+    assert_eq!(result.place_of(first), Some(1));
+    assert_eq!(result.place_of(2 - first), Some(2));
+    assert_eq!(
+        result.cause,
+        EndCause::Rules {
+            rule: "target_filled".into()
+        }
+    );
     let over = table
         .all_until(|m| matches!(m, SeatServerMessage::GameOver { .. }))
         .await;
@@ -800,6 +856,48 @@ async fn a_gone_seat_is_claimed(db: Db) {
     db.finish().await;
 }
 
+/// A rated table of three that a seat leaves before every seat made two moves is aborted at
+/// once: nobody's rating changes.
+async fn an_early_leaver_aborts(db: Db) {
+    let server = Rated::start(&db.url());
+    let players = [
+        server.guest().await,
+        server.guest().await,
+        server.guest().await,
+    ];
+    let made = create_seated_game(
+        &server.games,
+        SeatedGame {
+            variant: VARIANT.into(),
+            time_control: Some(TimeControl::minutes(10, 5)),
+            rated: true,
+            accounts: players.iter().map(|p| p.account.id.clone()).collect(),
+        },
+    )
+    .await
+    .expect("a table of three");
+    let mut table = SeatTable::sit(server.addr, &made.game, &made.tokens).await;
+    table.play(4).await;
+    table.seats[2].send(&ClientMessage::Resign).await;
+    let SeatServerMessage::GameOver {
+        result, ratings, ..
+    } = table
+        .all_until(|m| matches!(m, SeatServerMessage::GameOver { .. }))
+        .await
+    else {
+        unreachable!()
+    };
+    assert_eq!(result.cause, EndCause::Aborted);
+    assert_eq!(result.placements, SeatResult::places(&[1, 1, 1]));
+    assert_eq!(ratings, None);
+    for who in &players {
+        assert!(rating_of(&server, who, 3).await.is_none(), "not rated");
+    }
+    table.close().await;
+    server.stop();
+    db.finish().await;
+}
+
 macro_rules! both {
     ($case:ident, $sqlite:ident, $postgres:ident) => {
         #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -831,6 +929,11 @@ both!(
     version_2_beside_three_seats,
     tables_sqlite_version_2_beside_three_seats,
     tables_postgres_version_2_beside_three_seats
+);
+both!(
+    an_early_leaver_aborts,
+    tables_sqlite_an_early_leaver_aborts,
+    tables_postgres_an_early_leaver_aborts
 );
 both!(
     a_gone_seat_is_claimed,
