@@ -150,6 +150,18 @@ mod tests {
         .unwrap();
         assert_eq!(timed.time_control, Some(TimeControl::minutes(5, 3)));
         assert!(serde_json::from_str::<CreateGame>(r#"{"variant":"x","colour":"white"}"#).is_err());
+        // The server's reading: the same bodies, and `seats` beside them.
+        let seated: CreateSeatedGame = serde_json::from_str(
+            r#"{"variant":"focus","color":"black","time_control":{"initial_ms":300000,"increment_ms":3000}}"#,
+        )
+        .unwrap();
+        assert_eq!(seated, CreateSeatedGame::from(timed.clone()));
+        let four: CreateSeatedGame =
+            serde_json::from_str(r#"{"variant":"chinese-checkers","seats":4}"#).unwrap();
+        assert_eq!(four.seats, Some(4));
+        assert!(
+            serde_json::from_str::<CreateSeatedGame>(r#"{"variant":"x","players":4}"#).is_err()
+        );
     }
 }
 

@@ -687,6 +687,12 @@ mod tests {
         }
     }
 
+    impl SeatSnapshot {
+        fn to_json_text(&self) -> String {
+            serde_json::to_string(self).unwrap()
+        }
+    }
+
     /// A two-seat snapshot with every field set.
     fn snapshot() -> GameSnapshot {
         let seat = SeatState {
@@ -920,6 +926,47 @@ mod tests {
         three.seats.push(three.seats[0]);
         assert_eq!(three.two_seats(), None);
         assert_eq!(three.seat_count(), 3);
+    }
+
+    /// A seat that left: listed in the snapshot (absent when none did), told by a snapshot
+    /// whose reason version 2 does not have.
+    #[test]
+    fn seats_that_left() {
+        let mut three = SeatSnapshot::from(snapshot());
+        three.seats.push(three.seats[0]);
+        assert!(
+            !three.to_json_text().contains("\"left\""),
+            "absent when none left"
+        );
+        three.left.push(SeatLeft {
+            seat: 2,
+            place: 3,
+            ply: 9,
+            cause: EndCause::Resignation,
+        });
+        let text = three.to_json_text();
+        assert!(
+            text.contains(
+                r#""left":[{"seat":2,"place":3,"ply":9,"cause":{"kind":"resignation"}}]"#
+            ),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<SeatSnapshot>(&text).unwrap(), three);
+        for reason in [SnapshotReason::SeatLeft, SnapshotReason::SeatJoined] {
+            let m = SeatServerMessage::Snapshot {
+                reason,
+                game: SeatSnapshot::from(snapshot()),
+            };
+            assert_eq!(m.two_seats(2), None, "{reason:?}");
+            assert_eq!(parse_seat_server_message(&m.to_json()).unwrap(), m);
+        }
+        let mut two = SeatSnapshot::from(snapshot());
+        two.left = three.left.clone();
+        assert_eq!(
+            two.two_seats(),
+            None,
+            "version 2 cannot tell of a seat that left"
+        );
     }
 
     #[test]
