@@ -42,15 +42,53 @@ pub struct CreateGame {
     pub time_control: Option<TimeControl>,
 }
 
-/// The answer to [`CreateGame`]: the creator's seat and the invite for the other one.
+/// `POST /api/games` as the server reads it: [`CreateGame`]'s fields and, from protocol 3,
+/// `seats`, the number of players (absent: the variant's own seating, two for most). A
+/// variant that is not played by that many is refused (`variant_invalid`). The clients of
+/// version 2 send [`CreateGame`], whose text this reads the same.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct CreateSeatedGame {
+    #[serde(default)]
+    pub variant: Option<String>,
+    #[serde(default)]
+    pub variant_file: Option<String>,
+    /// The creator's seat: `white` seat 0, `black` seat 1, `random` (default) any seat.
+    #[serde(default)]
+    pub color: ColorChoice,
+    #[serde(default)]
+    pub time_control: Option<TimeControl>,
+    /// How many play (2 to 6); absent: the variant's own seating.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seats: Option<u8>,
+}
+
+impl From<CreateGame> for CreateSeatedGame {
+    fn from(c: CreateGame) -> CreateSeatedGame {
+        CreateSeatedGame {
+            variant: c.variant,
+            variant_file: c.variant_file,
+            color: c.color,
+            time_control: c.time_control,
+            seats: None,
+        }
+    }
+}
+
+/// The answer to [`CreateGame`]: the creator's seat and the invite for the other ones.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameCreated {
     pub game: String,
-    /// The creator's side.
+    /// The creator's side in a two-seat game (in a game of more seats, `white` for seat 0 and
+    /// `black` for any other: read `seat`).
     pub color: Side,
+    /// The creator's seat (protocol 3): 0 for White, 1 for Black, up to 5.
+    #[serde(default)]
+    pub seat: crate::SeatIndex,
     /// The creator's seat token: a secret; whoever has it plays this side.
     pub token: String,
-    /// The invite code for the other seat (usable once).
+    /// The invite code for the other seats: usable once per open seat, each use taking the
+    /// first open seat in seat order.
     pub invite: String,
     /// A link to give the opponent: the browser game at this server, joining by the invite.
     pub invite_url: String,
@@ -62,7 +100,11 @@ pub struct GameCreated {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatJoined {
     pub game: String,
+    /// The seat's side in a two-seat game (see [`GameCreated::color`]).
     pub color: Side,
+    /// The seat taken (protocol 3).
+    #[serde(default)]
+    pub seat: crate::SeatIndex,
     pub token: String,
     pub ws_path: String,
 }
@@ -108,6 +150,18 @@ mod tests {
         .unwrap();
         assert_eq!(timed.time_control, Some(TimeControl::minutes(5, 3)));
         assert!(serde_json::from_str::<CreateGame>(r#"{"variant":"x","colour":"white"}"#).is_err());
+        // The server's reading: the same bodies, and `seats` beside them.
+        let seated: CreateSeatedGame = serde_json::from_str(
+            r#"{"variant":"focus","color":"black","time_control":{"initial_ms":300000,"increment_ms":3000}}"#,
+        )
+        .unwrap();
+        assert_eq!(seated, CreateSeatedGame::from(timed.clone()));
+        let four: CreateSeatedGame =
+            serde_json::from_str(r#"{"variant":"chinese-checkers","seats":4}"#).unwrap();
+        assert_eq!(four.seats, Some(4));
+        assert!(
+            serde_json::from_str::<CreateSeatedGame>(r#"{"variant":"x","players":4}"#).is_err()
+        );
     }
 }
 

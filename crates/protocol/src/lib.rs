@@ -40,8 +40,8 @@ pub use lobby::{
     parse_lobby_server_message, provisional_deviation,
 };
 pub use seats::{
-    Placement, SEATS_PROTOCOL_VERSION, SeatClocks, SeatIndex, SeatOffer, SeatPlayers, SeatResult,
-    SeatServerMessage, SeatSnapshot, parse_seat_server_message, seat_of, side_of,
+    Placement, SEATS_PROTOCOL_VERSION, SeatClocks, SeatIndex, SeatLeft, SeatOffer, SeatPlayers,
+    SeatResult, SeatServerMessage, SeatSnapshot, parse_seat_server_message, seat_of, side_of,
 };
 pub use server::{ServerMessage, SnapshotReason};
 pub use snapshot::{

@@ -239,6 +239,21 @@ fn two_changes(c: &[RatingChange]) -> Option<RatingChanges> {
     })
 }
 
+/// A seat that left a game of more than two seats while the others play on: it resigned, its
+/// flag fell, or it was gone past the grace period and another seat claimed. Its turns are
+/// skipped from then on, and its place is settled: last of the seats still playing when it
+/// left.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SeatLeft {
+    pub seat: SeatIndex,
+    /// Its place, 1 for first (the places of the seats still playing are below nobody's).
+    pub place: u8,
+    /// The ply it left at: moves played before it left.
+    pub ply: u32,
+    /// `resignation`, `timeout` or `abandoned`.
+    pub cause: EndCause,
+}
+
 /// The whole state of a game, seat by seat: [`GameSnapshot`]'s facts with seats.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatSnapshot {
@@ -276,6 +291,10 @@ pub struct SeatSnapshot {
     /// How a finished rated game changed each seat's rating, in seat order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ratings: Option<Vec<RatingChange>>,
+    /// The seats that left a game of more than two seats while it went on, in the order they
+    /// left (absent when none did).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left: Vec<SeatLeft>,
 }
 
 impl From<GameSnapshot> for SeatSnapshot {
@@ -301,6 +320,7 @@ impl From<GameSnapshot> for SeatSnapshot {
             rematch_of: g.rematch_of,
             players: g.players.map(SeatPlayers::from),
             ratings: g.ratings.map(seat_changes),
+            left: Vec::new(),
         }
     }
 }
@@ -316,6 +336,9 @@ impl SeatSnapshot {
         let [white, black] = self.seats[..] else {
             return None;
         };
+        if !self.left.is_empty() {
+            return None;
+        }
         Some(GameSnapshot {
             game: self.game.clone(),
             variant: self.variant.clone(),
@@ -564,7 +587,10 @@ impl SeatServerMessage {
                 idle_timeout_ms: *idle_timeout_ms,
             },
             S::Snapshot { reason, game } => M::Snapshot {
-                reason: *reason,
+                reason: match reason {
+                    SnapshotReason::SeatLeft | SnapshotReason::SeatJoined => return None,
+                    other => *other,
+                },
                 game: game.two_seats()?,
             },
             S::Moved {
@@ -658,6 +684,12 @@ mod tests {
         RatingChange {
             before: short(before),
             after: short(after),
+        }
+    }
+
+    impl SeatSnapshot {
+        fn to_json_text(&self) -> String {
+            serde_json::to_string(self).unwrap()
         }
     }
 
@@ -894,6 +926,47 @@ mod tests {
         three.seats.push(three.seats[0]);
         assert_eq!(three.two_seats(), None);
         assert_eq!(three.seat_count(), 3);
+    }
+
+    /// A seat that left: listed in the snapshot (absent when none did), told by a snapshot
+    /// whose reason version 2 does not have.
+    #[test]
+    fn seats_that_left() {
+        let mut three = SeatSnapshot::from(snapshot());
+        three.seats.push(three.seats[0]);
+        assert!(
+            !three.to_json_text().contains("\"left\""),
+            "absent when none left"
+        );
+        three.left.push(SeatLeft {
+            seat: 2,
+            place: 3,
+            ply: 9,
+            cause: EndCause::Resignation,
+        });
+        let text = three.to_json_text();
+        assert!(
+            text.contains(
+                r#""left":[{"seat":2,"place":3,"ply":9,"cause":{"kind":"resignation"}}]"#
+            ),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<SeatSnapshot>(&text).unwrap(), three);
+        for reason in [SnapshotReason::SeatLeft, SnapshotReason::SeatJoined] {
+            let m = SeatServerMessage::Snapshot {
+                reason,
+                game: SeatSnapshot::from(snapshot()),
+            };
+            assert_eq!(m.two_seats(2), None, "{reason:?}");
+            assert_eq!(parse_seat_server_message(&m.to_json()).unwrap(), m);
+        }
+        let mut two = SeatSnapshot::from(snapshot());
+        two.left = three.left.clone();
+        assert_eq!(
+            two.two_seats(),
+            None,
+            "version 2 cannot tell of a seat that left"
+        );
     }
 
     #[test]

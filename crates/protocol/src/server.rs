@@ -101,6 +101,11 @@ pub enum SnapshotReason {
     Started,
     /// A takeback was accepted: moves were removed.
     Takeback,
+    /// Protocol 3, games of more than two seats: a seat resigned (or its flag fell, or it was
+    /// claimed gone) and the others play on; the snapshot's `left` says who and in which place.
+    SeatLeft,
+    /// Protocol 3, games of more than two seats: a seat was taken and others are still open.
+    SeatJoined,
 }
 
 impl ServerMessage {

@@ -6,7 +6,7 @@
 use std::{cell::RefCell, sync::Arc};
 
 use boardcraft_protocol::{
-    ClientMessage, DEFAULT_MAX_FRAME_BYTES, GameSnapshot, Side, hash_text, parse_client_message,
+    ClientMessage, DEFAULT_MAX_FRAME_BYTES, GameSnapshot, hash_text, parse_client_message,
 };
 use boardcraft_rules::{Position, shipped_variant};
 use tokio::sync::{mpsc, oneshot};
@@ -81,6 +81,8 @@ async fn ask(games: &Arc<Games>, id: &str) -> GameSnapshot {
         .await
         .expect("the game loads")
         .expect("the game exists")
+        .two_seats()
+        .expect("a two-seat game")
 }
 
 async fn handle(games: Arc<Games>, msg: ClientMessage) {
@@ -109,10 +111,10 @@ async fn handle(games: Arc<Games>, msg: ClientMessage) {
             variant: variant.name.clone(),
             variant_file: None,
             time_control: None,
-            tokens: tokens.clone(),
-            creator: Side::White,
+            tokens: tokens.to_vec(),
+            creator: 0,
             invite: Some(secrets::invite()),
-            joined: true,
+            joined: vec![true, true],
             created_ms: 0,
             rematch_of: None,
             players: None,

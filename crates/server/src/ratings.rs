@@ -83,6 +83,32 @@ impl GlickoChanges {
     }
 }
 
+/// Every seat's change as shown (rounded, provisional or not by the threshold of a game of
+/// `seats` seats), in seat order.
+pub fn shown_changes(
+    changes: &[GlickoChange],
+    seats: u8,
+) -> Vec<boardcraft_protocol::RatingChange> {
+    let short = |g: Glicko| {
+        Rating {
+            variant: String::new(),
+            rating: g.rating,
+            deviation: g.deviation,
+            volatility: g.volatility,
+            games: 0,
+            seats,
+        }
+        .short()
+    };
+    changes
+        .iter()
+        .map(|c| boardcraft_protocol::RatingChange {
+            before: short(c.before),
+            after: short(c.after),
+        })
+        .collect()
+}
+
 fn to_crate(g: Glicko) -> Glicko2Rating {
     Glicko2Rating {
         rating: g.rating,

@@ -37,6 +37,20 @@ pub fn coin() -> bool {
     b[0] & 1 == 1
 }
 
+/// A seat drawn at random from `seats`.
+pub fn seat(seats: usize) -> usize {
+    let seats = seats.clamp(1, 256);
+    // Bytes past the last whole multiple of `seats` are drawn again: every seat as likely.
+    let limit = 256 - 256 % seats;
+    loop {
+        let mut b = [0u8; 1];
+        getrandom::fill(&mut b).expect("the operating system's random source works");
+        if usize::from(b[0]) < limit {
+            return usize::from(b[0]) % seats;
+        }
+    }
+}
+
 /// Compares a presented token with a seat's in time that does not depend on where they
 /// differ (the lengths are public).
 pub fn token_matches(presented: &str, seat: &str) -> bool {

@@ -3,7 +3,7 @@
 //! winner for two seats, Weng-Lin on the places for more — which the store runs inside the
 //! transaction that stores the end, on the seats' ratings (in the variant, for the game's
 //! number of seats) as it locks them, and only at the game's first end.
-use boardcraft_protocol::{EndCause, Placement, RatingChanges, SeatResult, Side, side_of};
+use boardcraft_protocol::{EndCause, Placement, RatingChange, SeatResult, Side, side_of};
 
 use crate::{
     ratings::{self, Placed},
@@ -32,12 +32,16 @@ pub(crate) fn account_end(
     }
 }
 
-/// How the end changed both seats' ratings, as the game shows it (`None`: not rated, or the
-/// game had ended already).
-pub(crate) fn shown(changes: Option<Vec<GlickoChange>>) -> Option<RatingChanges> {
+/// How the end changed every seat's rating, as the game shows it, in seat order (`None`: not
+/// rated, or the game had ended already).
+pub(crate) fn shown(changes: Option<Vec<GlickoChange>>, seats: usize) -> Option<Vec<RatingChange>> {
     match changes.as_deref() {
-        Some(&[white, black]) => Some(GlickoChanges { white, black }.shown()),
-        _ => None,
+        Some(&[white, black]) if seats == 2 => {
+            let shown = GlickoChanges { white, black }.shown();
+            Some(vec![shown.white, shown.black])
+        }
+        Some(changes) => Some(ratings::shown_changes(changes, seats as u8)),
+        None => None,
     }
 }
 
@@ -123,12 +127,13 @@ mod tests {
             guest: true,
         };
         let seats = AccountSeats {
-            accounts: [account(store).await, account(store).await],
+            accounts: vec![account(store).await, account(store).await],
             players: GamePlayers {
                 white: player("w"),
                 black: player("b"),
                 rated,
-            },
+            }
+            .into(),
         };
         let id = secrets::game_id();
         store
@@ -137,10 +142,10 @@ mod tests {
                 variant: VARIANT.into(),
                 variant_file: None,
                 time_control: None,
-                tokens: [secrets::seat_token(), secrets::seat_token()],
-                creator: Side::White,
+                tokens: vec![secrets::seat_token(), secrets::seat_token()],
+                creator: 0,
                 invite: None,
-                joined: true,
+                joined: vec![true, true],
                 created_ms: 1,
                 rematch_of: None,
                 players: Some(seats.clone()),
@@ -163,7 +168,7 @@ mod tests {
             &SeatResult::from_two_seats(&result),
         );
         store
-            .finish_account_game(id.clone(), result, end)
+            .finish_account_game(id.clone(), SeatResult::from_two_seats(&result), end)
             .await
             .unwrap()
     }
@@ -212,20 +217,26 @@ mod tests {
         );
         assert_eq!(ratings_of(store, &casual.1).await, [None, None]);
         let stored = store.load_game(casual.0.clone()).await.unwrap().unwrap();
-        assert_eq!(stored.result, Some(rules::resignation(Side::Black)));
+        assert_eq!(
+            stored.result,
+            Some(SeatResult::from_two_seats(&rules::resignation(Side::Black)))
+        );
         assert_eq!(stored.ratings, None);
         // A rated game, aborted.
         let aborted = game(store, true).await;
         assert!(end(store, &aborted, rules::aborted()).await.is_none());
         assert_eq!(ratings_of(store, &aborted.1).await, [None, None]);
         let stored = store.load_game(aborted.0.clone()).await.unwrap().unwrap();
-        assert_eq!(stored.result, Some(rules::aborted()));
+        assert_eq!(
+            stored.result,
+            Some(SeatResult::from_two_seats(&rules::aborted()))
+        );
         assert_eq!(stored.ratings, None);
     }
 
     async fn rated_once_as_glicko_says(store: &dyn Storage) {
         let first = game(store, true).await;
-        let [white, black] = first.1.accounts.clone();
+        let [white, black] = <[String; 2]>::try_from(first.1.accounts.clone()).unwrap();
         let expected = rate(Glicko::default(), Glicko::default(), Some(Side::White));
         let changes = end(store, &first, rules::resignation(Side::Black))
             .await
@@ -234,7 +245,8 @@ mod tests {
         assert_eq!(glicko(store, &white).await, expected.white.after);
         assert_eq!(glicko(store, &black).await, expected.black.after);
         let stored = store.load_game(first.0.clone()).await.unwrap().unwrap();
-        assert_eq!(stored.ratings, Some(expected.shown()));
+        let shown = expected.shown();
+        assert_eq!(stored.ratings, Some(vec![shown.white, shown.black]));
         // Finished again (another end reached the store too): neither stored nor rated.
         assert!(
             end(store, &first, rules::resignation(Side::White))
@@ -246,14 +258,17 @@ mod tests {
         assert_eq!(after[1].as_ref().map(|r| r.games), Some(1));
         assert_eq!(glicko(store, &white).await, expected.white.after);
         let stored = store.load_game(first.0.clone()).await.unwrap().unwrap();
-        assert_eq!(stored.result, Some(rules::resignation(Side::Black)));
+        assert_eq!(
+            stored.result,
+            Some(SeatResult::from_two_seats(&rules::resignation(Side::Black)))
+        );
         // A second game of the same players, colours swapped: rated from the ratings the
         // first left, a draw.
         let second = game(store, true).await;
         let second = (
             second.0,
             AccountSeats {
-                accounts: [black.clone(), white.clone()],
+                accounts: vec![black.clone(), white.clone()],
                 ..second.1
             },
         );
@@ -299,7 +314,10 @@ mod tests {
         };
         let mut end = account_end(VARIANT, accounts, true, &result);
         end.variant = MANY.into();
-        store.finish_account_game(id, two_seat, end).await.unwrap()
+        store
+            .finish_account_game(id, SeatResult::from_two_seats(&two_seat), end)
+            .await
+            .unwrap()
     }
 
     /// Weng-Lin's own computation on the stored ratings (its defaults times 60: β 250).

@@ -1,7 +1,7 @@
 //! What goes wrong in a game: a request that does not fit the game (refused, nothing changed),
 //! a game that cannot be served, or the store. Each case's protocol code is given once, by its
 //! [`Refusal`] impl; the message is its `Display`.
-use boardcraft_protocol::{ErrorCode, OfferKind, Side};
+use boardcraft_protocol::{ErrorCode, OfferKind};
 use boardcraft_rules::{IllegalMove, NotationError, VariantError};
 
 use crate::{refusals::Refusal, storage::StoreError};
@@ -21,13 +21,17 @@ pub enum GameError {
     // --- seats
     #[error("this seat token does not belong to this game")]
     BadToken,
-    #[error("both seats are taken")]
+    #[error("every seat is taken")]
     SeatTaken,
+    /// A hello of protocol 1 or 2 to a game of more than two seats, which only protocol 3
+    /// can tell of.
+    #[error("this game has {seats} seats: say hello with protocol 3")]
+    ProtocolTooOld { seats: usize },
     #[error("spectators cannot act in the game")]
     ReadOnly,
 
     // --- the game's state
-    #[error("the game waits for its second player")]
+    #[error("the game waits for its players")]
     NotStarted,
     #[error("the game is over")]
     Over,
@@ -36,8 +40,9 @@ pub enum GameError {
     TimeRanOut,
 
     // --- moves
+    /// Whose turn it is, by name (`white`, `black`, `seat 3` …).
     #[error("it is {0}'s turn")]
-    NotYourTurn(Side),
+    NotYourTurn(String),
     #[error("ply {ply} is ahead of the game, which is at ply {current}: resync")]
     FuturePly { ply: u32, current: u32 },
     /// A resend of a ply that is stored as another move.
@@ -81,11 +86,28 @@ pub enum GameError {
     NotOffered(OfferKind),
     #[error("no {0} offer is pending")]
     NoPendingOffer(OfferKind),
+    /// Takebacks are for two seats: at a larger table a move taken back would undo the
+    /// turns of seats that did not ask.
+    #[error("takebacks are for games of two seats")]
+    NoTakebackAtThisTable,
+    /// A seat that finished or left has no say in a draw.
+    #[error("you no longer play in this game")]
+    NotPlaying,
 
     /// The variant's seating is for more than two players: this server's games have two seats
     /// (protocol 3 can tell of more; the games are the next step).
     #[error("`{variant}` is played by {seats} players; this server plays games of two")]
     MoreThanTwoSeats { variant: String, seats: usize },
+    /// The variant is not played by that many (the message lists the counts it offers).
+    #[error("`{variant}` is not played by {asked} players; it is played by {offered}")]
+    SeatsNotOffered {
+        variant: String,
+        asked: usize,
+        offered: String,
+    },
+    /// A game between accounts needs one account per seat.
+    #[error("{accounts} accounts for {seats} seats")]
+    AccountsForSeats { accounts: usize, seats: usize },
 
     // --- a game between accounts
     #[error(transparent)]
@@ -116,6 +138,7 @@ impl Refusal for GameError {
             E::Load(e) => e.code(),
             E::BadToken => ErrorCode::BadToken,
             E::SeatTaken => ErrorCode::SeatTaken,
+            E::ProtocolTooOld { .. } => ErrorCode::UnsupportedProtocol,
             E::ReadOnly => ErrorCode::ReadOnly,
             E::NotStarted => ErrorCode::NotStarted,
             E::Over | E::TimeRanOut => ErrorCode::GameOver,
@@ -129,13 +152,16 @@ impl Refusal for GameError {
             | E::RematchExists
             | E::NoRematchNow
             | E::NoMoveToTakeBack
-            | E::NothingToTakeBack => ErrorCode::OfferNotAllowed,
+            | E::NothingToTakeBack
+            | E::NoTakebackAtThisTable
+            | E::NotPlaying => ErrorCode::OfferNotAllowed,
             E::NotOffered(_) | E::NoPendingOffer(_) => ErrorCode::NoOffer,
             E::VariantNotFound(_) => ErrorCode::VariantNotFound,
-            E::MoreThanTwoSeats { .. } => ErrorCode::VariantInvalid,
-            E::RatedWithoutClock | E::TimeControlOutOfBounds | E::PlaysThemself => {
-                ErrorCode::BadRequest
-            }
+            E::MoreThanTwoSeats { .. } | E::SeatsNotOffered { .. } => ErrorCode::VariantInvalid,
+            E::RatedWithoutClock
+            | E::TimeControlOutOfBounds
+            | E::PlaysThemself
+            | E::AccountsForSeats { .. } => ErrorCode::BadRequest,
             E::NoAccount(_) => ErrorCode::PlayerNotFound,
             E::MoveNotStored(_) | E::Storage(_) => ErrorCode::Internal,
         }

@@ -7,7 +7,7 @@ use std::sync::{
     atomic::{AtomicBool, Ordering},
 };
 
-use boardcraft_protocol::GameResult;
+use boardcraft_protocol::{SeatIndex, SeatLeft, SeatResult};
 
 use crate::storage::{AccountEnd, GameRecord, GameStore, GlickoChange, StoreError, StoredMove};
 
@@ -33,8 +33,16 @@ impl Fenced {
         self.inner.create_game(game).await
     }
 
-    pub(crate) async fn mark_joined(&self, id: String) -> Result<bool, StoreError> {
-        self.note(self.inner.mark_joined(id).await)
+    pub(crate) async fn mark_joined(
+        &self,
+        id: String,
+        seat: SeatIndex,
+    ) -> Result<bool, StoreError> {
+        self.note(self.inner.mark_joined(id, seat).await)
+    }
+
+    pub(crate) async fn seat_left(&self, id: String, left: SeatLeft) -> Result<(), StoreError> {
+        self.note(self.inner.seat_left(id, left).await)
     }
 
     pub(crate) async fn append_move(&self, id: String, mv: StoredMove) -> Result<(), StoreError> {
@@ -48,7 +56,7 @@ impl Fenced {
     pub(crate) async fn finish_game(
         &self,
         id: String,
-        result: GameResult,
+        result: SeatResult,
     ) -> Result<(), StoreError> {
         self.note(self.inner.finish_game(id, result).await)
     }
@@ -56,7 +64,7 @@ impl Fenced {
     pub(crate) async fn finish_account_game(
         &self,
         id: String,
-        result: GameResult,
+        result: SeatResult,
         end: AccountEnd,
     ) -> Result<Option<Vec<GlickoChange>>, StoreError> {
         self.note(self.inner.finish_account_game(id, result, end).await)

@@ -12,11 +12,12 @@ use std::{
 
 use axum::extract::ws::Utf8Bytes;
 use boardcraft_protocol::{
-    Clocks, ErrorCode, GameResult, GameSnapshot, GameStatus, OfferKind, PROTOCOL_VERSION,
-    PendingOffer, Presence, RatingChanges, SEATS_PROTOCOL_VERSION, SeatResult, SeatServerMessage,
-    SeatState, Seats, ServerMessage, Side, SnapshotReason, hash_text, http::SeatJoined, seat_of,
+    EndCause, ErrorCode, GameStatus, OfferKind, PROTOCOL_VERSION, Presence, RatingChange,
+    SEATS_PROTOCOL_VERSION, SeatClocks, SeatIndex, SeatLeft, SeatOffer, SeatResult,
+    SeatServerMessage, SeatSnapshot, SeatState, SnapshotReason, hash_text, http::SeatJoined,
+    side_of,
 };
-use boardcraft_rules::{AnyPosition, Position, Variant};
+use boardcraft_rules::{AnyPosition, OutOfTurn, Position, Seat, Variant};
 use boardcraft_saves::{Decided, Player, SavedGame};
 use tokio::{
     sync::{mpsc, oneshot},
@@ -52,15 +53,16 @@ pub type Outbox = mpsc::Sender<Utf8Bytes>;
 
 /// What the rest of the server asks a game task.
 pub enum Command {
-    /// A websocket said hello to this game. The reply is the side it plays (`None`: a
+    /// A websocket said hello to this game. The reply is the seat it plays (`None`: a
     /// spectator); the welcome was sent on `outbox` before the reply.
     Connect {
         conn: ConnId,
         token: Option<String>,
-        /// The hello's protocol version: 3 gets the seat messages, 1 and 2 the two-seat ones.
+        /// The hello's protocol version: 3 gets the seat messages, 1 and 2 the two-seat ones
+        /// (and only for a game of two seats).
         protocol: u32,
         outbox: Outbox,
-        reply: oneshot::Sender<Result<Option<Side>, GameError>>,
+        reply: oneshot::Sender<Result<Option<SeatIndex>, GameError>>,
     },
     Disconnect {
         conn: ConnId,
@@ -70,12 +72,12 @@ pub enum Command {
         conn: ConnId,
         msg: boardcraft_protocol::ClientMessage,
     },
-    /// Someone used the invite.
+    /// Someone used the invite: the first open seat is theirs.
     Join {
         reply: oneshot::Sender<Result<SeatJoined, GameError>>,
     },
     Snapshot {
-        reply: oneshot::Sender<GameSnapshot>,
+        reply: oneshot::Sender<SeatSnapshot>,
     },
     /// The game as a RON save file.
     Save {
@@ -97,7 +99,7 @@ enum SeatPresence {
 }
 
 struct Connection {
-    side: Option<Side>,
+    seat: Option<SeatIndex>,
     /// The hello's protocol version.
     protocol: u32,
     outbox: Outbox,
@@ -105,13 +107,13 @@ struct Connection {
 
 /// A message's text for each protocol, made once for all the connections that speak it.
 struct Encoded<'a> {
-    msg: &'a ServerMessage,
-    two_seats: Option<Utf8Bytes>,
+    msg: &'a SeatServerMessage,
+    two_seats: Option<Option<Utf8Bytes>>,
     seats: Option<Utf8Bytes>,
 }
 
 impl<'a> Encoded<'a> {
-    fn new(msg: &'a ServerMessage) -> Encoded<'a> {
+    fn new(msg: &'a SeatServerMessage) -> Encoded<'a> {
         Encoded {
             msg,
             two_seats: None,
@@ -119,19 +121,22 @@ impl<'a> Encoded<'a> {
         }
     }
 
-    /// The text for a connection of `protocol`: the seat message for 3, the two-seat one
-    /// otherwise.
-    fn text(&mut self, protocol: u32) -> Utf8Bytes {
+    /// The text for a connection of `protocol`: the seat message for 3, version 2's words
+    /// otherwise (`None`: the message has none, which a game of two seats never sends).
+    fn text(&mut self, protocol: u32) -> Option<Utf8Bytes> {
         let msg = self.msg;
         if protocol >= SEATS_PROTOCOL_VERSION {
-            self.seats
-                .get_or_insert_with(|| {
-                    Utf8Bytes::from(SeatServerMessage::from(msg.clone()).to_json())
-                })
-                .clone()
+            Some(
+                self.seats
+                    .get_or_insert_with(|| Utf8Bytes::from(msg.to_json()))
+                    .clone(),
+            )
         } else {
             self.two_seats
-                .get_or_insert_with(|| Utf8Bytes::from(msg.to_json()))
+                .get_or_insert_with(|| {
+                    msg.two_seats(PROTOCOL_VERSION)
+                        .map(|m| Utf8Bytes::from(m.to_json()))
+                })
                 .clone()
         }
     }
@@ -146,22 +151,27 @@ pub struct Game {
     store: fence::Fenced,
     settings: Arc<Settings>,
     record: GameRecord,
+    /// The variant, seated for the game's number of seats.
     variant: Variant,
     start: AnyPosition,
+    /// The rules' position after the moves, with the turns of seats that left skipped.
     position: AnyPosition,
     moves: Vec<StoredMove>,
     /// The position's hash after each move.
     hashes: Vec<u64>,
     /// Who played each move.
-    sides: Vec<Side>,
-    result: Option<GameResult>,
-    /// How the game changed both ratings (a finished rated game).
-    ratings: Option<RatingChanges>,
+    movers: Vec<SeatIndex>,
+    result: Option<SeatResult>,
+    /// How the game changed every seat's rating (a finished rated game).
+    ratings: Option<Vec<RatingChange>>,
     rematch: Option<String>,
     clock: Option<Clock>,
     conns: HashMap<ConnId, Connection>,
-    presence: [SeatPresence; 2],
-    offers: Vec<PendingOffer>,
+    presence: Vec<SeatPresence>,
+    offers: Vec<SeatOffer>,
+    /// The seats that left a game of more than two seats while the others play on, in the
+    /// order they left.
+    left: Vec<SeatLeft>,
     /// Since when the game has had no connection.
     idle_since: Option<Instant>,
     /// Another node runs the game now (a write was fenced off, or a handover was asked):
@@ -169,8 +179,33 @@ pub struct Game {
     moved_away: Arc<AtomicBool>,
 }
 
+/// Whether the rules let the game go on when a seat leaves it: a race game (Chinese checkers,
+/// Halma) of more than two seats without partners, whose rules hand a turn to the next seat
+/// still playing ([`OutOfTurn::skip_turn`]). Elsewhere a seat's departure ends the game.
+fn plays_on(variant: &Variant, position: &AnyPosition) -> bool {
+    matches!(position, AnyPosition::Race(_))
+        && position.seat_count() > 2
+        && rules::teams(variant).is_none()
+}
+
+/// Hands the turn on while the seat to move has left (the rules choose the next seat that
+/// still plays).
+fn skip_departed(position: &mut AnyPosition, departed: &[SeatIndex]) {
+    let AnyPosition::Race(race) = position else {
+        return;
+    };
+    for _ in 0..race.seat_count() {
+        let to_move = race.side_to_move().index() as SeatIndex;
+        if race.is_game_over() || !departed.contains(&to_move) {
+            return;
+        }
+        race.skip_turn();
+    }
+}
+
 impl Game {
-    /// Rebuilds a stored game by replaying its moves through the rules.
+    /// Rebuilds a stored game by replaying its moves (and the departures between them)
+    /// through the rules.
     pub(crate) async fn load(
         games: Arc<Games>,
         generation: u64,
@@ -182,6 +217,7 @@ impl Game {
             result,
             rematch,
             ratings,
+            left,
         } = stored;
         let broken = |why: String| LoadError::Broken {
             game: record.id.clone(),
@@ -189,34 +225,45 @@ impl Game {
         };
         let variant = rules::variant_of(&record.variant, record.variant_file.as_deref())
             .map_err(|e| broken(e.to_string()))?;
+        let variant = rules::seated(variant, record.seats()).map_err(|e| broken(e.to_string()))?;
         let start = variant.new_game();
         let mut position = start.clone();
         let mut hashes = Vec::with_capacity(moves.len());
-        let mut sides = Vec::with_capacity(moves.len());
+        let mut movers = Vec::with_capacity(moves.len());
+        let departed_by = |ply: usize| -> Vec<SeatIndex> {
+            left.iter()
+                .filter(|l| l.ply as usize <= ply)
+                .map(|l| l.seat)
+                .collect()
+        };
         for (i, m) in moves.iter().enumerate() {
             if m.ply as usize != i {
                 return Err(broken(format!("move {i} is stored as ply {}", m.ply)));
             }
-            let side = rules::side(position.side_to_move());
+            skip_departed(&mut position, &departed_by(i));
+            let seat = position.side_to_move().index() as SeatIndex;
             let mv = position
                 .parse_move(&m.notation)
                 .map_err(|e| broken(format!("ply {i}: {e}")))?;
             position
                 .play(&mv)
                 .map_err(|e| broken(format!("ply {i}: {e}")))?;
+            skip_departed(&mut position, &departed_by(i));
             hashes.push(position.hash());
-            sides.push(side);
+            movers.push(seat);
         }
+        skip_departed(&mut position, &departed_by(moves.len()));
         let clock = record.time_control.map(|tc| {
             Clock::resume(
                 tc,
                 variant.players(),
-                moves.last().and_then(|m| m.clocks).as_ref().map(|c| &c[..]),
+                moves.last().and_then(|m| m.clocks.as_deref()),
             )
         });
         let moved_away = Arc::new(AtomicBool::new(false));
         let store = fence::Fenced::new(games.store.clone(), moved_away.clone());
         let settings = games.settings.clone();
+        let seats = record.seats();
         let mut game = Game {
             generation,
             games,
@@ -228,23 +275,24 @@ impl Game {
             position,
             moves,
             hashes,
-            sides,
+            movers,
             result,
             ratings,
             rematch,
             clock,
             conns: HashMap::new(),
-            presence: [SeatPresence::Absent; 2],
+            presence: vec![SeatPresence::Absent; seats],
             offers: Vec::new(),
+            left,
             idle_since: Some(Instant::now()),
             moved_away,
         };
-        // Stored moves that ended the game by its rules, but the end itself was not stored yet
-        // (the server stopped in between): store it now.
+        // Stored moves (or departures) that ended the game, but the end itself was not
+        // stored yet (the server stopped in between): store it now.
         if game.result.is_none()
-            && let Some(outcome) = game.position.outcome()
+            && let Some(result) = game.played_end()
         {
-            let (result, ratings) = game.store_end(rules::rules_result(outcome)).await?;
+            let (result, ratings) = game.store_end(result).await?;
             game.result = Some(result);
             game.ratings = ratings;
         }
@@ -256,10 +304,14 @@ impl Game {
         Ok(game)
     }
 
+    fn seats(&self) -> usize {
+        self.record.seats()
+    }
+
     fn status(&self) -> GameStatus {
         if self.result.is_some() {
             GameStatus::Finished
-        } else if self.record.joined {
+        } else if self.record.started() {
             GameStatus::Playing
         } else {
             GameStatus::Waiting
@@ -270,20 +322,52 @@ impl Game {
         self.moves.len() as u32
     }
 
-    fn side_to_move(&self) -> Side {
-        rules::side(self.position.side_to_move())
+    fn to_move(&self) -> SeatIndex {
+        self.position.side_to_move().index() as SeatIndex
     }
 
-    fn clocks(&self, now: Instant) -> Option<Clocks> {
-        let running = self.result.is_none() && self.record.joined;
-        self.clock.as_ref().and_then(|c| {
-            c.clocks(now, running.then(|| seat_of(self.side_to_move())))
-                .two_seats()
-        })
+    /// The seats that left while the others played on, in the order they left.
+    fn departed(&self) -> Vec<SeatIndex> {
+        self.left.iter().map(|l| l.seat).collect()
     }
 
-    fn presence_of(&self, side: Side, now: Instant) -> Presence {
-        match self.presence[side.index()] {
+    /// The seats still playing: neither finished by the rules nor left.
+    fn playing(&self) -> Vec<SeatIndex> {
+        let finished = self.position.finish_order();
+        (0..self.seats() as SeatIndex)
+            .filter(|&s| {
+                !finished.contains(&Seat::at(usize::from(s))) && !self.departed().contains(&s)
+            })
+            .collect()
+    }
+
+    /// The end the moves and departures reached, if they did: the rules' outcome, or (a table
+    /// that plays on after departures) one seat left playing.
+    fn played_end(&self) -> Option<SeatResult> {
+        let outcome = self.position.outcome();
+        if self.left.is_empty() {
+            return outcome.map(|o| rules::seat_result(&self.variant, o));
+        }
+        if outcome.is_some() || self.playing().len() <= 1 {
+            return Some(rules::played_out(
+                &self.variant,
+                &self.position,
+                outcome,
+                &self.departed(),
+            ));
+        }
+        None
+    }
+
+    fn clocks(&self, now: Instant) -> Option<SeatClocks> {
+        let running = self.result.is_none() && self.record.started();
+        self.clock
+            .as_ref()
+            .map(|c| c.clocks(now, running.then(|| self.to_move())))
+    }
+
+    fn presence_of(&self, seat: SeatIndex, now: Instant) -> Presence {
+        match self.presence[usize::from(seat)] {
             SeatPresence::Absent => Presence::Absent,
             SeatPresence::Present => Presence::Present,
             SeatPresence::Gone { since, .. } => Presence::Gone {
@@ -295,16 +379,12 @@ impl Game {
     }
 
     fn spectators(&self) -> u32 {
-        self.conns.values().filter(|c| c.side.is_none()).count() as u32
+        self.conns.values().filter(|c| c.seat.is_none()).count() as u32
     }
 
-    pub fn snapshot(&self) -> GameSnapshot {
+    pub fn snapshot(&self) -> SeatSnapshot {
         let now = Instant::now();
-        let seat = |side: Side| SeatState {
-            joined: side == self.record.creator || self.record.joined,
-            presence: self.presence_of(side, now),
-        };
-        GameSnapshot {
+        SeatSnapshot {
             game: self.record.id.clone(),
             variant: self.variant.name.clone(),
             variant_title: self.variant.title.clone(),
@@ -315,19 +395,22 @@ impl Game {
             result: self.result.clone(),
             moves: self.moves.iter().map(|m| m.notation.clone()).collect(),
             ply: self.ply(),
-            side_to_move: self.side_to_move(),
+            to_move: self.to_move(),
             hash: hash_text(self.position.hash()),
             clocks: self.clocks(now),
-            seats: Seats {
-                white: seat(Side::White),
-                black: seat(Side::Black),
-            },
+            seats: (0..self.seats())
+                .map(|s| SeatState {
+                    joined: self.record.joined[s],
+                    presence: self.presence_of(s as SeatIndex, now),
+                })
+                .collect(),
             offers: self.offers.clone(),
             spectators: self.spectators(),
             rematch: self.rematch.clone(),
             rematch_of: self.record.rematch_of.clone(),
             players: self.record.players.as_ref().map(|p| p.players.clone()),
-            ratings: self.ratings,
+            ratings: self.ratings.clone(),
+            left: self.left.clone(),
         }
     }
 
@@ -341,9 +424,20 @@ impl Game {
             self.moves.iter().map(|m| m.notation.clone()).collect(),
             outcome,
         );
-        if let Some(result) = &self.result {
-            use boardcraft_protocol::EndCause;
-            let loser = || rules::color(result.winner.map(Side::other).unwrap_or(Side::White));
+        if self.seats() > 2 {
+            save = save.with_others(vec![Player::Human; self.seats() - 2]);
+        }
+        // How a two-seat game ended outside its rules; a larger table's save is its moves.
+        if let Some(result) = self.result.as_ref().and_then(|r| r.two_seats()) {
+            use boardcraft_protocol::Side;
+            let loser = || {
+                rules::color(
+                    result
+                        .winner
+                        .map(Side::other)
+                        .unwrap_or(boardcraft_protocol::Side::White),
+                )
+            };
             match result.cause {
                 EndCause::Resignation => save = save.with_resignation(loser()),
                 EndCause::Rules { .. } => {}
@@ -361,12 +455,12 @@ impl Game {
 
     // --- sending
 
-    fn send_to(&mut self, conn: ConnId, msg: &ServerMessage) {
+    fn send_to(&mut self, conn: ConnId, msg: &SeatServerMessage) {
         let dead = match self.conns.get(&conn) {
-            Some(c) => c
-                .outbox
-                .try_send(Encoded::new(msg).text(c.protocol))
-                .is_err(),
+            Some(c) => match Encoded::new(msg).text(c.protocol) {
+                Some(text) => c.outbox.try_send(text).is_err(),
+                None => false,
+            },
             None => false,
         };
         if dead {
@@ -374,12 +468,15 @@ impl Game {
         }
     }
 
-    fn broadcast(&mut self, msg: &ServerMessage) {
+    fn broadcast(&mut self, msg: &SeatServerMessage) {
         let mut text = Encoded::new(msg);
         let dead: Vec<ConnId> = self
             .conns
             .iter()
-            .filter(|(_, c)| c.outbox.try_send(text.text(c.protocol)).is_err())
+            .filter(|(_, c)| {
+                text.text(c.protocol)
+                    .is_some_and(|t| c.outbox.try_send(t).is_err())
+            })
             .map(|(id, _)| *id)
             .collect();
         for conn in dead {
@@ -390,7 +487,8 @@ impl Game {
     /// Tells the connection its request was refused (`ply`: the refused move's).
     fn refuse(&mut self, conn: ConnId, refusal: GameError, ply: Option<u32>) {
         info!(game = %self.record.id, conn, code = %refusal.code(), ply, "refused: {refusal}");
-        self.send_to(conn, &refusal.error_message(ply, false));
+        let msg = SeatServerMessage::from(refusal.error_message(ply, false));
+        self.send_to(conn, &msg);
     }
 
     /// A connection whose queue is full (it does not read) or closed: forget it; its task
@@ -400,23 +498,25 @@ impl Game {
             if c.outbox.capacity() == 0 {
                 warn!(game = %self.record.id, conn, "a connection does not read its messages: closed");
             }
-            self.left(c.side);
+            self.left_game(c.seat);
         }
     }
 
     /// Presence bookkeeping after a connection left.
-    fn left(&mut self, side: Option<Side>) {
+    fn left_game(&mut self, seat: Option<SeatIndex>) {
         let now = Instant::now();
-        match side {
+        match seat {
             None => {
                 let count = self.spectators();
-                self.broadcast(&ServerMessage::Spectators { count });
+                self.broadcast(&SeatServerMessage::Spectators { count });
             }
-            Some(side) => {
-                if self.conns.values().any(|c| c.side == Some(side)) {
+            Some(seat) => {
+                if self.conns.values().any(|c| c.seat == Some(seat)) {
                     return;
                 }
-                self.presence[side.index()] = if self.status() == GameStatus::Playing {
+                let plays = !self.departed().contains(&seat);
+                self.presence[usize::from(seat)] = if self.status() == GameStatus::Playing && plays
+                {
                     SeatPresence::Gone {
                         since: now,
                         announced: false,
@@ -424,8 +524,8 @@ impl Game {
                 } else {
                     SeatPresence::Absent
                 };
-                let presence = self.presence_of(side, now);
-                self.broadcast(&ServerMessage::Presence { side, presence });
+                let presence = self.presence_of(seat, now);
+                self.broadcast(&SeatServerMessage::Presence { seat, presence });
             }
         }
         if self.conns.is_empty() {
@@ -469,7 +569,7 @@ impl Game {
     /// websocket closes; its client reconnects through the load balancer).
     fn hand_over(&mut self) {
         info!(game = %self.record.id, connections = self.conns.len(), "handing the game over to another node");
-        let moved = ServerMessage::Error {
+        let moved = SeatServerMessage::Error {
             code: ErrorCode::GameMoved,
             message: "the game moved to another server: reconnect".into(),
             ply: None,
@@ -477,7 +577,9 @@ impl Game {
         };
         let mut moved = Encoded::new(&moved);
         for (_, c) in self.conns.drain() {
-            let _ = c.outbox.try_send(moved.text(c.protocol));
+            if let Some(text) = moved.text(c.protocol) {
+                let _ = c.outbox.try_send(text);
+            }
         }
     }
 
@@ -488,15 +590,15 @@ impl Game {
         let mut consider = |t: Instant| next = Some(next.map_or(t, |n| n.min(t)));
         if self.status() == GameStatus::Playing {
             if let Some(clock) = &self.clock
-                && let Some(t) = clock.flag_at(seat_of(self.side_to_move()))
+                && let Some(t) = clock.flag_at(self.to_move())
             {
                 consider(t);
             }
-            for p in self.presence {
+            for p in &self.presence {
                 if let SeatPresence::Gone {
                     since,
                     announced: false,
-                } = p
+                } = *p
                 {
                     consider(since + self.settings.grace);
                 }
@@ -516,38 +618,37 @@ impl Game {
             && self
                 .clock
                 .as_ref()
-                .is_some_and(|c| c.flag_at(seat_of(self.side_to_move())).is_some())
+                .is_some_and(|c| c.flag_at(self.to_move()).is_some())
     }
 
     /// Returns `true` when the task should stop (unload).
     async fn on_timer(&mut self) -> bool {
         let now = Instant::now();
         if self.status() == GameStatus::Playing {
-            let side = self.side_to_move();
+            let seat = self.to_move();
             if let Some(clock) = &self.clock
-                && clock.flag_at(seat_of(side)).is_some_and(|t| t <= now)
+                && clock.flag_at(seat).is_some_and(|t| t <= now)
             {
-                let result = rules::timeout(side);
-                if let Err(e) = self.end(result).await {
+                if let Err(e) = self.depart(seat, EndCause::Timeout).await {
                     warn!(game = %self.record.id, "storing a flag fall failed: {e}");
                     // Try again shortly rather than spinning.
                     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
                 }
                 return false;
             }
-            for side in Side::BOTH {
+            for seat in 0..self.seats() as SeatIndex {
                 if let SeatPresence::Gone {
                     since,
                     announced: false,
-                } = self.presence[side.index()]
+                } = self.presence[usize::from(seat)]
                     && since + self.settings.grace <= now
                 {
-                    self.presence[side.index()] = SeatPresence::Gone {
+                    self.presence[usize::from(seat)] = SeatPresence::Gone {
                         since,
                         announced: true,
                     };
-                    let presence = self.presence_of(side, now);
-                    self.broadcast(&ServerMessage::Presence { side, presence });
+                    let presence = self.presence_of(seat, now);
+                    self.broadcast(&SeatServerMessage::Presence { seat, presence });
                 }
             }
         }
@@ -575,7 +676,7 @@ impl Game {
             }
             Command::Disconnect { conn } => {
                 if let Some(c) = self.conns.remove(&conn) {
-                    self.left(c.side);
+                    self.left_game(c.seat);
                 }
             }
             Command::Message { conn, msg } => self.message(conn, msg).await,
@@ -599,84 +700,107 @@ impl Game {
         token: Option<String>,
         protocol: u32,
         outbox: Outbox,
-    ) -> Result<Option<Side>, GameError> {
-        let side = match token {
+    ) -> Result<Option<SeatIndex>, GameError> {
+        if protocol < SEATS_PROTOCOL_VERSION && self.seats() > 2 {
+            return Err(GameError::ProtocolTooOld {
+                seats: self.seats(),
+            });
+        }
+        let seat = match token {
             None => None,
             Some(token) => {
-                // Both compared, in constant time each, so the time does not tell which seat
-                // (if any) nearly matched.
-                let white = secrets::token_matches(&token, &self.record.tokens[0]);
-                let black = secrets::token_matches(&token, &self.record.tokens[1]);
-                let joined = |s: Side| s == self.record.creator || self.record.joined;
-                match (white, black) {
-                    (true, _) if joined(Side::White) => Some(Side::White),
-                    (_, true) if joined(Side::Black) => Some(Side::Black),
-                    _ => return Err(GameError::BadToken),
+                // Every seat's compared, in constant time each, so the time does not tell
+                // which seat (if any) nearly matched.
+                let matches: Vec<bool> = self
+                    .record
+                    .tokens
+                    .iter()
+                    .map(|t| secrets::token_matches(&token, t))
+                    .collect();
+                match matches
+                    .iter()
+                    .zip(&self.record.joined)
+                    .position(|(m, joined)| *m && *joined)
+                {
+                    Some(seat) => Some(seat as SeatIndex),
+                    None => return Err(GameError::BadToken),
                 }
             }
         };
         self.conns.insert(
             conn,
             Connection {
-                side,
+                seat,
                 protocol,
                 outbox,
             },
         );
         self.idle_since = None;
-        let invite = match side {
-            Some(s) if s == self.record.creator && !self.record.joined => {
+        let invite = match seat {
+            Some(s) if s == self.record.creator && !self.record.started() => {
                 self.record.invite.clone()
             }
             _ => None,
         };
-        let welcome = ServerMessage::Welcome {
-            protocol: PROTOCOL_VERSION,
+        let welcome = SeatServerMessage::Welcome {
+            protocol: SEATS_PROTOCOL_VERSION,
             server: crate::SERVER_NAME.to_owned(),
-            you: side,
+            you: seat,
             game: self.snapshot(),
             invite,
             grace_ms: self.settings.grace.as_millis() as u64,
             idle_timeout_ms: self.settings.idle_timeout.as_millis() as u64,
         };
         self.send_to(conn, &welcome);
-        match side {
-            Some(side) => {
-                if self.presence[side.index()] != SeatPresence::Present {
-                    self.presence[side.index()] = SeatPresence::Present;
-                    self.broadcast(&ServerMessage::Presence {
-                        side,
+        match seat {
+            Some(seat) => {
+                if self.presence[usize::from(seat)] != SeatPresence::Present {
+                    self.presence[usize::from(seat)] = SeatPresence::Present;
+                    self.broadcast(&SeatServerMessage::Presence {
+                        seat,
                         presence: Presence::Present,
                     });
                 }
             }
             None => {
                 let count = self.spectators();
-                self.broadcast(&ServerMessage::Spectators { count });
+                self.broadcast(&SeatServerMessage::Spectators { count });
             }
         }
-        Ok(side)
+        Ok(seat)
     }
 
     async fn join(&mut self) -> Result<SeatJoined, GameError> {
-        if self.record.joined || !self.store.mark_joined(self.record.id.clone()).await? {
+        let Some(seat) = self.record.joined.iter().position(|j| !j) else {
+            return Err(GameError::SeatTaken);
+        };
+        if !self
+            .store
+            .mark_joined(self.record.id.clone(), seat as SeatIndex)
+            .await?
+        {
             return Err(GameError::SeatTaken);
         }
-        self.record.joined = true;
-        let side = self.record.creator.other();
-        info!(game = %self.record.id, variant = %self.variant.name, "game started: the invite was used");
-        if let Some(clock) = &mut self.clock {
-            clock.start_turn(self.moves.len(), Instant::now());
-        }
+        self.record.joined[seat] = true;
+        let started = self.record.started();
+        let reason = if started {
+            info!(game = %self.record.id, variant = %self.variant.name, seats = self.seats(), "game started: every seat is taken");
+            if let Some(clock) = &mut self.clock {
+                clock.start_turn(self.moves.len(), Instant::now());
+            }
+            SnapshotReason::Started
+        } else {
+            info!(game = %self.record.id, seat, "a seat was taken");
+            SnapshotReason::SeatJoined
+        };
         let game = self.snapshot();
-        self.broadcast(&ServerMessage::Snapshot {
-            reason: SnapshotReason::Started,
-            game,
-        });
+        self.broadcast(&SeatServerMessage::Snapshot { reason, game });
+        let seat = seat as SeatIndex;
         Ok(SeatJoined {
             game: self.record.id.clone(),
-            color: side,
-            token: self.record.tokens[side.index()].clone(),
+            color: side_of(seat).unwrap_or(boardcraft_protocol::Side::Black),
+            seat,
+            token: self.record.tokens[usize::from(seat)].clone(),
             ws_path: boardcraft_protocol::WS_PATH.to_owned(),
         })
     }
@@ -690,14 +814,14 @@ impl Game {
             let game = self.snapshot();
             self.send_to(
                 conn,
-                &ServerMessage::Snapshot {
+                &SeatServerMessage::Snapshot {
                     reason: SnapshotReason::Resync,
                     game,
                 },
             );
             return;
         }
-        let Some(side) = connection.side else {
+        let Some(seat) = connection.seat else {
             let ply = match &msg {
                 C::Move { ply, .. } => Some(*ply),
                 _ => None,
@@ -706,12 +830,12 @@ impl Game {
             return;
         };
         let (outcome, ply) = match msg {
-            C::Move { ply, notation } => (self.play(conn, side, ply, notation).await, Some(ply)),
-            C::Resign => (self.resign(side).await, None),
-            C::Offer { offer, ply } => (self.offer(side, offer, ply).await, None),
-            C::Accept { offer, ply } => (self.accept(side, offer, ply).await, None),
-            C::Decline { offer } => (self.decline(side, offer), None),
-            C::ClaimVictory => (self.claim(side).await, None),
+            C::Move { ply, notation } => (self.play(conn, seat, ply, notation).await, Some(ply)),
+            C::Resign => (self.resign(seat).await, None),
+            C::Offer { offer, ply } => (self.offer(seat, offer, ply).await, None),
+            C::Accept { offer, ply } => (self.accept(seat, offer, ply).await, None),
+            C::Decline { offer } => (self.decline(seat, offer), None),
+            C::ClaimVictory => (self.claim(seat).await, None),
             C::Hello { .. } | C::Ping { .. } | C::Resync => (Ok(()), None),
         };
         if let Err(refusal) = outcome {
@@ -719,27 +843,26 @@ impl Game {
         }
     }
 
-    fn moved_message(&self, ply: u32, result: Option<GameResult>) -> ServerMessage {
+    fn moved_message(&self, ply: u32, result: Option<SeatResult>) -> SeatServerMessage {
         let m = &self.moves[ply as usize];
-        ServerMessage::Moved {
+        SeatServerMessage::Moved {
             ply,
             notation: m.notation.clone(),
-            side: self.sides[ply as usize],
+            seat: self.movers[ply as usize],
             hash: hash_text(self.hashes[ply as usize]),
-            clocks: m.clocks.map(|[w, b]| Clocks {
-                white_ms: w,
-                black_ms: b,
+            clocks: m.clocks.as_ref().map(|c| SeatClocks {
+                remaining_ms: c.clone(),
                 running: None,
             }),
             result,
         }
     }
 
-    /// A move of `side` at `ply` (the caller refuses it with that ply on `Err`).
+    /// A move of `seat` at `ply` (the caller refuses it with that ply on `Err`).
     async fn play(
         &mut self,
         conn: ConnId,
-        side: Side,
+        seat: SeatIndex,
         ply: u32,
         notation: String,
     ) -> Result<(), GameError> {
@@ -763,17 +886,20 @@ impl Game {
             GameStatus::Playing if ply > current => {
                 return Err(GameError::FuturePly { ply, current });
             }
-            GameStatus::Playing if side != self.side_to_move() => {
-                return Err(GameError::NotYourTurn(self.side_to_move()));
+            GameStatus::Playing if seat != self.to_move() => {
+                return Err(GameError::NotYourTurn(rules::seat_name(
+                    self.to_move(),
+                    self.seats(),
+                )));
             }
             GameStatus::Playing => {}
         }
         let now = Instant::now();
         // The flag may have fallen in the instant before the move arrived.
         if let Some(clock) = &self.clock
-            && clock.flag_at(seat_of(side)).is_some_and(|t| t <= now)
+            && clock.flag_at(seat).is_some_and(|t| t <= now)
         {
-            if let Err(e) = self.end(rules::timeout(side)).await {
+            if let Err(e) = self.depart(seat, EndCause::Timeout).await {
                 warn!(game = %self.record.id, "storing a flag fall failed: {e}");
             }
             return Err(GameError::TimeRanOut);
@@ -781,17 +907,13 @@ impl Game {
         let mv = self.position.parse_move(&notation)?;
         let mut next = self.position.clone();
         next.play(&mv)?;
+        skip_departed(&mut next, &self.departed());
         let canonical = self.position.format_move(&mv);
-        let clock_after = self
-            .clock
-            .as_ref()
-            .map(|c| c.after_move(seat_of(side), now, ply));
+        let clock_after = self.clock.as_ref().map(|c| c.after_move(seat, now, ply));
         let stored = StoredMove {
             ply,
             notation: canonical,
-            clocks: clock_after
-                .as_ref()
-                .and_then(|c| <[u64; 2]>::try_from(&c.remaining[..]).ok()),
+            clocks: clock_after.as_ref().map(|c| c.remaining.clone()),
             at_ms: now_ms(),
         };
         // Stored before anyone hears of it: the acknowledgement means "kept".
@@ -806,15 +928,14 @@ impl Game {
         self.position = next;
         self.moves.push(stored);
         self.hashes.push(self.position.hash());
-        self.sides.push(side);
+        self.movers.push(seat);
         if let Some(c) = clock_after {
             self.clock = Some(c);
         }
         self.offers.retain(|o| o.offer == OfferKind::Rematch);
-        let outcome = self.position.outcome();
-        let result = outcome.map(rules::rules_result);
+        let result = self.played_end();
         let mut moved = self.moved_message(ply, result.clone());
-        if let ServerMessage::Moved { clocks, .. } = &mut moved {
+        if let SeatServerMessage::Moved { clocks, .. } = &mut moved {
             *clocks = self.clocks(now);
         }
         self.broadcast(&moved);
@@ -827,21 +948,28 @@ impl Game {
         Ok(())
     }
 
-    /// A game between accounts that ends before each side made two moves is aborted: no
-    /// winner, not rated.
+    /// Whether some seat has made fewer than two of the first `plies` moves.
+    fn early(&self, plies: usize) -> bool {
+        let movers = &self.movers[..plies.min(self.movers.len())];
+        (0..self.seats() as SeatIndex).any(|seat| movers.iter().filter(|s| **s == seat).count() < 2)
+    }
+
+    /// A game between accounts that ends (or that a seat leaves) before each seat made two
+    /// moves is aborted: no winner, not rated.
     fn aborts(&self) -> bool {
-        self.record.players.is_some()
-            && Side::BOTH
-                .iter()
-                .any(|side| self.sides.iter().filter(|s| *s == side).count() < 2)
+        let until = self
+            .left
+            .first()
+            .map_or(self.moves.len(), |l| l.ply as usize);
+        self.record.players.is_some() && self.early(until)
     }
 
     /// Stores the end (a game between accounts: aborted if too early, rated if rated, in one
     /// transaction); the result as stored and the rating changes.
     async fn store_end(
         &self,
-        result: GameResult,
-    ) -> Result<(GameResult, Option<RatingChanges>), StoreError> {
+        result: SeatResult,
+    ) -> Result<(SeatResult, Option<Vec<RatingChange>>), StoreError> {
         let Some(seats) = &self.record.players else {
             self.store
                 .finish_game(self.record.id.clone(), result.clone())
@@ -849,7 +977,7 @@ impl Game {
             return Ok((result, None));
         };
         let result = if self.aborts() {
-            rules::aborted()
+            rules::aborted_seats(self.seats())
         } else {
             result
         };
@@ -858,23 +986,23 @@ impl Game {
             &self.record.variant,
             &seats.accounts,
             seats.rated(),
-            &SeatResult::from_two_seats(&result),
+            &result,
         );
         let changes = self
             .store
             .finish_account_game(self.record.id.clone(), result.clone(), end)
             .await?;
-        Ok((result, end::shown(changes)))
+        Ok((result, end::shown(changes, self.seats())))
     }
 
     /// Stores the end of the game, then tells everyone.
-    async fn end(&mut self, result: GameResult) -> Result<(), StoreError> {
+    async fn end(&mut self, result: SeatResult) -> Result<(), StoreError> {
         let (result, ratings) = self.store_end(result).await?;
-        self.ratings = ratings;
+        self.ratings = ratings.clone();
         let now = Instant::now();
-        let to_move = self.side_to_move();
+        let to_move = self.to_move();
         if let Some(clock) = &mut self.clock {
-            clock.stop(seat_of(to_move), now);
+            clock.stop(to_move, now);
         }
         info!(game = %self.record.id, variant = %self.variant.name, plies = self.moves.len(), "game over: {}", result.text);
         self.result = Some(result.clone());
@@ -885,7 +1013,7 @@ impl Game {
             }
         }
         let clocks = self.clocks(now);
-        self.broadcast(&ServerMessage::GameOver {
+        self.broadcast(&SeatServerMessage::GameOver {
             result,
             clocks,
             ratings,
@@ -901,36 +1029,137 @@ impl Game {
         }
     }
 
-    async fn resign(&mut self, side: Side) -> Result<(), GameError> {
-        self.must_be_playing()?;
-        Ok(self.end(rules::resignation(side)).await?)
+    /// `seat` leaves the game (it resigned, its flag fell, or it was gone and another seat
+    /// claimed): at a table that plays on, its place is settled (last of the seats still
+    /// playing), stored, and the others play on, its turns skipped; where the game cannot go
+    /// on, or one seat is left playing, the game ends.
+    async fn depart(&mut self, seat: SeatIndex, cause: EndCause) -> Result<(), StoreError> {
+        let departed = self.departed();
+        let playing = self.playing();
+        // A seat of a game between accounts leaving before every seat made two moves: the
+        // game is aborted at once rather than played on to an end that would not count.
+        if self.record.players.is_some() && self.left.is_empty() && self.early(self.moves.len()) {
+            return self.end(rules::aborted_seats(self.seats())).await;
+        }
+        if !plays_on(&self.variant, &self.position) || playing.len() <= 2 {
+            let result = if playing.len() <= 2 && plays_on(&self.variant, &self.position) {
+                // The last seat but one leaves: the one left takes the place above it.
+                let mut gone = departed.clone();
+                gone.push(seat);
+                let mut result = rules::played_out(&self.variant, &self.position, None, &gone);
+                result.cause = cause;
+                result.by = Some(seat);
+                result
+            } else {
+                rules::ended_by(&self.variant, &self.position, seat, cause, &departed)
+            };
+            return self.end(result).await;
+        }
+        let left = SeatLeft {
+            seat,
+            place: (self.seats() - departed.len()) as u8,
+            ply: self.ply(),
+            cause,
+        };
+        self.store
+            .seat_left(self.record.id.clone(), left.clone())
+            .await?;
+        info!(game = %self.record.id, seat, place = left.place, "a seat left; the others play on");
+        let now = Instant::now();
+        let was_to_move = self.to_move() == seat;
+        self.left.push(left);
+        if was_to_move {
+            if let Some(clock) = &mut self.clock {
+                clock.stop(seat, now);
+            }
+            let departed = self.departed();
+            skip_departed(&mut self.position, &departed);
+            if let Some(clock) = &mut self.clock {
+                clock.start_turn(self.moves.len(), now);
+            }
+        }
+        self.presence[usize::from(seat)] = SeatPresence::Absent;
+        // A pending draw may now have every seat still playing.
+        if let Some(done) = self.completed_offer(OfferKind::Draw) {
+            self.offers.remove(done);
+            let result = rules::drawn(&self.variant, &self.position, &self.departed());
+            return self.end(result).await;
+        }
+        let game = self.snapshot();
+        self.broadcast(&SeatServerMessage::Snapshot {
+            reason: SnapshotReason::SeatLeft,
+            game,
+        });
+        Ok(())
     }
 
-    async fn claim(&mut self, side: Side) -> Result<(), GameError> {
+    async fn resign(&mut self, seat: SeatIndex) -> Result<(), GameError> {
+        self.must_be_playing()?;
+        if !self.playing().contains(&seat) {
+            return Err(GameError::NotPlaying);
+        }
+        Ok(self.depart(seat, EndCause::Resignation).await?)
+    }
+
+    /// Claims the seats gone past the grace period: in a two-seat game the claimer wins; at a
+    /// larger table each such seat leaves (placed last of those playing) and play goes on.
+    async fn claim(&mut self, seat: SeatIndex) -> Result<(), GameError> {
         self.must_be_playing()?;
         let now = Instant::now();
-        match self.presence[side.other().index()] {
-            SeatPresence::Gone { since, .. } if since + self.settings.grace <= now => {
-                Ok(self.end(rules::abandoned(side)).await?)
+        let mut gone_long = Vec::new();
+        let mut soonest: Option<u128> = None;
+        for other in self.playing() {
+            if other == seat {
+                continue;
             }
-            SeatPresence::Gone { since, .. } => Err(GameError::ClaimTooEarly {
-                in_ms: (since + self.settings.grace)
-                    .saturating_duration_since(now)
-                    .as_millis(),
-            }),
-            _ => Err(GameError::OpponentPresent),
+            if let SeatPresence::Gone { since, .. } = self.presence[usize::from(other)] {
+                if since + self.settings.grace <= now {
+                    gone_long.push(other);
+                } else {
+                    let in_ms = (since + self.settings.grace)
+                        .saturating_duration_since(now)
+                        .as_millis();
+                    soonest = Some(soonest.map_or(in_ms, |s| s.min(in_ms)));
+                }
+            }
+        }
+        if gone_long.is_empty() {
+            return Err(match soonest {
+                Some(in_ms) => GameError::ClaimTooEarly { in_ms },
+                None => GameError::OpponentPresent,
+            });
+        }
+        for other in gone_long {
+            if self.status() != GameStatus::Playing {
+                break;
+            }
+            self.depart(other, EndCause::Abandoned).await?;
+        }
+        Ok(())
+    }
+
+    /// The seats whose agreement an offer needs: a draw every seat still playing, a takeback
+    /// both seats (two-seat games only), a rematch every seat.
+    fn needed(&self, offer: OfferKind) -> Vec<SeatIndex> {
+        match offer {
+            OfferKind::Draw => self.playing(),
+            OfferKind::Takeback | OfferKind::Rematch => (0..self.seats() as SeatIndex).collect(),
         }
     }
 
-    fn pending(&self, offer: OfferKind, by: Side) -> Option<usize> {
-        self.offers
+    /// The pending offer of this kind, if every seat it needs agrees now.
+    fn completed_offer(&self, offer: OfferKind) -> Option<usize> {
+        let index = self.offers.iter().position(|o| o.offer == offer)?;
+        let agreed = &self.offers[index].agreed;
+        self.needed(offer)
             .iter()
-            .position(|o| o.offer == offer && o.by == by)
+            .all(|s| agreed.contains(s))
+            .then_some(index)
     }
 
     async fn offer(
         &mut self,
-        side: Side,
+        seat: SeatIndex,
         offer: OfferKind,
         ply: Option<u32>,
     ) -> Result<(), GameError> {
@@ -953,41 +1182,54 @@ impl Game {
                 }
             }
         }
-        if offer == OfferKind::Takeback && self.takeback_target(side).is_none() {
+        if offer == OfferKind::Takeback && self.seats() > 2 {
+            return Err(GameError::NoTakebackAtThisTable);
+        }
+        if offer == OfferKind::Draw && !self.playing().contains(&seat) {
+            return Err(GameError::NotPlaying);
+        }
+        if offer == OfferKind::Takeback && self.takeback_target(seat).is_none() {
             return Err(GameError::NoMoveToTakeBack);
         }
-        // Offering what the opponent offered accepts it.
-        if self.pending(offer, side.other()).is_some() {
-            return self.accept(side, offer, None).await;
+        // Offering what another seat offered agrees to it.
+        if let Some(o) = self.offers.iter().find(|o| o.offer == offer)
+            && !o.agreed.contains(&seat)
+        {
+            return self.accept(seat, offer, None).await;
         }
-        if self.pending(offer, side).is_none() {
-            self.offers.push(PendingOffer {
+        if !self.offers.iter().any(|o| o.offer == offer) {
+            self.offers.push(SeatOffer {
                 offer,
-                by: side,
+                by: seat,
                 ply: self.ply(),
+                agreed: vec![seat],
             });
         }
         let ply = self.ply();
-        self.broadcast(&ServerMessage::Offer {
+        self.broadcast(&SeatServerMessage::Offer {
             offer,
-            by: side,
+            by: seat,
             ply,
         });
         Ok(())
     }
 
-    /// The ply a takeback by `side` goes back to: its own last move (and the reply after it).
-    fn takeback_target(&self, side: Side) -> Option<usize> {
-        self.sides.iter().rposition(|s| *s == side)
+    /// The ply a takeback by `seat` goes back to: its own last move (and the reply after it).
+    fn takeback_target(&self, seat: SeatIndex) -> Option<usize> {
+        self.movers.iter().rposition(|s| *s == seat)
     }
 
     async fn accept(
         &mut self,
-        side: Side,
+        seat: SeatIndex,
         offer: OfferKind,
         ply: Option<u32>,
     ) -> Result<(), GameError> {
-        let Some(index) = self.pending(offer, side.other()) else {
+        let Some(index) = self
+            .offers
+            .iter()
+            .position(|o| o.offer == offer && !o.agreed.contains(&seat))
+        else {
             return Err(GameError::NotOffered(offer));
         };
         let made_at = self.offers[index].ply;
@@ -1000,11 +1242,29 @@ impl Game {
                 ply: p,
             });
         }
-        let requester = side.other();
+        if offer == OfferKind::Draw {
+            self.must_be_playing()?;
+            if !self.playing().contains(&seat) {
+                return Err(GameError::NotPlaying);
+            }
+        }
+        let requester = self.offers[index].by;
+        self.offers[index].agreed.push(seat);
+        if self.completed_offer(offer).is_none() {
+            // More seats to agree: tell everyone this one does.
+            let ply = self.ply();
+            self.broadcast(&SeatServerMessage::Offer {
+                offer,
+                by: seat,
+                ply,
+            });
+            return Ok(());
+        }
         match offer {
             OfferKind::Draw => {
                 self.must_be_playing()?;
-                Ok(self.end(rules::draw_agreed()).await?)
+                let result = rules::drawn(&self.variant, &self.position, &self.departed());
+                Ok(self.end(result).await?)
             }
             OfferKind::Takeback => {
                 self.must_be_playing()?;
@@ -1017,13 +1277,18 @@ impl Game {
         }
     }
 
-    fn decline(&mut self, side: Side, offer: OfferKind) -> Result<(), GameError> {
+    fn decline(&mut self, seat: SeatIndex, offer: OfferKind) -> Result<(), GameError> {
         let index = self
-            .pending(offer, side.other())
-            .or_else(|| self.pending(offer, side))
+            .offers
+            .iter()
+            .position(|o| o.offer == offer)
             .ok_or(GameError::NoPendingOffer(offer))?;
+        // A seat that finished or left has no say in a draw.
+        if offer == OfferKind::Draw && !self.playing().contains(&seat) {
+            return Err(GameError::NotPlaying);
+        }
         self.offers.remove(index);
-        self.broadcast(&ServerMessage::OfferDeclined { offer, by: side });
+        self.broadcast(&SeatServerMessage::OfferDeclined { offer, by: seat });
         Ok(())
     }
 
@@ -1033,7 +1298,7 @@ impl Game {
             .await?;
         self.moves.truncate(target);
         self.hashes.truncate(target);
-        self.sides.truncate(target);
+        self.movers.truncate(target);
         let mut position = self.start.clone();
         for m in &self.moves {
             let mv = position
@@ -1043,16 +1308,16 @@ impl Game {
         }
         self.position = position;
         if let Some(tc) = self.record.time_control {
-            let stored = self.moves.last().and_then(|m| m.clocks);
+            let stored = self.moves.last().and_then(|m| m.clocks.as_deref());
             let seats = self.variant.players();
-            let mut clock = Clock::resume(tc, seats, stored.as_ref().map(|c| &c[..]));
+            let mut clock = Clock::resume(tc, seats, stored);
             clock.start_turn(target, Instant::now());
             self.clock = Some(clock);
         }
         self.offers.clear();
         info!(game = %self.record.id, ply = target, "takeback");
         let game = self.snapshot();
-        self.broadcast(&ServerMessage::Snapshot {
+        self.broadcast(&SeatServerMessage::Snapshot {
             reason: SnapshotReason::Takeback,
             game,
         });
@@ -1064,12 +1329,16 @@ impl Game {
             return Err(GameError::NoRematchNow);
         }
         let id = secrets::game_id();
-        // A game between accounts: its rematch is too (colours swapped, ratings as they are
-        // now).
+        let n = self.seats();
+        // Every seat's holder moves one seat on (two seats: the colours swap), keeping its
+        // token.
+        let rotated =
+            |v: &[String]| -> Vec<String> { (0..n).map(|s| v[(s + n - 1) % n].clone()).collect() };
+        // A game between accounts: its rematch is too (ratings as they are now).
         let players = match &self.record.players {
             None => None,
             Some(seats) => {
-                let accounts = [seats.accounts[1].clone(), seats.accounts[0].clone()];
+                let accounts = rotated(&seats.accounts);
                 let players = paired::players_of(
                     self.games.accounts.as_ref(),
                     &self.record.variant,
@@ -1085,11 +1354,10 @@ impl Game {
             variant: self.record.variant.clone(),
             variant_file: self.record.variant_file.clone(),
             time_control: self.record.time_control,
-            // Colours swapped: each player keeps their token, for the other side.
-            tokens: [self.record.tokens[1].clone(), self.record.tokens[0].clone()],
-            creator: self.record.creator.other(),
+            tokens: rotated(&self.record.tokens),
+            creator: ((usize::from(self.record.creator) + 1) % n) as SeatIndex,
             invite: None,
-            joined: true,
+            joined: vec![true; n],
             created_ms: now_ms(),
             rematch_of: Some(self.record.id.clone()),
             players,
@@ -1098,7 +1366,7 @@ impl Game {
         info!(game = %id, rematch_of = %self.record.id, "rematch created");
         self.rematch = Some(id.clone());
         self.offers.clear();
-        self.broadcast(&ServerMessage::Rematch { game: id });
+        self.broadcast(&SeatServerMessage::Rematch { game: id });
         Ok(())
     }
 }

@@ -1,7 +1,8 @@
 //! The bridge between the rules crate and the protocol's words.
-use boardcraft_protocol::{EndCause, GameResult, SeatResult, Side};
+use boardcraft_protocol::{EndCause, GameResult, Placement, SeatIndex, SeatResult, Side, side_of};
 use boardcraft_rules::{
-    EndReason, FamilyRules, Outcome, Seat, Variant, VariantError, shipped_variant,
+    AnyPosition, EndReason, FamilyRules, Outcome, Places, Position, Seat, Variant, VariantError,
+    shipped_variant,
 };
 
 use super::GameError;
@@ -57,6 +58,201 @@ pub fn two_seats(variant: &Variant) -> Result<(), GameError> {
             variant: variant.name.clone(),
             seats,
         }),
+    }
+}
+
+/// The variant played by `seats` players ([`GameError::SeatsNotOffered`] if it is not).
+pub fn seated(variant: Variant, seats: usize) -> Result<Variant, GameError> {
+    if variant.players() == seats {
+        return Ok(variant);
+    }
+    variant
+        .for_players(seats)
+        .map_err(|e| GameError::SeatsNotOffered {
+            variant: e.variant,
+            asked: e.asked,
+            offered: e
+                .offered
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
+/// A seat as refusals name it: `white` and `black` in a two-seat game, `seat N` beyond.
+pub fn seat_name(seat: SeatIndex, seats: usize) -> String {
+    match side_of(seat) {
+        Some(side) if seats == 2 => side.name().to_owned(),
+        _ => format!("seat {seat}"),
+    }
+}
+
+/// Every seat's placement from the places, with its team where the variant has partners.
+pub fn placements(variant: &Variant, places: &Places) -> Vec<Placement> {
+    let mut placements = SeatResult::places(places.as_slice());
+    if let Some(teams) = teams(variant) {
+        for (p, team) in placements.iter_mut().zip(teams) {
+            p.team = Some(team);
+        }
+    }
+    placements
+}
+
+/// "1st", "2nd" … for a place at a table of at most six.
+fn ordinal(place: u8) -> String {
+    let suffix = match place {
+        1 => "st",
+        2 => "nd",
+        3 => "rd",
+        _ => "th",
+    };
+    format!("{place}{suffix}")
+}
+
+/// The places in words: "1st Red, 2nd Green, 3rd Blue", the seats named as the variant names
+/// them.
+fn places_text(position: &AnyPosition, places: &Places) -> String {
+    let mut order: Vec<Seat> = Seat::all(places.seats()).collect();
+    order.sort_by_key(|&s| places.of(s));
+    order
+        .iter()
+        .map(|&s| format!("{} {}", ordinal(places.of(s)), position.seat_name(s)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The places of a table where some seats left while the others played on: the seats that
+/// stayed keep their order in `places` (the rules', or the standings), and below them the
+/// seats that left, the last to leave highest (each was placed last of those still playing
+/// when it left).
+pub fn departed_last(places: &Places, departed: &[SeatIndex]) -> Places {
+    let n = places.seats();
+    let stayed: Vec<Seat> = Seat::all(n)
+        .filter(|s| !departed.contains(&(s.index() as SeatIndex)))
+        .collect();
+    let mut by_place: Vec<Vec<Seat>> = Vec::new();
+    let mut sorted = stayed.clone();
+    sorted.sort_by_key(|&s| places.of(s));
+    for s in sorted {
+        match by_place.last_mut() {
+            Some(group) if places.of(group[0]) == places.of(s) => group.push(s),
+            _ => by_place.push(vec![s]),
+        }
+    }
+    let gone: Vec<Vec<Seat>> = departed
+        .iter()
+        .rev()
+        .map(|&d| vec![Seat::at(usize::from(d))])
+        .collect();
+    let groups: Vec<&[Seat]> = by_place.iter().chain(&gone).map(|g| &g[..]).collect();
+    Places::from_groups(&groups, n)
+}
+
+/// The standings of a game that stops before its rules end it (every seat but one left, or a
+/// draw was agreed): the seats that finished in their order, then the seats still playing
+/// sharing the next place, then the seats that left.
+pub fn standings(position: &AnyPosition, departed: &[SeatIndex]) -> Places {
+    let n = position.seat_count();
+    let finished = position.finish_order();
+    let playing: Vec<Seat> = Seat::all(n)
+        .filter(|s| !finished.contains(s) && !departed.contains(&(s.index() as SeatIndex)))
+        .collect();
+    let mut groups: Vec<&[Seat]> = finished.chunks(1).collect();
+    groups.push(&playing);
+    departed_last(&Places::from_groups(&groups, n), departed)
+}
+
+/// The end a seat's departure decides when the game stops there: in a two-seat game the
+/// other side wins (version 2's words); at a larger table (one that does not play on, or the
+/// last but one seat leaving) the rules' places after the seat's resignation, the seats that
+/// left before below it.
+pub fn ended_by(
+    variant: &Variant,
+    position: &AnyPosition,
+    seat: SeatIndex,
+    cause: EndCause,
+    departed: &[SeatIndex],
+) -> SeatResult {
+    let seats = position.seat_count();
+    if seats == 2 {
+        let side = side_of(seat).unwrap_or(Side::Black);
+        let two = match cause {
+            EndCause::Timeout => timeout(side),
+            EndCause::Abandoned => abandoned(side.other()),
+            _ => resignation(side),
+        };
+        return SeatResult::from_two_seats(&two);
+    }
+    let places = position.places_after_resignation(Seat::at(usize::from(seat)));
+    let mut gone = departed.to_vec();
+    gone.retain(|&d| d != seat);
+    gone.push(seat);
+    let places = departed_last(&places, &gone);
+    let what = match cause {
+        EndCause::Timeout => "ran out of time",
+        EndCause::Abandoned => "left the game",
+        _ => "resigned",
+    };
+    SeatResult {
+        placements: placements(variant, &places),
+        text: format!(
+            "{}: {} {what}",
+            places_text(position, &places),
+            position.seat_name(Seat::at(usize::from(seat)))
+        ),
+        cause,
+        by: Some(seat),
+    }
+}
+
+/// The end when the seats still playing agreed to a draw: two seats as version 2 says it; at a
+/// larger table the seats that finished keep their places, those still playing share the next.
+pub fn drawn(variant: &Variant, position: &AnyPosition, departed: &[SeatIndex]) -> SeatResult {
+    if position.seat_count() == 2 {
+        return SeatResult::from_two_seats(&draw_agreed());
+    }
+    let places = standings(position, departed);
+    SeatResult {
+        placements: placements(variant, &places),
+        text: format!("draw by agreement: {}", places_text(position, &places)),
+        cause: EndCause::DrawAgreed,
+        by: None,
+    }
+}
+
+/// The end of a larger table whose rules ended it (`outcome`) or where one seat is left
+/// playing after the others finished or left: the places with the seats that left below.
+pub fn played_out(
+    variant: &Variant,
+    position: &AnyPosition,
+    outcome: Option<Outcome>,
+    departed: &[SeatIndex],
+) -> SeatResult {
+    let (places, reason) = match outcome {
+        Some(o) => (departed_last(&o.places, departed), o.reason),
+        None => (standings(position, departed), EndReason::TargetFilled),
+    };
+    SeatResult {
+        placements: placements(variant, &places),
+        text: format!("{}: {reason}", places_text(position, &places)),
+        cause: EndCause::Rules {
+            rule: rule_code(reason).to_owned(),
+        },
+        by: None,
+    }
+}
+
+/// An aborted game (ended before every seat made two moves) of `seats` seats.
+pub fn aborted_seats(seats: usize) -> SeatResult {
+    if seats == 2 {
+        return SeatResult::from_two_seats(&aborted());
+    }
+    SeatResult {
+        placements: SeatResult::places(&vec![1; seats]),
+        cause: EndCause::Aborted,
+        by: None,
+        text: "game aborted".into(),
     }
 }
 
@@ -225,5 +421,61 @@ mod tests {
                 "{name}"
             );
         }
+    }
+
+    /// The tables each variant is played at, as the docs list them; another is refused.
+    #[test]
+    fn tables_offered() {
+        for (name, offered) in [
+            ("chinese-checkers", &[2, 3, 4, 6][..]),
+            ("halma-16", &[2, 4]),
+            ("focus", &[2, 3, 4]),
+        ] {
+            let variant = shipped_variant(name).unwrap();
+            for seats in 2..=6 {
+                let seated = seated(variant.clone(), seats);
+                assert_eq!(
+                    seated.is_ok(),
+                    offered.contains(&seats),
+                    "{name} at {seats}"
+                );
+                if let Ok(v) = seated {
+                    assert_eq!(v.new_game().seat_count(), seats);
+                }
+            }
+        }
+        assert!(matches!(
+            seated(shipped_variant("ugolki-9qum").unwrap(), 3),
+            Err(GameError::SeatsNotOffered { asked: 3, .. })
+        ));
+    }
+
+    /// One seat leaving is placed as the rules place a resignation; later leavers are placed
+    /// above the earlier ones, and the seats still playing above them all.
+    #[test]
+    fn departures_are_placed_last_of_those_playing() {
+        let variant = seated(shipped_variant("chinese-checkers").unwrap(), 4).unwrap();
+        let position = variant.new_game();
+        for seat in 0..4u8 {
+            assert_eq!(
+                standings(&position, &[seat]),
+                position.places_after_resignation(Seat::at(usize::from(seat)))
+            );
+        }
+        assert_eq!(standings(&position, &[1, 3]).as_slice(), [1, 4, 1, 3]);
+        assert_eq!(standings(&position, &[1, 3, 0]).as_slice(), [2, 4, 1, 3]);
+        // The rules' places with the seats that left below: a finisher stays first.
+        let rules = Places::new(&[2, 2, 1, 2]).unwrap();
+        assert_eq!(departed_last(&rules, &[3]).as_slice(), [2, 2, 1, 4]);
+        assert_eq!(departed_last(&rules, &[0, 3]).as_slice(), [4, 2, 1, 3]);
+        let result = ended_by(&variant, &position, 2, EndCause::Resignation, &[]);
+        assert_eq!(result.by, Some(2));
+        assert_eq!(result.place_of(2), Some(4));
+        let drawn = drawn(&variant, &position, &[1]);
+        assert_eq!(
+            drawn.placements,
+            SeatResult::places(&[1, 4, 1, 1]),
+            "the seats playing share first, the one that left is below"
+        );
     }
 }

@@ -32,8 +32,8 @@ use axum::{
     routing::{get, post},
 };
 use boardcraft_protocol::{
-    ColorChoice, ErrorCode, PROTOCOL_VERSION, Side, WS_PATH,
-    http::{CreateGame, GameCreated, Health},
+    ColorChoice, ErrorCode, PROTOCOL_VERSION, SeatIndex, WS_PATH,
+    http::{CreateSeatedGame, GameCreated, Health},
     paths,
 };
 use tower_http::services::ServeDir;
@@ -303,7 +303,7 @@ async fn create_game(
     State(state): State<Arc<AppState>>,
     Extension(ClientIp(client)): Extension<ClientIp>,
     headers: HeaderMap,
-    JsonBody(request): JsonBody<CreateGame>,
+    JsonBody(request): JsonBody<CreateSeatedGame>,
 ) -> Result<(StatusCode, Json<GameCreated>), Refused> {
     let ip = Some(client);
     let bad = |code, message: String| refused("a new game", ip, code, message);
@@ -333,9 +333,12 @@ async fn create_game(
             ));
         }
     };
-    if let Err(e) = rules::two_seats(&variant) {
-        return Err(refused_by_game("a new game", ip, e));
-    }
+    // The table asked for (absent: the variant's own seating, two for most).
+    let seats = request.seats.map_or(variant.players(), usize::from);
+    let variant = match rules::seated(variant, seats) {
+        Ok(v) => v,
+        Err(e) => return Err(refused_by_game("a new game", ip, e)),
+    };
     if let Some(tc) = request.time_control
         && (tc.initial_ms == 0 || tc.initial_ms > 24 * 3_600_000 || tc.increment_ms > 3_600_000)
     {
@@ -353,11 +356,12 @@ async fn create_game(
             ),
         ));
     }
-    let creator = match request.color {
-        ColorChoice::White => Side::White,
-        ColorChoice::Black => Side::Black,
-        ColorChoice::Random if secrets::coin() => Side::White,
-        ColorChoice::Random => Side::Black,
+    let creator: SeatIndex = match request.color {
+        ColorChoice::White => 0,
+        ColorChoice::Black => 1,
+        ColorChoice::Random if seats == 2 && secrets::coin() => 0,
+        ColorChoice::Random if seats == 2 => 1,
+        ColorChoice::Random => secrets::seat(seats) as SeatIndex,
     };
     let id = secrets::game_id();
     // The invite starts with the game's id, so that a load balancer can route the join to the
@@ -368,23 +372,25 @@ async fn create_game(
         variant: variant.name.clone(),
         variant_file: request.variant_file.clone(),
         time_control: request.time_control,
-        tokens: [secrets::seat_token(), secrets::seat_token()],
+        tokens: (0..seats).map(|_| secrets::seat_token()).collect(),
         creator,
         invite: Some(invite),
-        joined: false,
+        joined: (0..seats).map(|s| s == usize::from(creator)).collect(),
         created_ms: now_ms(),
         rematch_of: None,
         players: None,
     };
     state.games.store.create_game(record.clone()).await?;
     let invite = record.invite.clone().expect("a new game has an invite");
-    info!(game = %record.id, variant = %variant.name, creator = %creator, time_control = ?record.time_control, ?ip, "game created");
+    info!(game = %record.id, variant = %variant.name, seats, creator, time_control = ?record.time_control, ?ip, "game created");
     Ok((
         StatusCode::CREATED,
         Json(GameCreated {
             game: record.id,
-            color: creator,
-            token: record.tokens[creator.index()].clone(),
+            color: boardcraft_protocol::side_of(creator)
+                .unwrap_or(boardcraft_protocol::Side::Black),
+            seat: creator,
+            token: record.tokens[usize::from(creator)].clone(),
             invite_url: format!("{}/?join={invite}", base_url(&state.settings, &headers)),
             invite,
             ws_path: WS_PATH.into(),
@@ -442,11 +448,13 @@ async fn public_state(
         .ask(&game, |reply| Command::Snapshot { reply })
         .await?
         .ok_or_else(not_found)?;
-    Ok(match query.protocol {
-        Some(p) if p >= boardcraft_protocol::SEATS_PROTOCOL_VERSION => {
-            Json(boardcraft_protocol::SeatSnapshot::from(snapshot)).into_response()
+    // A game of more than two seats has no version-2 form: its snapshot is version 3's.
+    Ok(match (query.protocol, snapshot.two_seats()) {
+        (Some(p), _) if p >= boardcraft_protocol::SEATS_PROTOCOL_VERSION => {
+            Json(snapshot).into_response()
         }
-        _ => Json(snapshot).into_response(),
+        (_, Some(two)) => Json(two).into_response(),
+        (_, None) => Json(snapshot).into_response(),
     })
 }
 

@@ -248,7 +248,8 @@ async fn connection(
     };
     debug!(conn, game = %game, side = ?side, "joined");
     // A seat holder of a lobby game counts as a player online (the lobby's counts).
-    let seat_account = match side {
+    // (The lobby's accounts sit at two-seat tables: White's and Black's.)
+    let seat_account = match side.and_then(boardcraft_protocol::side_of) {
         Some(side) => state
             .store
             .seat_account(game.clone(), side == boardcraft_protocol::Side::White)

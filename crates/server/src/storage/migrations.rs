@@ -194,6 +194,27 @@ const RATINGS_BY_SEATS_POSTGRES: &[&str] = &[
 const RATINGS_BY_SEATS_INDEX: &str =
     "CREATE INDEX ratings_variant ON ratings (variant, seats, rating)";
 
+/// Games of more than two seats: the games row says how many (`seats`, 2 for every game
+/// before); such a game keeps a row per seat in `game_seats` — its token, its account (a game
+/// between accounts), whether it is taken, and, when the seat left while the others played
+/// on, the ply, its place and why (JSON `EndCause`) — and each move's clocks as a list
+/// (`seat_ms`, JSON) beside White's and Black's columns. Two-seat games are kept as before.
+const MANY_SEATS: &[&str] = &[
+    "ALTER TABLE games ADD COLUMN seats INTEGER NOT NULL DEFAULT 2",
+    "CREATE TABLE game_seats (
+        game TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        token TEXT NOT NULL,
+        account TEXT,
+        joined BOOLEAN NOT NULL,
+        left_ply INTEGER,
+        left_place INTEGER,
+        left_cause TEXT,
+        PRIMARY KEY (game, seat)
+    )",
+    "ALTER TABLE moves ADD COLUMN seat_ms TEXT",
+];
+
 super::sql::statements! {
     /// The accounts whose skeleton is still to be computed (made before it was kept).
     SKELETONS_MISSING = "SELECT id, name FROM accounts WHERE name_skeleton IS NULL";
@@ -248,6 +269,12 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "ratings per variant and number of seats",
         sqlite: RATINGS_BY_SEATS_SQLITE,
         postgres: RATINGS_BY_SEATS_POSTGRES,
+    },
+    Migration {
+        version: 7,
+        name: "games of more than two seats",
+        sqlite: MANY_SEATS,
+        postgres: MANY_SEATS,
     },
     Migration {
         version: 100,

@@ -24,7 +24,8 @@
 use std::{future::Future, pin::Pin};
 
 use boardcraft_protocol::{
-    EndCause, GamePlayers, GameResult, Rating, RatingChanges, Side, TimeControl, http::AccountInfo,
+    EndCause, GamePlayers, GameResult, Rating, RatingChange, SeatIndex, SeatLeft, SeatPlayers,
+    SeatResult, TimeControl, http::AccountInfo,
 };
 
 pub mod events;
@@ -71,29 +72,48 @@ pub struct GameRecord {
     /// The posted variant file's text (`None` for a shipped variant, found by name).
     pub variant_file: Option<String>,
     pub time_control: Option<TimeControl>,
-    /// The seat tokens, indexed by [`Side::index`].
-    pub tokens: [String; 2],
-    /// The side of the player who created the game (holds its token from the start).
-    pub creator: Side,
-    /// The invite for the other seat (`None` for a rematch, whose seats are both taken).
+    /// The seat tokens, one per seat in seat order (White's and Black's in a two-seat game):
+    /// their number is the game's number of seats.
+    pub tokens: Vec<String>,
+    /// The seat of the player who created the game (holds its token from the start).
+    pub creator: SeatIndex,
+    /// The invite for the other seats (`None` for a rematch, whose seats are all taken).
     pub invite: Option<String>,
-    /// Both seats are taken.
-    pub joined: bool,
+    /// Whether each seat is taken, in seat order (the creator's from the start).
+    pub joined: Vec<bool>,
     /// Milliseconds since the Unix epoch.
     pub created_ms: i64,
     pub rematch_of: Option<String>,
-    /// A game between two accounts (made in the lobby); `None` for invite games.
+    /// A game between accounts (made in the lobby); `None` for invite games.
     pub players: Option<AccountSeats>,
+}
+
+impl GameRecord {
+    /// The game's number of seats.
+    pub fn seats(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// Every seat is taken: the game is on.
+    pub fn started(&self) -> bool {
+        self.joined.iter().all(|j| *j)
+    }
+
+    /// Whether the game's seats are kept in `game_seats` (more than two) rather than in the
+    /// games row's White and Black columns.
+    pub(crate) fn many_seats(&self) -> bool {
+        self.seats() > 2
+    }
 }
 
 /// The accounts that play a game made in the lobby.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AccountSeats {
-    /// Account ids, indexed by [`Side::index`].
-    pub accounts: [String; 2],
+    /// Account ids, one per seat in seat order.
+    pub accounts: Vec<String>,
     /// The players as they were when the game was made (names, ratings in the variant, flags)
     /// and whether it is rated.
-    pub players: GamePlayers,
+    pub players: SeatPlayers,
 }
 
 impl AccountSeats {
@@ -107,8 +127,8 @@ impl AccountSeats {
 pub struct StoredMove {
     pub ply: u32,
     pub notation: String,
-    /// Both clocks after the move (`[white_ms, black_ms]`), for timed games.
-    pub clocks: Option<[u64; 2]>,
+    /// Every seat's clock after the move, in seat order, for timed games.
+    pub clocks: Option<Vec<u64>>,
     /// When it was stored, milliseconds since the Unix epoch.
     pub at_ms: i64,
 }
@@ -118,11 +138,14 @@ pub struct StoredMove {
 pub struct StoredGame {
     pub record: GameRecord,
     pub moves: Vec<StoredMove>,
-    pub result: Option<GameResult>,
+    pub result: Option<SeatResult>,
     /// The rematch's id, once made.
     pub rematch: Option<String>,
-    /// How a finished rated game changed both ratings.
-    pub ratings: Option<RatingChanges>,
+    /// How a finished rated game changed every seat's rating, in seat order.
+    pub ratings: Option<Vec<RatingChange>>,
+    /// The seats that left a game of more than two seats while the others played on, in the
+    /// order they left.
+    pub left: Vec<SeatLeft>,
 }
 
 /// A player's account. A guest has neither a password nor a Telegram link: only the sessions
@@ -295,13 +318,16 @@ pub trait GameStore: Send + Sync {
     fn load_game(&self, id: String) -> StoreFuture<'_, Option<StoredGame>>;
     /// The game an invite belongs to.
     fn game_of_invite(&self, invite: String) -> StoreFuture<'_, Option<String>>;
-    /// Marks the second seat taken; `false` if it was taken already.
-    fn mark_joined(&self, id: String) -> StoreFuture<'_, bool>;
+    /// Marks `seat` taken (in a two-seat game: the second seat, whichever `seat` says);
+    /// `false` if it was taken already.
+    fn mark_joined(&self, id: String, seat: SeatIndex) -> StoreFuture<'_, bool>;
+    /// Records that a seat of a game of more than two seats left while the others play on.
+    fn seat_left(&self, id: String, left: SeatLeft) -> StoreFuture<'_, ()>;
     /// Stores a move; [`StoreError::Conflict`] if its ply is stored already.
     fn append_move(&self, id: String, mv: StoredMove) -> StoreFuture<'_, ()>;
     /// Deletes the moves from `from_ply` on (an accepted takeback).
     fn truncate_moves(&self, id: String, from_ply: u32) -> StoreFuture<'_, ()>;
-    fn finish_game(&self, id: String, result: GameResult) -> StoreFuture<'_, ()>;
+    fn finish_game(&self, id: String, result: SeatResult) -> StoreFuture<'_, ()>;
     /// Stores the end of a game between accounts, if it has not ended yet, in one transaction
     /// with what `end.rate` does to the seats' ratings: the game's row and the seats' ratings
     /// locked (so that two games of one player ending together are rated one after the
@@ -311,7 +337,7 @@ pub trait GameStore: Send + Sync {
     fn finish_account_game(
         &self,
         id: String,
-        result: GameResult,
+        result: SeatResult,
         end: AccountEnd,
     ) -> StoreFuture<'_, Option<Vec<GlickoChange>>>;
     /// The ids of every stored game, oldest first (for checks and tools).
@@ -385,18 +411,69 @@ pub async fn open(url: &str) -> Result<std::sync::Arc<dyn Storage>, StoreError> 
     }
 }
 
-pub(crate) fn side_name(side: Side) -> &'static str {
-    side.name()
+/// The `creator` column: `white` and `black` for seats 0 and 1 (as two-seat games always
+/// wrote it), `seat2` … for the others.
+pub(crate) fn creator_name(seat: SeatIndex) -> String {
+    match seat {
+        0 => "white".into(),
+        1 => "black".into(),
+        n => format!("seat{n}"),
+    }
 }
 
-pub(crate) fn side_of(name: &str) -> Result<Side, StoreError> {
+pub(crate) fn creator_of(name: &str) -> Result<SeatIndex, StoreError> {
     match name {
-        "white" => Ok(Side::White),
-        "black" => Ok(Side::Black),
-        other => Err(StoreError::Backend(format!(
-            "bad side `{other}` in the database"
-        ))),
+        "white" => Ok(0),
+        "black" => Ok(1),
+        other => other
+            .strip_prefix("seat")
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(|| StoreError::Backend(format!("bad seat `{other}` in the database"))),
     }
+}
+
+/// One row of `game_seats` (games of more than two seats), as read.
+pub(crate) struct SeatRow {
+    pub token: String,
+    pub account: Option<String>,
+    pub joined: bool,
+    pub left_ply: Option<i64>,
+    pub left_place: Option<i64>,
+    pub left_cause: Option<String>,
+}
+
+/// The seats' tokens, joined flags, accounts and departures from their rows (in seat order).
+#[allow(clippy::type_complexity)]
+pub(crate) fn from_seat_rows(
+    rows: Vec<SeatRow>,
+) -> Result<(Vec<String>, Vec<bool>, Vec<Option<String>>, Vec<SeatLeft>), StoreError> {
+    let mut tokens = Vec::with_capacity(rows.len());
+    let mut joined = Vec::with_capacity(rows.len());
+    let mut accounts = Vec::with_capacity(rows.len());
+    let mut left = Vec::new();
+    for (seat, row) in rows.into_iter().enumerate() {
+        if let (Some(ply), Some(place), Some(cause)) =
+            (row.left_ply, row.left_place, row.left_cause)
+        {
+            left.push(SeatLeft {
+                seat: seat as SeatIndex,
+                place: place as u8,
+                ply: ply as u32,
+                cause: from_json(Some(cause), "departure")?.expect("some"),
+            });
+        }
+        tokens.push(row.token);
+        joined.push(row.joined);
+        accounts.push(row.account);
+    }
+    // In the order they left: by ply, and at one ply the one placed lower left first.
+    left.sort_by_key(|l| (l.ply, std::cmp::Reverse(l.place)));
+    Ok((tokens, joined, accounts, left))
+}
+
+/// A departure's cause as the `left_cause` column keeps it.
+pub(crate) fn cause_json(cause: &EndCause) -> String {
+    json_of(cause)
 }
 
 /// A row of [`sql::ARCHIVE`], as read.
@@ -431,8 +508,12 @@ impl ArchiveRow {
     }
 }
 
-/// The `outcome` column: who won, a draw, or aborted.
-pub(crate) fn outcome_of(result: &GameResult) -> &'static str {
+/// The `outcome` column: who won, a draw, or aborted (what the tallies of two-seat games
+/// read); `places` for a game of more seats.
+pub(crate) fn outcome_of(result: &SeatResult) -> &'static str {
+    let Some(result) = result.two_seats() else {
+        return "places";
+    };
     match (&result.cause, result.winner) {
         (EndCause::Aborted, _) => "aborted",
         (_, Some(side)) => side.name(),
@@ -455,21 +536,28 @@ pub(crate) fn from_json<T: serde::de::DeserializeOwned>(
     .transpose()
 }
 
-/// Both records' account columns: (white, black, rated, players JSON).
+/// The games row's account columns: (white, black, rated, players JSON). A two-seat game's
+/// players are version 2's `GamePlayers` (what the archive reads); a game of more seats keeps
+/// its accounts in `game_seats` (White's and Black's columns empty: the archive and tallies
+/// are of two-seat games) and its players seat by seat.
 pub(crate) fn seat_columns(
     players: &Option<AccountSeats>,
 ) -> (Option<String>, Option<String>, bool, Option<String>) {
     match players {
-        Some(p) => (
-            Some(p.accounts[0].clone()),
-            Some(p.accounts[1].clone()),
-            p.rated(),
-            Some(json_of(&p.players)),
-        ),
+        Some(p) => match p.players.two_seats() {
+            Some(two) => (
+                Some(p.accounts[0].clone()),
+                Some(p.accounts[1].clone()),
+                p.rated(),
+                Some(json_of(&two)),
+            ),
+            None => (None, None, p.rated(), Some(json_of(&p.players))),
+        },
         None => (None, None, false, None),
     }
 }
 
+/// A two-seat game's accounts from its row's columns.
 pub(crate) fn seats_of(
     white: Option<String>,
     black: Option<String>,
@@ -478,11 +566,69 @@ pub(crate) fn seats_of(
     let players: Option<GamePlayers> = from_json(players, "players")?;
     Ok(match (white, black, players) {
         (Some(w), Some(b), Some(players)) => Some(AccountSeats {
-            accounts: [w, b],
-            players,
+            accounts: vec![w, b],
+            players: players.into(),
         }),
         _ => None,
     })
+}
+
+/// A game of more seats' accounts from its seats' rows and its players column.
+pub(crate) fn many_seats_of(
+    accounts: Vec<Option<String>>,
+    players: Option<String>,
+) -> Result<Option<AccountSeats>, StoreError> {
+    let players: Option<SeatPlayers> = from_json(players, "players")?;
+    let accounts: Option<Vec<String>> = accounts.into_iter().collect();
+    Ok(match (accounts, players) {
+        (Some(accounts), Some(players)) => Some(AccountSeats { accounts, players }),
+        _ => None,
+    })
+}
+
+/// The `rating_changes` column as the game shows it: Glicko-2's two changes (White's and
+/// Black's) for two seats, Weng-Lin's list for more.
+pub(crate) fn shown_ratings(
+    text: Option<String>,
+    seats: usize,
+) -> Result<Option<Vec<RatingChange>>, StoreError> {
+    if seats == 2 {
+        return Ok(
+            from_json::<GlickoChanges>(text, "rating changes")?.map(|c| {
+                let shown = c.shown();
+                vec![shown.white, shown.black]
+            }),
+        );
+    }
+    Ok(from_json::<Vec<GlickoChange>>(text, "rating changes")?
+        .map(|c| crate::ratings::shown_changes(&c, seats as u8)))
+}
+
+/// A move's clocks from its row: the `seat_ms` list (games of more than two seats), or
+/// White's and Black's columns.
+pub(crate) fn clocks_of(
+    white: Option<i64>,
+    black: Option<i64>,
+    seats: Option<String>,
+) -> Result<Option<Vec<u64>>, StoreError> {
+    if seats.is_some() {
+        return from_json(seats, "clocks");
+    }
+    Ok(white.zip(black).map(|(w, b)| vec![w as u64, b as u64]))
+}
+
+/// A move's clock columns: White's, Black's, and (more than two seats) the whole list.
+pub(crate) fn clock_columns(
+    clocks: &Option<Vec<u64>>,
+) -> (Option<i64>, Option<i64>, Option<String>) {
+    match clocks {
+        None => (None, None, None),
+        Some(c) => (
+            c.first().map(|&v| v as i64),
+            c.get(1).map(|&v| v as i64),
+            (c.len() > 2).then(|| json_of(c)),
+        ),
+    }
 }
 
 /// Now, in milliseconds since the Unix epoch (what the tables keep, and the server's other
@@ -494,10 +640,26 @@ pub(crate) fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
-pub(crate) fn result_json(result: &GameResult) -> String {
-    serde_json::to_string(result).expect("a result always serialises")
+/// The `result` column: a two-seat game's as version 2 says it (the archive reads it), a
+/// game of more seats' as its places.
+pub(crate) fn result_json(result: &SeatResult) -> String {
+    match result.two_seats() {
+        Some(two) => serde_json::to_string(&two),
+        None => serde_json::to_string(result),
+    }
+    .expect("a result always serialises")
 }
 
+/// The `result` column read back as places.
+pub(crate) fn seat_result_of(text: Option<String>) -> Result<Option<SeatResult>, StoreError> {
+    let Some(text) = text else { return Ok(None) };
+    if let Ok(places) = serde_json::from_str::<SeatResult>(&text) {
+        return Ok(Some(places));
+    }
+    Ok(result_of(Some(text))?.map(|r| SeatResult::from_two_seats(&r)))
+}
+
+/// A two-seat game's `result` column (the archive's).
 pub(crate) fn result_of(text: Option<String>) -> Result<Option<GameResult>, StoreError> {
     text.map(|t| {
         serde_json::from_str(&t)

@@ -6,7 +6,7 @@ use std::sync::{
     atomic::{AtomicUsize, Ordering},
 };
 
-use boardcraft_protocol::{GameResult, Rating};
+use boardcraft_protocol::{Rating, SeatIndex, SeatLeft, SeatResult};
 use tokio_postgres::{Client, NoTls, Row, Statement, error::SqlState, types::ToSql};
 
 /// A statement's parameters, in the order of its placeholders.
@@ -14,10 +14,11 @@ pub(super) type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
 
 use super::{
     Account, AccountEnd, AccountStore, ArchiveRow, ArchiveStore, ArchivedGame, ClusterStore,
-    GameRecord, GameStore, Glicko, GlickoChange, GlickoChanges, Ranked, Storage, StoreError,
-    StoreFuture, StoredGame, StoredMove, Tally, from_json, name_key, now_ms, outcome_of,
+    GameRecord, GameStore, Glicko, GlickoChange, Ranked, SeatRow, Storage, StoreError, StoreFuture,
+    StoredGame, StoredMove, Tally, cause_json, clock_columns, clocks_of, creator_name, creator_of,
+    from_seat_rows, many_seats_of, name_key, now_ms, outcome_of,
     ownership::{Acquired, ClusterEvent, Ownership},
-    result_json, result_of, seat_changes, seat_columns, seats_of, side_name, side_of, sql,
+    result_json, seat_changes, seat_columns, seat_result_of, seats_of, shown_ratings, sql,
     time_control_of,
 };
 use crate::names::skeleton_key;
@@ -102,8 +103,8 @@ impl PostgresStore {
             // then loads it).
             let append = client
                 .prepare(
-                    "INSERT INTO moves (game, ply, notation, white_ms, black_ms, at_ms)
-                     SELECT $1::text, $2::int4, $3::text, $4::int8, $5::int8, $6::int8
+                    "INSERT INTO moves (game, ply, notation, white_ms, black_ms, at_ms, seat_ms)
+                     SELECT $1::text, $2::int4, $3::text, $4::int8, $5::int8, $6::int8, $8::text
                      FROM games WHERE id = $1 AND owner_epoch = $7::int8 FOR SHARE",
                 )
                 .await
@@ -226,35 +227,59 @@ impl PostgresStore {
             .map_err(backend)?
             .into_iter()
             .map(|r| {
-                let white: Option<i64> = r.get(2);
-                let black: Option<i64> = r.get(3);
-                StoredMove {
+                Ok(StoredMove {
                     ply: r.get::<_, i32>(0) as u32,
                     notation: r.get(1),
-                    clocks: white.zip(black).map(|(w, b)| [w as u64, b as u64]),
+                    clocks: clocks_of(r.get(2), r.get(3), r.get(5))?,
                     at_ms: r.get(4),
-                }
+                })
             })
-            .collect();
-        let creator: String = row.get(6);
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        let creator = creator_of(&row.get::<_, String>(6))?;
+        let seats = row.get::<_, i32>(17) as usize;
+        let (tokens, joined, players, left) = if seats > 2 {
+            let rows = conn
+                .client
+                .query(sql::LOAD_SEATS, &[&id])
+                .await
+                .map_err(backend)?
+                .into_iter()
+                .map(|r| SeatRow {
+                    token: r.get(0),
+                    account: r.get(1),
+                    joined: r.get(2),
+                    left_ply: r.get::<_, Option<i32>>(3).map(i64::from),
+                    left_place: r.get::<_, Option<i32>>(4).map(i64::from),
+                    left_cause: r.get(5),
+                })
+                .collect();
+            let (tokens, joined, accounts, left) = from_seat_rows(rows)?;
+            (tokens, joined, many_seats_of(accounts, row.get(15))?, left)
+        } else {
+            let all: bool = row.get(8);
+            let joined = (0..2).map(|s| all || s == creator).collect();
+            let players = seats_of(row.get(13), row.get(14), row.get(15))?;
+            (vec![row.get(4), row.get(5)], joined, players, Vec::new())
+        };
         Ok(Some(StoredGame {
             record: GameRecord {
                 id,
                 variant: row.get(0),
                 variant_file: row.get(1),
                 time_control: time_control_of(row.get(2), row.get(3)),
-                tokens: [row.get(4), row.get(5)],
-                creator: side_of(&creator)?,
+                tokens,
+                creator,
                 invite: row.get(7),
-                joined: row.get(8),
+                joined,
                 created_ms: row.get(9),
                 rematch_of: row.get(10),
-                players: seats_of(row.get(13), row.get(14), row.get(15))?,
+                players,
             },
             moves,
-            result: result_of(row.get(11))?,
+            result: seat_result_of(row.get(11))?,
             rematch: row.get(12),
-            ratings: from_json::<GlickoChanges>(row.get(16), "rating changes")?.map(|c| c.shown()),
+            ratings: shown_ratings(row.get(16), seats)?,
+            left,
         }))
     }
 }
@@ -420,31 +445,53 @@ impl GameStore for PostgresStore {
             let initial = g.time_control.map(|t| t.initial_ms as i64);
             let increment = g.time_control.map(|t| t.increment_ms as i64);
             let (white, black, rated, players) = seat_columns(&g.players);
-            self.conn_for(&g.id)
-                .client
-                .execute(
-                    sql::CREATE_GAME,
-                    &[
-                        &g.id,
-                        &g.variant,
-                        &g.variant_file,
-                        &initial,
-                        &increment,
-                        &g.tokens[0],
-                        &g.tokens[1],
-                        &side_name(g.creator),
-                        &g.invite,
-                        &g.joined,
-                        &g.created_ms,
-                        &g.rematch_of,
-                        &white,
-                        &black,
-                        &rated,
-                        &players,
-                    ],
+            let creator = creator_name(g.creator);
+            let started = g.started();
+            let seats = g.seats() as i32;
+            let params: Params<'_> = &[
+                &g.id,
+                &g.variant,
+                &g.variant_file,
+                &initial,
+                &increment,
+                &g.tokens[0],
+                &g.tokens[1],
+                &creator,
+                &g.invite,
+                &started,
+                &g.created_ms,
+                &g.rematch_of,
+                &white,
+                &black,
+                &rated,
+                &players,
+                &seats,
+            ];
+            let conflict = |e| conflict_or_backend(e, format!("game {}", g.id));
+            if !g.many_seats() {
+                self.conn_for(&g.id)
+                    .client
+                    .execute(sql::CREATE_GAME, params)
+                    .await
+                    .map_err(conflict)?;
+                return Ok(());
+            }
+            // The game and its seats' rows in one transaction.
+            let mut client = self.rating.lock().await;
+            let tx = client.transaction().await.map_err(backend)?;
+            tx.execute(sql::CREATE_GAME, params)
+                .await
+                .map_err(conflict)?;
+            for (seat, token) in g.tokens.iter().enumerate() {
+                let account = g.players.as_ref().map(|p| p.accounts[seat].clone());
+                tx.execute(
+                    sql::INSERT_SEAT,
+                    &[&g.id, &(seat as i32), token, &account, &g.joined[seat]],
                 )
                 .await
-                .map_err(|e| conflict_or_backend(e, format!("game {}", g.id)))?;
+                .map_err(conflict)?;
+            }
+            tx.commit().await.map_err(backend)?;
             Ok(())
         })
     }
@@ -460,17 +507,45 @@ impl GameStore for PostgresStore {
         })
     }
 
-    fn mark_joined(&self, id: String) -> StoreFuture<'_, bool> {
+    fn mark_joined(&self, id: String, seat: SeatIndex) -> StoreFuture<'_, bool> {
         Box::pin(async move {
             let epoch = self.epoch(&id);
             let client = &self.conn_for(&id).client;
-            let n = client
-                .execute(
-                    "UPDATE games SET joined = TRUE WHERE id = $1 AND NOT joined AND owner_epoch = $2",
-                    &[&id, &epoch],
-                )
+            let seats: Option<i32> = client
+                .query_opt(sql::SEATS_OF_GAME, &[&id])
                 .await
-                .map_err(backend)?;
+                .map_err(backend)?
+                .map(|r| r.get(0));
+            let n = if seats.unwrap_or(2) <= 2 {
+                client
+                    .execute(
+                        "UPDATE games SET joined = TRUE WHERE id = $1 AND NOT joined AND owner_epoch = $2",
+                        &[&id, &epoch],
+                    )
+                    .await
+                    .map_err(backend)?
+            } else {
+                // The seat, fenced by the games row's epoch (locked FOR SHARE, as a move is);
+                // then the games row says whether every seat is taken.
+                let n = client
+                    .execute(
+                        "UPDATE game_seats SET joined = TRUE
+                         WHERE game = $1 AND seat = $2 AND NOT joined
+                           AND EXISTS (SELECT 1 FROM games WHERE id = $1 AND owner_epoch = $3 FOR SHARE)",
+                        &[&id, &i32::from(seat), &epoch],
+                    )
+                    .await
+                    .map_err(backend)?;
+                client
+                    .execute(
+                        "UPDATE games SET joined = TRUE WHERE id = $1 AND owner_epoch = $2
+                           AND NOT EXISTS (SELECT 1 FROM game_seats WHERE game = $1 AND NOT joined)",
+                        &[&id, &epoch],
+                    )
+                    .await
+                    .map_err(backend)?;
+                n
+            };
             if n == 1 {
                 return Ok(true);
             }
@@ -488,11 +563,38 @@ impl GameStore for PostgresStore {
         })
     }
 
+    fn seat_left(&self, id: String, left: SeatLeft) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            let epoch = self.epoch(&id);
+            let n = self
+                .conn_for(&id)
+                .client
+                .execute(
+                    "UPDATE game_seats SET left_ply = $3, left_place = $4, left_cause = $5
+                     WHERE game = $1 AND seat = $2
+                       AND EXISTS (SELECT 1 FROM games WHERE id = $1 AND owner_epoch = $6 FOR SHARE)",
+                    &[
+                        &id,
+                        &i32::from(left.seat),
+                        &(left.ply as i32),
+                        &i32::from(left.place),
+                        &cause_json(&left.cause),
+                        &epoch,
+                    ],
+                )
+                .await
+                .map_err(backend)?;
+            if n == 0 {
+                return Err(StoreError::NotOwner(id));
+            }
+            Ok(())
+        })
+    }
+
     fn append_move(&self, id: String, m: StoredMove) -> StoreFuture<'_, ()> {
         Box::pin(async move {
             let conn = self.conn_for(&id);
-            let white = m.clocks.map(|c| c[0] as i64);
-            let black = m.clocks.map(|c| c[1] as i64);
+            let (white, black, seats) = clock_columns(&m.clocks);
             let epoch = self.epoch(&id);
             let n = conn
                 .client
@@ -506,6 +608,7 @@ impl GameStore for PostgresStore {
                         &black,
                         &m.at_ms,
                         &epoch,
+                        &seats,
                     ],
                 )
                 .await
@@ -539,7 +642,7 @@ impl GameStore for PostgresStore {
         })
     }
 
-    fn finish_game(&self, id: String, result: GameResult) -> StoreFuture<'_, ()> {
+    fn finish_game(&self, id: String, result: SeatResult) -> StoreFuture<'_, ()> {
         Box::pin(async move {
             let epoch = self.epoch(&id);
             let n = self
@@ -568,7 +671,7 @@ impl GameStore for PostgresStore {
     fn finish_account_game(
         &self,
         id: String,
-        result: GameResult,
+        result: SeatResult,
         end: AccountEnd,
     ) -> StoreFuture<'_, Option<Vec<GlickoChange>>> {
         Box::pin(self.finish_account(id, result, end))
@@ -739,7 +842,7 @@ impl PostgresStore {
     async fn finish_account(
         &self,
         id: String,
-        result: GameResult,
+        result: SeatResult,
         end: AccountEnd,
     ) -> Result<Option<Vec<GlickoChange>>, StoreError> {
         let epoch = self.epoch(&id);

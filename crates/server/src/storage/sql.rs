@@ -88,21 +88,30 @@ statements! {
 
     // ----- games
 
-    /// A new game (`$1` id … `$16` players).
+    /// A new game (`$1` id … `$16` players, `$17` its number of seats).
     CREATE_GAME = "INSERT INTO games (id, variant, variant_file, initial_ms, increment_ms,
             white_token, black_token, creator, invite, joined, created_ms, rematch_of,
-            white_account, black_account, rated, players)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)";
+            white_account, black_account, rated, players, seats)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)";
+    /// A seat of a new game of more than two seats (`$1` game, `$2` seat, `$3` token, `$4`
+    /// account, `$5` taken).
+    INSERT_SEAT = "INSERT INTO game_seats (game, seat, token, account, joined)
+         VALUES ($1, $2, $3, $4, $5)";
+    /// A game's (`$1`) number of seats.
+    SEATS_OF_GAME = "SELECT seats FROM games WHERE id = $1";
+    /// A game's seats (`$1` id), in seat order: a game of more than two seats.
+    LOAD_SEATS = "SELECT token, account, joined, left_ply, left_place, left_cause
+         FROM game_seats WHERE game = $1 ORDER BY seat";
     /// The game an invite (`$1`) belongs to.
     GAME_OF_INVITE = "SELECT id FROM games WHERE invite = $1";
     /// A game's row (`$1` id) and its rematch's id (column 12).
     LOAD_GAME = "SELECT variant, variant_file, initial_ms, increment_ms, white_token,
             black_token, creator, invite, joined, created_ms, rematch_of, result,
             (SELECT r.id FROM games r WHERE r.rematch_of = g.id),
-            white_account, black_account, players, rating_changes
+            white_account, black_account, players, rating_changes, seats
          FROM games g WHERE g.id = $1";
     /// A game's moves (`$1` id), in order.
-    LOAD_MOVES = "SELECT ply, notation, white_ms, black_ms, at_ms FROM moves
+    LOAD_MOVES = "SELECT ply, notation, white_ms, black_ms, at_ms, seat_ms FROM moves
          WHERE game = $1 ORDER BY ply";
     /// Every game's id, oldest first.
     GAME_IDS = "SELECT id FROM games ORDER BY created_ms, id";
@@ -291,9 +300,20 @@ statements! {
 
     /// The second seat of the game `$1` is taken (if it was free).
     SQLITE_MARK_JOINED = "UPDATE games SET joined = TRUE WHERE id = $1 AND NOT joined";
-    /// A move (`$1` game, `$2` ply, `$3` notation, `$4` and `$5` the clocks, `$6` when).
-    SQLITE_APPEND_MOVE = "INSERT INTO moves (game, ply, notation, white_ms, black_ms, at_ms)
-         VALUES ($1, $2, $3, $4, $5, $6)";
+    /// A move (`$1` game, `$2` ply, `$3` notation, `$4` and `$5` the clocks, `$6` when, `$7`
+    /// every seat's clock, more than two seats).
+    SQLITE_APPEND_MOVE = "INSERT INTO moves (game, ply, notation, white_ms, black_ms, at_ms,
+            seat_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)";
+    /// The seat `$2` of the game `$1` (of more than two seats) is taken (if it was free).
+    SQLITE_JOIN_SEAT =
+        "UPDATE game_seats SET joined = TRUE WHERE game = $1 AND seat = $2 AND NOT joined";
+    /// Every seat of the game `$1` is taken: the games row says so too.
+    SQLITE_ALL_JOINED = "UPDATE games SET joined = TRUE WHERE id = $1
+         AND NOT EXISTS (SELECT 1 FROM game_seats WHERE game = $1 AND NOT joined)";
+    /// The seat `$4` of the game `$5` left at ply `$1`, placed `$2`, for the cause `$3`.
+    SQLITE_SEAT_LEFT = "UPDATE game_seats SET left_ply = $1, left_place = $2, left_cause = $3
+         WHERE game = $4 AND seat = $5";
     /// Deletes the game `$1`'s moves from ply `$2` on.
     SQLITE_TRUNCATE_MOVES = "DELETE FROM moves WHERE game = $1 AND ply >= $2";
     /// The end of an invite game (`$1` result, `$2` ended, `$3` outcome, `$4` id).

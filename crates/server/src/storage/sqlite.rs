@@ -8,13 +8,13 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::{
     Account, AccountEnd, AccountStore, ArchiveRow, ArchiveStore, ArchivedGame, ClusterStore,
-    GameRecord, GameStore, Glicko, GlickoChange, GlickoChanges, Ranked, Storage, StoreError,
-    StoreFuture, StoredGame, StoredMove, Tally, from_json, name_key, now_ms, outcome_of,
-    result_json, result_of, seat_changes, seat_columns, seats_of, side_name, side_of, sql,
-    time_control_of,
+    GameRecord, GameStore, Glicko, GlickoChange, Ranked, SeatRow, Storage, StoreError, StoreFuture,
+    StoredGame, StoredMove, Tally, cause_json, clock_columns, clocks_of, creator_name, creator_of,
+    from_seat_rows, many_seats_of, name_key, now_ms, outcome_of, result_json, seat_changes,
+    seat_columns, seat_result_of, seats_of, shown_ratings, sql, time_control_of,
 };
 use crate::names::skeleton_key;
-use boardcraft_protocol::{GameResult, Rating};
+use boardcraft_protocol::{Rating, SeatIndex, SeatLeft, SeatResult};
 
 /// Most requests committed together.
 const BATCH: usize = 512;
@@ -23,10 +23,11 @@ enum Op {
     Create(Box<GameRecord>),
     Load(String),
     Invite(String),
-    Join(String),
+    Join(String, SeatIndex),
+    Left(String, SeatLeft),
     Append(String, StoredMove),
     Truncate(String, u32),
-    Finish(String, GameResult),
+    Finish(String, SeatResult),
     Ids,
     Health,
     /// Account work: a closure run in the writer's transaction, its answer boxed.
@@ -214,18 +215,29 @@ fn run(conn: &Connection, op: Op) -> Result<Answer, StoreError> {
                     g.time_control.map(|t| t.increment_ms as i64),
                     g.tokens[0],
                     g.tokens[1],
-                    side_name(g.creator),
+                    creator_name(g.creator),
                     g.invite,
-                    g.joined,
+                    g.started(),
                     g.created_ms,
                     g.rematch_of,
                     white,
                     black,
                     rated,
                     players,
+                    g.seats() as i64,
                 ],
             )
             .map_err(|e| conflict_or_backend(e, format!("game {}", g.id)))?;
+            if g.many_seats() {
+                for (seat, token) in g.tokens.iter().enumerate() {
+                    let account = g.players.as_ref().map(|p| p.accounts[seat].clone());
+                    conn.execute(
+                        sql::INSERT_SEAT,
+                        params![g.id, seat as i64, token, account, g.joined[seat]],
+                    )
+                    .map_err(|e| conflict_or_backend(e, format!("game {} seat {seat}", g.id)))?;
+                }
+            }
             Ok(Answer::Unit)
         }
         Op::Load(id) => load(conn, &id).map(|g| Answer::Game(Box::new(g))),
@@ -234,21 +246,37 @@ fn run(conn: &Connection, op: Op) -> Result<Answer, StoreError> {
             .optional()
             .map(Answer::Id)
             .map_err(backend),
-        Op::Join(id) => conn
-            .execute(sql::SQLITE_MARK_JOINED, params![id])
-            .map(|n| Answer::Bool(n == 1))
+        Op::Join(id, seat) => {
+            // A game of more than two seats has its seats' rows.
+            let seats: Option<i64> = conn
+                .query_row(sql::SEATS_OF_GAME, params![id], |r| r.get(0))
+                .optional()
+                .map_err(backend)?;
+            if seats.unwrap_or(2) <= 2 {
+                return conn
+                    .execute(sql::SQLITE_MARK_JOINED, params![id])
+                    .map(|n| Answer::Bool(n == 1))
+                    .map_err(backend);
+            }
+            let n = conn
+                .execute(sql::SQLITE_JOIN_SEAT, params![id, seat])
+                .map_err(backend)?;
+            conn.execute(sql::SQLITE_ALL_JOINED, params![id])
+                .map_err(backend)?;
+            Ok(Answer::Bool(n == 1))
+        }
+        Op::Left(id, left) => conn
+            .execute(
+                sql::SQLITE_SEAT_LEFT,
+                params![left.ply, left.place, cause_json(&left.cause), id, left.seat],
+            )
+            .map(|_| Answer::Unit)
             .map_err(backend),
         Op::Append(id, m) => {
+            let (white, black, seats) = clock_columns(&m.clocks);
             conn.execute(
                 sql::SQLITE_APPEND_MOVE,
-                params![
-                    id,
-                    m.ply,
-                    m.notation,
-                    m.clocks.map(|c| c[0] as i64),
-                    m.clocks.map(|c| c[1] as i64),
-                    m.at_ms
-                ],
+                params![id, m.ply, m.notation, white, black, m.at_ms, seats],
             )
             .map_err(|e| conflict_or_backend(e, format!("game {id} ply {}", m.ply)))?;
             Ok(Answer::Unit)
@@ -302,6 +330,7 @@ fn load(conn: &Connection, id: &str) -> Result<Option<StoredGame>, StoreError> {
                     accounts: [r.get(13)?, r.get(14)?],
                     players: r.get(15)?,
                     changes: r.get(16)?,
+                    seats: r.get(17)?,
                 })
             })
             .optional()
@@ -313,37 +342,73 @@ fn load(conn: &Connection, id: &str) -> Result<Option<StoredGame>, StoreError> {
     let mut stmt = conn.prepare_cached(sql::LOAD_MOVES).map_err(backend)?;
     let moves = stmt
         .query_map(params![id], |r| {
-            let white: Option<i64> = r.get(2)?;
-            let black: Option<i64> = r.get(3)?;
-            Ok(StoredMove {
-                ply: r.get(0)?,
-                notation: r.get(1)?,
-                clocks: white.zip(black).map(|(w, b)| [w as u64, b as u64]),
-                at_ms: r.get(4)?,
-            })
+            Ok((
+                r.get::<_, u32>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<i64>>(2)?,
+                r.get::<_, Option<i64>>(3)?,
+                r.get::<_, i64>(4)?,
+                r.get::<_, Option<String>>(5)?,
+            ))
         })
         .map_err(backend)?
         .collect::<Result<Vec<_>, _>>()
-        .map_err(backend)?;
-    let [white_account, black_account] = game.accounts;
+        .map_err(backend)?
+        .into_iter()
+        .map(|(ply, notation, white, black, at_ms, seats)| {
+            Ok(StoredMove {
+                ply,
+                notation,
+                clocks: clocks_of(white, black, seats)?,
+                at_ms,
+            })
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    let creator = creator_of(&game.creator)?;
+    let seats = game.seats as usize;
+    let (tokens, joined, players, left) = if seats > 2 {
+        let mut stmt = conn.prepare_cached(sql::LOAD_SEATS).map_err(backend)?;
+        let rows = stmt
+            .query_map(params![id], |r| {
+                Ok(SeatRow {
+                    token: r.get(0)?,
+                    account: r.get(1)?,
+                    joined: r.get(2)?,
+                    left_ply: r.get(3)?,
+                    left_place: r.get(4)?,
+                    left_cause: r.get(5)?,
+                })
+            })
+            .map_err(backend)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(backend)?;
+        let (tokens, joined, accounts, left) = from_seat_rows(rows)?;
+        (tokens, joined, many_seats_of(accounts, game.players)?, left)
+    } else {
+        let [white_account, black_account] = game.accounts;
+        let joined = (0..2).map(|s| game.joined || s == creator).collect();
+        let players = seats_of(white_account, black_account, game.players)?;
+        (game.tokens.to_vec(), joined, players, Vec::new())
+    };
     Ok(Some(StoredGame {
         record: GameRecord {
             id: id.to_owned(),
             variant: game.variant,
             variant_file: game.variant_file,
             time_control: time_control_of(game.initial, game.increment),
-            tokens: game.tokens,
-            creator: side_of(&game.creator)?,
+            tokens,
+            creator,
             invite: game.invite,
-            joined: game.joined,
+            joined,
             created_ms: game.created_ms,
             rematch_of: game.rematch_of,
-            players: seats_of(white_account, black_account, game.players)?,
+            players,
         },
         moves,
-        result: result_of(game.result)?,
+        result: seat_result_of(game.result)?,
         rematch: game.rematch,
-        ratings: from_json::<GlickoChanges>(game.changes, "rating changes")?.map(|c| c.shown()),
+        ratings: shown_ratings(game.changes, seats)?,
+        left,
     }))
 }
 
@@ -364,6 +429,7 @@ struct LoadedRow {
     accounts: [Option<String>; 2],
     players: Option<String>,
     changes: Option<String>,
+    seats: i64,
 }
 
 impl AccountStore for SqliteStore {
@@ -511,13 +577,17 @@ impl GameStore for SqliteStore {
         })
     }
 
-    fn mark_joined(&self, id: String) -> StoreFuture<'_, bool> {
+    fn mark_joined(&self, id: String, seat: SeatIndex) -> StoreFuture<'_, bool> {
         Box::pin(async move {
-            match self.call(Op::Join(id)).await? {
+            match self.call(Op::Join(id, seat)).await? {
                 Answer::Bool(b) => Ok(b),
                 _ => unreachable!("join answers a bool"),
             }
         })
+    }
+
+    fn seat_left(&self, id: String, left: SeatLeft) -> StoreFuture<'_, ()> {
+        Box::pin(async move { self.call(Op::Left(id, left)).await.map(|_| ()) })
     }
 
     fn append_move(&self, id: String, mv: StoredMove) -> StoreFuture<'_, ()> {
@@ -528,14 +598,14 @@ impl GameStore for SqliteStore {
         Box::pin(async move { self.call(Op::Truncate(id, from_ply)).await.map(|_| ()) })
     }
 
-    fn finish_game(&self, id: String, result: GameResult) -> StoreFuture<'_, ()> {
+    fn finish_game(&self, id: String, result: SeatResult) -> StoreFuture<'_, ()> {
         Box::pin(async move { self.call(Op::Finish(id, result)).await.map(|_| ()) })
     }
 
     fn finish_account_game(
         &self,
         id: String,
-        result: GameResult,
+        result: SeatResult,
         end: AccountEnd,
     ) -> StoreFuture<'_, Option<Vec<GlickoChange>>> {
         Box::pin(self.with(move |c| finish_account_game(c, &id, &result, end)))
@@ -720,7 +790,7 @@ fn glicko_now(
 fn finish_account_game(
     conn: &Connection,
     id: &str,
-    result: &GameResult,
+    result: &SeatResult,
     end: AccountEnd,
 ) -> Result<Option<Vec<GlickoChange>>, StoreError> {
     let open: Option<bool> = conn

@@ -386,9 +386,20 @@ async fn http_refusals_have_codes() {
     for (body, status, expected) in [
         ("{", 400, ErrorCode::BadRequest),
         (r#"{"variant":"chess"}"#, 404, ErrorCode::VariantNotFound),
-        // A variant for four: this server's games have two seats.
+        // A table the variant is not played at: Ugolki is for two, the partners' Halma for
+        // four.
         (
-            r#"{"variant":"halma-16-partners"}"#,
+            r#"{"variant":"ugolki-9qum","seats":3}"#,
+            400,
+            ErrorCode::VariantInvalid,
+        ),
+        (
+            r#"{"variant":"halma-16-partners","seats":2}"#,
+            400,
+            ErrorCode::VariantInvalid,
+        ),
+        (
+            r#"{"variant":"chinese-checkers","seats":5}"#,
             400,
             ErrorCode::VariantInvalid,
         ),

@@ -60,7 +60,7 @@ async fn old_game_is_kept(store: &dyn storage::Storage) {
             .collect::<Vec<_>>(),
         ["c3-d4", "f6-e5"]
     );
-    assert_eq!(game.moves[1].clocks, Some([59000, 58000]));
+    assert_eq!(game.moves[1].clocks, Some(vec![59000, 58000]));
     // And the new tables are there.
     assert!(
         store

@@ -20,10 +20,10 @@ fn record(id: &str) -> GameRecord {
         variant: "ugolki-hg-3x3".into(),
         variant_file: None,
         time_control: None,
-        tokens: ["a".into(), "b".into()],
-        creator: Side::White,
+        tokens: vec!["a".into(), "b".into()],
+        creator: 0,
         invite: None,
-        joined: true,
+        joined: vec![true, true],
         created_ms: 1,
         rematch_of: None,
         players: None,
@@ -103,11 +103,11 @@ async fn a_node_that_lost_its_lock_cannot_store() {
     assert!(matches!(
         a.finish_game(
             id.clone(),
-            boardcraft_protocol::GameResult {
+            boardcraft_protocol::SeatResult::from_two_seats(&boardcraft_protocol::GameResult {
                 winner: None,
                 cause: boardcraft_protocol::EndCause::DrawAgreed,
                 text: "draw".into()
-            }
+            })
         )
         .await,
         Err(StoreError::NotOwner(_))

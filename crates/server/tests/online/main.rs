@@ -17,4 +17,5 @@ mod ratings;
 mod resilience;
 mod seats;
 mod support;
+mod tables;
 mod web;

@@ -1,6 +1,5 @@
 //! The storage tests against a real PostgreSQL (BOARDCRAFT_TEST_POSTGRES; `.ci/run` installs,
 //! starts and sets it). Without the variable they print SKIP, except under CI, where they fail.
-use boardcraft_protocol::Side;
 use boardcraft_server::storage::{self, GameRecord, StoreError, StoredMove};
 
 use crate::support::{Server, postgres_url, settings};
@@ -28,10 +27,10 @@ async fn a_ply_is_stored_once(url: &str) {
             variant: "focus".into(),
             variant_file: None,
             time_control: None,
-            tokens: ["a".into(), "b".into()],
-            creator: Side::White,
+            tokens: vec!["a".into(), "b".into()],
+            creator: 0,
             invite: Some(boardcraft_server::secrets::invite()),
-            joined: false,
+            joined: vec![true, false],
             created_ms: 1,
             rematch_of: None,
             players: None,
@@ -41,7 +40,7 @@ async fn a_ply_is_stored_once(url: &str) {
     let mv = |n: &str| StoredMove {
         ply: 0,
         notation: n.into(),
-        clocks: Some([1, 2]),
+        clocks: Some(vec![1, 2]),
         at_ms: 5,
     };
     store.append_move(id.clone(), mv("first")).await.unwrap();
@@ -49,11 +48,11 @@ async fn a_ply_is_stored_once(url: &str) {
         store.append_move(id.clone(), mv("second")).await,
         Err(StoreError::Conflict(_))
     ));
-    assert!(store.mark_joined(id.clone()).await.unwrap());
-    assert!(!store.mark_joined(id.clone()).await.unwrap());
+    assert!(store.mark_joined(id.clone(), 1).await.unwrap());
+    assert!(!store.mark_joined(id.clone(), 1).await.unwrap());
     let game = store.load_game(id.clone()).await.unwrap().unwrap();
     assert_eq!(game.moves, [mv("first")]);
-    assert!(game.record.joined);
+    assert_eq!(game.record.joined, [true, true]);
     store.truncate_moves(id.clone(), 0).await.unwrap();
     assert!(
         store

@@ -34,17 +34,17 @@ const VARIANT: &str = "ugolki-9qum";
 // ----- databases and servers
 
 /// A database for one test: a SQLite file in a temp folder, or a fresh PostgreSQL schema.
-enum Db {
+pub(crate) enum Db {
     Sqlite(tempfile::TempDir),
     Postgres { url: String, schema: String },
 }
 
 impl Db {
-    fn sqlite() -> Db {
+    pub(crate) fn sqlite() -> Db {
         Db::Sqlite(tempfile::tempdir().unwrap())
     }
 
-    async fn postgres() -> Option<Db> {
+    pub(crate) async fn postgres() -> Option<Db> {
         let url = postgres_url()?;
         let schema = format!("ratings_{}", boardcraft_server::secrets::game_id());
         admin(&url)
@@ -55,7 +55,7 @@ impl Db {
         Some(Db::Postgres { url, schema })
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         match self {
             Db::Sqlite(dir) => dir.path().join("server.sqlite3").display().to_string(),
             Db::Postgres { url, schema } => {
@@ -65,7 +65,7 @@ impl Db {
         }
     }
 
-    async fn finish(self) {
+    pub(crate) async fn finish(self) {
         if let Db::Postgres { url, schema } = self {
             admin(&url)
                 .await
@@ -94,15 +94,15 @@ fn rated_settings() -> Settings {
 
 /// A server in a runtime of its own (stopped by dropping the runtime, every task with it),
 /// with its `Games` handle for making paired games as the lobby does.
-struct Rated {
-    addr: SocketAddr,
-    games: Arc<Games>,
+pub(crate) struct Rated {
+    pub(crate) addr: SocketAddr,
+    pub(crate) games: Arc<Games>,
     stop: Option<std::sync::mpsc::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Rated {
-    fn start(url: &str) -> Rated {
+    pub(crate) fn start(url: &str) -> Rated {
         let (ready_tx, ready) = std::sync::mpsc::channel();
         let (stop, stopped) = std::sync::mpsc::channel::<()>();
         let url = url.to_owned();
@@ -136,7 +136,7 @@ impl Rated {
         }
     }
 
-    fn stop(mut self) {
+    pub(crate) fn stop(mut self) {
         self.stop.take();
         if let Some(t) = self.thread.take() {
             t.join().unwrap();
@@ -169,13 +169,13 @@ impl Rated {
         .expect("a paired game")
     }
 
-    async fn get<T: serde::de::DeserializeOwned>(&self, path: &str) -> T {
+    pub(crate) async fn get<T: serde::de::DeserializeOwned>(&self, path: &str) -> T {
         let (status, body) = http(self.addr, "GET", path, None).await;
         assert_eq!(status, 200, "GET {path}: {body}");
         serde_json::from_str(&body).unwrap_or_else(|e| panic!("GET {path}: {e}: {body}"))
     }
 
-    async fn guest(&self) -> SignedIn {
+    pub(crate) async fn guest(&self) -> SignedIn {
         let (status, body) = http(self.addr, "POST", "/api/accounts/guest", None).await;
         assert_eq!(status, 201, "{body}");
         serde_json::from_str(&body).unwrap()

@@ -474,6 +474,17 @@ impl Client {
         }
     }
 
+    /// The next protocol-3 error's code and whether it is fatal.
+    pub async fn error_code_seats(&mut self) -> (ErrorCode, bool) {
+        match self
+            .recv_seats_until(|m| matches!(m, SeatServerMessage::Error { .. }))
+            .await
+        {
+            SeatServerMessage::Error { code, fatal, .. } => (code, fatal),
+            _ => unreachable!(),
+        }
+    }
+
     /// Reads until the server closes the connection.
     pub async fn ended(&mut self) -> Ended {
         wait(async {
