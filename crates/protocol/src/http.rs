@@ -40,39 +40,10 @@ pub struct CreateGame {
     /// Untimed when absent.
     #[serde(default)]
     pub time_control: Option<TimeControl>,
-}
-
-/// `POST /api/games` as the server reads it: [`CreateGame`]'s fields and, from protocol 3,
-/// `seats`, the number of players (absent: the variant's own seating, two for most). A
-/// variant that is not played by that many is refused (`variant_invalid`). The clients of
-/// version 2 send [`CreateGame`], whose text this reads the same.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub struct CreateSeatedGame {
-    #[serde(default)]
-    pub variant: Option<String>,
-    #[serde(default)]
-    pub variant_file: Option<String>,
-    /// The creator's seat: `white` seat 0, `black` seat 1, `random` (default) any seat.
-    #[serde(default)]
-    pub color: ColorChoice,
-    #[serde(default)]
-    pub time_control: Option<TimeControl>,
-    /// How many play (2 to 6); absent: the variant's own seating.
+    /// How many play (2 to 6, protocol 3); absent: the variant's own seating, two for most.
+    /// A variant not played by that many is refused (`variant_invalid`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seats: Option<u8>,
-}
-
-impl From<CreateGame> for CreateSeatedGame {
-    fn from(c: CreateGame) -> CreateSeatedGame {
-        CreateSeatedGame {
-            variant: c.variant,
-            variant_file: c.variant_file,
-            color: c.color,
-            time_control: c.time_control,
-            seats: None,
-        }
-    }
 }
 
 /// The answer to [`CreateGame`]: the creator's seat and the invite for the other ones.
@@ -150,18 +121,13 @@ mod tests {
         .unwrap();
         assert_eq!(timed.time_control, Some(TimeControl::minutes(5, 3)));
         assert!(serde_json::from_str::<CreateGame>(r#"{"variant":"x","colour":"white"}"#).is_err());
-        // The server's reading: the same bodies, and `seats` beside them.
-        let seated: CreateSeatedGame = serde_json::from_str(
-            r#"{"variant":"focus","color":"black","time_control":{"initial_ms":300000,"increment_ms":3000}}"#,
-        )
-        .unwrap();
-        assert_eq!(seated, CreateSeatedGame::from(timed.clone()));
-        let four: CreateSeatedGame =
+        // `seats` beside them; a two-seat body is written without it, as before.
+        assert_eq!(timed.seats, None);
+        assert!(!serde_json::to_string(&timed).unwrap().contains("seats"));
+        let four: CreateGame =
             serde_json::from_str(r#"{"variant":"chinese-checkers","seats":4}"#).unwrap();
         assert_eq!(four.seats, Some(4));
-        assert!(
-            serde_json::from_str::<CreateSeatedGame>(r#"{"variant":"x","players":4}"#).is_err()
-        );
+        assert!(serde_json::from_str::<CreateGame>(r#"{"variant":"x","players":4}"#).is_err());
     }
 }
 

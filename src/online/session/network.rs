@@ -113,6 +113,7 @@ pub fn handle_commands(
                         variant_file: None,
                         color,
                         time_control,
+                        seats: None,
                     },
                 );
             }

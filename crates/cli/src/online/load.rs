@@ -419,6 +419,7 @@ async fn one_game(shared: &Shared, variant: &str, rng: &mut SplitMix64) -> Resul
         variant_file: None,
         color: ColorChoice::White,
         time_control: None,
+        seats: None,
     })
     .map_err(|e| e.to_string())?;
     let created: GameCreated = retry(shared, || {

@@ -81,6 +81,7 @@ async fn play(args: Args) -> Result<std::process::ExitCode, String> {
                 variant_file: None,
                 color,
                 time_control: args.time.as_deref().map(time_control).transpose()?,
+                seats: None,
             };
             let body = serde_json::to_string(&body).map_err(|e| e.to_string())?;
             let created: GameCreated =

@@ -186,7 +186,7 @@ pub trait RequestBody: serde::de::DeserializeOwned {
     const BAD: &'static str = "bad request body";
 }
 
-impl RequestBody for boardcraft_protocol::http::CreateSeatedGame {
+impl RequestBody for boardcraft_protocol::http::CreateGame {
     const BAD: &'static str = "bad create-game body";
 }
 impl RequestBody for boardcraft_protocol::http::Credentials {}

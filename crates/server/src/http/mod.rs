@@ -33,7 +33,7 @@ use axum::{
 };
 use boardcraft_protocol::{
     ColorChoice, ErrorCode, PROTOCOL_VERSION, SeatIndex, WS_PATH,
-    http::{CreateSeatedGame, GameCreated, Health},
+    http::{CreateGame, GameCreated, Health},
     paths,
 };
 use tower_http::services::ServeDir;
@@ -303,7 +303,7 @@ async fn create_game(
     State(state): State<Arc<AppState>>,
     Extension(ClientIp(client)): Extension<ClientIp>,
     headers: HeaderMap,
-    JsonBody(request): JsonBody<CreateSeatedGame>,
+    JsonBody(request): JsonBody<CreateGame>,
 ) -> Result<(StatusCode, Json<GameCreated>), Refused> {
     let ip = Some(client);
     let bad = |code, message: String| refused("a new game", ip, code, message);
