@@ -33,6 +33,8 @@ pub(crate) struct ClassTables {
     index: [[u8; 64]; 4],
     /// The bit distance of a jump in each direction (by `Dir::index`), the same in every class.
     pub land: [i8; 8],
+    /// The directions the board moves in (bit `d` for `Dir::index` `d`).
+    pub dirs: u8,
     /// The board's cells, by class.
     pub board: Wide,
     /// Per seat: its home, its target and where its moves may end, by class.
@@ -111,8 +113,10 @@ impl ClassTables {
         }
         let mut land = [0i8; 8];
         let mut over = [[(0u8, 0i8); 8]; 4];
+        let mut dirs = 0u8;
         for (d, delta) in deltas.iter().enumerate() {
             let Some((dx, dy)) = *delta else { continue };
+            dirs |= 1 << d;
             land[d] = i8::try_from(width * dy + dx).ok()?;
             for (c, over) in over.iter_mut().enumerate() {
                 let (a, b) = ((c & 1) as i32 + dx, (c >> 1) as i32 + dy);
@@ -125,6 +129,7 @@ impl ClassTables {
             code,
             index: to_index,
             land,
+            dirs,
             board,
             homes: Vec::new(),
             targets: Vec::new(),
@@ -169,9 +174,10 @@ impl ClassTables {
 
     /// The hop sets of class `c` (see [`super::parity::hop_sets`]): per direction, the cells
     /// of the class a chain can jump from in that direction. Written in place; returns every
-    /// cell of the class that can jump at all.
+    /// cell of the class that can jump at all. `DIRS` must hold every direction of
+    /// [`Self::dirs`] (it may hold more).
     #[inline(always)]
-    pub fn hop_sets(
+    pub fn hop_sets<const DIRS: u8>(
         &self,
         c: usize,
         occupied: &Wide,
@@ -184,7 +190,7 @@ impl ClassTables {
             land: &self.land,
             jump_ok: &self.jump_ok,
         };
-        class_hop_sets(geometry, c, occupied, rules, phases, sets)
+        class_hop_sets::<DIRS>(geometry, c, occupied, rules, phases, sets)
     }
 }
 
