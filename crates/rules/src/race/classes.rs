@@ -18,6 +18,7 @@
 use super::{
     bitboard::{Bits, Wide},
     parity::{ClassGeometry, class_hop_sets},
+    square::Square,
 };
 
 /// A cell's class and bit in it, packed: class << 6 | bit.
@@ -31,6 +32,9 @@ pub(crate) struct ClassTables {
     code: Vec<Code>,
     /// Per class and class bit: the board's bit index of that cell.
     index: [[u8; 64]; 4],
+    /// Per class and class bit: the square of that cell (a1 for a bit that is no cell), so a
+    /// chain's destination is one look-up.
+    square: [[Square; 64]; 4],
     /// The bit distance of a jump in each direction (by `Dir::index`), the same in every class.
     pub land: [i8; 8],
     /// The directions the board moves in (bit `d` for `Dir::index` `d`).
@@ -128,6 +132,7 @@ impl ClassTables {
         let mut tables = ClassTables {
             code,
             index: to_index,
+            square: [[Square::from_code(0); 64]; 4],
             land,
             dirs,
             board,
@@ -157,9 +162,26 @@ impl ClassTables {
     }
 
     /// The board's bit index of bit `h` of class `c`.
-    #[inline(always)]
+    #[cfg(test)]
     pub fn index_of(&self, c: usize, h: usize) -> usize {
         usize::from(self.index[c][h])
+    }
+
+    /// Fills the squares of the class bits from the square of every bit index.
+    pub fn name_squares(&mut self, squares: &[Square]) {
+        for (c, row) in self.square.iter_mut().enumerate() {
+            for (h, square) in row.iter_mut().enumerate() {
+                if self.board.0[c] >> h & 1 == 1 {
+                    *square = squares[usize::from(self.index[c][h])];
+                }
+            }
+        }
+    }
+
+    /// The square of bit `h` of class `c` (a1 if that bit is no cell).
+    #[inline(always)]
+    pub fn square(&self, c: usize, h: usize) -> Square {
+        self.square[c][h & 63]
     }
 
     /// A set of the board (of cells only) split by class.

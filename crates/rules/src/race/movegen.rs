@@ -300,12 +300,20 @@ fn class_words_along<B: Bits, const DIRS: u8>(
                 continue;
             }
             let (origin, keep) = (squares[from], rest.0[c]);
+            // Every chain is written into room reserved for a whole class (a chain ends on
+            // one of its other cells) and kept where the mover may rest, without a branch or a
+            // capacity check per chain.
+            out.reserve(64);
+            let base = out.len();
+            let slots = &mut out.spare_capacity_mut()[..64];
+            let mut n = 0;
             flood.run::<DIRS>(h, s, jumpers, &ct.land, |t, hops, dirs| {
-                if keep >> t & 1 == 1 {
-                    let to = squares[ct.index_of(c, t)];
-                    out.push(RaceMove::new(origin, to, hops, dirs));
-                }
+                slots[n].write(RaceMove::new(origin, ct.square(c, t), hops, dirs));
+                n += (keep >> t & 1) as usize;
             });
+            // SAFETY: `slots[..n]` are written (each kept move was written at the slot `n`
+            // then stood for), and `base + n` is within the capacity reserved above.
+            unsafe { out.set_len(base + n) };
         }
     });
 }
