@@ -18,6 +18,7 @@
 use super::{
     bitboard::{Bits, Wide},
     parity::{ClassGeometry, class_hop_sets},
+    square::Square,
 };
 
 /// A cell's class and bit in it, packed: class << 6 | bit.
@@ -31,8 +32,13 @@ pub(crate) struct ClassTables {
     code: Vec<Code>,
     /// Per class and class bit: the board's bit index of that cell.
     index: [[u8; 64]; 4],
+    /// Per class and class bit: the square of that cell (a1 for a bit that is no cell), so a
+    /// chain's destination is one look-up.
+    square: [[Square; 64]; 4],
     /// The bit distance of a jump in each direction (by `Dir::index`), the same in every class.
     pub land: [i8; 8],
+    /// The directions the board moves in (bit `d` for `Dir::index` `d`).
+    pub dirs: u8,
     /// The board's cells, by class.
     pub board: Wide,
     /// Per seat: its home, its target and where its moves may end, by class.
@@ -111,8 +117,10 @@ impl ClassTables {
         }
         let mut land = [0i8; 8];
         let mut over = [[(0u8, 0i8); 8]; 4];
+        let mut dirs = 0u8;
         for (d, delta) in deltas.iter().enumerate() {
             let Some((dx, dy)) = *delta else { continue };
+            dirs |= 1 << d;
             land[d] = i8::try_from(width * dy + dx).ok()?;
             for (c, over) in over.iter_mut().enumerate() {
                 let (a, b) = ((c & 1) as i32 + dx, (c >> 1) as i32 + dy);
@@ -124,7 +132,9 @@ impl ClassTables {
         let mut tables = ClassTables {
             code,
             index: to_index,
+            square: [[Square::from_code(0); 64]; 4],
             land,
+            dirs,
             board,
             homes: Vec::new(),
             targets: Vec::new(),
@@ -152,9 +162,26 @@ impl ClassTables {
     }
 
     /// The board's bit index of bit `h` of class `c`.
-    #[inline(always)]
+    #[cfg(test)]
     pub fn index_of(&self, c: usize, h: usize) -> usize {
         usize::from(self.index[c][h])
+    }
+
+    /// Fills the squares of the class bits from the square of every bit index.
+    pub fn name_squares(&mut self, squares: &[Square]) {
+        for (c, row) in self.square.iter_mut().enumerate() {
+            for (h, square) in row.iter_mut().enumerate() {
+                if self.board.0[c] >> h & 1 == 1 {
+                    *square = squares[usize::from(self.index[c][h])];
+                }
+            }
+        }
+    }
+
+    /// The square of bit `h` of class `c` (a1 if that bit is no cell).
+    #[inline(always)]
+    pub fn square(&self, c: usize, h: usize) -> Square {
+        self.square[c][h & 63]
     }
 
     /// A set of the board (of cells only) split by class.
@@ -169,9 +196,10 @@ impl ClassTables {
 
     /// The hop sets of class `c` (see [`super::parity::hop_sets`]): per direction, the cells
     /// of the class a chain can jump from in that direction. Written in place; returns every
-    /// cell of the class that can jump at all.
+    /// cell of the class that can jump at all. `DIRS` must hold every direction of
+    /// [`Self::dirs`] (it may hold more).
     #[inline(always)]
-    pub fn hop_sets(
+    pub fn hop_sets<const DIRS: u8>(
         &self,
         c: usize,
         occupied: &Wide,
@@ -184,7 +212,7 @@ impl ClassTables {
             land: &self.land,
             jump_ok: &self.jump_ok,
         };
-        class_hop_sets(geometry, c, occupied, rules, phases, sets)
+        class_hop_sets::<DIRS>(geometry, c, occupied, rules, phases, sets)
     }
 }
 

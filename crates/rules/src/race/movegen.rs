@@ -31,11 +31,25 @@ use super::{
     classes::ClassTables,
     moves::{HOPS_PER_WORD, RaceMove},
     parity::{self, ParityTables},
-    rules::{RaceRules, Tables, TargetLock},
-    square::Square,
-    word_flood::Flood,
+    rules::{RaceRules, TableSet, Tables, TargetLock},
+    square::{Directions, Square},
+    word_flood::{ALL_DIRS, Flood},
 };
 use crate::Seat;
+
+/// The six directions of a hex grid (bit `d` for [`super::square::Dir::index`] `d`: N, E, SE,
+/// S, W, NW).
+const HEX_DIRS: u8 = {
+    let mut mask = 0u8;
+    let mut d = 0;
+    while d < 8 {
+        if Directions::Hex.contains(super::square::Dir::from_index(d)) {
+            mask |= 1 << d;
+        }
+        d += 1;
+    }
+    mask
+};
 
 /// Up to 64 waves: every landing of a chain keeps the parity of file and rank, so a chain on a
 /// 16×16 board visits at most 64 squares.
@@ -99,6 +113,235 @@ macro_rules! with_node {
     }};
 }
 pub(crate) use with_node;
+
+/// Which of the mover's pieces are of which kind (locked in the target, still at home under
+/// no-return, or out: the three flights), and where each kind may step.
+#[derive(Copy, Clone)]
+struct Steps<B> {
+    locked: B,
+    at_home: B,
+    /// Where a step may go, per kind (by flight index).
+    step: [B; 3],
+}
+
+impl<B: Bits> Steps<B> {
+    /// For `side` with `empty` the board's empty cells.
+    #[inline(always)]
+    fn new(t: &Tables<B>, rules: &RaceRules, empty: B, side: Seat) -> Self {
+        let home = t.homes[side.index()];
+        let target = t.targets[side.index()];
+        let rest = t.rest[side.index()];
+        let no_return = rules.no_return_home();
+        Steps {
+            locked: if rules.target_lock() == TargetLock::Off {
+                B::ZERO
+            } else {
+                target
+            },
+            at_home: if no_return { home } else { B::ZERO },
+            step: [
+                empty & target,
+                empty & rest,
+                if no_return {
+                    empty & !home & rest
+                } else {
+                    empty & rest
+                },
+            ],
+        }
+    }
+
+    /// Which of the three flights (locked, at home, out) the piece on `from` flies.
+    /// Without a branch (a list asks for every piece).
+    #[inline(always)]
+    fn flight_index(&self, from: usize) -> usize {
+        let (locked, at_home) = (self.locked.get(from), self.at_home.get(from));
+        ((2 - at_home) * (1 - locked)) as usize
+    }
+}
+
+/// Whether one of `own`'s pieces (the pieces of `side`) can step: a sufficient answer, cheap
+/// and usually there, to "can `side` move at all", asked for the next seat after every ply.
+/// Piece by piece in bit order, each piece's neighbours against where its kind may step,
+/// without building a whole [`Node`].
+#[inline]
+pub(crate) fn can_step(rules: &RaceRules, own: &Wide, occupied: &Wide, side: Seat) -> bool {
+    match &rules.tables {
+        TableSet::Small(t) => can_step_in(t, rules, own, occupied, side),
+        TableSet::Medium(t) => can_step_in(t, rules, own, occupied, side),
+        TableSet::Large(t) => can_step_in(t, rules, own, occupied, side),
+    }
+}
+
+#[inline]
+fn can_step_in<B: Bits>(
+    t: &Tables<B>,
+    rules: &RaceRules,
+    own: &Wide,
+    occupied: &Wide,
+    side: Seat,
+) -> bool {
+    let (own, occupied) = (B::from_wide(own), B::from_wide(occupied));
+    let steps = Steps::new(t, rules, t.board & !occupied, side);
+    own.iter()
+        .any(|from| !(t.neighbours[from] & steps.step[steps.flight_index(from)]).is_zero())
+}
+
+/// Appends the legal moves of `side` (whose pieces are `own`) when the board's parity classes
+/// fit a word each (see [`super::classes`]), as [`Node::moves`] lists them, and says whether
+/// it did: on such boards the list needs none of the rest of a [`Node`]. `classes`: the
+/// occupied cells split by class.
+#[inline]
+pub(crate) fn moves_in_class_words(
+    rules: &RaceRules,
+    own: &Wide,
+    occupied: &Wide,
+    side: Seat,
+    classes: &Wide,
+    out: &mut Vec<RaceMove>,
+) -> bool {
+    match &rules.tables {
+        TableSet::Small(t) => class_words_in(t, rules, own, occupied, side, classes, out),
+        TableSet::Medium(t) => class_words_in(t, rules, own, occupied, side, classes, out),
+        TableSet::Large(t) => class_words_in(t, rules, own, occupied, side, classes, out),
+    }
+}
+
+/// [`moves_in_class_words`] for one bit-set width. A hex grid's hop sets and waves are built
+/// over its six directions only (the same moves: the other two directions' sets would be
+/// empty); other boards over all eight.
+#[inline]
+fn class_words_in<B: Bits>(
+    t: &Tables<B>,
+    rules: &RaceRules,
+    own: &Wide,
+    occupied: &Wide,
+    side: Seat,
+    classes: &Wide,
+    out: &mut Vec<RaceMove>,
+) -> bool {
+    let Some(ct) = &t.classes else {
+        return false;
+    };
+    debug_assert_eq!(*classes, ct.split(occupied));
+    out.reserve(64);
+    let own = B::from_wide(own);
+    let steps = Steps::new(t, rules, t.board & !B::from_wide(occupied), side);
+    let camps = (rules.no_return_home(), rules.target_lock());
+    class_words(t, ct, camps, own, &steps, side, classes, out);
+    true
+}
+
+/// The moves of `side`'s pieces `own` on a board laid out in class words (`ct`), the chains
+/// flooded one class at a time; `camps`: the no-return rule and the target lock.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn class_words<B: Bits>(
+    t: &Tables<B>,
+    ct: &ClassTables,
+    camps: (bool, TargetLock),
+    own: B,
+    steps: &Steps<B>,
+    side: Seat,
+    occupied: &Wide,
+    out: &mut Vec<RaceMove>,
+) {
+    if ct.dirs == HEX_DIRS {
+        class_words_along::<B, HEX_DIRS>(t, ct, camps, own, steps, side, occupied, out);
+    } else {
+        class_words_along::<B, ALL_DIRS>(t, ct, camps, own, steps, side, occupied, out);
+    }
+}
+
+/// [`class_words`], reading the directions `DIRS` (which hold the board's).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn class_words_along<B: Bits, const DIRS: u8>(
+    t: &Tables<B>,
+    ct: &ClassTables,
+    (no_return, lock): (bool, TargetLock),
+    own: B,
+    steps: &Steps<B>,
+    side: Seat,
+    occupied: &Wide,
+    out: &mut Vec<RaceMove>,
+) {
+    debug_assert_eq!(ct.dirs & !DIRS, 0);
+    let occupied = *occupied;
+    let empty = ct.board & !occupied;
+    let side = side.index();
+    let (home, target, rest) = (ct.homes[side], ct.targets[side], ct.rest[side]);
+    let flights = flights(empty, home, target, !Wide::EMPTY, no_return, lock);
+    let squares = &t.squares[..];
+    CLASS_WORK.with_borrow_mut(|work| {
+        let ClassWork {
+            rules,
+            sets,
+            any,
+            flood,
+        } = work;
+        let (mut rules_ready, mut sets_ready) = (0u8, 0u16);
+        for from in own.iter() {
+            let f = steps.flight_index(from);
+            emit_steps_in_order(t, from, t.neighbours[from] & steps.step[f], out);
+            let (c, h) = ct.class_bit(from);
+            let key = 4 * f + c;
+            if sets_ready >> key & 1 == 0 {
+                if rules_ready >> f & 1 == 0 {
+                    landing_rules(&flights[f], Wide::EMPTY, &mut rules[f]);
+                    rules_ready |= 1 << f;
+                }
+                let n = flights[f].n;
+                any[key] = ct.hop_sets::<DIRS>(c, &occupied, &rules[f], n, &mut sets[key]);
+                sets_ready |= 1 << key;
+            }
+            let (s, jumpers) = (&sets[key], any[key]);
+            if jumpers >> h & 1 == 0 {
+                continue;
+            }
+            let (origin, keep) = (squares[from], rest.0[c]);
+            // Every chain is written into room reserved for a whole class (a chain ends on
+            // one of its other cells) and kept where the mover may rest, without a branch or a
+            // capacity check per chain.
+            out.reserve(64);
+            let base = out.len();
+            let slots = &mut out.spare_capacity_mut()[..64];
+            let mut n = 0;
+            flood.run::<DIRS>(h, s, jumpers, &ct.land, |t, hops, dirs| {
+                slots[n].write(RaceMove::new(origin, ct.square(c, t), hops, dirs));
+                n += (keep >> t & 1) as usize;
+            });
+            // SAFETY: `slots[..n]` are written (each kept move was written at the slot `n`
+            // then stood for), and `base + n` is within the capacity reserved above.
+            unsafe { out.set_len(base + n) };
+        }
+    });
+}
+
+/// Appends the steps of the piece on `from` to `steps`, in the order of their destinations:
+/// without a branch per step where the directions' bit distances are distinct, else square by
+/// square.
+#[inline(always)]
+fn emit_steps_in_order<B: Bits>(t: &Tables<B>, from: usize, steps: B, out: &mut Vec<RaceMove>) {
+    let squares = &t.squares[..];
+    let Some(order) = &t.step_order else {
+        return emit_steps(squares[from], steps, squares, out);
+    };
+    // As `emit_neighbours`, over the board's directions only.
+    let origin = squares[from];
+    out.reserve(8);
+    let base = out.len();
+    let slots = &mut out.spare_capacity_mut()[..8];
+    let mut n = 0;
+    for &offset in &order.offsets[..order.len] {
+        let to = from.wrapping_add_signed(offset) & (B::CAPACITY - 1);
+        slots[n].write(RaceMove::step(origin, squares[to]));
+        n += usize::from(steps.get(to) == 1);
+    }
+    // SAFETY: `slots[..n]` are written (each kept move was written at the slot `n` then
+    // stood for), and `base + n` is within the capacity reserved above.
+    unsafe { out.set_len(base + n) };
+}
 
 /// The landing rules for one kind of piece (locked in the target, still at home, or out).
 #[derive(Copy, Clone)]
@@ -230,6 +473,11 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
         let rest = t.rest[side.index()];
         let no_return = rules.no_return_home();
         let lock = rules.target_lock();
+        let Steps {
+            locked,
+            at_home,
+            step,
+        } = Steps::new(t, rules, empty, side);
         Node {
             t,
             occupied,
@@ -240,21 +488,9 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             jump_neg: [B::ZERO; L],
             jumpers: B::ZERO,
             jumps_ready: false,
-            locked: if lock == TargetLock::Off {
-                B::ZERO
-            } else {
-                target
-            },
-            at_home: if no_return { home } else { B::ZERO },
-            step: [
-                empty & target,
-                empty & rest,
-                if no_return {
-                    empty & !home & rest
-                } else {
-                    empty & rest
-                },
-            ],
+            locked,
+            at_home,
+            step,
             rest,
             flights: std::cell::OnceCell::new(),
             empty,
@@ -420,8 +656,9 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
     ///
     /// Pieces that cannot jump at all (known set-wise) only step. For the others one
     /// breadth-first flood per piece runs: set-wise over one word where the board or its
-    /// parity classes fit one ([`Self::moves_in_one_word`], [`Self::moves_by_class`]), else over
-    /// the jumps that are really there, square by square ([`Self::flood`]).
+    /// parity classes fit one ([`Self::moves_in_one_word`], [`Self::moves_by_class`],
+    /// [`moves_in_class_words`]), else over the jumps that are really there, square by square
+    /// ([`Self::flood`]).
     ///
     /// `classes`: the occupied squares arranged by parity class (read on 16-wide boards and
     /// boards whose classes fit a word each).
@@ -432,7 +669,14 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
             return;
         }
         if let Some(ct) = &self.t.classes {
-            self.moves_in_class_words(ct, classes, out);
+            debug_assert_eq!(*classes, ct.split(&self.occupied));
+            let steps = Steps {
+                locked: self.locked,
+                at_home: self.at_home,
+                step: self.step,
+            };
+            let camps = (self.no_return, self.lock);
+            class_words(self.t, ct, camps, self.own, &steps, self.side, classes, out);
             return;
         }
         self.prepare_jumps();
@@ -485,7 +729,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
                 if any[f] >> from & 1 == 1 {
                     let origin = squares[from];
                     let rest = self.rest.word(0);
-                    flood.run(from, &sets[f], any[f], &land, |to, hops, dirs| {
+                    flood.run::<ALL_DIRS>(from, &sets[f], any[f], &land, |to, hops, dirs| {
                         if rest >> to & 1 == 1 {
                             out.push(RaceMove::new(origin, squares[to], hops, dirs));
                         }
@@ -493,80 +737,6 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
                 }
             }
         });
-    }
-
-    /// [`Self::moves`] on a board whose parity classes fit a word each (see
-    /// [`super::classes`]), the chains flooded one class at a time. `occupied`: the occupied
-    /// cells split by class.
-    fn moves_in_class_words(&self, ct: &ClassTables, occupied: &Wide, out: &mut Vec<RaceMove>) {
-        debug_assert_eq!(*occupied, ct.split(&self.occupied));
-        let occupied = *occupied;
-        let empty = ct.board & !occupied;
-        let side = self.side.index();
-        let (home, target, rest) = (ct.homes[side], ct.targets[side], ct.rest[side]);
-        let flights = flights(empty, home, target, !Wide::EMPTY, self.no_return, self.lock);
-        let squares = &self.t.squares[..];
-        CLASS_WORK.with_borrow_mut(|work| {
-            let ClassWork {
-                rules,
-                sets,
-                any,
-                flood,
-            } = work;
-            let (mut rules_ready, mut sets_ready) = (0u8, 0u16);
-            for from in self.own.iter() {
-                let f = self.flight_index(from);
-                let steps = self.t.neighbours[from] & self.step[f];
-                self.emit_steps(from, steps, out);
-                let (c, h) = ct.class_bit(from);
-                let key = 4 * f + c;
-                if sets_ready >> key & 1 == 0 {
-                    if rules_ready >> f & 1 == 0 {
-                        landing_rules(&flights[f], Wide::EMPTY, &mut rules[f]);
-                        rules_ready |= 1 << f;
-                    }
-                    let n = flights[f].n;
-                    any[key] = ct.hop_sets(c, &occupied, &rules[f], n, &mut sets[key]);
-                    sets_ready |= 1 << key;
-                }
-                let (s, jumpers) = (&sets[key], any[key]);
-                if jumpers >> h & 1 == 0 {
-                    continue;
-                }
-                let (origin, keep) = (squares[from], rest.0[c]);
-                flood.run(h, s, jumpers, &ct.land, |t, hops, dirs| {
-                    if keep >> t & 1 == 1 {
-                        let to = squares[ct.index_of(c, t)];
-                        out.push(RaceMove::new(origin, to, hops, dirs));
-                    }
-                });
-            }
-        });
-    }
-
-    /// Appends the steps of the piece on `from` to `steps`, in the order of their
-    /// destinations: without a branch per step where the directions' bit distances are
-    /// distinct, else square by square.
-    #[inline]
-    fn emit_steps(&self, from: usize, steps: B, out: &mut Vec<RaceMove>) {
-        let squares = &self.t.squares[..];
-        let Some(order) = &self.t.step_order else {
-            return emit_steps(squares[from], steps, squares, out);
-        };
-        // As `emit_neighbours`, over the board's directions only.
-        let origin = squares[from];
-        out.reserve(8);
-        let base = out.len();
-        let slots = &mut out.spare_capacity_mut()[..8];
-        let mut n = 0;
-        for &offset in &order.offsets[..order.len] {
-            let to = from.wrapping_add_signed(offset) & (B::CAPACITY - 1);
-            slots[n].write(RaceMove::step(origin, squares[to]));
-            n += usize::from(steps.get(to) == 1);
-        }
-        // SAFETY: `slots[..n]` are written (each kept move was written at the slot `n` then
-        // stood for), and `base + n` is within the capacity reserved above.
-        unsafe { out.set_len(base + n) };
     }
 
     /// [`Self::moves`] on a board 16 squares wide, the chains flooded one parity class at a
@@ -643,7 +813,7 @@ impl<'a, B: Bits, const L: usize> Node<'a, B, L> {
                     continue;
                 }
                 let origin = square(from);
-                flood.run(h, s, jumpers, &parity::LAND, |t, hops, dirs| {
+                flood.run::<ALL_DIRS>(h, s, jumpers, &parity::LAND, |t, hops, dirs| {
                     let to = square(parity::index_of(c, t));
                     out.push(RaceMove::new(origin, to, hops, dirs));
                 });

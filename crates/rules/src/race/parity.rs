@@ -207,7 +207,7 @@ pub(crate) fn hop_sets(
         land: &LAND,
         jump_ok: &pt.jump_ok,
     };
-    class_hop_sets(geometry, c, occupied, rules, phases, sets)
+    class_hop_sets::<{ super::word_flood::ALL_DIRS }>(geometry, c, occupied, rules, phases, sets)
 }
 
 /// What the hop sets of a class are read from: per direction, the class of the square jumped
@@ -221,9 +221,10 @@ pub(crate) struct ClassGeometry<'a> {
 }
 
 /// [`hop_sets`] for any board laid out in classes (16-wide boards here, others in
-/// [`super::classes`]).
+/// [`super::classes`]), in the directions `DIRS` (bit `d` for direction `d`; the sets of the
+/// others are left empty).
 #[inline(always)]
-pub(crate) fn class_hop_sets(
+pub(crate) fn class_hop_sets<const DIRS: u8>(
     g: ClassGeometry<'_>,
     c: usize,
     occupied: &Wide,
@@ -232,17 +233,24 @@ pub(crate) fn class_hop_sets(
     sets: &mut [u64; 8],
 ) -> u64 {
     let mut any = 0;
-    for (d, set) in sets.iter_mut().enumerate() {
-        let (oc, os) = g.over[d];
-        let over = shift(occupied.0[usize::from(oc)], -os);
-        let ld = -g.land[d];
-        let mut landing = 0;
-        for p in 0..phases {
-            landing |= here[p].0[c] & shift(allowed[p].0[c], ld);
+    super::word_flood::unroll_dirs!(d => {
+        if DIRS >> d & 1 == 0 {
+            sets[d] = 0;
+        } else {
+            // Rotations, not shifts by a signed amount (a branch or two shifts each): the
+            // result is kept only on cells whose jump lands on the board (`jump_ok`), whose
+            // neighbour and landing bits lie in their words, so nothing that wraps is kept.
+            let (oc, os) = g.over[d];
+            let over = occupied.0[usize::from(oc)].rotate_right(os as u32 & 63);
+            let ld = g.land[d] as u32 & 63;
+            let mut landing = 0;
+            for p in 0..phases {
+                landing |= here[p].0[c] & allowed[p].0[c].rotate_right(ld);
+            }
+            sets[d] = g.jump_ok[d].0[c] & over & landing;
+            any |= sets[d];
         }
-        *set = g.jump_ok[d].0[c] & over & landing;
-        any |= *set;
-    }
+    });
     any
 }
 

@@ -5,7 +5,7 @@ use super::{
     bitboard::{Bits, Wide},
     error::SetupError,
     long_hops,
-    movegen::with_node,
+    movegen::{self, with_node},
     moves::{RaceEffect, RaceMove},
     rules::{EndRule, NoLegalMove, RaceRules, TargetLock, WinRule},
     square::Square,
@@ -494,7 +494,8 @@ impl RacePosition {
             long_hops::moves(&self.rules, own, &self.occupied, side, None, &mut out);
             return !out.is_empty();
         }
-        with_node!(&self.rules, own, &self.occupied, side, node => node.has_move())
+        movegen::can_step(&self.rules, own, &self.occupied, side)
+            || with_node!(&self.rules, own, &self.occupied, side, node => node.has_move())
     }
 
     /// `side` has met its finish rule on the current board.
@@ -746,6 +747,17 @@ impl RacePosition {
         let own = &self.pieces[seat.index()];
         if self.rules.long_hops() {
             long_hops::moves(&self.rules, own, &self.occupied, seat, None, moves);
+            return;
+        }
+        // Boards laid out in class words need none of the rest of a node.
+        if movegen::moves_in_class_words(
+            &self.rules,
+            own,
+            &self.occupied,
+            seat,
+            &self.classes,
+            moves,
+        ) {
             return;
         }
         with_node!(&self.rules, own, &self.occupied, seat, node => node.moves(moves, &self.classes));

@@ -1514,6 +1514,10 @@ impl<B: Bits> Tables<B> {
         // Padded to the set's capacity: a step slot past the board names some square and is
         // never kept.
         squares.resize(B::CAPACITY.max(span), Square::new(0, 0).expect("a1"));
+        let mut classes = classes;
+        if let Some(ct) = &mut classes {
+            ct.name_squares(&squares);
+        }
         Tables {
             parity,
             classes,

@@ -163,7 +163,7 @@ pub enum Directions {
 }
 
 impl Directions {
-    pub fn contains(self, d: Dir) -> bool {
+    pub const fn contains(self, d: Dir) -> bool {
         match self {
             Directions::Orthogonal => !d.is_diagonal(),
             Directions::Diagonal => d.is_diagonal(),

@@ -14,6 +14,52 @@ fn shift(x: u64, n: i8) -> u64 {
     x.rotate_left(n as u32 & 63)
 }
 
+/// Runs `$body` with `$d` bound to each direction index 0 to 7 in turn, written out: the
+/// index is a constant in each copy, so a test of a direction mask (`DIRS >> d & 1`) and the
+/// bit planes a direction sets are decided at compile time (a loop with such a test was not
+/// unrolled, and a closure called eight times was not inlined).
+macro_rules! unroll_dirs {
+    ($d:ident => $body:block) => {{
+        {
+            let $d: usize = 0;
+            $body
+        }
+        {
+            let $d: usize = 1;
+            $body
+        }
+        {
+            let $d: usize = 2;
+            $body
+        }
+        {
+            let $d: usize = 3;
+            $body
+        }
+        {
+            let $d: usize = 4;
+            $body
+        }
+        {
+            let $d: usize = 5;
+            $body
+        }
+        {
+            let $d: usize = 6;
+            $body
+        }
+        {
+            let $d: usize = 7;
+            $body
+        }
+    }};
+}
+pub(crate) use unroll_dirs;
+
+/// Every direction (bit `d` for [`super::square::Dir::index`] `d`): the mask of a flood over
+/// all eight, whose hop sets are empty in the directions the board does not move in.
+pub(crate) const ALL_DIRS: u8 = 0xff;
+
 /// The records of one flood, per square of the set (only squares reached are meaningful).
 pub(crate) struct Flood {
     /// The chain's first [`HOPS_PER_WORD`] directions, packed as in a move (a longer chain's
@@ -44,8 +90,11 @@ impl Flood {
     ///
     /// `jumpers` is every square of the set that can jump at all: a wave none of whose squares
     /// is one ends the flood without a last, empty wave.
+    ///
+    /// `DIRS`: the directions to read (bit `d` for direction `d`); the hop sets of the others
+    /// must be empty. A hex board's six leave two shifts a wave out of eight.
     #[inline(always)]
-    pub fn run(
+    pub fn run<const DIRS: u8>(
         &mut self,
         h0: usize,
         sets: &[u64; 8],
@@ -61,15 +110,17 @@ impl Flood {
         while front != 0 {
             let mut claimed = seen;
             let mut planes = [0u64; 3];
-            for d in 0..8 {
-                let new = shift(front & sets[d], land[d]) & !claimed;
-                claimed |= new;
-                for (bit, plane) in planes.iter_mut().enumerate() {
-                    if d >> bit & 1 == 1 {
-                        *plane |= new;
+            unroll_dirs!(d => {
+                if DIRS >> d & 1 == 1 {
+                    let new = shift(front & sets[d], land[d]) & !claimed;
+                    claimed |= new;
+                    for (bit, plane) in planes.iter_mut().enumerate() {
+                        if d >> bit & 1 == 1 {
+                            *plane |= new;
+                        }
                     }
                 }
-            }
+            });
             let mut next = claimed & !seen;
             seen = claimed;
             front = next & jumpers;
