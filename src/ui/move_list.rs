@@ -74,11 +74,16 @@ pub fn show(
             );
             let seats = SeatNames::of(&game.position);
             let n = seats.count();
-            // A round per row (every seat's move once), as long as a row fits the panel; at
-            // a larger table one move per row. Beyond two seats each move carries its seat's
-            // chip: a seat that finished is skipped, so columns need not stay one seat's.
-            let per_row = if n <= 3 { n } else { 1 };
+            // A round per row (every seat's move once) for two seats, and for more as long as
+            // a round of the longest move played fits the panel; else one move per row. Beyond
+            // two seats each move carries its seat's chip: a seat that finished is skipped, so
+            // columns need not stay one seat's.
             let chips = n > 2;
+            let per_row = if n <= 2 || round_fits(ui, &game.history, n) {
+                n
+            } else {
+                1
+            };
             egui::Grid::new("move_list")
                 .num_columns(per_row + 1)
                 .striped(true)
@@ -139,6 +144,29 @@ pub fn show(
                 ui.weak(tr(lang, Key::NoMovesYet));
             }
         });
+}
+
+/// Whether a row of `n` moves, each as wide as the longest played so far with its seat's chip,
+/// fits beside the move numbers in the width left.
+fn round_fits(ui: &egui::Ui, history: &[crate::game::match_state::PlayedMove], n: usize) -> bool {
+    let longest = history
+        .iter()
+        .map(|m| m.notation.chars().count())
+        .max()
+        .unwrap_or(0);
+    let font = egui::TextStyle::Monospace.resolve(ui.style());
+    let text = ui
+        .painter()
+        .layout_no_wrap("0".repeat(longest), font, egui::Color32::WHITE)
+        .size()
+        .x;
+    let spacing = ui.spacing();
+    let button = (text + 2.0 * spacing.button_padding.x).max(super::layout::button_height(ui, 0.0));
+    // The chip (12 px and the gap after it), the button, the gap to the next column.
+    let column = 12.0 + spacing.item_spacing.x + button + 10.0;
+    // The move numbers' column: at least the grid's narrowest column.
+    let numbers = 30.0 + 10.0;
+    numbers + n as f32 * column <= ui.available_width()
 }
 
 /// One move of the list: its notation, a button to review the position after it.

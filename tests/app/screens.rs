@@ -608,3 +608,56 @@ fn a_table_of_six_is_chosen_in_the_menu_and_the_panel_passes_the_device() {
         assert!(s.says(pass), "{lang:?}: {:?}", s.texts());
     }
 }
+
+/// The move list keeps a round per row while a round fits the panel: always for two seats; a
+/// round of Chinese checkers for three (moves like `d10-e10` with their seats' chips) does not
+/// fit beside the move numbers, so each move gets a row of its own and no move is cut off.
+#[test]
+fn the_move_list_gives_a_move_a_row_when_a_round_does_not_fit() {
+    let row_of = |s: &Screens, notation: &str| s.get(Role::Button, notation).rect().center().y;
+    let mut two = Screens::new(
+        "ugolki-9qum",
+        "b3:d3 h6-h5",
+        humans(),
+        Language::English,
+        None,
+    );
+    two.until(60, "the game", |s| {
+        s.app.world().contains_resource::<Match>()
+    });
+    two.frames(3);
+    assert_eq!(
+        row_of(&two, "b3:d3"),
+        row_of(&two, "h6-h5"),
+        "two seats: a round per row"
+    );
+
+    let three = Players::new(vec![PlayerKind::Human; 3]).unwrap();
+    let mut s = Screens::new(
+        "chinese-checkers",
+        "k4-k5 d10-e10 j13-j12",
+        three,
+        Language::English,
+        None,
+    );
+    s.until(60, "the game", |s| {
+        s.app.world().contains_resource::<Match>()
+    });
+    s.frames(3);
+    assert_eq!(s.app.world().resource::<Match>().position.seat_count(), 3);
+    let rows: Vec<f32> = ["k4-k5", "d10-e10", "j13-j12"]
+        .iter()
+        .map(|m| row_of(&s, m))
+        .collect();
+    assert!(
+        rows[0] < rows[1] && rows[1] < rows[2],
+        "a row per move: {rows:?}"
+    );
+    for m in ["k4-k5", "d10-e10", "j13-j12"] {
+        let rect = s.get(Role::Button, m).rect();
+        assert!(
+            rect.right() <= 1280.0 && rect.left() >= 0.0,
+            "{m} is on the screen: {rect:?}"
+        );
+    }
+}

@@ -92,7 +92,8 @@ impl Screens {
             variant: VariantChoice::parse(variant),
             after: after.to_owned(),
             position: None,
-            players: None,
+            // More than two players ask for the variant's larger table, as `--seats` does.
+            players: (players.count() > 2).then_some(players.count()),
         };
         let mut app = headless_app_with(config, players, STEP, ui_plugins);
         if let Some(state) = state {
