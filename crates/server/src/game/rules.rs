@@ -99,17 +99,6 @@ pub fn placements(variant: &Variant, places: &Places) -> Vec<Placement> {
     placements
 }
 
-/// "1st", "2nd" … for a place at a table of at most six.
-fn ordinal(place: u8) -> String {
-    let suffix = match place {
-        1 => "st",
-        2 => "nd",
-        3 => "rd",
-        _ => "th",
-    };
-    format!("{place}{suffix}")
-}
-
 /// The places in words: "1st Red, 2nd Green, 3rd Blue", the seats named as the variant names
 /// them.
 fn places_text(position: &AnyPosition, places: &Places) -> String {
@@ -117,7 +106,13 @@ fn places_text(position: &AnyPosition, places: &Places) -> String {
     order.sort_by_key(|&s| places.of(s));
     order
         .iter()
-        .map(|&s| format!("{} {}", ordinal(places.of(s)), position.seat_name(s)))
+        .map(|&s| {
+            format!(
+                "{} {}",
+                boardcraft_rules::outcome::ordinal(places.of(s)),
+                position.seat_name(s)
+            )
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -10,7 +10,7 @@ use boardcraft_protocol::{
     http::{ApiError, GameCreated, Me, SeatJoined, SignedIn},
 };
 use boardcraft_rules::{AnyPosition, OutOfTurn, Position, checks::SeededMoves, shipped_variant};
-use boardcraft_server::game::paired::{SeatedGame, create_seated_game};
+use boardcraft_server::game::paired::{SeatedGame, SeatedSeats, create_seated_game};
 use skillratings::{
     MultiTeamOutcome,
     weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team},
@@ -393,12 +393,8 @@ async fn rating_of(
 
 // ----- the cases
 
-/// Three accounts at a rated table of Chinese checkers: moves in turn (one out of turn
-/// refused), seat 1 resigns after each seat made two moves and is placed last, seats 0 and 2
-/// play on (toward their targets) until one fills its target, which ends the game with one
-/// seat left playing; the places and each seat's Weng-Lin change are skillratings' own.
-async fn three_seats_play_on(db: Db) {
-    let server = Rated::start(&db.url());
+/// Three new guests seated at a rated 10+5 table of Chinese checkers.
+async fn rated_table_of_three(server: &Rated) -> ([SignedIn; 3], SeatedSeats) {
     let players = [
         server.guest().await,
         server.guest().await,
@@ -415,6 +411,16 @@ async fn three_seats_play_on(db: Db) {
     )
     .await
     .expect("a table of three");
+    (players, made)
+}
+
+/// Three accounts at a rated table of Chinese checkers: moves in turn (one out of turn
+/// refused), seat 1 resigns after each seat made two moves and is placed last, seats 0 and 2
+/// play on (toward their targets) until one fills its target, which ends the game with one
+/// seat left playing; the places and each seat's Weng-Lin change are skillratings' own.
+async fn three_seats_play_on(db: Db) {
+    let server = Rated::start(&db.url());
+    let (players, made) = rated_table_of_three(&server).await;
     assert_eq!(made.players.seats.len(), 3);
     assert_eq!(
         made.players.seats[0].rating.map(|r| r.rating),
@@ -860,22 +866,7 @@ async fn a_gone_seat_is_claimed(db: Db) {
 /// once: nobody's rating changes.
 async fn an_early_leaver_aborts(db: Db) {
     let server = Rated::start(&db.url());
-    let players = [
-        server.guest().await,
-        server.guest().await,
-        server.guest().await,
-    ];
-    let made = create_seated_game(
-        &server.games,
-        SeatedGame {
-            variant: VARIANT.into(),
-            time_control: Some(TimeControl::minutes(10, 5)),
-            rated: true,
-            accounts: players.iter().map(|p| p.account.id.clone()).collect(),
-        },
-    )
-    .await
-    .expect("a table of three");
+    let (players, made) = rated_table_of_three(&server).await;
     let mut table = SeatTable::sit(server.addr, &made.game, &made.tokens).await;
     table.play(4).await;
     table.seats[2].send(&ClientMessage::Resign).await;
