@@ -34,6 +34,7 @@ use crate::{
 };
 
 mod clock;
+pub mod computer;
 mod end;
 mod error;
 mod fence;
@@ -85,6 +86,21 @@ pub enum Command {
     },
     /// Another node takes the game over (or this node lost its locks): stop now.
     Handover,
+    /// Where the game stands, for the computer playing a seat (`computer.rs`).
+    Turn {
+        reply: oneshot::Sender<Turn>,
+    },
+}
+
+/// Where a game stands: the rules' position after its moves (departed seats' turns skipped),
+/// the ply of the next move, and whether it is over or waits for seats.
+pub struct Turn {
+    pub ply: u32,
+    pub position: AnyPosition,
+    pub over: bool,
+    pub started: bool,
+    /// The remaining time of the seat to move (a timed game).
+    pub remaining_ms: Option<u64>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -691,6 +707,20 @@ impl Game {
                 let _ = reply.send(self.save_file());
             }
             Command::Handover => self.moved_away.store(true, Ordering::Relaxed),
+            Command::Turn { reply } => {
+                let snapshot = self.snapshot();
+                let remaining_ms = snapshot
+                    .clocks
+                    .as_ref()
+                    .and_then(|c| c.remaining_ms.get(usize::from(self.to_move())).copied());
+                let _ = reply.send(Turn {
+                    ply: self.ply(),
+                    position: self.position.clone(),
+                    over: self.result.is_some(),
+                    started: snapshot.status == boardcraft_protocol::GameStatus::Playing,
+                    remaining_ms,
+                });
+            }
         }
     }
 

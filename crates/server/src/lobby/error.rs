@@ -30,6 +30,12 @@ pub enum LobbyError {
     SeekGone,
     #[error("that is your own seek (cancel it instead)")]
     OwnSeek,
+    /// Taking a second seat at a seek of more than two seats.
+    #[error("you have a seat at this seek already")]
+    AlreadySeated,
+    /// Leaving a seek one has no seat at (or that is full: its game is starting).
+    #[error("you have no seat at this seek to give back")]
+    NotSeated,
 
     // --- pools
     #[error("this server has no pool {0}")]
@@ -70,10 +76,11 @@ impl Refusal for LobbyError {
             E::RatedWithoutClock
             | E::TooManySeeks(_)
             | E::OwnSeek
+            | E::AlreadySeated
             | E::NoBotsInPools
             | E::ChallengesSelf
             | E::TooManyChallenges(_) => ErrorCode::NotAllowed,
-            E::NotYourSeek | E::SeekGone => ErrorCode::SeekNotFound,
+            E::NotYourSeek | E::SeekGone | E::NotSeated => ErrorCode::SeekNotFound,
             E::PoolNotFound(_) => ErrorCode::PoolNotFound,
             E::NobodyNamed(_) | E::ChallengerGone => ErrorCode::PlayerNotFound,
             E::ChallengeNotFound => ErrorCode::ChallengeNotFound,
