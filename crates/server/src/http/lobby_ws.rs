@@ -76,6 +76,8 @@ struct LobbySocket {
     /// The session's token hash.
     session: String,
     account: Account,
+    /// The hello's protocol (2 is not shown the tables of more than two).
+    protocol: u32,
 }
 
 impl Session for LobbySocket {
@@ -114,7 +116,7 @@ impl Session for LobbySocket {
                 }
             }
         }
-        let answer = match self.lobby.handle(&self.account, msg).await {
+        let answer = match self.lobby.handle(&self.account, self.protocol, msg).await {
             Ok(None) => return Next::Continue,
             Ok(Some(answer)) => answer,
             Err(e) => refusal(&e),
@@ -229,6 +231,7 @@ async fn connection(
         lobby: lobby.clone(),
         session,
         account,
+        protocol,
     };
     let reason = socket::run(
         &mut socket,

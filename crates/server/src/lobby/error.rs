@@ -30,6 +30,9 @@ pub enum LobbyError {
     SeekGone,
     #[error("that is your own seek (cancel it instead)")]
     OwnSeek,
+    /// A table of more than two asked for on a lobby connection of protocol 2.
+    #[error("tables of more than two need lobby protocol 3")]
+    BadSeats,
     /// Taking a second seat at a seek of more than two seats.
     #[error("you have a seat at this seek already")]
     AlreadySeated,
@@ -72,7 +75,7 @@ impl Refusal for LobbyError {
         match self {
             E::AlreadyJoined => ErrorCode::AlreadyJoined,
             E::VariantNotFound(_) => ErrorCode::VariantNotFound,
-            E::TimeControlOutOfBounds => ErrorCode::BadMessage,
+            E::TimeControlOutOfBounds | E::BadSeats => ErrorCode::BadMessage,
             E::RatedWithoutClock
             | E::TooManySeeks(_)
             | E::OwnSeek

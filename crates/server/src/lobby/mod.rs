@@ -292,10 +292,12 @@ impl Lobby {
             table_removed = matches!(&msg, LobbyServerMessage::SeekRemoved { id }
                 if view.seeks.iter().any(|s| s.id == *id && s.seats > 2));
             match &msg {
-                LobbyServerMessage::SeekAdded { seek }
-                    if !view.seeks.iter().any(|s| s.id == seek.id) =>
-                {
-                    view.seeks.push(seek.clone());
+                // A seek listed already is replaced (a table's seek whose seats changed).
+                LobbyServerMessage::SeekAdded { seek } => {
+                    match view.seeks.iter_mut().find(|s| s.id == seek.id) {
+                        Some(s) => *s = seek.clone(),
+                        None => view.seeks.push(seek.clone()),
+                    }
                 }
                 LobbyServerMessage::SeekRemoved { id } => view.seeks.retain(|s| s.id != *id),
                 LobbyServerMessage::Challenge { challenge }
@@ -806,11 +808,30 @@ impl Lobby {
     /// Handles a request of a signed-in connection: the direct answer, if any (a pong), or
     /// why it was refused. Everything else arrives as events, on every connection it
     /// concerns.
+    /// A client of `protocol` 2 has no tables of more than two: it cannot seek, join or
+    /// accept one (as if it were not there).
     pub async fn handle(
         &self,
         me: &Account,
+        protocol: u32,
         msg: LobbyClientMessage,
     ) -> Result<Option<LobbyServerMessage>, LobbyError> {
+        if protocol < SEATS_PROTOCOL_VERSION {
+            match &msg {
+                LobbyClientMessage::Seek { terms } if terms.seats != 2 => {
+                    return Err(LobbyError::BadSeats);
+                }
+                LobbyClientMessage::JoinPool { pool } if pool.seats != 2 => {
+                    return Err(LobbyError::PoolNotFound(pool.id()));
+                }
+                LobbyClientMessage::AcceptSeek { id } | LobbyClientMessage::LeaveSeek { id }
+                    if self.is_table_seek(id).await? =>
+                {
+                    return Err(LobbyError::SeekGone);
+                }
+                _ => {}
+            }
+        }
         let done = match msg {
             LobbyClientMessage::Hello { .. } => Err(LobbyError::AlreadyJoined),
             LobbyClientMessage::Ping { n } => return Ok(Some(LobbyServerMessage::Pong { n })),
@@ -941,6 +962,14 @@ impl Lobby {
 
     // ----- tables of more than two
 
+    /// Whether `id` is an open seek of more than two seats.
+    async fn is_table_seek(&self, id: &str) -> Result<bool, LobbyError> {
+        Ok(match self.db().seek(id.to_owned()).await? {
+            Some(row) => seek_of(&row)?.seats > 2,
+            None => false,
+        })
+    }
+
     /// `me` takes a seat at a seek of more than two seats: the seek as it is now goes to
     /// everyone, and the one who takes the last seat starts the game.
     async fn take_seat(&self, me: &Account, seek: Seek) -> Result<(), LobbyError> {
@@ -1012,7 +1041,17 @@ impl Lobby {
         match seek {
             Ok(Some(seek)) => {
                 self.publish(Target::All, LobbyServerMessage::SeekAdded { seek })
-                    .await
+                    .await;
+                // Its game may have started (or it was cancelled) between the read and the
+                // event, whose `seek_removed` then went out before this: say it again, so
+                // that nobody keeps a seek that is gone.
+                if matches!(self.db().seek(id.to_owned()).await, Ok(None)) {
+                    self.publish(
+                        Target::All,
+                        LobbyServerMessage::SeekRemoved { id: id.to_owned() },
+                    )
+                    .await;
+                }
             }
             Ok(None) => {}
             Err(e) => warn!(seek = %id, "telling a seek's seats: {e}"),
@@ -1108,8 +1147,22 @@ impl Lobby {
         accounts.extend(computers.into_iter().map(|a| (a, true)));
         let accounts = shuffled(accounts);
         for (a, computer) in &accounts {
-            if !computer && self.db().leave_pool(a.clone()).await?.is_some() {
+            if *computer {
+                continue;
+            }
+            if self.db().leave_pool(a.clone()).await?.is_some() {
                 self.publish_to(&[a], LobbyServerMessage::PoolLeft).await;
+            }
+            // Seated here: its seats at other seeks are given back (one table at a time).
+            for seek in self.db().seeks_seated_at(a.clone()).await? {
+                if self
+                    .db()
+                    .leave_seek_seat(seek.clone(), a.clone())
+                    .await?
+                    .is_some()
+                {
+                    self.seek_changed(&seek).await;
+                }
             }
         }
         let made = paired::create_seated_game(

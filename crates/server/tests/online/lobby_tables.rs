@@ -244,16 +244,28 @@ async fn play_one(clients: &mut [Client], mirror: &mut SeatMirror, picker: &mut 
 
 /// A three-seat seek: one accepter sits down and gets up again (the seek shows it), then
 /// five accepters race for its two free seats, all at once: exactly two are seated (with the
-/// seeker: three, never four), the others are told `seek_not_found`; three rounds.
+/// seeker: three, never four), the others are told `seek_not_found`; three rounds. A client
+/// of lobby protocol 2 is shown none of it and cannot take a seat.
 async fn three_seat_seek_race(db: Db) {
-    let server = Server::start_on(db.url(), with_pools(Vec::new())).await;
+    seek_race(db, 1).await;
+}
+
+/// The race with the accepters spread over `nodes` servers on one database (PostgreSQL):
+/// the seek's seats are counted in the database, not in a node.
+async fn seek_race(db: Db, nodes: usize) {
+    let mut servers = Vec::new();
+    for _ in 0..nodes {
+        servers.push(Server::start_on(db.url(), with_pools(Vec::new())).await);
+    }
+    let server = &servers[0];
     let mut seeker = Lobby::table_guest(server.addr).await;
     let mut accepters = Vec::new();
-    for _ in 0..5 {
-        accepters.push(Lobby::table_guest(server.addr).await);
+    for i in 0..5 {
+        accepters.push(Lobby::table_guest(servers[i % nodes].addr).await);
     }
     // A version-2 client is not shown seeks of more than two.
     let mut old = Lobby::open_with(server.addr, guest(server.addr).await, PROTOCOL_VERSION).await;
+    let mut earlier: Vec<String> = Vec::new();
     for round in 0..3 {
         seeker
             .send(LobbyClientMessage::Seek {
@@ -261,8 +273,13 @@ async fn three_seat_seek_race(db: Db) {
             })
             .await;
         let seeker_name = seeker.name().to_owned();
+        // (An earlier round's seek may still be told as it was, then removed again: events
+        // from two nodes arrive in the order their publishers committed.)
         let id = match seeker
-            .until(|m| matches!(m, LobbyServerMessage::SeekAdded { seek } if seek.by.name == seeker_name))
+            .until(|m| {
+                matches!(m, LobbyServerMessage::SeekAdded { seek }
+                    if seek.by.name == seeker_name && !earlier.contains(&seek.id))
+            })
             .await
         {
             LobbyServerMessage::SeekAdded { seek } => {
@@ -272,6 +289,7 @@ async fn three_seat_seek_race(db: Db) {
             }
             _ => unreachable!(),
         };
+        earlier.push(id.clone());
         // One sits down and gets up again; leaving twice is refused.
         let first = &mut accepters[round];
         first
@@ -291,6 +309,10 @@ async fn three_seat_seek_race(db: Db) {
             .send(LobbyClientMessage::LeaveSeek { id: id.clone() })
             .await;
         assert_eq!(first.error().await, ErrorCode::SeekNotFound);
+        // A client of protocol 2 cannot take a seat (it is never shown the seek).
+        old.send(LobbyClientMessage::AcceptSeek { id: id.clone() })
+            .await;
+        assert_eq!(old.error().await, ErrorCode::SeekNotFound);
         // The seeker cannot take a seat at its own seek.
         seeker
             .send(LobbyClientMessage::AcceptSeek { id: id.clone() })
@@ -331,6 +353,17 @@ async fn three_seat_seek_race(db: Db) {
             client.close().await;
         }
     }
+    // A client of protocol 2 asks for no table.
+    old.send(LobbyClientMessage::Seek {
+        terms: table_terms(3),
+    })
+    .await;
+    assert_eq!(old.error().await, ErrorCode::BadMessage);
+    old.send(LobbyClientMessage::JoinPool {
+        pool: table_pool(3),
+    })
+    .await;
+    assert_eq!(old.error().await, ErrorCode::PoolNotFound);
     // The version-2 client heard of none of these seeks; a two-seat seek it does see.
     seeker
         .send(LobbyClientMessage::Seek {
@@ -339,9 +372,12 @@ async fn three_seat_seek_race(db: Db) {
         .await;
     match old
         .until(|m| {
+            // (A `seek_removed` of a seek it never saw is allowed, and ignored.)
             !matches!(
                 m,
-                LobbyServerMessage::Counts { .. } | LobbyServerMessage::Pools { .. }
+                LobbyServerMessage::Counts { .. }
+                    | LobbyServerMessage::Pools { .. }
+                    | LobbyServerMessage::SeekRemoved { .. }
             )
         })
         .await
@@ -500,6 +536,14 @@ both!(
     lobby_tables_sqlite_three_seat_seek_race,
     lobby_tables_postgres_three_seat_seek_race
 );
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobby_tables_postgres_seek_race_on_two_nodes() {
+    let Some(db) = Db::postgres().await else {
+        return;
+    };
+    seek_race(db, 2).await;
+}
+
 both!(
     the_computer_fills_a_table,
     lobby_tables_sqlite_the_computer_fills_a_table,
