@@ -347,6 +347,28 @@ impl Game {
         self.left.iter().map(|l| l.seat).collect()
     }
 
+    /// The seat tokens of the server's computer players still playing this game (the seats
+    /// the lobby filled): whichever node runs the game plays them.
+    pub(crate) fn computer_seats(&self) -> Vec<String> {
+        let Some(players) = &self.record.players else {
+            return Vec::new();
+        };
+        if self.result.is_some() {
+            return Vec::new();
+        }
+        let departed = self.departed();
+        players
+            .players
+            .seats
+            .iter()
+            .enumerate()
+            .filter(|(seat, p)| {
+                p.bot && computer::is_computer(&p.name) && !departed.contains(&(*seat as SeatIndex))
+            })
+            .filter_map(|(seat, _)| self.record.tokens.get(seat).cloned())
+            .collect()
+    }
+
     /// The seats still playing: neither finished by the rules nor left.
     fn playing(&self) -> Vec<SeatIndex> {
         let finished = self.position.finish_order();

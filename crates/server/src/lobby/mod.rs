@@ -1097,7 +1097,7 @@ impl Lobby {
     async fn computers(&self, n: usize) -> Result<Vec<String>, LobbyError> {
         let mut ids = Vec::with_capacity(n);
         for i in 1..=n {
-            let name = format!("Computer-{i}-bot");
+            let name = computer::computer_name(i);
             let account = match self.accounts.account_by_name(name.clone()).await? {
                 Some(a) => a,
                 None => {
@@ -1176,14 +1176,15 @@ impl Lobby {
         )
         .await?;
         info!(game = %made.game, variant, seats, people, computers = missing, rated, "a table seated");
+        if missing > 0 {
+            // Loaded now, so that the computer sits down and plays (it plays wherever the
+            // game runs: the node its players' connections are routed to takes it over).
+            if let Err(e) = self.games.task(&made.game).await {
+                warn!(game = %made.game, "starting a game with the computer: {e}");
+            }
+        }
         for (seat, ((account, computer), token)) in accounts.iter().zip(&made.tokens).enumerate() {
             if *computer {
-                computer::play_seat(
-                    self.games.clone(),
-                    made.game.clone(),
-                    token.clone(),
-                    self.pool_settings().bot_level,
-                );
                 continue;
             }
             self.publish_to(

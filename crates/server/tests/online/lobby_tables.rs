@@ -21,7 +21,7 @@ use futures_util::future::join_all;
 
 use crate::{
     lobby::{CloneSigned, Db, Lobby, guest, lobby_settings},
-    support::{Client, Server},
+    support::{Client, Killable, Server},
     tables::{SeatMirror, join_seats_url},
 };
 
@@ -392,57 +392,49 @@ async fn seek_race(db: Db, nodes: usize) {
 
 // ----- the computer fills the empty seats
 
-/// With `fill_with_bots_after` 2 s: two people in a three-seat pool get the computer as
-/// their third and play with it (the computer's moves arrive as anyone's), and a four-seat
-/// seek with one accepter starts with two computers.
-async fn the_computer_fills_a_table(db: Db) {
-    let key = table_pool(3);
+fn fill_settings(key: &PoolKey) -> Settings {
     let mut settings = with_pools(vec![key.clone()]);
     settings.lobby.fill_with_bots_after = Some(Duration::from_secs(2));
     settings.lobby.bot_level = boardcraft_ai::Level::Novice;
-    let server = Server::start_on(db.url(), settings).await;
-    let mut people = vec![
-        Lobby::table_guest(server.addr).await,
-        Lobby::table_guest(server.addr).await,
-    ];
-    let started = std::time::Instant::now();
-    for l in &mut people {
-        l.send(LobbyClientMessage::JoinPool { pool: key.clone() })
-            .await;
-    }
-    let mut seated = Vec::new();
-    for l in &mut people {
-        seated.push(l.seated().await);
-    }
-    let waited = started.elapsed();
-    assert!(waited >= Duration::from_secs(2), "seated after {waited:?}");
-    let game = seated[0].game.clone();
-    assert!(seated.iter().all(|s| s.game == game));
-    let players = &seated[0].players;
-    assert_eq!(players.seats.len(), 3);
-    let computers: Vec<usize> = (0..3).filter(|i| players.seats[*i].bot).collect();
-    assert_eq!(computers.len(), 1, "{players:?}");
-    let computer = computers[0] as SeatIndex;
-    // The two people play; the computer plays its own seat.
-    let url = format!("ws://{}/ws?game={game}", server.addr);
-    let mut clients: Vec<(SeatIndex, Client)> = Vec::new();
+    settings
+}
+
+/// The people's seats of a game connected (protocol 3), and the game as they see it.
+async fn sit_people(
+    addr: SocketAddr,
+    game: &str,
+    seated: &[Seated],
+) -> (Vec<(SeatIndex, Client)>, SeatMirror) {
+    let url = format!("ws://{addr}/ws?game={game}");
+    let mut clients = Vec::new();
     let mut mirror = None;
-    for s in &seated {
-        let (client, welcome) = join_seats_url(&url, &game, Some(&s.token)).await;
-        let SeatServerMessage::Welcome { game, .. } = welcome else {
+    for s in seated {
+        let (client, welcome) = join_seats_url(&url, game, Some(&s.token)).await;
+        let SeatServerMessage::Welcome { you, game, .. } = welcome else {
             unreachable!()
         };
+        assert_eq!(you, Some(s.seat));
         mirror = Some(SeatMirror::of(&game));
         clients.push((s.seat, client));
     }
-    let mut mirror = mirror.unwrap();
-    let mut picker = SeededMoves::new(3);
+    (clients, mirror.expect("people"))
+}
+
+/// People play random moves and the computer its own seat's, until `plies` are played, every
+/// move heard by every person with the rules' hash; the computer's moves.
+async fn play_with_computer(
+    clients: &mut [(SeatIndex, Client)],
+    mirror: &mut SeatMirror,
+    computer: SeatIndex,
+    picker: &mut SeededMoves,
+    plies: usize,
+) -> usize {
     let mut by_computer = 0;
-    while mirror.moves.len() < 15 {
+    while mirror.moves.len() < plies {
         let ply = mirror.moves.len() as u32;
         let seat = mirror.seat();
         if seat != computer {
-            let notation = mirror.random_move(&mut picker);
+            let notation = mirror.random_move(picker);
             let (_, c) = clients.iter_mut().find(|(s, _)| *s == seat).unwrap();
             c.send(&ClientMessage::Move { ply, notation }).await;
         }
@@ -473,7 +465,58 @@ async fn the_computer_fills_a_table(db: Db) {
             by_computer += 1;
         }
     }
+    by_computer
+}
+
+/// With `fill_with_bots_after` 2 s: two people in a three-seat pool get the computer as
+/// their third and play with it (the computer's moves arrive as anyone's, also after the
+/// server was killed and another started on the same database), and a four-seat seek with
+/// one accepter starts with two computers.
+async fn the_computer_fills_a_table(db: Db) {
+    let key = table_pool(3);
+    let server = Killable::start(db.url(), fill_settings(&key));
+    let mut people = vec![
+        Lobby::table_guest(server.addr).await,
+        Lobby::table_guest(server.addr).await,
+    ];
+    let started = std::time::Instant::now();
+    for l in &mut people {
+        l.send(LobbyClientMessage::JoinPool { pool: key.clone() })
+            .await;
+    }
+    let mut seated = Vec::new();
+    for l in &mut people {
+        seated.push(l.seated().await);
+    }
+    let waited = started.elapsed();
+    assert!(waited >= Duration::from_secs(2), "seated after {waited:?}");
+    let game = seated[0].game.clone();
+    assert!(seated.iter().all(|s| s.game == game));
+    let players = &seated[0].players;
+    assert_eq!(players.seats.len(), 3);
+    let computers: Vec<usize> = (0..3).filter(|i| players.seats[*i].bot).collect();
+    assert_eq!(computers.len(), 1, "{players:?}");
+    let computer = computers[0] as SeatIndex;
+    // The two people play; the computer plays its own seat.
+    let (mut clients, mut mirror) = sit_people(server.addr, &game, &seated).await;
+    let mut picker = SeededMoves::new(3);
+    let by_computer =
+        play_with_computer(&mut clients, &mut mirror, computer, &mut picker, 15).await;
     assert!(by_computer >= 4, "the computer moved {by_computer} times");
+    for (_, c) in clients {
+        c.close().await;
+    }
+    // The server goes away mid-game; the next one that loads the game plays the computer's
+    // seat again.
+    server.kill();
+    let server = Killable::start(db.url(), fill_settings(&key));
+    let (mut clients, mut mirror) = sit_people(server.addr, &game, &seated).await;
+    assert_eq!(mirror.moves.len(), 15, "every acknowledged move kept");
+    let after = play_with_computer(&mut clients, &mut mirror, computer, &mut picker, 24).await;
+    assert!(
+        after >= 2,
+        "the computer moved {after} times after the restart"
+    );
     for (_, c) in clients {
         c.close().await;
     }
