@@ -10,6 +10,11 @@
 //!   grace (a reload or a reconnect keeps them) and are then removed.
 //! - Ratings are Glicko-2 per variant, shown rounded; a rating is **provisional** ("1500?")
 //!   while its deviation is above [`PROVISIONAL_DEVIATION`].
+//! - **Lobby protocol 3** adds the tables of more than two, additively: a pool and a seek may
+//!   have `seats` (absent: two), a table's seek lists its `seated` players and fills one seat
+//!   at a time (`accept_seek`, `leave_seek`), and a full table ends in
+//!   [`LobbyServerMessage::Seated`] (a seat and its token) instead of `paired`. A client of
+//!   protocol 2 is shown none of it.
 use serde::{Deserialize, Serialize};
 
 use crate::{ColorChoice, ErrorCode, SeatIndex, SeatPlayers, Side, TimeControl, http::AccountInfo};
