@@ -1689,6 +1689,19 @@ impl Lobby {
             if seek.seats <= 2 {
                 continue;
             }
+            // A seeker who left the lobby (its seek in its grace) is not seated at a game
+            // it would not know of: the seek waits for it, or expires.
+            let present = self
+                .db()
+                .in_lobby_elsewhere(
+                    String::new(),
+                    row.account.clone(),
+                    now_ms() - self.alive_ms(),
+                )
+                .await;
+            if !matches!(present, Ok(true)) {
+                continue;
+            }
             match self.start_seek(&row.id, true).await {
                 Ok(()) | Err(LobbyError::SeekGone) => {}
                 Err(e) => warn!(seek = %row.id, "filling a seek with the computer: {e}"),

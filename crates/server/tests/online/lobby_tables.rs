@@ -353,6 +353,38 @@ async fn seek_race(db: Db, nodes: usize) {
             client.close().await;
         }
     }
+    // The seeker leaves before the seek fills: it is gone for its accepter too.
+    seeker
+        .send(LobbyClientMessage::Seek {
+            terms: table_terms(3),
+        })
+        .await;
+    let seeker_name = seeker.name().to_owned();
+    let id = match seeker
+        .until(|m| {
+            matches!(m, LobbyServerMessage::SeekAdded { seek }
+                if seek.by.name == seeker_name && !earlier.contains(&seek.id))
+        })
+        .await
+    {
+        LobbyServerMessage::SeekAdded { seek } => seek.id,
+        _ => unreachable!(),
+    };
+    let first = &mut accepters[0];
+    first
+        .send(LobbyClientMessage::AcceptSeek { id: id.clone() })
+        .await;
+    first.seek_with(&id, 2).await;
+    seeker
+        .send(LobbyClientMessage::CancelSeek { id: id.clone() })
+        .await;
+    first
+        .until(|m| matches!(m, LobbyServerMessage::SeekRemoved { id: gone } if *gone == id))
+        .await;
+    first
+        .send(LobbyClientMessage::LeaveSeek { id: id.clone() })
+        .await;
+    assert_eq!(first.error().await, ErrorCode::SeekNotFound);
     // A client of protocol 2 asks for no table.
     old.send(LobbyClientMessage::Seek {
         terms: table_terms(3),
