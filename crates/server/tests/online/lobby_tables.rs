@@ -4,7 +4,9 @@
 //! a three-seat seek raced by more accepters than it has seats (exactly three seated, every
 //! time); a seat given back before the seek fills; a pool's table and a seek topped up with
 //! the computer after `fill_with_bots_after`, the computer then playing its seat's moves
-//! beside people; and version-2 lobby clients shown none of it.
+//! beside people, and again on the next server after the first was killed mid-game; and
+//! version-2 lobby clients shown none of it. On PostgreSQL the pool and the race also run
+//! with their players spread over two nodes of one database.
 use std::{
     collections::{HashMap, HashSet},
     net::SocketAddr,
@@ -131,8 +133,18 @@ async fn set_rating_at(db: &Db, account: &str, seats: u8, rating: i32) {
 /// six around 2000, joining mixed): two tables, each of one group, each player seated once
 /// with its own seat and token; then one table plays a few moves over the game websocket.
 async fn six_seat_pool_of_twelve(db: Db) {
+    six_seat_pool(db, 1).await;
+}
+
+/// The twelve spread over `nodes` servers on one database (PostgreSQL): one pool, one
+/// leader seating its tables.
+async fn six_seat_pool(db: Db, nodes: usize) {
     let key = table_pool(6);
-    let server = Server::start_on(db.url(), with_pools(vec![key.clone()])).await;
+    let mut servers = Vec::new();
+    for _ in 0..nodes {
+        servers.push(Server::start_on(db.url(), with_pools(vec![key.clone()])).await);
+    }
+    let server = &servers[0];
     let mut lobbies = Vec::new();
     let mut group: HashMap<String, bool> = HashMap::new();
     for i in 0..12 {
@@ -141,8 +153,8 @@ async fn six_seat_pool_of_twelve(db: Db) {
         let rating = if high { 2000 } else { 1200 } + 10 * (i / 2);
         set_rating_at(&db, &me.account.id, 6, rating).await;
         group.insert(me.account.name.clone(), high);
-        lobbies
-            .push(Lobby::open_with(server.addr, me.clone_signed(), SEATS_PROTOCOL_VERSION).await);
+        let node = &servers[i as usize % nodes];
+        lobbies.push(Lobby::open_with(node.addr, me.clone_signed(), SEATS_PROTOCOL_VERSION).await);
     }
     // A version-2 client sees two-seat pools only (here: none).
     let old = Lobby::open_with(server.addr, guest(server.addr).await, PROTOCOL_VERSION).await;
@@ -617,6 +629,14 @@ both!(
     lobby_tables_sqlite_three_seat_seek_race,
     lobby_tables_postgres_three_seat_seek_race
 );
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobby_tables_postgres_six_seat_pool_on_two_nodes() {
+    let Some(db) = Db::postgres().await else {
+        return;
+    };
+    six_seat_pool(db, 2).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lobby_tables_postgres_seek_race_on_two_nodes() {
     let Some(db) = Db::postgres().await else {
