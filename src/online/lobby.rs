@@ -845,7 +845,7 @@ fn handle_lobby_message(
                 players: Some(players),
             });
         }
-        LobbyServerMessage::Pong { .. } => {}
+        LobbyServerMessage::Pong { .. } | LobbyServerMessage::Seated { .. } => {}
         LobbyServerMessage::Error {
             code,
             message,

@@ -327,6 +327,7 @@ fn a_lobby_game_resigned_at_once_is_aborted_and_unrated() {
             time_control: Some(boardcraft_protocol::TimeControl::minutes(1, 0)),
             rated: true,
             color: boardcraft_protocol::ColorChoice::White,
+            seats: 2,
         },
     });
     run_all(

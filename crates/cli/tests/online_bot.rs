@@ -368,6 +368,7 @@ fn terms() -> GameTerms {
         time_control: None,
         rated: false,
         color: Default::default(),
+        seats: 2,
     }
 }
 

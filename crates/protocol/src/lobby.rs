@@ -10,9 +10,14 @@
 //!   grace (a reload or a reconnect keeps them) and are then removed.
 //! - Ratings are Glicko-2 per variant, shown rounded; a rating is **provisional** ("1500?")
 //!   while its deviation is above [`PROVISIONAL_DEVIATION`].
+//! - **Lobby protocol 3** adds the tables of more than two, additively: a pool and a seek may
+//!   have `seats` (absent: two), a table's seek lists its `seated` players and fills one seat
+//!   at a time (`accept_seek`, `leave_seek`), and a full table ends in
+//!   [`LobbyServerMessage::Seated`] (a seat and its token) instead of `paired`. A client of
+//!   protocol 2 is shown none of it.
 use serde::{Deserialize, Serialize};
 
-use crate::{ColorChoice, ErrorCode, Side, TimeControl, http::AccountInfo};
+use crate::{ColorChoice, ErrorCode, SeatIndex, SeatPlayers, Side, TimeControl, http::AccountInfo};
 
 /// The lobby websocket's path on the server.
 pub const LOBBY_PATH: &str = "/lobby";
@@ -161,18 +166,35 @@ impl GamePlayers {
 pub struct PoolKey {
     pub variant: String,
     pub time_control: TimeControl,
+    /// Protocol 3: the number of seats of the pool's tables (absent for two, as before).
+    #[serde(default = "two_seats", skip_serializing_if = "is_two_seats")]
+    pub seats: u8,
 }
 
 impl PoolKey {
-    /// `ugolki-9qum 300+3` (initial time and increment in seconds): how logs and the lobby's
-    /// tables name a pool. People see it in minutes (`5+3`), which the clients write.
+    /// A two-seat pool.
+    pub fn new(variant: impl Into<String>, time_control: TimeControl) -> PoolKey {
+        PoolKey {
+            variant: variant.into(),
+            time_control,
+            seats: 2,
+        }
+    }
+
+    /// `ugolki-9qum 300+3` (initial time and increment in seconds), and for a table of more
+    /// than two its seats (`chinese-checkers 300+3 x6`): how logs and the lobby's tables name
+    /// a pool. People see it in minutes (`5+3`), which the clients write.
     pub fn id(&self) -> String {
-        format!(
+        let mut id = format!(
             "{} {}+{}",
             self.variant,
             self.time_control.initial_ms / 1000,
             self.time_control.increment_ms / 1000
-        )
+        );
+        if self.seats != 2 {
+            id.push_str(&format!(" x{}", self.seats));
+        }
+        id
     }
 }
 
@@ -199,6 +221,13 @@ pub struct Seek {
     /// The seeker's colour.
     pub color: ColorChoice,
     pub by: PlayerInfo,
+    /// Protocol 3: the seats of the table (absent for two, as before).
+    #[serde(default = "two_seats", skip_serializing_if = "is_two_seats")]
+    pub seats: u8,
+    /// Protocol 3, a table of more than two: the players seated so far, the seeker first, in
+    /// the order they sat down (the seats are drawn when the table is full).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seated: Vec<PlayerInfo>,
 }
 
 /// A direct challenge from one player to another.
@@ -247,9 +276,13 @@ pub struct GameTerms {
     pub time_control: Option<TimeControl>,
     #[serde(default)]
     pub rated: bool,
-    /// The asker's colour (default `random`).
+    /// The asker's colour (default `random`). At a table of more than two the seats are
+    /// drawn and this is not read.
     #[serde(default)]
     pub color: ColorChoice,
+    /// Protocol 3, seeks only: the seats of the table, 2 to 6 (absent: two).
+    #[serde(default = "two_seats", skip_serializing_if = "is_two_seats")]
+    pub seats: u8,
 }
 
 /// A message from a lobby client. JSON: `{"type": "<name>", …fields}`.
@@ -268,8 +301,13 @@ pub enum LobbyClientMessage {
     Seek { terms: GameTerms },
     /// Remove one's own seek.
     CancelSeek { id: String },
-    /// Accept someone else's seek: both get `paired`.
+    /// Accept someone else's seek: both get `paired`. A seek of more than two seats: take
+    /// a seat at it (answered by `seek_added` with the seek as it is now); the one who takes
+    /// the last seat starts the game, and every seated player gets `seated`.
     AcceptSeek { id: String },
+    /// Protocol 3: give back one's seat at a seek of more than two seats that is not full
+    /// (its seeker cancels it instead).
+    LeaveSeek { id: String },
     /// Wait in a quick-pairing pool (answered by `pool_joined`). One pool at a time: joining
     /// another leaves the first.
     JoinPool { pool: PoolKey },
@@ -357,6 +395,22 @@ pub enum LobbyServerMessage {
         time_control: Option<TimeControl>,
         ws_path: String,
     },
+    /// Protocol 3: a game of more than two seats was made for this account (a full seek, a
+    /// pool's table): join it over the game websocket (`ws_path` + `?game=` + `game`) with
+    /// `token`, protocol 3.
+    Seated {
+        game: String,
+        /// This account's seat.
+        seat: SeatIndex,
+        /// The seat token (a secret, as in `GameCreated`).
+        token: String,
+        /// Every seat's player, in seat order (computer players marked `bot`).
+        players: SeatPlayers,
+        variant: String,
+        #[serde(default)]
+        time_control: Option<TimeControl>,
+        ws_path: String,
+    },
     Pong {
         n: u64,
     },
@@ -375,6 +429,7 @@ const LOBBY_CLIENT_TYPES: &[&str] = &[
     "seek",
     "cancel_seek",
     "accept_seek",
+    "leave_seek",
     "join_pool",
     "leave_pool",
     "challenge",
@@ -430,15 +485,13 @@ mod tests {
             time_control: Some(TimeControl::minutes(5, 3)),
             rated: true,
             color: ColorChoice::Random,
+            seats: 2,
         }
     }
 
     #[test]
     fn every_client_message_round_trips() {
-        let pool = PoolKey {
-            variant: "ugolki-9qum".into(),
-            time_control: TimeControl::minutes(3, 2),
-        };
+        let pool = PoolKey::new("ugolki-9qum", TimeControl::minutes(3, 2));
         let all = [
             LobbyClientMessage::Hello {
                 protocol: 2,
@@ -448,6 +501,7 @@ mod tests {
             LobbyClientMessage::Seek { terms: terms() },
             LobbyClientMessage::CancelSeek { id: "s".into() },
             LobbyClientMessage::AcceptSeek { id: "s".into() },
+            LobbyClientMessage::LeaveSeek { id: "s".into() },
             LobbyClientMessage::JoinPool { pool },
             LobbyClientMessage::LeavePool,
             LobbyClientMessage::Challenge {
@@ -474,10 +528,7 @@ mod tests {
                 MAX
             ),
             Ok(LobbyClientMessage::JoinPool {
-                pool: PoolKey {
-                    variant: "halma-8".into(),
-                    time_control: TimeControl::minutes(3, 2)
-                }
+                pool: PoolKey::new("halma-8", TimeControl::minutes(3, 2))
             })
         );
         assert_eq!(
@@ -487,7 +538,8 @@ mod tests {
                     variant: "focus".into(),
                     time_control: None,
                     rated: false,
-                    color: ColorChoice::Random
+                    color: ColorChoice::Random,
+                    seats: 2,
                 }
             })
         );
@@ -526,6 +578,61 @@ mod tests {
         let text = paired.to_json();
         assert_eq!(parse_lobby_server_message(&text).unwrap(), paired);
         assert_eq!(me.rating.unwrap().to_string(), "1500?");
+        let seated = LobbyServerMessage::Seated {
+            game: "g".into(),
+            seat: 2,
+            token: "tok".into(),
+            players: SeatPlayers {
+                seats: vec![me.clone(); 3],
+                rated: true,
+            },
+            variant: "chinese-checkers".into(),
+            time_control: Some(TimeControl::minutes(5, 3)),
+            ws_path: "/ws".into(),
+        };
+        let text = seated.to_json();
+        assert!(text.starts_with(r#"{"type":"seated","#), "{text}");
+        assert_eq!(parse_lobby_server_message(&text).unwrap(), seated);
+    }
+
+    /// Tables of more than two are additive: a two-seat pool, seek and terms are written as
+    /// version 2 wrote them, and version 2's forms read as two seats.
+    #[test]
+    fn seats_are_additive() {
+        let two = PoolKey::new("ugolki-9qum", TimeControl::minutes(3, 2));
+        let text = serde_json::to_string(&two).unwrap();
+        assert!(!text.contains("seats"), "{text}");
+        assert_eq!(two.id(), "ugolki-9qum 180+2");
+        let six = PoolKey {
+            seats: 6,
+            ..PoolKey::new("chinese-checkers", TimeControl::minutes(5, 3))
+        };
+        assert_eq!(six.id(), "chinese-checkers 300+3 x6");
+        let text = serde_json::to_string(&six).unwrap();
+        assert!(text.contains(r#""seats":6"#), "{text}");
+        assert_eq!(serde_json::from_str::<PoolKey>(&text).unwrap(), six);
+        let terms = serde_json::to_string(&terms()).unwrap();
+        assert!(!terms.contains("seats"), "{terms}");
+        assert_eq!(
+            parse_lobby_client_message(
+                r#"{"type":"seek","terms":{"variant":"chinese-checkers","seats":4}}"#,
+                MAX
+            ),
+            Ok(LobbyClientMessage::Seek {
+                terms: GameTerms {
+                    variant: "chinese-checkers".into(),
+                    time_control: None,
+                    rated: false,
+                    color: ColorChoice::Random,
+                    seats: 4,
+                }
+            })
+        );
+        let seek: Seek = serde_json::from_str(
+            r#"{"id":"s","variant":"focus","variant_title":"Focus","rated":false,"color":"random","by":{"name":"A"}}"#,
+        )
+        .unwrap();
+        assert_eq!((seek.seats, seek.seated.len()), (2, 0));
     }
 
     #[test]

@@ -366,6 +366,7 @@ async fn quick_pairing(args: &Arc<Args>) -> Vec<Seat> {
             m.parse().expect("minutes"),
             s.parse().expect("seconds"),
         ),
+        seats: 2,
     };
     let mut tasks = Vec::new();
     for _ in 0..args.games * 2 {

@@ -88,8 +88,9 @@ struct Args {
     #[arg(long)]
     allow_bots_in_pools: bool,
     /// The quick-pairing pools, in the order the lobby shows them: `variant minutes+seconds`,
-    /// comma-separated (default: ugolki-9qum 3+2, 5+3, 10+5; grasshopper 3+2, 5+3; halma-16
-    /// 10+5; focus 5+3, 10+5; gipf-basic 10+5).
+    /// and ` xN` for a table of N seats, comma-separated (default: ugolki-9qum 3+2, 5+3,
+    /// 10+5; grasshopper 3+2, 5+3; halma-16 10+5; focus 5+3, 10+5; gipf-basic 10+5; and the
+    /// tables chinese-checkers 5+3 x3, x4, x6; halma-16 10+5 x4; focus 5+3 x3, x4).
     #[arg(long)]
     pools: Option<String>,
     /// Seconds a player's seeks stay after their last lobby connection closed.
@@ -101,6 +102,13 @@ struct Args {
     /// Seconds an unanswered challenge stays.
     #[arg(long, default_value_t = 300)]
     challenge_ttl_secs: u64,
+    /// Seconds a table of more than two (a seek, a quick-pairing pool) waits for people
+    /// before the computer takes its empty seats and the game starts (default: never).
+    #[arg(long)]
+    fill_with_bots_after: Option<u64>,
+    /// The computer's level in the seats it fills: novice, amateur, strong or master.
+    #[arg(long, default_value = "amateur")]
+    bot_level: boardcraft_ai::Level,
     /// Log filter (targets, e.g. `info` or `info,boardcraft_server=debug`; default: RUST_LOG,
     /// else `info`).
     #[arg(long)]
@@ -238,6 +246,8 @@ async fn run(mut args: Args) -> Result<(), String> {
     settings.lobby.seek_grace = Duration::from_secs(args.seek_grace_secs);
     settings.lobby.max_seeks_per_account = args.max_seeks_per_player;
     settings.lobby.challenge_ttl = Duration::from_secs(args.challenge_ttl_secs.max(1));
+    settings.lobby.fill_with_bots_after = args.fill_with_bots_after.map(Duration::from_secs);
+    settings.lobby.bot_level = args.bot_level;
     if let Some(pools) = &args.pools {
         settings.lobby.pools =
             boardcraft_server::lobby::parse_pools(pools).map_err(|e| format!("--pools: {e}"))?;

@@ -72,6 +72,41 @@ pub fn pairs(waiting: &[Waiting], range: &Range) -> Vec<(usize, usize)> {
     out
 }
 
+/// The tables of `seats` players of one wave of a pool of more than two (indices into
+/// `waiting`): sorted by rating, each run of `seats` neighbours whose spread (best minus
+/// worst) is within the range the longest-waiting of them accepts sits at one table, from the
+/// lowest up; a run too spread out moves one player up. A player left out waits for the next
+/// wave (a widening range, or newcomers near them).
+pub fn tables(waiting: &[Waiting], range: &Range, seats: usize) -> Vec<Vec<usize>> {
+    let mut order: Vec<usize> = (0..waiting.len()).collect();
+    order.sort_by(|a, b| {
+        waiting[*a]
+            .rating
+            .total_cmp(&waiting[*b].rating)
+            .then_with(|| waiting[*a].account.cmp(&waiting[*b].account))
+    });
+    let mut out = Vec::new();
+    if seats < 2 {
+        return out;
+    }
+    let mut i = 0;
+    while i + seats <= order.len() {
+        let run = &order[i..i + seats];
+        let spread = waiting[run[seats - 1]].rating - waiting[run[0]].rating;
+        let waited = run.iter().map(|p| waiting[*p].waited_ms).max().unwrap_or(0);
+        let mut accounts: Vec<&str> = run.iter().map(|p| waiting[*p].account.as_str()).collect();
+        accounts.sort_unstable();
+        accounts.dedup();
+        if accounts.len() == seats && spread <= range.accepts(waited) {
+            out.push(run.to_vec());
+            i += seats;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,5 +180,44 @@ mod tests {
     #[test]
     fn never_oneself() {
         assert!(pairs(&[w("a", 1500.0, 0), w("a", 1500.0, 0)], &range()).is_empty());
+    }
+
+    #[test]
+    fn tables_of_near_ratings() {
+        let r = range();
+        // Twelve: six near 1200 and six near 2000, mixed.
+        let mut waiting = Vec::new();
+        for i in 0..6 {
+            waiting.push(w(&format!("low{i}"), 1200.0 + 10.0 * i as f64, 0));
+            waiting.push(w(&format!("high{i}"), 2000.0 + 10.0 * i as f64, 0));
+        }
+        let t = tables(&waiting, &r, 6);
+        assert_eq!(t.len(), 2);
+        for table in &t {
+            let low: Vec<bool> = table
+                .iter()
+                .map(|i| waiting[*i].account.starts_with("low"))
+                .collect();
+            assert!(low.iter().all(|l| *l == low[0]), "{table:?}");
+        }
+    }
+
+    #[test]
+    fn a_table_waits_for_its_range() {
+        let r = range();
+        let three = |waited| [w("a", 1500.0, 0), w("b", 1600.0, 0), w("c", 1750.0, waited)];
+        // A spread of 250 is accepted after 15 s by the longest-waiting.
+        assert!(tables(&three(14_999), &r, 3).is_empty());
+        assert_eq!(tables(&three(15_000), &r, 3), [vec![0, 1, 2]]);
+        // Too few for a table.
+        assert!(tables(&three(60_000)[..2], &r, 3).is_empty());
+        // A spread-out low end moves up: b, c, d sit together, a waits.
+        let four = [
+            w("a", 1000.0, 0),
+            w("b", 1500.0, 0),
+            w("c", 1520.0, 0),
+            w("d", 1540.0, 0),
+        ];
+        assert_eq!(tables(&four, &r, 3), [vec![1, 2, 3]]);
     }
 }

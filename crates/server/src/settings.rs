@@ -150,6 +150,11 @@ pub struct LobbySettings {
     pub broadcast_every: Duration,
     /// A node not heard from for this long is taken for dead.
     pub node_timeout: Duration,
+    /// A table of more than two (a seek, a pool) that waited this long is started with the
+    /// computer in its empty seats (`--fill-with-bots-after`); `None` (the default): never.
+    pub fill_with_bots_after: Option<Duration>,
+    /// The computer's level in the seats it fills.
+    pub bot_level: boardcraft_ai::Level,
 }
 
 /// The default grid of quick-pairing buttons: the shipped variants people play most, at a
@@ -166,15 +171,26 @@ pub const DEFAULT_POOLS: &[(&str, u64, u64)] = &[
     ("gipf-basic", 10, 5),
 ];
 
+/// The default quick-pairing tables of more than two: variant, minutes, seconds, seats.
+pub const DEFAULT_TABLE_POOLS: &[(&str, u64, u64, u8)] = &[
+    ("chinese-checkers", 5, 3, 3),
+    ("chinese-checkers", 5, 3, 4),
+    ("chinese-checkers", 5, 3, 6),
+    ("halma-16", 10, 5, 4),
+    ("focus", 5, 3, 3),
+    ("focus", 5, 3, 4),
+];
+
 impl Default for LobbySettings {
     fn default() -> Self {
         LobbySettings {
             pools: DEFAULT_POOLS
                 .iter()
-                .map(|(v, m, s)| PoolKey {
-                    variant: (*v).into(),
-                    time_control: TimeControl::minutes(*m, *s),
-                })
+                .map(|(v, m, s)| PoolKey::new(*v, TimeControl::minutes(*m, *s)))
+                .chain(DEFAULT_TABLE_POOLS.iter().map(|(v, m, s, n)| PoolKey {
+                    seats: *n,
+                    ..PoolKey::new(*v, TimeControl::minutes(*m, *s))
+                }))
                 .collect(),
             allow_bots_in_pools: false,
             max_seeks_per_account: 3,
@@ -190,6 +206,8 @@ impl Default for LobbySettings {
             },
             broadcast_every: Duration::from_millis(500),
             node_timeout: Duration::from_secs(10),
+            fill_with_bots_after: None,
+            bot_level: boardcraft_ai::Level::Amateur,
         }
     }
 }

@@ -820,6 +820,7 @@ fn create_block(
             .map(|(m, s)| TimeControl::minutes(m, s)),
         rated: screen.seek_rated && timed,
         color: screen.seek_color.unwrap_or(ColorChoice::Random),
+        seats: 2,
     });
     if ui
         .add_enabled(

@@ -101,6 +101,7 @@ fn run_queued(
                         time_control,
                         rated: time_control.is_some(),
                         color: ColorChoice::Random,
+                        seats: 2,
                     },
                 })
             }

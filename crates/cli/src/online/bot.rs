@@ -276,6 +276,7 @@ async fn main(args: Args) -> Result<ExitCode, String> {
             time_control: seek_clock,
             rated: !args.casual && seek_clock.is_some(),
             color: ColorChoice::Random,
+            seats: 2,
         }),
         max_games: args.max_games,
     };

@@ -655,6 +655,7 @@ async fn client(shared: &Arc<Shared>, role: Role, seed: u64) -> Result<(), Strin
     let pool = PoolKey {
         variant: shared.variant.clone(),
         time_control: shared.time_control,
+        seats: 2,
     };
     let mut last_ping = Instant::now();
     while Instant::now() < shared.deadline {
@@ -678,6 +679,7 @@ async fn client(shared: &Arc<Shared>, role: Role, seed: u64) -> Result<(), Strin
                         time_control: Some(shared.time_control),
                         rated: true,
                         color: ColorChoice::Random,
+                        seats: 2,
                     },
                 }))
                 .await

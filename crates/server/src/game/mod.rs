@@ -34,6 +34,7 @@ use crate::{
 };
 
 mod clock;
+pub mod computer;
 mod end;
 mod error;
 mod fence;
@@ -85,6 +86,21 @@ pub enum Command {
     },
     /// Another node takes the game over (or this node lost its locks): stop now.
     Handover,
+    /// Where the game stands, for the computer playing a seat (`computer.rs`).
+    Turn {
+        reply: oneshot::Sender<Turn>,
+    },
+}
+
+/// Where a game stands: the rules' position after its moves (departed seats' turns skipped),
+/// the ply of the next move, and whether it is over or waits for seats.
+pub struct Turn {
+    pub ply: u32,
+    pub position: AnyPosition,
+    pub over: bool,
+    pub started: bool,
+    /// The remaining time of the seat to move (a timed game).
+    pub remaining_ms: Option<u64>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -329,6 +345,28 @@ impl Game {
     /// The seats that left while the others played on, in the order they left.
     fn departed(&self) -> Vec<SeatIndex> {
         self.left.iter().map(|l| l.seat).collect()
+    }
+
+    /// The seat tokens of the server's computer players still playing this game (the seats
+    /// the lobby filled): whichever node runs the game plays them.
+    pub(crate) fn computer_seats(&self) -> Vec<String> {
+        let Some(players) = &self.record.players else {
+            return Vec::new();
+        };
+        if self.result.is_some() {
+            return Vec::new();
+        }
+        let departed = self.departed();
+        players
+            .players
+            .seats
+            .iter()
+            .enumerate()
+            .filter(|(seat, p)| {
+                p.bot && computer::is_computer(&p.name) && !departed.contains(&(*seat as SeatIndex))
+            })
+            .filter_map(|(seat, _)| self.record.tokens.get(seat).cloned())
+            .collect()
     }
 
     /// The seats still playing: neither finished by the rules nor left.
@@ -691,6 +729,20 @@ impl Game {
                 let _ = reply.send(self.save_file());
             }
             Command::Handover => self.moved_away.store(true, Ordering::Relaxed),
+            Command::Turn { reply } => {
+                let snapshot = self.snapshot();
+                let remaining_ms = snapshot
+                    .clocks
+                    .as_ref()
+                    .and_then(|c| c.remaining_ms.get(usize::from(self.to_move())).copied());
+                let _ = reply.send(Turn {
+                    ply: self.ply(),
+                    position: self.position.clone(),
+                    over: self.result.is_some(),
+                    started: snapshot.status == boardcraft_protocol::GameStatus::Playing,
+                    remaining_ms,
+                });
+            }
         }
     }
 

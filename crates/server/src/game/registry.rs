@@ -209,7 +209,17 @@ impl Games {
             .lock()
             .expect("not poisoned")
             .insert(id.to_owned(), (generation, tx.clone()));
+        let computers = game.computer_seats();
         tokio::spawn(game.run(rx));
+        // The computer's seats are played where the game runs, for as long as it runs here.
+        for token in computers {
+            super::computer::play_seat(
+                tx.clone(),
+                id.to_owned(),
+                token,
+                self.settings.lobby.bot_level,
+            );
+        }
         Ok(Some(tx))
     }
 

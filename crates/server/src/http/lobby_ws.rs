@@ -14,7 +14,7 @@ use axum::{
 };
 use boardcraft_protocol::{
     ErrorCode, LobbyClientMessage, LobbyServerMessage, PROTOCOL_VERSION, ParseError,
-    parse_lobby_client_message,
+    SEATS_PROTOCOL_VERSION, parse_lobby_client_message,
 };
 use tokio::sync::mpsc;
 use tracing::{debug, warn};
@@ -76,6 +76,8 @@ struct LobbySocket {
     /// The session's token hash.
     session: String,
     account: Account,
+    /// The hello's protocol (2 is not shown the tables of more than two).
+    protocol: u32,
 }
 
 impl Session for LobbySocket {
@@ -114,7 +116,7 @@ impl Session for LobbySocket {
                 }
             }
         }
-        let answer = match self.lobby.handle(&self.account, msg).await {
+        let answer = match self.lobby.handle(&self.account, self.protocol, msg).await {
             Ok(None) => return Next::Continue,
             Ok(Some(answer)) => answer,
             Err(e) => refusal(&e),
@@ -156,23 +158,27 @@ async fn connection(
     let Some(hello) = socket::first_message::<LobbySocket>(&mut socket, &settings).await else {
         return;
     };
-    let token = match hello {
+    let (token, protocol) = match hello {
         LobbyClientMessage::Hello {
             protocol,
             token,
             client,
         } => {
-            if protocol != PROTOCOL_VERSION {
+            // 2, and 3 for the tables of more than two (the same lobby, more of it shown).
+            if protocol != PROTOCOL_VERSION && protocol != SEATS_PROTOCOL_VERSION {
                 return fail(
                     &mut socket,
                     ErrorCode::UnsupportedProtocol,
-                    format!("the lobby speaks protocol {PROTOCOL_VERSION}, not {protocol}"),
+                    format!(
+                        "the lobby speaks protocol {PROTOCOL_VERSION} or \
+                         {SEATS_PROTOCOL_VERSION}, not {protocol}"
+                    ),
                     close_code::PROTOCOL,
                 )
                 .await;
             }
-            debug!(conn, %ip, client = ?client, "lobby hello");
-            token.or(presented)
+            debug!(conn, %ip, client = ?client, protocol, "lobby hello");
+            (token.or(presented), protocol)
         }
         _ => return socket::not_a_hello(&mut socket).await,
     };
@@ -202,8 +208,8 @@ async fn connection(
 
     // --- registered (events queue up from now on), then the welcome
     let (outbox, inbox) = mpsc::channel::<Utf8Bytes>(settings.outgoing_queue);
-    let welcome = match lobby.connect(conn, &account, outbox).await {
-        Ok(()) => lobby.welcome(&account).await,
+    let welcome = match lobby.connect(conn, &account, protocol, outbox).await {
+        Ok(()) => lobby.welcome(&account, protocol).await,
         Err(e) => Err(e),
     };
     let welcome = match welcome {
@@ -225,6 +231,7 @@ async fn connection(
         lobby: lobby.clone(),
         session,
         account,
+        protocol,
     };
     let reason = socket::run(
         &mut socket,

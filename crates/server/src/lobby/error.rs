@@ -30,6 +30,15 @@ pub enum LobbyError {
     SeekGone,
     #[error("that is your own seek (cancel it instead)")]
     OwnSeek,
+    /// A table of more than two asked for on a lobby connection of protocol 2.
+    #[error("tables of more than two need lobby protocol 3")]
+    BadSeats,
+    /// Taking a second seat at a seek of more than two seats.
+    #[error("you have a seat at this seek already")]
+    AlreadySeated,
+    /// Leaving a seek one has no seat at (or that is full: its game is starting).
+    #[error("you have no seat at this seek to give back")]
+    NotSeated,
 
     // --- pools
     #[error("this server has no pool {0}")]
@@ -66,14 +75,15 @@ impl Refusal for LobbyError {
         match self {
             E::AlreadyJoined => ErrorCode::AlreadyJoined,
             E::VariantNotFound(_) => ErrorCode::VariantNotFound,
-            E::TimeControlOutOfBounds => ErrorCode::BadMessage,
+            E::TimeControlOutOfBounds | E::BadSeats => ErrorCode::BadMessage,
             E::RatedWithoutClock
             | E::TooManySeeks(_)
             | E::OwnSeek
+            | E::AlreadySeated
             | E::NoBotsInPools
             | E::ChallengesSelf
             | E::TooManyChallenges(_) => ErrorCode::NotAllowed,
-            E::NotYourSeek | E::SeekGone => ErrorCode::SeekNotFound,
+            E::NotYourSeek | E::SeekGone | E::NotSeated => ErrorCode::SeekNotFound,
             E::PoolNotFound(_) => ErrorCode::PoolNotFound,
             E::NobodyNamed(_) | E::ChallengerGone => ErrorCode::PlayerNotFound,
             E::ChallengeNotFound => ErrorCode::ChallengeNotFound,

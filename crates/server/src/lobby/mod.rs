@@ -36,8 +36,8 @@ use std::{
 use axum::extract::ws::Utf8Bytes;
 use boardcraft_protocol::{
     Challenge, ChallengeEnd, ColorChoice, GameTerms, LobbyClientMessage, LobbyCounts,
-    LobbyServerMessage, PROTOCOL_VERSION, PlayerInfo, PoolInfo, PoolKey, Rating, Seek, Side,
-    TimeControl, WS_PATH,
+    LobbyServerMessage, PROTOCOL_VERSION, PlayerInfo, PoolInfo, PoolKey, Rating,
+    SEATS_PROTOCOL_VERSION, SeatIndex, Seek, Side, TimeControl, WS_PATH,
 };
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
@@ -47,7 +47,7 @@ use tracing::{debug, info, warn};
 use crate::storage::now_ms;
 use crate::{
     Settings,
-    game::{ConnId, Games, paired, rules},
+    game::{ConnId, Games, computer, paired, rules},
     pairing, secrets,
     storage::{
         Account, AccountStore, StoreError,
@@ -63,8 +63,8 @@ pub use crate::settings::{DEFAULT_POOLS, LobbySettings};
 pub use crate::storage::lobby::CHANNEL;
 pub use error::LobbyError;
 
-/// Reads a pool list: `variant minutes+seconds`, comma-separated
-/// (`ugolki-9qum 3+2, focus 10+5`).
+/// Reads a pool list: `variant minutes+seconds`, and ` xN` for tables of N seats,
+/// comma-separated (`ugolki-9qum 3+2, focus 10+5, chinese-checkers 5+3 x6`).
 pub fn parse_pools(text: &str) -> Result<Vec<PoolKey>, String> {
     text.split(',')
         .map(str::trim)
@@ -73,19 +73,31 @@ pub fn parse_pools(text: &str) -> Result<Vec<PoolKey>, String> {
             let (variant, clock) = p
                 .split_once(' ')
                 .ok_or_else(|| format!("`{p}`: write `variant minutes+seconds`"))?;
+            let (clock, seats) = match clock.trim().split_once(' ') {
+                None => (clock, 2),
+                Some((clock, seats)) => {
+                    let n = seats
+                        .trim()
+                        .strip_prefix('x')
+                        .and_then(|n| n.parse::<u8>().ok())
+                        .ok_or_else(|| format!("`{p}`: the seats are `xN` (x4)"))?;
+                    (clock, n)
+                }
+            };
             let (m, s) = clock
                 .trim()
                 .split_once('+')
                 .ok_or_else(|| format!("`{p}`: the clock is `minutes+seconds`"))?;
             let m: u64 = m.parse().map_err(|_| format!("`{p}`: bad minutes"))?;
             let s: u64 = s.parse().map_err(|_| format!("`{p}`: bad seconds"))?;
-            rules::variant_of(variant, None).map_err(|e| format!("`{p}`: {e}"))?;
+            let v = rules::variant_of(variant, None).map_err(|e| format!("`{p}`: {e}"))?;
+            rules::seated(v, usize::from(seats)).map_err(|e| format!("`{p}`: {e}"))?;
             if m == 0 {
                 return Err(format!("`{p}`: a pool needs a clock of at least a minute"));
             }
             Ok(PoolKey {
-                variant: variant.to_owned(),
-                time_control: TimeControl::minutes(m, s),
+                seats,
+                ..PoolKey::new(variant, TimeControl::minutes(m, s))
             })
         })
         .collect()
@@ -121,6 +133,8 @@ enum Wire {
 /// A lobby connection on this node.
 struct Conn {
     account: String,
+    /// The hello's protocol: 2 is not shown the tables of more than two.
+    protocol: u32,
     /// `None` once dropped for not reading (its task then closes it).
     outbox: Option<mpsc::Sender<Utf8Bytes>>,
 }
@@ -271,13 +285,19 @@ impl Lobby {
 
     /// Applies an event to the view and sends it to this node's connections it is for.
     fn deliver(&self, to: &Target, msg: LobbyServerMessage) {
+        // A seek of more than two seats leaving: version-2 clients never heard of it.
+        let table_removed;
         {
             let mut view = self.view.lock().expect("not poisoned");
+            table_removed = matches!(&msg, LobbyServerMessage::SeekRemoved { id }
+                if view.seeks.iter().any(|s| s.id == *id && s.seats > 2));
             match &msg {
-                LobbyServerMessage::SeekAdded { seek }
-                    if !view.seeks.iter().any(|s| s.id == seek.id) =>
-                {
-                    view.seeks.push(seek.clone());
+                // A seek listed already is replaced (a table's seek whose seats changed).
+                LobbyServerMessage::SeekAdded { seek } => {
+                    match view.seeks.iter_mut().find(|s| s.id == seek.id) {
+                        Some(s) => *s = seek.clone(),
+                        None => view.seeks.push(seek.clone()),
+                    }
                 }
                 LobbyServerMessage::SeekRemoved { id } => view.seeks.retain(|s| s.id != *id),
                 LobbyServerMessage::Challenge { challenge }
@@ -294,6 +314,8 @@ impl Lobby {
             }
         }
         let text = Utf8Bytes::from(msg.to_json());
+        // What a version-2 client is told: the same, less the tables of more than two.
+        let mut two_seats: Option<Option<Utf8Bytes>> = None;
         let mut local = self.local.lock().expect("not poisoned");
         for conn in local.conns.values_mut() {
             let wanted = match to {
@@ -303,8 +325,23 @@ impl Lobby {
             if !wanted {
                 continue;
             }
+            let text = if conn.protocol >= SEATS_PROTOCOL_VERSION {
+                text.clone()
+            } else {
+                match two_seats
+                    .get_or_insert_with(|| {
+                        two_seats_only(&msg)
+                            .filter(|_| !table_removed)
+                            .map(|m| Utf8Bytes::from(m.to_json()))
+                    })
+                    .clone()
+                {
+                    Some(t) => t,
+                    None => continue,
+                }
+            };
             if let Some(outbox) = &conn.outbox
-                && outbox.try_send(text.clone()).is_err()
+                && outbox.try_send(text).is_err()
             {
                 // Not reading (or gone): its task closes it; the client reconnects and gets
                 // the whole lobby.
@@ -353,12 +390,21 @@ impl Lobby {
     /// their view (events lost while the bus was away).
     async fn reread(&self) -> Result<(), StoreError> {
         let db = self.db();
-        let seeks: Vec<Seek> = db
+        let mut seeks: Vec<Seek> = db
             .seeks()
             .await?
             .iter()
             .filter_map(|r| serde_json::from_str(&r.body).ok())
             .collect();
+        let seats = db.seek_seats().await?;
+        for seek in seeks.iter_mut().filter(|s| s.seats > 2) {
+            for (_, account) in seats.iter().filter(|(id, _)| *id == seek.id) {
+                if let Ok(Some(a)) = self.accounts.account(account.clone()).await {
+                    let info = self.player(&a, &seek.variant, seek.seats).await;
+                    seek.seated.push(info);
+                }
+            }
+        }
         let challenges: Vec<Challenge> = db
             .challenges()
             .await?
@@ -381,7 +427,7 @@ impl Lobby {
             }
         }
         for s in &seeks {
-            if !old_seeks.iter().any(|o| o.id == s.id) {
+            if !old_seeks.iter().any(|o| o == s) {
                 self.deliver(
                     &Target::All,
                     LobbyServerMessage::SeekAdded { seek: s.clone() },
@@ -454,6 +500,7 @@ impl Lobby {
         &self,
         conn: ConnId,
         account: &Account,
+        protocol: u32,
         outbox: mpsc::Sender<Utf8Bytes>,
     ) -> Result<(), StoreError> {
         let first = {
@@ -462,6 +509,7 @@ impl Lobby {
                 conn,
                 Conn {
                     account: account.id.clone(),
+                    protocol,
                     outbox: Some(outbox),
                 },
             );
@@ -528,6 +576,17 @@ impl Lobby {
             self.ask_for_wave().await;
         }
         db.orphan_seeks(account.to_owned(), Some(now_ms())).await?;
+        // Seats taken at others' seeks are given back at once (a table should not wait for
+        // someone who left).
+        for seek in db.seeks_seated_at(account.to_owned()).await? {
+            if db
+                .leave_seek_seat(seek.clone(), account.to_owned())
+                .await?
+                .is_some()
+            {
+                self.seek_changed(&seek).await;
+            }
+        }
         for c in db.take_challenges_from(account.to_owned()).await? {
             self.challenge_removed(&c, ChallengeEnd::Expired).await;
         }
@@ -551,23 +610,59 @@ impl Lobby {
     }
 
     /// The answer to a hello: the whole lobby as this account sees it.
-    pub async fn welcome(&self, account: &Account) -> Result<LobbyServerMessage, StoreError> {
+    /// The answer to a hello of `protocol` (2 is not shown the tables of more than two,
+    /// nor ratings of them).
+    pub async fn welcome(
+        &self,
+        account: &Account,
+        protocol: u32,
+    ) -> Result<LobbyServerMessage, StoreError> {
+        let seats = protocol >= SEATS_PROTOCOL_VERSION;
         let waiting_in = self
             .db()
             .pool_of(account.id.clone())
             .await?
-            .and_then(|id| self.pool_by_id(&id));
-        let ratings = self.ratings_of(&account.id).await;
-        let playing = self.playing(&account.id).await;
+            .and_then(|id| self.pool_by_id(&id))
+            .filter(|p| seats || p.seats == 2);
+        let mut ratings = self.ratings_of(&account.id).await;
+        let mut playing = self.playing(&account.id).await;
+        if !seats {
+            ratings.retain(|r| r.seats == 2);
+            let mut two = Vec::with_capacity(playing.len());
+            for game in playing {
+                // A game of more than two seats is for clients of protocol 3.
+                if matches!(
+                    self.db().seat_account(game.clone(), true).await,
+                    Ok(Some(_))
+                ) {
+                    two.push(game);
+                }
+            }
+            playing = two;
+        }
         let view = self.view.lock().expect("not poisoned");
         Ok(LobbyServerMessage::Welcome {
-            protocol: PROTOCOL_VERSION,
+            protocol: if seats {
+                SEATS_PROTOCOL_VERSION
+            } else {
+                PROTOCOL_VERSION
+            },
             server: crate::SERVER_NAME.into(),
             account: info_of(account),
             ratings,
-            pools: view.pools.clone(),
+            pools: view
+                .pools
+                .iter()
+                .filter(|p| seats || p.pool.seats == 2)
+                .cloned()
+                .collect(),
             waiting_in,
-            seeks: view.seeks.clone(),
+            seeks: view
+                .seeks
+                .iter()
+                .filter(|s| seats || s.seats == 2)
+                .cloned()
+                .collect(),
             challenges: view
                 .challenges
                 .iter()
@@ -589,37 +684,36 @@ impl Lobby {
 
     // ----- ratings and games
 
-    /// The account's rating in `variant` (a new player's when it has none).
-    async fn rating(&self, account: &str, variant: &str) -> Rating {
-        match paired::rating_in(self.accounts.as_ref(), account, variant).await {
+    /// The account's rating in `variant` at a table of `seats` (a new player's when it has
+    /// none).
+    async fn rating(&self, account: &str, variant: &str, seats: u8) -> Rating {
+        match paired::rating_at(self.accounts.as_ref(), account, variant, seats).await {
             Ok(r) => r,
             Err(e) => {
                 warn!("reading a rating: {e}");
-                let g = crate::storage::Glicko::default();
+                let g = crate::ratings::fresh(usize::from(seats));
                 Rating {
                     variant: variant.to_owned(),
                     rating: g.rating,
                     deviation: g.deviation,
                     volatility: g.volatility,
                     games: 0,
-                    seats: 2,
+                    seats,
                 }
             }
         }
     }
 
-    /// The account's two-seat ratings (the lobby pairs two seats; protocol 2 knows no more).
+    /// The account's ratings (at every table; the welcome of protocol 2 keeps the two-seat
+    /// ones).
     async fn ratings_of(&self, account: &str) -> Vec<Rating> {
-        let mut ratings = self
-            .accounts
+        self.accounts
             .ratings(account.to_owned())
             .await
             .unwrap_or_else(|e| {
                 warn!("reading ratings: {e}");
                 Vec::new()
-            });
-        ratings.retain(|r| r.seats == 2);
-        ratings
+            })
     }
 
     /// The account's games being played.
@@ -634,10 +728,10 @@ impl Lobby {
             })
     }
 
-    async fn player(&self, account: &Account, variant: &str) -> PlayerInfo {
+    async fn player(&self, account: &Account, variant: &str, seats: u8) -> PlayerInfo {
         PlayerInfo {
             name: account.name.clone(),
-            rating: Some(self.rating(&account.id, variant).await.short()),
+            rating: Some(self.rating(&account.id, variant, seats).await.short()),
             bot: account.bot,
             guest: account.is_guest(),
         }
@@ -714,17 +808,37 @@ impl Lobby {
     /// Handles a request of a signed-in connection: the direct answer, if any (a pong), or
     /// why it was refused. Everything else arrives as events, on every connection it
     /// concerns.
+    /// A client of `protocol` 2 has no tables of more than two: it cannot seek, join or
+    /// accept one (as if it were not there).
     pub async fn handle(
         &self,
         me: &Account,
+        protocol: u32,
         msg: LobbyClientMessage,
     ) -> Result<Option<LobbyServerMessage>, LobbyError> {
+        if protocol < SEATS_PROTOCOL_VERSION {
+            match &msg {
+                LobbyClientMessage::Seek { terms } if terms.seats != 2 => {
+                    return Err(LobbyError::BadSeats);
+                }
+                LobbyClientMessage::JoinPool { pool } if pool.seats != 2 => {
+                    return Err(LobbyError::PoolNotFound(pool.id()));
+                }
+                LobbyClientMessage::AcceptSeek { id } | LobbyClientMessage::LeaveSeek { id }
+                    if self.is_table_seek(id).await? =>
+                {
+                    return Err(LobbyError::SeekGone);
+                }
+                _ => {}
+            }
+        }
         let done = match msg {
             LobbyClientMessage::Hello { .. } => Err(LobbyError::AlreadyJoined),
             LobbyClientMessage::Ping { n } => return Ok(Some(LobbyServerMessage::Pong { n })),
             LobbyClientMessage::Seek { terms } => self.seek(me, terms).await,
             LobbyClientMessage::CancelSeek { id } => self.cancel_seek(me, id).await,
             LobbyClientMessage::AcceptSeek { id } => self.accept_seek(me, id).await,
+            LobbyClientMessage::LeaveSeek { id } => self.leave_seek(me, id).await,
             LobbyClientMessage::JoinPool { pool } => self.join_pool(me, pool).await,
             LobbyClientMessage::LeavePool => self.leave_pool(me).await,
             LobbyClientMessage::Challenge { to, terms } => self.challenge(me, to, terms).await,
@@ -754,6 +868,12 @@ impl Lobby {
 
     async fn seek(&self, me: &Account, terms: GameTerms) -> Result<(), LobbyError> {
         let variant_title = Self::check_terms(&terms)?;
+        if terms.seats != 2 {
+            let variant =
+                rules::variant_of(&terms.variant, None).map_err(LobbyError::VariantNotFound)?;
+            rules::seated(variant, usize::from(terms.seats)).map_err(LobbyError::Pairing)?;
+        }
+        let by = self.player(me, &terms.variant, terms.seats).await;
         let seek = Seek {
             id: secrets::game_id(),
             variant: terms.variant.clone(),
@@ -761,7 +881,13 @@ impl Lobby {
             time_control: terms.time_control,
             rated: terms.rated,
             color: terms.color,
-            by: self.player(me, &terms.variant).await,
+            seated: if terms.seats > 2 {
+                vec![by.clone()]
+            } else {
+                Vec::new()
+            },
+            by,
+            seats: terms.seats,
         };
         let row = SeekRow {
             id: seek.id.clone(),
@@ -770,7 +896,7 @@ impl Lobby {
             body: serde_json::to_string(&seek).expect("a seek serialises"),
         };
         let max = self.pool_settings().max_seeks_per_account;
-        if !self.db().add_seek(row, max).await? {
+        if !self.db().add_seek(row, seek.seats, max).await? {
             return Err(LobbyError::TooManySeeks(max));
         }
         info!(seek = %seek.id, account = %me.id, variant = %seek.variant, "seek");
@@ -794,6 +920,10 @@ impl Lobby {
         let seek = db.seek(id.clone()).await?.ok_or(LobbyError::SeekGone)?;
         if seek.account == me.id {
             return Err(LobbyError::OwnSeek);
+        }
+        let body = seek_of(&seek)?;
+        if body.seats > 2 {
+            return self.take_seat(me, body).await;
         }
         let seeker = self
             .accounts
@@ -830,6 +960,250 @@ impl Lobby {
         Ok(())
     }
 
+    // ----- tables of more than two
+
+    /// Whether `id` is an open seek of more than two seats.
+    async fn is_table_seek(&self, id: &str) -> Result<bool, LobbyError> {
+        Ok(match self.db().seek(id.to_owned()).await? {
+            Some(row) => seek_of(&row)?.seats > 2,
+            None => false,
+        })
+    }
+
+    /// `me` takes a seat at a seek of more than two seats: the seek as it is now goes to
+    /// everyone, and the one who takes the last seat starts the game.
+    async fn take_seat(&self, me: &Account, seek: Seek) -> Result<(), LobbyError> {
+        let db = self.db();
+        let Some((filled, seats)) = db
+            .take_seek_seat(seek.id.clone(), me.id.clone(), now_ms())
+            .await?
+        else {
+            // Gone or full (of several accepters at once, those past the last seat), or the
+            // account sits there already.
+            let seated = db
+                .seek_seats()
+                .await?
+                .iter()
+                .any(|(s, a)| *s == seek.id && *a == me.id);
+            return Err(if seated {
+                LobbyError::AlreadySeated
+            } else {
+                LobbyError::SeekGone
+            });
+        };
+        info!(seek = %seek.id, account = %me.id, filled, seats, "took a seat at a seek");
+        if filled < seats {
+            self.seek_changed(&seek.id).await;
+            return Ok(());
+        }
+        self.start_seek(&seek.id, false).await
+    }
+
+    /// `me` gives back its seat at a seek of more than two seats.
+    async fn leave_seek(&self, me: &Account, id: String) -> Result<(), LobbyError> {
+        if self
+            .db()
+            .leave_seek_seat(id.clone(), me.id.clone())
+            .await?
+            .is_none()
+        {
+            return Err(LobbyError::NotSeated);
+        }
+        info!(seek = %id, account = %me.id, "left a seat at a seek");
+        self.seek_changed(&id).await;
+        Ok(())
+    }
+
+    /// Tells everyone the seek `id` as it is now (its seated players): a `seek_added` of a
+    /// seek a client lists already replaces it.
+    async fn seek_changed(&self, id: &str) {
+        let seek = async {
+            let Some(row) = self.db().seek(id.to_owned()).await? else {
+                return Ok::<_, LobbyError>(None);
+            };
+            let mut seek = seek_of(&row)?;
+            seek.seated = vec![seek.by.clone()];
+            for (_, account) in self
+                .db()
+                .seek_seats()
+                .await?
+                .into_iter()
+                .filter(|(s, _)| s == id)
+            {
+                if let Some(a) = self.accounts.account(account).await? {
+                    let info = self.player(&a, &seek.variant, seek.seats).await;
+                    seek.seated.push(info);
+                }
+            }
+            Ok(Some(seek))
+        }
+        .await;
+        match seek {
+            Ok(Some(seek)) => {
+                self.publish(Target::All, LobbyServerMessage::SeekAdded { seek })
+                    .await;
+                // Its game may have started (or it was cancelled) between the read and the
+                // event, whose `seek_removed` then went out before this: say it again, so
+                // that nobody keeps a seek that is gone.
+                if matches!(self.db().seek(id.to_owned()).await, Ok(None)) {
+                    self.publish(
+                        Target::All,
+                        LobbyServerMessage::SeekRemoved { id: id.to_owned() },
+                    )
+                    .await;
+                }
+            }
+            Ok(None) => {}
+            Err(e) => warn!(seek = %id, "telling a seek's seats: {e}"),
+        }
+    }
+
+    /// Starts the game of the seek `id` of more than two seats with the players seated at
+    /// it, and the computer in the empty seats when `with_bots` (else it must be full).
+    /// Whoever takes the seek's row starts it: of the last accepter and the leader filling
+    /// it with bots, one does.
+    async fn start_seek(&self, id: &str, with_bots: bool) -> Result<(), LobbyError> {
+        let db = self.db();
+        let row = db
+            .take_seek(id.to_owned(), None)
+            .await?
+            .ok_or(LobbyError::SeekGone)?;
+        let seated = db.take_seek_seats(id.to_owned()).await?;
+        self.publish(
+            Target::All,
+            LobbyServerMessage::SeekRemoved { id: id.to_owned() },
+        )
+        .await;
+        let seek = seek_of(&row)?;
+        let mut players = vec![row.account.clone()];
+        players.extend(seated);
+        if players.len() < usize::from(seek.seats) && !with_bots {
+            warn!(seek = %id, seated = players.len(), seats = seek.seats, "a seek started short of players");
+            return Err(LobbyError::SeekGone);
+        }
+        self.table(
+            &seek.variant,
+            seek.time_control,
+            seek.rated,
+            seek.seats,
+            players,
+        )
+        .await?;
+        Ok(())
+    }
+
+    /// The computer's accounts for a table's empty seats: `n` of them, made the first time
+    /// (bot accounts, as the operator's `make-bot` marks them).
+    async fn computers(&self, n: usize) -> Result<Vec<String>, LobbyError> {
+        let mut ids = Vec::with_capacity(n);
+        for i in 1..=n {
+            let name = computer::computer_name(i);
+            let account = match self.accounts.account_by_name(name.clone()).await? {
+                Some(a) => a,
+                None => {
+                    let account = Account {
+                        id: secrets::invite(),
+                        name: name.clone(),
+                        password_hash: None,
+                        telegram_id: None,
+                        bot: true,
+                        created_ms: now_ms(),
+                    };
+                    match self.accounts.create_account(account.clone()).await {
+                        Ok(()) => {
+                            info!(account = %account.id, name = %name, "the computer's account created");
+                            account
+                        }
+                        // Made meanwhile (another node, another table).
+                        Err(StoreError::Conflict(_)) => self
+                            .accounts
+                            .account_by_name(name.clone())
+                            .await?
+                            .ok_or_else(|| StoreError::Backend(format!("{name} is gone")))?,
+                        Err(e) => return Err(e.into()),
+                    }
+                }
+            };
+            ids.push(account.id);
+        }
+        Ok(ids)
+    }
+
+    /// Makes the game of a table of more than two: `players` (accounts, fewer than `seats`
+    /// when the computer fills the rest) seated at random, each told its seat and token with
+    /// `seated`, and the computer's seats played by the server.
+    async fn table(
+        &self,
+        variant: &str,
+        time_control: Option<TimeControl>,
+        rated: bool,
+        seats: u8,
+        players: Vec<String>,
+    ) -> Result<String, LobbyError> {
+        let people = players.len();
+        let missing = usize::from(seats).saturating_sub(people);
+        let computers = self.computers(missing).await?;
+        let mut accounts: Vec<(String, bool)> = players.into_iter().map(|a| (a, false)).collect();
+        accounts.extend(computers.into_iter().map(|a| (a, true)));
+        let accounts = shuffled(accounts);
+        for (a, computer) in &accounts {
+            if *computer {
+                continue;
+            }
+            if self.db().leave_pool(a.clone()).await?.is_some() {
+                self.publish_to(&[a], LobbyServerMessage::PoolLeft).await;
+            }
+            // Seated here: its seats at other seeks are given back (one table at a time).
+            for seek in self.db().seeks_seated_at(a.clone()).await? {
+                if self
+                    .db()
+                    .leave_seek_seat(seek.clone(), a.clone())
+                    .await?
+                    .is_some()
+                {
+                    self.seek_changed(&seek).await;
+                }
+            }
+        }
+        let made = paired::create_seated_game(
+            &self.games,
+            paired::SeatedGame {
+                variant: variant.to_owned(),
+                time_control,
+                rated,
+                accounts: accounts.iter().map(|(a, _)| a.clone()).collect(),
+            },
+        )
+        .await?;
+        info!(game = %made.game, variant, seats, people, computers = missing, rated, "a table seated");
+        if missing > 0 {
+            // Loaded now, so that the computer sits down and plays (it plays wherever the
+            // game runs: the node its players' connections are routed to takes it over).
+            if let Err(e) = self.games.task(&made.game).await {
+                warn!(game = %made.game, "starting a game with the computer: {e}");
+            }
+        }
+        for (seat, ((account, computer), token)) in accounts.iter().zip(&made.tokens).enumerate() {
+            if *computer {
+                continue;
+            }
+            self.publish_to(
+                &[account],
+                LobbyServerMessage::Seated {
+                    game: made.game.clone(),
+                    seat: seat as SeatIndex,
+                    token: token.clone(),
+                    players: made.players.clone(),
+                    variant: variant.to_owned(),
+                    time_control,
+                    ws_path: WS_PATH.into(),
+                },
+            )
+            .await;
+        }
+        Ok(made.game)
+    }
+
     async fn join_pool(&self, me: &Account, pool: PoolKey) -> Result<(), LobbyError> {
         if !self.pool_settings().pools.contains(&pool) {
             return Err(LobbyError::PoolNotFound(pool.id()));
@@ -837,7 +1211,7 @@ impl Lobby {
         if me.bot && !self.pool_settings().allow_bots_in_pools {
             return Err(LobbyError::NoBotsInPools);
         }
-        let rating = self.rating(&me.id, &pool.variant).await;
+        let rating = self.rating(&me.id, &pool.variant, pool.seats).await;
         self.db()
             .join_pool(PoolEntry {
                 account: me.id.clone(),
@@ -890,8 +1264,8 @@ impl Lobby {
         }
         let challenge = Challenge {
             id: secrets::game_id(),
-            from: self.player(me, &terms.variant).await,
-            to: self.player(&target, &terms.variant).await,
+            from: self.player(me, &terms.variant, 2).await,
+            to: self.player(&target, &terms.variant, 2).await,
             variant: terms.variant.clone(),
             variant_title,
             time_control: terms.time_control,
@@ -1127,8 +1501,19 @@ impl Lobby {
         let mut paired: HashSet<String> = HashSet::new();
         let mut games: Vec<(&PoolKey, String, String)> = Vec::new();
         let mut waiting_n = 0;
+        let mut tables: Vec<(&PoolKey, Vec<String>)> = Vec::new();
         for key in &settings.pools {
             let id = key.id();
+            if key.seats > 2 {
+                match self
+                    .table_wave(key, &entries, now, &settings, &mut paired)
+                    .await
+                {
+                    Ok(mut t) => tables.append(&mut t),
+                    Err(e) => warn!(pool = %id, "taking a wave's tables: {e}"),
+                }
+                continue;
+            }
             let waiting: Vec<pairing::Waiting> = entries
                 .iter()
                 .filter(|e| e.pool == id)
@@ -1164,7 +1549,30 @@ impl Lobby {
             }
         }
         let taken_in = wave_start.elapsed();
-        let made = games.len();
+        let made = games.len() + tables.len();
+        futures_util::stream::iter(tables)
+            .for_each_concurrent(
+                WAVE_GAMES_AT_ONCE,
+                |(key, players): (&PoolKey, Vec<String>)| async move {
+                    let result = self
+                        .table(
+                            &key.variant,
+                            Some(key.time_control),
+                            true,
+                            key.seats,
+                            players,
+                        )
+                        .await;
+                    if let Err(e) = result {
+                        warn!(pool = %key.id(), "making a pool's table failed: {e}");
+                    }
+                },
+            )
+            .await;
+        if let Some(after) = settings.fill_with_bots_after {
+            self.fill_seeks_with_bots(now - after.as_millis() as i64)
+                .await;
+        }
         futures_util::stream::iter(games)
             .for_each_concurrent(
                 WAVE_GAMES_AT_ONCE,
@@ -1211,6 +1619,94 @@ impl Lobby {
             }
         }
         Ok(())
+    }
+
+    /// One wave of a pool of more than two seats: the tables of players near in rating
+    /// (`pairing::tables`), and, once the longest-waiting have waited
+    /// `fill_with_bots_after`, tables of whoever waits, the computer in the empty seats.
+    /// Each table taken from the pool atomically (all its players or none); the players
+    /// taken are added to `taken`.
+    async fn table_wave<'k>(
+        &self,
+        key: &'k PoolKey,
+        entries: &[PoolEntry],
+        now: i64,
+        settings: &LobbySettings,
+        taken: &mut HashSet<String>,
+    ) -> Result<Vec<(&'k PoolKey, Vec<String>)>, StoreError> {
+        let id = key.id();
+        let seats = usize::from(key.seats);
+        let mut waiting: Vec<&PoolEntry> = entries.iter().filter(|e| e.pool == id).collect();
+        let near: Vec<pairing::Waiting> = waiting
+            .iter()
+            .map(|e| pairing::Waiting {
+                account: e.account.clone(),
+                rating: e.rating,
+                waited_ms: now - e.joined_ms,
+            })
+            .collect();
+        let mut tables: Vec<Vec<String>> = pairing::tables(&near, &settings.range, seats)
+            .into_iter()
+            .map(|t| t.into_iter().map(|i| near[i].account.clone()).collect())
+            .collect();
+        if let Some(after) = settings.fill_with_bots_after {
+            // The rest, longest-waiting first, in tables of up to `seats`: a table whose
+            // first player waited long enough starts with the computer beside them.
+            waiting.retain(|e| !tables.iter().flatten().any(|a| *a == e.account));
+            waiting.sort_by_key(|e| (e.joined_ms, e.account.clone()));
+            for chunk in waiting.chunks(seats) {
+                if now - chunk[0].joined_ms >= after.as_millis() as i64 {
+                    tables.push(chunk.iter().map(|e| e.account.clone()).collect());
+                }
+            }
+        }
+        if tables.is_empty() {
+            return Ok(Vec::new());
+        }
+        let ok = self.db().take_tables(id, tables.clone()).await?;
+        let mut out = Vec::new();
+        for (table, ok) in tables.into_iter().zip(ok) {
+            if ok {
+                taken.extend(table.iter().cloned());
+                out.push((key, table));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Starts the seeks of more than two seats made before `before_ms` with the computer in
+    /// their empty seats.
+    async fn fill_seeks_with_bots(&self, before_ms: i64) {
+        let rows = match self.db().seeks().await {
+            Ok(r) => r,
+            Err(e) => {
+                warn!("reading the seeks to fill: {e}");
+                return;
+            }
+        };
+        for row in rows.iter().filter(|r| r.created_ms <= before_ms) {
+            let Ok(seek) = seek_of(row) else { continue };
+            if seek.seats <= 2 {
+                continue;
+            }
+            // A seeker who left the lobby (its seek in its grace) is not seated at a game
+            // it would not know of: the seek waits for it, or expires.
+            let present = self
+                .db()
+                .in_lobby_elsewhere(
+                    String::new(),
+                    row.account.clone(),
+                    now_ms() - self.alive_ms(),
+                )
+                .await;
+            if !matches!(present, Ok(true)) {
+                continue;
+            }
+            match self.start_seek(&row.id, true).await {
+                Ok(()) | Err(LobbyError::SeekGone) => {}
+                Err(e) => warn!(seek = %row.id, "filling a seek with the computer: {e}"),
+            }
+        }
     }
 
     /// The game of two players a wave paired: rated, colours drawn.
@@ -1264,4 +1760,37 @@ fn variant_title(name: &str) -> String {
     rules::variant_of(name, None)
         .map(|v| v.title.clone())
         .unwrap_or_else(|_| name.to_owned())
+}
+
+/// What a client of protocol 2 is told of `msg`: the same, less the tables of more than two
+/// (`None`: nothing).
+fn two_seats_only(msg: &LobbyServerMessage) -> Option<LobbyServerMessage> {
+    match msg {
+        LobbyServerMessage::SeekAdded { seek } if seek.seats != 2 => None,
+        LobbyServerMessage::Seated { .. } => None,
+        LobbyServerMessage::Pools { pools } => Some(LobbyServerMessage::Pools {
+            pools: pools
+                .iter()
+                .filter(|p| p.pool.seats == 2)
+                .cloned()
+                .collect(),
+        }),
+        other => Some(other.clone()),
+    }
+}
+
+/// The protocol's seek a row keeps.
+fn seek_of(row: &SeekRow) -> Result<Seek, LobbyError> {
+    serde_json::from_str(&row.body).map_err(|e| LobbyError::BrokenRow {
+        what: "seek",
+        why: e.to_string(),
+    })
+}
+
+/// Draws the seats: each player's seat at the table, at random.
+fn shuffled<T>(mut v: Vec<T>) -> Vec<T> {
+    for i in (1..v.len()).rev() {
+        v.swap(i, secrets::seat(i + 1));
+    }
+    v
 }

@@ -94,8 +94,29 @@ pub trait LobbyStore: Send + Sync {
     /// challenges removed.
     fn sweep_absent(&self, now_ms: i64) -> StoreFuture<'_, (Vec<String>, Vec<ChallengeRow>)>;
 
-    /// Stores a seek unless its owner has `max` open already (`false` then).
-    fn add_seek(&self, seek: SeekRow, max: u32) -> StoreFuture<'_, bool>;
+    /// Stores a seek of `seats` seats unless its owner has `max` open already (`false` then).
+    fn add_seek(&self, seek: SeekRow, seats: u8, max: u32) -> StoreFuture<'_, bool>;
+    /// `account` takes a seat at the seek `id` (of more than two seats): the seats taken now
+    /// and the seek's seats, or `None` (refused: no such seek, it is full, it is the
+    /// account's own, or the account sits there already). One atomic statement: however many
+    /// accept at once, at most the seek's seats are taken.
+    fn take_seek_seat(
+        &self,
+        id: String,
+        account: String,
+        now_ms: i64,
+    ) -> StoreFuture<'_, Option<(u8, u8)>>;
+    /// `account` gives back its seat at the seek `id`: the seats taken now, or `None` (it had
+    /// none there, or the seek is full and being started).
+    fn leave_seek_seat(&self, id: String, account: String) -> StoreFuture<'_, Option<u8>>;
+    /// Who took seats at the open seeks (their seekers aside): `(seek, account)`, in the order
+    /// they sat down.
+    fn seek_seats(&self) -> StoreFuture<'_, Vec<(String, String)>>;
+    /// The open seeks, not full, where `account` took a seat.
+    fn seeks_seated_at(&self, account: String) -> StoreFuture<'_, Vec<String>>;
+    /// Removes the seats of the seek `id` (which its starter took just before): who sat at
+    /// it, in the order they sat down.
+    fn take_seek_seats(&self, id: String) -> StoreFuture<'_, Vec<String>>;
     fn seeks(&self) -> StoreFuture<'_, Vec<SeekRow>>;
     fn seek(&self, id: String) -> StoreFuture<'_, Option<SeekRow>>;
     /// Removes the seek and answers it (`None`: gone already, or not `owner`'s).
@@ -118,6 +139,10 @@ pub trait LobbyStore: Send + Sync {
     /// one pair's failing does not stop the others), in one round trip. Whether each was
     /// taken, in order.
     fn take_pairs(&self, pool: String, pairs: Vec<(String, String)>) -> StoreFuture<'_, Vec<bool>>;
+    /// A wave's tables at once: each table's players leave `pool` if every one of them is
+    /// still in it, else none does (one table's failing does not stop the others). Whether
+    /// each was taken, in order.
+    fn take_tables(&self, pool: String, tables: Vec<Vec<String>>) -> StoreFuture<'_, Vec<bool>>;
 
     fn add_challenge(&self, challenge: ChallengeRow) -> StoreFuture<'_, ()>;
     fn challenges(&self) -> StoreFuture<'_, Vec<ChallengeRow>>;
@@ -326,7 +351,7 @@ impl LobbyStore for SqliteStore {
         }))
     }
 
-    fn add_seek(&self, seek: SeekRow, max: u32) -> StoreFuture<'_, bool> {
+    fn add_seek(&self, seek: SeekRow, seats: u8, max: u32) -> StoreFuture<'_, bool> {
         Box::pin(self.with(move |c| {
             c.execute(
                 sql::ADD_SEEK,
@@ -335,11 +360,73 @@ impl LobbyStore for SqliteStore {
                     seek.account,
                     seek.created_ms,
                     seek.body,
+                    seats as i64,
                     max as i64
                 ],
             )
             .map(|n| n == 1)
             .map_err(backend)
+        }))
+    }
+
+    fn take_seek_seat(
+        &self,
+        id: String,
+        account: String,
+        now_ms: i64,
+    ) -> StoreFuture<'_, Option<(u8, u8)>> {
+        // One closure: the writer runs it alone, so the check and the seat are atomic.
+        Box::pin(self.with(move |c| {
+            let taken: Option<(i64, i64)> = c
+                .query_row(sql::SQLITE_TAKE_SEEK_SEAT, params![id, account], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+                .optional()
+                .map_err(backend)?;
+            let Some((filled, seats)) = taken else {
+                return Ok(None);
+            };
+            c.execute(sql::SQLITE_ADD_SEEK_SEAT, params![id, account, now_ms])
+                .map_err(backend)?;
+            Ok(Some((filled as u8, seats as u8)))
+        }))
+    }
+
+    fn leave_seek_seat(&self, id: String, account: String) -> StoreFuture<'_, Option<u8>> {
+        Box::pin(self.with(move |c| {
+            let gone = c
+                .execute(sql::SQLITE_LEAVE_SEEK_SEAT, params![id, account])
+                .map_err(backend)?;
+            if gone == 0 {
+                return Ok(None);
+            }
+            let filled: i64 = c
+                .query_row(sql::SQLITE_SEEK_SEAT_FREED, params![id], |r| r.get(0))
+                .map_err(backend)?;
+            Ok(Some(filled as u8))
+        }))
+    }
+
+    fn seek_seats(&self) -> StoreFuture<'_, Vec<(String, String)>> {
+        Box::pin(self.with(|c| sqlite_rows(c, sql::SEEK_SEATS, [], |r| Ok((r.get(0)?, r.get(1)?)))))
+    }
+
+    fn seeks_seated_at(&self, account: String) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(
+            self.with(move |c| {
+                sqlite_rows(c, sql::SEEKS_SEATED_AT, params![account], |r| r.get(0))
+            }),
+        )
+    }
+
+    fn take_seek_seats(&self, id: String) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(self.with(move |c| {
+            let mut seats: Vec<(String, i64)> =
+                sqlite_rows(c, sql::TAKE_SEEK_SEATS, params![id], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })?;
+            seats.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+            Ok(seats.into_iter().map(|(a, _)| a).collect())
         }))
     }
 
@@ -377,9 +464,11 @@ impl LobbyStore for SqliteStore {
     }
 
     fn expire_seeks(&self, before_ms: i64) -> StoreFuture<'_, Vec<String>> {
-        Box::pin(
-            self.with(move |c| sqlite_rows(c, sql::EXPIRE_SEEKS, params![before_ms], |r| r.get(0))),
-        )
+        Box::pin(self.with(move |c| {
+            let gone = sqlite_rows(c, sql::EXPIRE_SEEKS, params![before_ms], |r| r.get(0))?;
+            c.execute(sql::FORGET_SEEK_SEATS, []).map_err(backend)?;
+            Ok(gone)
+        }))
     }
 
     fn join_pool(&self, e: PoolEntry) -> StoreFuture<'_, ()> {
@@ -433,6 +522,30 @@ impl LobbyStore for SqliteStore {
                 .iter()
                 .map(|(a, b)| sqlite_take_pair(c, &pool, a, b))
                 .collect()
+        }))
+    }
+
+    fn take_tables(&self, pool: String, tables: Vec<Vec<String>>) -> StoreFuture<'_, Vec<bool>> {
+        // One closure: every table checked and taken while nothing else writes.
+        Box::pin(self.with(move |c| {
+            let mut taken = Vec::with_capacity(tables.len());
+            for table in &tables {
+                let mut all = true;
+                for a in table {
+                    let n: i64 = c
+                        .query_row(sql::SQLITE_IN_POOL, params![pool, a], |r| r.get(0))
+                        .map_err(backend)?;
+                    all &= n == 1;
+                }
+                if all {
+                    for a in table {
+                        c.query_row(sql::LEAVE_POOL, params![a], |r| r.get::<_, String>(0))
+                            .map_err(backend)?;
+                    }
+                }
+                taken.push(all);
+            }
+            Ok(taken)
         }))
     }
 
@@ -709,17 +822,103 @@ impl LobbyStore for PostgresStore {
         })
     }
 
-    fn add_seek(&self, s: SeekRow, max: u32) -> StoreFuture<'_, bool> {
+    fn add_seek(&self, s: SeekRow, seats: u8, max: u32) -> StoreFuture<'_, bool> {
         Box::pin(async move {
             let n = self
                 .client()
                 .execute(
                     sql::ADD_SEEK,
-                    &[&s.id, &s.account, &s.created_ms, &s.body, &(max as i64)],
+                    &[
+                        &s.id,
+                        &s.account,
+                        &s.created_ms,
+                        &s.body,
+                        &(seats as i32),
+                        &(max as i64),
+                    ],
                 )
                 .await
                 .map_err(pg)?;
             Ok(n == 1)
+        })
+    }
+
+    fn take_seek_seat(
+        &self,
+        id: String,
+        account: String,
+        now_ms: i64,
+    ) -> StoreFuture<'_, Option<(u8, u8)>> {
+        Box::pin(async move {
+            // One statement: the UPDATE locks the seek's row, and a concurrent accepter's
+            // UPDATE waits for it and re-checks `filled < seats` on the row as it is then, so
+            // the seats are never over-filled. The same account twice at once: the seat's
+            // primary key refuses the second, and its statement (the raise included) is
+            // rolled back.
+            let row = self
+                .client()
+                .query_opt(
+                    "WITH s AS (UPDATE lobby_seeks SET filled = filled + 1
+                                WHERE id = $1 AND filled < seats AND account <> $2
+                                  AND NOT EXISTS (SELECT 1 FROM lobby_seek_seats
+                                                  WHERE seek = $1 AND account = $2)
+                                RETURNING id, filled, seats),
+                          i AS (INSERT INTO lobby_seek_seats (seek, account, joined_ms)
+                                SELECT id, $2, $3 FROM s)
+                     SELECT filled, seats FROM s",
+                    &[&id, &account, &now_ms],
+                )
+                .await
+                .map_err(pg)?;
+            Ok(row.map(|r| (r.get::<_, i32>(0) as u8, r.get::<_, i32>(1) as u8)))
+        })
+    }
+
+    fn leave_seek_seat(&self, id: String, account: String) -> StoreFuture<'_, Option<u8>> {
+        Box::pin(async move {
+            // The seek's row locked first, and only while it is not full: a seat is not
+            // given back from a table whose last seat was just taken (its starter reads the
+            // seats next).
+            let row = self
+                .client()
+                .query_opt(
+                    "WITH k AS (SELECT id FROM lobby_seeks
+                                WHERE id = $1 AND filled < seats FOR UPDATE),
+                          d AS (DELETE FROM lobby_seek_seats
+                                WHERE seek IN (SELECT id FROM k) AND account = $2
+                                RETURNING seek)
+                     UPDATE lobby_seeks SET filled = filled - 1
+                     WHERE id IN (SELECT seek FROM d)
+                     RETURNING filled",
+                    &[&id, &account],
+                )
+                .await
+                .map_err(pg)?;
+            Ok(row.map(|r| r.get::<_, i32>(0) as u8))
+        })
+    }
+
+    fn seek_seats(&self) -> StoreFuture<'_, Vec<(String, String)>> {
+        Box::pin(async move {
+            self.pg_rows(sql::SEEK_SEATS, &[], |r| (r.get(0), r.get(1)))
+                .await
+        })
+    }
+
+    fn seeks_seated_at(&self, account: String) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(async move {
+            self.pg_rows(sql::SEEKS_SEATED_AT, &[&account], |r| r.get(0))
+                .await
+        })
+    }
+
+    fn take_seek_seats(&self, id: String) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(async move {
+            let mut seats: Vec<(String, i64)> = self
+                .pg_rows(sql::TAKE_SEEK_SEATS, &[&id], |r| (r.get(0), r.get(1)))
+                .await?;
+            seats.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+            Ok(seats.into_iter().map(|(a, _)| a).collect())
         })
     }
 
@@ -750,8 +949,11 @@ impl LobbyStore for PostgresStore {
 
     fn expire_seeks(&self, before_ms: i64) -> StoreFuture<'_, Vec<String>> {
         Box::pin(async move {
-            self.pg_rows(sql::EXPIRE_SEEKS, &[&before_ms], |r| r.get(0))
-                .await
+            let gone = self
+                .pg_rows(sql::EXPIRE_SEEKS, &[&before_ms], |r| r.get(0))
+                .await?;
+            self.pg_execute(sql::FORGET_SEEK_SEATS, &[]).await?;
+            Ok(gone)
         })
     }
 
@@ -815,6 +1017,44 @@ impl LobbyStore for PostgresStore {
                 .map(|t| {
                     t.unwrap_or_else(|e| {
                         tracing::warn!("taking a pair: {e}");
+                        false
+                    })
+                })
+                .collect())
+        })
+    }
+
+    fn take_tables(&self, pool: String, tables: Vec<Vec<String>>) -> StoreFuture<'_, Vec<bool>> {
+        Box::pin(async move {
+            // Each table one statement (every row locked, then all deleted or none), all sent
+            // at once on one connection (pipelined, run in order), as `take_pairs`.
+            let client = self.client();
+            let taken = futures_util::future::join_all(tables.iter().map(|t| async {
+                let n: i64 = client
+                    .query_one(
+                        "WITH t AS (SELECT account FROM lobby_pool
+                                    WHERE pool = $1 AND account = ANY($2) FOR UPDATE),
+                              gone AS (DELETE FROM lobby_pool
+                                       WHERE account IN (SELECT account FROM t)
+                                         AND (SELECT count(*) FROM t) = $3
+                                       RETURNING account)
+                         SELECT count(*) FROM gone",
+                        &[&pool, t, &(t.len() as i64)],
+                    )
+                    .await
+                    .map_err(pg)?
+                    .get(0);
+                Ok::<_, StoreError>(n == t.len() as i64)
+            }))
+            .await;
+            if taken.iter().all(Result::is_err) && !taken.is_empty() {
+                return taken.into_iter().collect();
+            }
+            Ok(taken
+                .into_iter()
+                .map(|t| {
+                    t.unwrap_or_else(|e| {
+                        tracing::warn!("taking a table: {e}");
                         false
                     })
                 })

@@ -215,6 +215,22 @@ const MANY_SEATS: &[&str] = &[
     "ALTER TABLE moves ADD COLUMN seat_ms TEXT",
 ];
 
+/// Seeks for tables of more than two: how many seats a seek has and how many are taken (the
+/// seeker's included), and a row per player who took a seat at it. A seat is taken by one
+/// statement that raises `filled` only while it is below `seats` (PostgreSQL re-checks it
+/// on the row it locked), so concurrent accepters never seat more than `seats`.
+const SEEK_SEATS: &[&str] = &[
+    "ALTER TABLE lobby_seeks ADD COLUMN seats INTEGER NOT NULL DEFAULT 2",
+    "ALTER TABLE lobby_seeks ADD COLUMN filled INTEGER NOT NULL DEFAULT 1",
+    "CREATE TABLE lobby_seek_seats (
+        seek TEXT NOT NULL,
+        account TEXT NOT NULL,
+        joined_ms BIGINT NOT NULL,
+        PRIMARY KEY (seek, account)
+    )",
+    "CREATE INDEX lobby_seek_seats_account ON lobby_seek_seats (account)",
+];
+
 super::sql::statements! {
     /// The accounts whose skeleton is still to be computed (made before it was kept).
     SKELETONS_MISSING = "SELECT id, name FROM accounts WHERE name_skeleton IS NULL";
@@ -281,6 +297,12 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "lobby: nodes, presence, seeks, pools, challenges",
         sqlite: LOBBY,
         postgres: LOBBY,
+    },
+    Migration {
+        version: 101,
+        name: "lobby: seeks for tables of more than two",
+        sqlite: SEEK_SEATS,
+        postgres: SEEK_SEATS,
     },
 ];
 

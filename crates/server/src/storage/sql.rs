@@ -235,11 +235,11 @@ statements! {
          RETURNING ",
         challenge_columns!()
     );
-    /// A seek (`$1` id, `$2` account, `$3` created, `$4` body), unless its owner has `$5`
-    /// open already.
-    ADD_SEEK = "INSERT INTO lobby_seeks (id, account, created_ms, body)
-         SELECT $1, $2, $3, $4
-         WHERE (SELECT count(*) FROM lobby_seeks WHERE account = $2) < $5";
+    /// A seek (`$1` id, `$2` account, `$3` created, `$4` body, `$5` seats), unless its owner
+    /// has `$6` open already.
+    ADD_SEEK = "INSERT INTO lobby_seeks (id, account, created_ms, body, seats)
+         SELECT $1, $2, $3, $4, $5
+         WHERE (SELECT count(*) FROM lobby_seeks WHERE account = $2) < $6";
     /// Every open seek, oldest first.
     SEEKS = concat!("SELECT ", seek_columns!(), " FROM lobby_seeks ORDER BY created_ms, id");
     /// A seek by its id (`$1`).
@@ -286,9 +286,26 @@ statements! {
         "DELETE FROM lobby_challenges WHERE from_account = $1 RETURNING ",
         challenge_columns!()
     );
-    /// An account's (`$1`) unfinished lobby games made after `$2`, newest first.
+    /// The players who took a seat at a seek of more than two (its seeker aside), of every
+    /// open seek, in the order they sat down.
+    SEEK_SEATS = "SELECT s.seek, s.account FROM lobby_seek_seats s
+            JOIN lobby_seeks k ON k.id = s.seek
+         ORDER BY s.joined_ms, s.account";
+    /// The seeks of more than two, not full, where `$1` took a seat.
+    SEEKS_SEATED_AT = "SELECT s.seek FROM lobby_seek_seats s
+            JOIN lobby_seeks k ON k.id = s.seek
+         WHERE s.account = $1 AND k.filled < k.seats";
+    /// Takes the seats of the seek `$1` (taken itself just before): who sat at it.
+    TAKE_SEEK_SEATS = "DELETE FROM lobby_seek_seats WHERE seek = $1 RETURNING account, joined_ms";
+    /// Forgets the seats of seeks that are gone (cancelled, expired).
+    FORGET_SEEK_SEATS =
+        "DELETE FROM lobby_seek_seats WHERE seek NOT IN (SELECT id FROM lobby_seeks)";
+    /// An account's (`$1`) unfinished lobby games made after `$2`, newest first (at any
+    /// table: a seat of a game of more than two is in `game_seats`).
     PLAYING = "SELECT id FROM games
-         WHERE (white_account = $1 OR black_account = $1) AND result IS NULL AND created_ms > $2
+         WHERE (white_account = $1 OR black_account = $1
+                OR id IN (SELECT game FROM game_seats WHERE account = $1))
+           AND result IS NULL AND created_ms > $2
          ORDER BY created_ms DESC LIMIT 50";
     /// The account on White's seat of the game `$1`.
     WHITE_SEAT = "SELECT white_account FROM games WHERE id = $1";
@@ -344,6 +361,23 @@ statements! {
         "SELECT count(*) FROM lobby_pool WHERE pool = $1 AND account IN ($2, $3)";
     /// Takes `$1` and `$2` out of the pools.
     SQLITE_TAKE_PAIR = "DELETE FROM lobby_pool WHERE account IN ($1, $2)";
+    /// Whether `$2` waits in pool `$1`.
+    SQLITE_IN_POOL = "SELECT count(*) FROM lobby_pool WHERE pool = $1 AND account = $2";
+    /// `$2` takes a seat at the seek `$1` if one is free, the seek is not its own and it sat
+    /// there not yet: the seats taken now, and the seek's number of seats.
+    SQLITE_TAKE_SEEK_SEAT = "UPDATE lobby_seeks SET filled = filled + 1
+         WHERE id = $1 AND filled < seats AND account <> $2
+           AND NOT EXISTS (SELECT 1 FROM lobby_seek_seats WHERE seek = $1 AND account = $2)
+         RETURNING filled, seats";
+    /// The seat `$2` took at the seek `$1` since `$3`.
+    SQLITE_ADD_SEEK_SEAT =
+        "INSERT INTO lobby_seek_seats (seek, account, joined_ms) VALUES ($1, $2, $3)";
+    /// `$2` gives back its seat at the seek `$1`, unless the seek is full (being started).
+    SQLITE_LEAVE_SEEK_SEAT = "DELETE FROM lobby_seek_seats WHERE seek = $1 AND account = $2
+         AND EXISTS (SELECT 1 FROM lobby_seeks WHERE id = $1 AND filled < seats)";
+    /// One seat fewer is taken at the seek `$1`: the seats taken now.
+    SQLITE_SEEK_SEAT_FREED =
+        "UPDATE lobby_seeks SET filled = filled - 1 WHERE id = $1 RETURNING filled";
 }
 
 #[cfg(test)]

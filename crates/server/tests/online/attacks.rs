@@ -473,6 +473,7 @@ fn seek_message() -> LobbyClientMessage {
             time_control: None,
             rated: false,
             color: boardcraft_protocol::ColorChoice::White,
+            seats: 2,
         },
     }
 }

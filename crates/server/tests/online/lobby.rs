@@ -23,7 +23,7 @@ use crate::support::{
 // ----- the databases
 
 /// A database for one test: a SQLite file in a temp folder, or a fresh PostgreSQL schema.
-enum Db {
+pub(crate) enum Db {
     Sqlite {
         _dir: tempfile::TempDir,
         path: String,
@@ -36,13 +36,13 @@ enum Db {
 }
 
 impl Db {
-    fn sqlite() -> Db {
+    pub(crate) fn sqlite() -> Db {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("server.sqlite3").display().to_string();
         Db::Sqlite { _dir: dir, path }
     }
 
-    async fn postgres() -> Option<Db> {
+    pub(crate) async fn postgres() -> Option<Db> {
         let url = postgres_url()?;
         let schema = format!("lobby_{}", boardcraft_server::secrets::game_id());
         let client = pg_client(&url).await;
@@ -59,7 +59,7 @@ impl Db {
         })
     }
 
-    fn url(&self) -> &str {
+    pub(crate) fn url(&self) -> &str {
         match self {
             Db::Sqlite { path, .. } => path,
             Db::Postgres { scoped, .. } => scoped,
@@ -67,7 +67,7 @@ impl Db {
     }
 
     /// Runs a statement (`?1`-style parameters as text) on the test's database.
-    async fn execute(&self, sql: &str, params: &[&str]) {
+    pub(crate) async fn execute(&self, sql: &str, params: &[&str]) {
         match self {
             Db::Sqlite { path, .. } => {
                 let conn = rusqlite::Connection::open(path).unwrap();
@@ -104,7 +104,7 @@ impl Db {
             .await;
     }
 
-    async fn drop_schema(self) {
+    pub(crate) async fn drop_schema(self) {
         if let Db::Postgres { admin, schema, .. } = self {
             let client = pg_client(&admin).await;
             let _ = client
@@ -124,7 +124,7 @@ async fn pg_client(url: &str) -> tokio_postgres::Client {
 
 /// Test settings: the lobby's defaults, but dead nodes noticed within 2 s and short seek
 /// grace, so that restarts are quick to test.
-fn lobby_settings() -> Settings {
+pub(crate) fn lobby_settings() -> Settings {
     let mut s = settings();
     s.max_new_guests_per_ip_per_hour = 0;
     s.lobby.node_timeout = Duration::from_secs(2);
@@ -134,16 +134,16 @@ fn lobby_settings() -> Settings {
 
 // ----- clients
 
-async fn guest(addr: SocketAddr) -> SignedIn {
+pub(crate) async fn guest(addr: SocketAddr) -> SignedIn {
     let (status, body) = http(addr, "POST", "/api/accounts/guest", None).await;
     assert_eq!(status, 201, "{body}");
     serde_json::from_str(&body).unwrap()
 }
 
-struct Lobby {
-    ws: WsStream,
-    welcome: LobbyServerMessage,
-    me: SignedIn,
+pub(crate) struct Lobby {
+    pub(crate) ws: WsStream,
+    pub(crate) welcome: LobbyServerMessage,
+    pub(crate) me: SignedIn,
 }
 
 impl Lobby {
@@ -154,13 +154,18 @@ impl Lobby {
     }
 
     async fn open(addr: SocketAddr, me: SignedIn) -> Lobby {
+        Lobby::open_with(addr, me, PROTOCOL_VERSION).await
+    }
+
+    /// A lobby connection saying hello with `protocol` (3: the tables of more than two).
+    pub(crate) async fn open_with(addr: SocketAddr, me: SignedIn, protocol: u32) -> Lobby {
         let (mut ws, _) = wait(tokio_tungstenite::connect_async(format!(
             "ws://{addr}{LOBBY_PATH}"
         )))
         .await
         .expect("the lobby websocket opens");
         let hello = LobbyClientMessage::Hello {
-            protocol: PROTOCOL_VERSION,
+            protocol,
             token: Some(me.token.clone()),
             client: Some("lobby tests".into()),
         };
@@ -181,21 +186,21 @@ impl Lobby {
         lobby
     }
 
-    fn id(&self) -> &str {
+    pub(crate) fn id(&self) -> &str {
         &self.me.account.id
     }
 
-    fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         &self.me.account.name
     }
 
-    async fn send(&mut self, m: LobbyClientMessage) {
+    pub(crate) async fn send(&mut self, m: LobbyClientMessage) {
         wait(self.ws.send(Message::Text(m.to_json().into())))
             .await
             .unwrap();
     }
 
-    async fn recv(&mut self) -> LobbyServerMessage {
+    pub(crate) async fn recv(&mut self) -> LobbyServerMessage {
         wait(async {
             loop {
                 match self.ws.next().await {
@@ -211,7 +216,10 @@ impl Lobby {
         .await
     }
 
-    async fn until(&mut self, what: impl Fn(&LobbyServerMessage) -> bool) -> LobbyServerMessage {
+    pub(crate) async fn until(
+        &mut self,
+        what: impl Fn(&LobbyServerMessage) -> bool,
+    ) -> LobbyServerMessage {
         loop {
             let m = self.recv().await;
             if what(&m) {
@@ -220,7 +228,7 @@ impl Lobby {
         }
     }
 
-    async fn error(&mut self) -> ErrorCode {
+    pub(crate) async fn error(&mut self) -> ErrorCode {
         match self
             .until(|m| matches!(m, LobbyServerMessage::Error { .. }))
             .await
@@ -256,7 +264,7 @@ impl Lobby {
         }
     }
 
-    async fn close(mut self) {
+    pub(crate) async fn close(mut self) {
         let _ = wait(self.ws.close(None)).await;
     }
 }
@@ -267,6 +275,7 @@ fn casual(variant: &str) -> GameTerms {
         time_control: None,
         rated: false,
         color: ColorChoice::White,
+        seats: 2,
     }
 }
 
@@ -274,6 +283,7 @@ fn pool(variant: &str, m: u64, s: u64) -> PoolKey {
     PoolKey {
         variant: variant.into(),
         time_control: TimeControl::minutes(m, s),
+        seats: 2,
     }
 }
 
@@ -368,7 +378,7 @@ async fn seek_accept_play(db: &Db) {
     assert_eq!(b.error().await, ErrorCode::NotAllowed);
 }
 
-trait CloneSigned {
+pub(crate) trait CloneSigned {
     fn clone_signed(&self) -> SignedIn;
 }
 
@@ -796,6 +806,7 @@ async fn challenges(db: &Db) {
             time_control: Some(TimeControl::minutes(5, 3)),
             rated: true,
             color: ColorChoice::Black,
+            seats: 2,
         },
     };
     a.send(challenge("Nobody-is-called-this")).await;

@@ -11,6 +11,7 @@ mod games;
 mod hostile;
 mod limits;
 mod lobby;
+mod lobby_tables;
 mod offers;
 mod postgres;
 mod ratings;

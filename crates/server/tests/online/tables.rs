@@ -26,14 +26,14 @@ const VARIANT: &str = "chinese-checkers";
 /// A seat's client's own copy of the game, replayed with the rules from what the server sent:
 /// the moves, and the turns of seats that left handed on as the rules hand them
 /// ([`OutOfTurn::skip_turn`]), which is what a client of protocol 3 does.
-struct SeatMirror {
-    position: AnyPosition,
-    moves: Vec<String>,
-    departed: Vec<SeatIndex>,
+pub(crate) struct SeatMirror {
+    pub(crate) position: AnyPosition,
+    pub(crate) moves: Vec<String>,
+    pub(crate) departed: Vec<SeatIndex>,
 }
 
 impl SeatMirror {
-    fn of(snapshot: &SeatSnapshot) -> SeatMirror {
+    pub(crate) fn of(snapshot: &SeatSnapshot) -> SeatMirror {
         let variant = shipped_variant(&snapshot.variant)
             .unwrap()
             .for_players(snapshot.seat_count())
@@ -82,18 +82,18 @@ impl SeatMirror {
         self.skip();
     }
 
-    fn apply(&mut self, notation: &str) {
+    pub(crate) fn apply(&mut self, notation: &str) {
         let mv = self.position.parse_move(notation).expect("a legal move");
         self.position.play(&mv).expect("a legal move");
         self.moves.push(notation.to_owned());
         self.skip();
     }
 
-    fn hash(&self) -> String {
+    pub(crate) fn hash(&self) -> String {
         boardcraft_protocol::hash_text(self.position.hash())
     }
 
-    fn seat(&self) -> SeatIndex {
+    pub(crate) fn seat(&self) -> SeatIndex {
         self.position.side_to_move().index() as SeatIndex
     }
 
@@ -139,7 +139,7 @@ impl SeatMirror {
         self.position.format_move(mv)
     }
 
-    fn random_move(&self, picker: &mut SeededMoves) -> String {
+    pub(crate) fn random_move(&self, picker: &mut SeededMoves) -> String {
         let mut moves = Vec::new();
         self.position.legal_moves(&mut moves);
         let mv = picker.pick(&moves).expect("a legal move");
@@ -287,7 +287,11 @@ impl SeatTable {
 }
 
 /// Says hello with protocol 3 on `url` and waits for the welcome.
-async fn join_seats_url(url: &str, game: &str, token: Option<&str>) -> (Client, SeatServerMessage) {
+pub(crate) async fn join_seats_url(
+    url: &str,
+    game: &str,
+    token: Option<&str>,
+) -> (Client, SeatServerMessage) {
     let mut client = Client::open(url).await;
     client
         .send(&ClientMessage::Hello {
