@@ -290,6 +290,9 @@ fn style(
         .into();
         style.spacing.item_spacing = egui::vec2(8.0, 6.0);
         style.spacing.button_padding = egui::vec2(8.0, 4.0);
+        // Both ways: a window that grows out of touch sizes (a browser window widened, a
+        // tablet page resized to a desktop's) gets egui's own sizes back.
+        let plain = egui::Style::default();
         if touch {
             style.spacing.interact_size.y = TAP;
             style.spacing.icon_width = 22.0;
@@ -297,6 +300,12 @@ fn style(
             style.spacing.scroll.bar_width = 8.0;
             // A finger drags to scroll; selecting text by dragging would fight it.
             style.interaction.selectable_labels = false;
+        } else {
+            style.spacing.interact_size.y = plain.spacing.interact_size.y;
+            style.spacing.icon_width = plain.spacing.icon_width;
+            style.spacing.icon_width_inner = plain.spacing.icon_width_inner;
+            style.spacing.scroll.bar_width = plain.spacing.scroll.bar_width;
+            style.interaction.selectable_labels = plain.interaction.selectable_labels;
         }
     });
     Ok(())

@@ -661,3 +661,23 @@ fn the_move_list_gives_a_move_a_row_when_a_round_does_not_fit() {
         );
     }
 }
+
+/// A window that grows out of touch sizes (a tablet-sized page widened to a desktop's) gets
+/// the desktop's controls back: the touch sizes are not left behind.
+#[test]
+fn a_window_grown_out_of_touch_sizes_gets_desktop_controls_back() {
+    use boardcraft::ui::layout::Layout;
+    let mut s = game("ugolki-9qum", "", Language::English);
+    let height = |s: &Screens| s.get(Role::Button, "Undo").rect().height();
+    let desktop = height(&s);
+    s.app.insert_resource(Layout::of(Vec2::new(1024.0, 600.0)));
+    s.frames(3);
+    let touch = height(&s);
+    assert!(
+        touch >= 44.0 && desktop < 44.0,
+        "a tap high on touch ({touch}), lower on the desktop ({desktop})"
+    );
+    s.app.insert_resource(Layout::of(Vec2::new(1280.0, 800.0)));
+    s.frames(3);
+    assert_eq!(height(&s), desktop, "the desktop's buttons again");
+}
