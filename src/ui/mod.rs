@@ -29,6 +29,7 @@ use bevy_egui::{EguiGlobalSettings, EguiPlugin, EguiPrimaryContextPass, PrimaryE
 use crate::settings::{Language, Settings};
 
 pub mod audit;
+pub mod badges;
 pub mod board_labels;
 pub mod chooser;
 pub mod coach;
@@ -74,6 +75,7 @@ pub fn plugin(app: &mut App) {
         )
         .add_plugins((layout::plugin, audit::plugin, theme::plugin))
         .add_plugins((
+            badges::plugin,
             board_labels::plugin,
             hud::plugin,
             menu::plugin,

@@ -1,18 +1,16 @@
 //! Placement badges: once a seat of a race has finished while the others play on, its place
 //! ("1st", "2nd" …) shows over the point it raced to, in the seat's colour. Logic: one
 //! [`PlacementBadge`] entity per finished seat, standing over the centre of its target, kept in
-//! step with the position between moves. Presentation: egui paints each badge where the
-//! camera sees that spot, so it reads the same in the 3D and the top-down view.
+//! step with the position between moves. The UI paints each badge where the camera sees that
+//! spot (`ui::badges`), so it reads the same in the 3D and the top-down view.
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use boardcraft_rules::{AnyPosition, Position, Seat};
 
 use crate::{
     GameSystems,
     game::match_state::{Match, TurnPhase},
     game::review::Review,
-    settings::{Language, Settings},
-    view::{board::Board, camera::OrbitCamera},
+    view::board::Board,
 };
 
 /// A finished seat's place, shown over its target region.
@@ -93,64 +91,4 @@ fn place_badges(
             badge,
         ));
     }
-}
-
-/// "1st" in English, "1-е" (место) in Russian: the places the game-over list names.
-pub fn place_text(place: u8, language: Language) -> String {
-    crate::ui::i18n::place(language, place)
-}
-
-pub fn render_plugin(app: &mut App) {
-    app.add_systems(EguiPrimaryContextPass, paint_badges);
-}
-
-fn paint_badges(
-    mut contexts: EguiContexts,
-    board: Option<Res<Board>>,
-    settings: Option<Res<Settings>>,
-    badges: Query<(&PlacementBadge, &Transform)>,
-    cameras: Query<(&Camera, &GlobalTransform), With<OrbitCamera>>,
-) -> Result {
-    if badges.is_empty() {
-        return Ok(());
-    }
-    let Some(board) = board else {
-        return Ok(());
-    };
-    let Ok((camera, at)) = cameras.single() else {
-        return Ok(());
-    };
-    let language = settings.map_or(Language::English, |s| s.language);
-    let ctx = contexts.ctx_mut()?;
-    let zoom = ctx.zoom_factor();
-    let painter = ctx.layer_painter(egui::LayerId::background());
-    let font = egui::FontId::proportional(17.0);
-    for (badge, transform) in &badges {
-        let Ok(logical) = camera.world_to_viewport(at, transform.translation) else {
-            continue;
-        };
-        let Some(look) = board.looks.get(badge.seat.index()) else {
-            continue;
-        };
-        let [r, g, b, _] = look.colour.to_srgba().to_u8_array();
-        let fill = egui::Color32::from_rgb(r, g, b);
-        let ink = if look.light {
-            egui::Color32::from_rgb(25, 22, 20)
-        } else {
-            egui::Color32::from_rgb(250, 248, 240)
-        };
-        let centre = egui::pos2(logical.x / zoom, logical.y / zoom);
-        let text = place_text(badge.place, language);
-        let galley = painter.layout_no_wrap(text, font.clone(), ink);
-        let rect = egui::Rect::from_center_size(centre, galley.size() + egui::vec2(16.0, 8.0));
-        painter.rect(
-            rect,
-            8.0,
-            fill,
-            egui::Stroke::new(2.0, egui::Color32::from_rgb(30, 22, 16)),
-            egui::StrokeKind::Outside,
-        );
-        painter.galley(rect.center() - galley.size() / 2.0, galley, ink);
-    }
-    Ok(())
 }

@@ -104,7 +104,6 @@ pub fn render_plugin(app: &mut App) {
             brightness: 350.0,
             ..default()
         })
-        .add_plugins(crate::view::badges::render_plugin)
         .add_systems(Startup, spawn_lights)
         .add_systems(
             Update,

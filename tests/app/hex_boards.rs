@@ -327,11 +327,11 @@ fn a_seat_that_has_finished_shows_its_place_over_its_target() {
     let over = layout.world(top, 0.0);
     assert!((at.x - over.x).abs() < 1e-4 && (at.z - over.z).abs() < 1e-4);
     assert_eq!(
-        boardcraft::view::badges::place_text(2, Default::default()),
+        boardcraft::ui::badges::place_text(2, Default::default()),
         "2nd"
     );
     assert_eq!(
-        boardcraft::view::badges::place_text(2, boardcraft::settings::Language::Russian),
+        boardcraft::ui::badges::place_text(2, boardcraft::settings::Language::Russian),
         "2-е"
     );
 }
