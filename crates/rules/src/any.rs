@@ -75,14 +75,23 @@ impl AnyPosition {
     /// resigning seat takes the last, and the seats still playing share the places between.
     /// With two seats: the other seat wins.
     pub fn places_after_resignation(&self, seat: Seat) -> Places {
+        self.standings(std::slice::from_ref(&seat))
+    }
+
+    /// The places when the game stops here after the seats in `departed` left it (resigned,
+    /// ran out of time or were gone), in the order they left: the seats that finished keep
+    /// their places, the seats still playing share the next one, and the seats that left take
+    /// the last places, the last to leave highest — each was placed last of those still
+    /// playing when it left.
+    pub fn standings(&self, departed: &[Seat]) -> Places {
         let n = self.seat_count();
         let finished = self.finish_order();
         let playing: Vec<Seat> = Seat::all(n)
-            .filter(|s| *s != seat && !finished.contains(s))
+            .filter(|s| !departed.contains(s) && !finished.contains(s))
             .collect();
         let mut groups: Vec<&[Seat]> = finished.chunks(1).collect();
         groups.push(&playing);
-        groups.push(std::slice::from_ref(&seat));
+        groups.extend(departed.iter().rev().map(std::slice::from_ref));
         Places::from_groups(&groups, n)
     }
 }
@@ -215,5 +224,32 @@ mod resignation_tests {
         assert_eq!(four.seat_count(), 4);
         let places = four.places_after_resignation(Seat::at(1));
         assert_eq!(places.as_slice(), &[1, 4, 1, 1]);
+    }
+
+    /// Seats that left are placed below those still playing, the last to leave highest; the
+    /// rules' places with leavers moved below keep the order of those that stayed.
+    #[test]
+    fn seats_that_left_are_placed_last_the_last_to_leave_highest() {
+        let four = shipped_variant("chinese-checkers")
+            .unwrap()
+            .for_players(4)
+            .unwrap()
+            .new_game();
+        let s = Seat::at;
+        for seat in 0..4 {
+            assert_eq!(
+                four.standings(&[s(seat)]),
+                four.places_after_resignation(s(seat))
+            );
+        }
+        assert_eq!(four.standings(&[s(1), s(3)]).as_slice(), [1, 4, 1, 3]);
+        assert_eq!(four.standings(&[s(1), s(3), s(0)]).as_slice(), [2, 4, 1, 3]);
+        let rules = crate::Places::new(&[2, 2, 1, 2]).unwrap();
+        assert_eq!(rules.with_departed_last(&[s(3)]).as_slice(), [2, 2, 1, 4]);
+        assert_eq!(
+            rules.with_departed_last(&[s(0), s(3)]).as_slice(),
+            [4, 2, 1, 3]
+        );
+        assert_eq!(rules.with_departed_last(&[]), rules);
     }
 }

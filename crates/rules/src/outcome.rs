@@ -98,6 +98,18 @@ impl Places {
         self.seats as usize
     }
 
+    /// These places with the seats in `departed` (in the order they left the game while the
+    /// others played on) moved below the rest: the seats that stayed keep their order, and
+    /// the last seat to leave is placed highest of those that left.
+    pub fn with_departed_last(&self, departed: &[Seat]) -> Places {
+        let n = self.seats();
+        let mut stayed: Vec<Seat> = Seat::all(n).filter(|s| !departed.contains(s)).collect();
+        stayed.sort_by_key(|&s| self.of(s));
+        let mut groups: Vec<&[Seat]> = stayed.chunk_by(|&a, &b| self.of(a) == self.of(b)).collect();
+        groups.extend(departed.iter().rev().map(std::slice::from_ref));
+        Places::from_groups(&groups, n)
+    }
+
     /// The seat's place, 1 for first.
     pub fn of(&self, seat: Seat) -> u8 {
         self.place[seat.index()]

@@ -117,45 +117,9 @@ fn places_text(position: &AnyPosition, places: &Places) -> String {
         .join(", ")
 }
 
-/// The places of a table where some seats left while the others played on: the seats that
-/// stayed keep their order in `places` (the rules', or the standings), and below them the
-/// seats that left, the last to leave highest (each was placed last of those still playing
-/// when it left).
-pub fn departed_last(places: &Places, departed: &[SeatIndex]) -> Places {
-    let n = places.seats();
-    let stayed: Vec<Seat> = Seat::all(n)
-        .filter(|s| !departed.contains(&(s.index() as SeatIndex)))
-        .collect();
-    let mut by_place: Vec<Vec<Seat>> = Vec::new();
-    let mut sorted = stayed.clone();
-    sorted.sort_by_key(|&s| places.of(s));
-    for s in sorted {
-        match by_place.last_mut() {
-            Some(group) if places.of(group[0]) == places.of(s) => group.push(s),
-            _ => by_place.push(vec![s]),
-        }
-    }
-    let gone: Vec<Vec<Seat>> = departed
-        .iter()
-        .rev()
-        .map(|&d| vec![Seat::at(usize::from(d))])
-        .collect();
-    let groups: Vec<&[Seat]> = by_place.iter().chain(&gone).map(|g| &g[..]).collect();
-    Places::from_groups(&groups, n)
-}
-
-/// The standings of a game that stops before its rules end it (every seat but one left, or a
-/// draw was agreed): the seats that finished in their order, then the seats still playing
-/// sharing the next place, then the seats that left.
-pub fn standings(position: &AnyPosition, departed: &[SeatIndex]) -> Places {
-    let n = position.seat_count();
-    let finished = position.finish_order();
-    let playing: Vec<Seat> = Seat::all(n)
-        .filter(|s| !finished.contains(s) && !departed.contains(&(s.index() as SeatIndex)))
-        .collect();
-    let mut groups: Vec<&[Seat]> = finished.chunks(1).collect();
-    groups.push(&playing);
-    departed_last(&Places::from_groups(&groups, n), departed)
+/// The seats that left, as the rules count them.
+fn left(departed: &[SeatIndex]) -> Vec<Seat> {
+    departed.iter().map(|&d| Seat::at(usize::from(d))).collect()
 }
 
 /// The end a seat's departure decides when the game stops there: in a two-seat game the
@@ -179,11 +143,10 @@ pub fn ended_by(
         };
         return SeatResult::from_two_seats(&two);
     }
-    let places = position.places_after_resignation(Seat::at(usize::from(seat)));
     let mut gone = departed.to_vec();
     gone.retain(|&d| d != seat);
     gone.push(seat);
-    let places = departed_last(&places, &gone);
+    let places = position.standings(&left(&gone));
     let what = match cause {
         EndCause::Timeout => "ran out of time",
         EndCause::Abandoned => "left the game",
@@ -207,7 +170,7 @@ pub fn drawn(variant: &Variant, position: &AnyPosition, departed: &[SeatIndex]) 
     if position.seat_count() == 2 {
         return SeatResult::from_two_seats(&draw_agreed());
     }
-    let places = standings(position, departed);
+    let places = position.standings(&left(departed));
     SeatResult {
         placements: placements(variant, &places),
         text: format!("draw by agreement: {}", places_text(position, &places)),
@@ -225,8 +188,8 @@ pub fn played_out(
     departed: &[SeatIndex],
 ) -> SeatResult {
     let (places, reason) = match outcome {
-        Some(o) => (departed_last(&o.places, departed), o.reason),
-        None => (standings(position, departed), EndReason::TargetFilled),
+        Some(o) => (o.places.with_departed_last(&left(departed)), o.reason),
+        None => (position.standings(&left(departed)), EndReason::TargetFilled),
     };
     SeatResult {
         placements: placements(variant, &places),
@@ -445,24 +408,12 @@ mod tests {
         ));
     }
 
-    /// One seat leaving is placed as the rules place a resignation; later leavers are placed
-    /// above the earlier ones, and the seats still playing above them all.
+    /// A seat that leaves is placed last (the rules' standings, tested in the rules crate); a
+    /// draw after a departure shares the next place among the seats still playing.
     #[test]
     fn departures_are_placed_last_of_those_playing() {
         let variant = seated(shipped_variant("chinese-checkers").unwrap(), 4).unwrap();
         let position = variant.new_game();
-        for seat in 0..4u8 {
-            assert_eq!(
-                standings(&position, &[seat]),
-                position.places_after_resignation(Seat::at(usize::from(seat)))
-            );
-        }
-        assert_eq!(standings(&position, &[1, 3]).as_slice(), [1, 4, 1, 3]);
-        assert_eq!(standings(&position, &[1, 3, 0]).as_slice(), [2, 4, 1, 3]);
-        // The rules' places with the seats that left below: a finisher stays first.
-        let rules = Places::new(&[2, 2, 1, 2]).unwrap();
-        assert_eq!(departed_last(&rules, &[3]).as_slice(), [2, 2, 1, 4]);
-        assert_eq!(departed_last(&rules, &[0, 3]).as_slice(), [4, 2, 1, 3]);
         let result = ended_by(&variant, &position, 2, EndCause::Resignation, &[]);
         assert_eq!(result.by, Some(2));
         assert_eq!(result.place_of(2), Some(4));
