@@ -3,7 +3,8 @@
 //! process; the person is a raw websocket client here, playing seeded random legal moves with
 //! the rules crate. At tables of three (lobby and game protocol 3) two such people and the bot
 //! fill a table from a seek or from a pool, and every move of the bot's seat is checked by
-//! the people's own copies of the game: in its turn, legal, the server's hash.
+//! the people's own copies of the game: in its turn, legal, the server's hash — at two tables
+//! at once, after a seat left, and after the bot was killed and started again.
 use std::{
     io::{BufRead, BufReader},
     net::SocketAddr,
@@ -976,7 +977,7 @@ async fn the_bot_takes_seats_at_two_tables_of_three_and_plays_them_in_turn() {
             "--variants",
             TABLE_VARIANT,
             "--seats",
-            "3,4,6",
+            "3,6",
             "--name",
             "TableBot",
             "--password-file",
@@ -984,6 +985,27 @@ async fn the_bot_takes_seats_at_two_tables_of_three_and_plays_them_in_turn() {
         ],
     );
     bot.wait_for_line("in the lobby as TableBot").await;
+    // A table of four, a size it does not play (`--seats 3,6`): it never sits down there.
+    let four = guest(server.addr).await;
+    let (mut four_ws, _) = lobby_with(server.addr, &four.token, SEATS_PROTOCOL_VERSION).await;
+    lobby_send(
+        &mut four_ws,
+        LobbyClientMessage::Seek {
+            terms: GameTerms {
+                variant: TABLE_VARIANT.into(),
+                seats: 4,
+                ..terms()
+            },
+        },
+    )
+    .await;
+    let four_id = lobby_until(&mut four_ws, |m| match m {
+        LobbyServerMessage::SeekAdded { seek } if seek.by.name == four.account.name => {
+            Some(seek.id)
+        }
+        _ => None,
+    })
+    .await;
     // The first table: a person's seek, the bot in a seat, another person in the last.
     let (a, b) = fill_table(server.addr, "TableBot").await;
     let first = bot_seat(&a, &b, "TableBot");
@@ -997,31 +1019,54 @@ async fn the_bot_takes_seats_at_two_tables_of_three_and_plays_them_in_turn() {
     assert_ne!(c.game, a.game);
     let second = bot_seat(&c, &d, "TableBot");
     bot.wait_for_line(&format!("game {} start:", c.game)).await;
-    // Four rounds at both tables at once; then at the first both people resign, one after
-    // the other, and the bot is left first.
+    // The bot took its seats at the tables of three after the table of four was open (it reads
+    // the lobby in order), and took none there: its seek still has its seeker alone.
+    lobby_send(&mut four_ws, LobbyClientMessage::Ping { n: 7 }).await;
+    lobby_until(&mut four_ws, |m| match m {
+        LobbyServerMessage::SeekAdded { seek } if seek.id == four_id => {
+            panic!("the table of four changed: {seek:?}")
+        }
+        LobbyServerMessage::Pong { n: 7 } => Some(()),
+        _ => None,
+    })
+    .await;
+    assert!(!bot.output().contains(&four_id), "{}", bot.output());
+    // Four rounds at both tables at once. At the first, one person resigns after two rounds:
+    // its seat leaves, its turns are skipped, and the bot and the other person play on (the
+    // bot's moves still in turn as the people's copies skip the seat), until the other person
+    // resigns too and the bot is left first.
     const PLIES: u32 = 12;
+    const LEAVES: u32 = 6;
+    const LAST: u32 = 16;
     let addr = server.addr;
     let (sa, sb, sc, sd) = tokio::join!(
-        sit(addr, &a, first, 3, PLIES, true),
-        sit(addr, &b, first, 5, PLIES, true),
+        sit(addr, &a, first, 3, LEAVES, true),
+        sit(addr, &b, first, 5, LAST, true),
         sit(addr, &c, second, 7, PLIES, false),
         sit(addr, &d, second, 9, PLIES, false),
     );
-    for seen in [&sa, &sb, &sc, &sd] {
+    for seen in [&sc, &sd] {
         assert!(seen.plies >= PLIES, "{seen:?}");
         assert!(
             seen.bot_moves >= PLIES / 3,
             "the bot moved in each round: {seen:?}"
         );
     }
-    // Whichever resignation came second ended the game: it saw the result, with the bot
-    // alone in first place.
-    let result = sa
+    assert!(sa.plies >= LEAVES && sa.bot_moves >= 2, "{sa:?}");
+    assert!(sa.result.is_none(), "the game went on without it: {sa:?}");
+    // From the first resignation on, the bot had every other turn.
+    assert!(sb.plies >= LAST, "{sb:?}");
+    assert!(
+        sb.bot_moves >= 2 + (LAST - LEAVES - 1) / 2,
+        "the bot played on after a seat left: {sb:?}"
+    );
+    let result = sb
         .result
-        .or(sb.result)
         .expect("the game ended when the second person resigned");
     assert_eq!(result.place_of(first), Some(1), "{result:?}");
     assert_eq!(result.winner(), Some(first));
+    assert_eq!(result.place_of(b.seat), Some(2), "{result:?}");
+    assert_eq!(result.place_of(a.seat), Some(3), "{result:?}");
     bot.wait_for_line(&format!("game {} end:", a.game)).await;
     let out = bot.output();
     let end = out
@@ -1100,5 +1145,54 @@ async fn the_bot_waits_in_a_table_pool_is_seated_with_two_people_and_waits_again
     while bot.output().matches("waiting in the pool").count() < 2 {
         assert!(std::time::Instant::now() < deadline, "{}", bot.output());
         tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_restarted_bot_resumes_its_seat_at_a_table() {
+    let server = start_server().await;
+    let token_file = bot_account(&server, "SeatBot").await;
+    let password_file = server.dir.path().join("bot.password");
+    let args = [
+        "--no-seeks",
+        "--variants",
+        TABLE_VARIANT,
+        "--name",
+        "SeatBot",
+        "--password-file",
+        password_file.to_str().unwrap(),
+    ];
+    let mut bot = Bot::start(&server, &token_file, &args);
+    bot.wait_for_line("in the lobby as SeatBot").await;
+    let (a, b) = fill_table(server.addr, "SeatBot").await;
+    let seat = bot_seat(&a, &b, "SeatBot");
+    bot.wait_for_line(&format!("game {} start:", a.game)).await;
+    // A round, then the bot is killed (kill -9) and started again.
+    let (sa, sb) = tokio::join!(
+        sit(server.addr, &a, seat, 31, 3, false),
+        sit(server.addr, &b, seat, 33, 3, false),
+    );
+    assert!(sa.bot_moves >= 1 && sb.bot_moves >= 1, "{sa:?} {sb:?}");
+    bot.kill();
+    let state = std::fs::read_to_string(format!("{}.games.json", token_file.display())).unwrap();
+    let kept: serde_json::Value = serde_json::from_str(&state).unwrap();
+    assert_eq!(
+        kept["games"][&a.game]["seat"],
+        serde_json::json!(seat),
+        "the state file keeps the game and the seat: {state}"
+    );
+    let bot = Bot::start(&server, &token_file, &args);
+    bot.wait_for_line(&format!(
+        "game {} resume: {TABLE_VARIANT} at seat {seat}",
+        a.game
+    ))
+    .await;
+    // The bot plays its seat on: two more rounds, its moves checked.
+    let (sa, sb) = tokio::join!(
+        sit(server.addr, &a, seat, 35, 9, false),
+        sit(server.addr, &b, seat, 37, 9, false),
+    );
+    for seen in [&sa, &sb] {
+        assert!(seen.plies >= 9 && seen.bot_moves >= 3, "{seen:?}");
     }
 }
