@@ -3,9 +3,8 @@
 //! (declines the others), keeps one seek open per variant, takes a seat at other players'
 //! seeks for tables of more than two (the seat counts of `--seats`), waits in a pool if given
 //! one (`--pool`), and plays every game it is paired or seated into on its own task over the
-//! game websocket, thinking on a blocking thread and within its clock. Two-seat games are
-//! played with the game websocket's protocol 2, as before; tables of more than two with
-//! protocol 3 (seat messages).
+//! game websocket with protocol 3 (seat messages; a two-seat game is a table of two), thinking
+//! on a blocking thread and within its clock.
 //!
 //! - **Sign-in**: the session token is kept in `--token-file` (a restart reuses it). Without a
 //!   valid one it signs in with `--name` and `--password-file`, else makes a guest account.
@@ -25,12 +24,11 @@ use std::{
 
 use boardcraft_ai::{AnySearch, Level};
 use boardcraft_protocol::{
-    ClientMessage, ColorChoice, ErrorCode, GameResult, GameSnapshot, GameStatus, GameTerms,
-    LobbyClientMessage, LobbyServerMessage, PlayerInfo, PoolKey, Presence, RatingChange,
-    RatingChanges, SEATS_PROTOCOL_VERSION, SeatClocks, SeatIndex, SeatResult, SeatServerMessage,
-    SeatSnapshot, Seek, ServerMessage, Side,
+    ClientMessage, ColorChoice, ErrorCode, GameStatus, GameTerms, LobbyClientMessage,
+    LobbyServerMessage, PlayerInfo, PoolKey, Presence, RatingChange, SEATS_PROTOCOL_VERSION,
+    SeatClocks, SeatIndex, SeatResult, SeatServerMessage, SeatSnapshot, Seek, Side,
     http::{AccountInfo, Credentials, SignedIn},
-    paths,
+    paths, seat_of,
 };
 use boardcraft_rules::Position;
 use clap::Args as ClapArgs;
@@ -41,7 +39,7 @@ use tokio::{
 };
 
 use super::{
-    mirror::{Mirror, SeatMirror},
+    mirror::SeatMirror,
     net::{self, ServerUrl, Ws},
 };
 
@@ -210,10 +208,9 @@ impl Bot {
         }
         let bot = self.clone();
         tokio::spawn(async move {
-            let end = match stored.seat {
-                Some(seat) => play_table(&bot, &game, &stored, seat).await,
-                None => play_game(&bot, &game, &stored).await,
-            };
+            // A two-seat game is a table of two: White is seat 0, Black seat 1.
+            let seat = stored.seat.unwrap_or(seat_of(stored.color));
+            let end = play_game(&bot, &game, &stored, seat).await;
             bot.games.lock().unwrap().remove(&game);
             bot.save();
             outln!(
@@ -938,43 +935,7 @@ async fn answer_challenge(
     }
 }
 
-// ----- one game
-
-/// How a game connection ended.
-enum Session {
-    /// The game is over.
-    Over(GameResult, Option<RatingChanges>),
-    /// The connection went (reconnect).
-    Closed(String),
-    /// The server refuses this seat for good (no such game, a wrong token).
-    Refused(String),
-}
-
-/// Plays a game until it ends (or the server refuses the seat); the end as text.
-async fn play_game(bot: &Bot, game: &str, stored: &StoredGame) -> String {
-    let mut backoff = Duration::from_millis(250);
-    loop {
-        let started = Instant::now();
-        match session(bot, game, stored).await {
-            Session::Over(result, ratings) => {
-                let rating = ratings.map_or(String::new(), |r| {
-                    let c = r.get(stored.color);
-                    format!(", rating {} -> {} ({:+})", c.before, c.after, c.delta())
-                });
-                return format!("{}{rating}", result.text);
-            }
-            Session::Refused(why) => return format!("given up: {why}"),
-            Session::Closed(why) => {
-                eprintln!("bot: game {game}: {why}; reconnecting");
-            }
-        }
-        if started.elapsed() > Duration::from_secs(20) {
-            backoff = Duration::from_millis(250);
-        }
-        sleep(backoff).await;
-        backoff = (backoff * 2).min(Duration::from_secs(15));
-    }
-}
+// ----- one game, of two seats or more (protocol 3)
 
 /// The time to think for one move: a share of what is left, plus most of the increment;
 /// little when short of time. `None` untimed (the level's own budget).
@@ -984,204 +945,6 @@ fn think_time(clock_left_ms: u64, increment_ms: u64) -> Duration {
     let share = usable / 30 + increment_ms * 3 / 4;
     Duration::from_millis(share.min(usable / 4).max(20))
 }
-
-fn clock_of(snapshot_clocks: Option<boardcraft_protocol::Clocks>, side: Side) -> Option<u64> {
-    snapshot_clocks.map(|c| match side {
-        Side::White => c.white_ms,
-        Side::Black => c.black_ms,
-    })
-}
-
-async fn connect_game(bot: &Bot, game: &str, token: &str) -> Result<(Ws, GameSnapshot), Session> {
-    let work = async {
-        let (mut ws, _) = tokio_tungstenite::connect_async(bot.server.ws())
-            .await
-            .map_err(|e| Session::Closed(format!("websocket: {e}")))?;
-        net::send(
-            &mut ws,
-            &ClientMessage::Hello {
-                protocol: boardcraft_protocol::PROTOCOL_VERSION,
-                game: game.to_owned(),
-                token: Some(token.to_owned()),
-                client: Some(bot.client.clone()),
-            },
-        )
-        .await
-        .map_err(Session::Closed)?;
-        match net::recv(&mut ws).await.map_err(Session::Closed)? {
-            Some(ServerMessage::Welcome { game, .. }) => Ok((ws, game)),
-            Some(ServerMessage::Error { code, message, .. }) => Err(
-                if matches!(code, ErrorCode::GameNotFound | ErrorCode::BadToken) {
-                    Session::Refused(format!("{message} ({code})"))
-                } else {
-                    Session::Closed(format!("refused: {message} ({code})"))
-                },
-            ),
-            other => Err(Session::Closed(format!(
-                "expected a welcome, got {other:?}"
-            ))),
-        }
-    };
-    tokio::time::timeout(Duration::from_secs(30), work)
-        .await
-        .unwrap_or_else(|_| Err(Session::Closed("no welcome in 30 s".into())))
-}
-
-/// One connection's worth of a game.
-async fn session(bot: &Bot, game: &str, stored: &StoredGame) -> Session {
-    let (mut ws, snapshot) = match connect_game(bot, game, &stored.token).await {
-        Ok(x) => x,
-        Err(s) => return s,
-    };
-    match play_on(bot, &mut ws, snapshot, stored.color).await {
-        Ok(s) => s,
-        Err(e) => Session::Closed(e),
-    }
-}
-
-async fn play_on(
-    bot: &Bot,
-    ws: &mut Ws,
-    snapshot: GameSnapshot,
-    side: Side,
-) -> Result<Session, String> {
-    if let Some(result) = snapshot.result.clone() {
-        return Ok(Session::Over(result, snapshot.ratings));
-    }
-    let level = bot.level;
-    let increment = snapshot.time_control.map_or(0, |t| t.increment_ms);
-    let timed = snapshot.time_control.is_some();
-    let mut started = snapshot.status == GameStatus::Playing;
-    let mut clock = clock_of(snapshot.clocks, side);
-    let mut claim_at = claim_time(&snapshot, side);
-    let mut mirror = Mirror::of(&snapshot)?;
-    let seed = snapshot
-        .game
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-            (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-        });
-    // The move sent and not yet acknowledged, with when it was sent.
-    let mut pending: Option<(u32, String, Instant)> = None;
-    let mut ping = tokio::time::interval(Duration::from_secs(5));
-    loop {
-        if started
-            && pending.is_none()
-            && mirror.side_to_move() == side
-            && !mirror.position.is_game_over()
-        {
-            let position = mirror.position.clone();
-            let move_seed = seed ^ (mirror.ply() as u64).wrapping_mul(0x9e37_79b9);
-            let budget = timed.then(|| think_time(clock.unwrap_or(0), increment));
-            let thinking = tokio::task::spawn_blocking(move || {
-                let mut cfg = level.config(&position, move_seed);
-                if let Some(t) = budget {
-                    cfg.budget = cfg.budget.with_time(t);
-                }
-                AnySearch::new(&position, cfg)
-                    .run()
-                    .best_move
-                    .map(|m| position.format_move(&m))
-            });
-            // Keep answering the server (pings, presence) while thinking.
-            let mut thinking = std::pin::pin!(thinking);
-            let chosen = loop {
-                tokio::select! {
-                    done = &mut thinking => break done.map_err(|e| e.to_string())?,
-                    _ = ping.tick() => net::send(ws, &ClientMessage::Ping { n: 0 }).await?,
-                }
-            };
-            let Some(notation) = chosen else {
-                return Err("the engine found no move".into());
-            };
-            let ply = mirror.ply();
-            net::send(
-                ws,
-                &ClientMessage::Move {
-                    ply,
-                    notation: notation.clone(),
-                },
-            )
-            .await?;
-            pending = Some((ply, notation, Instant::now()));
-        }
-        let resend_at = pending
-            .as_ref()
-            .map(|(_, _, t)| *t + Duration::from_millis(2500));
-        tokio::select! {
-            msg = net::recv(ws) => {
-                let Some(msg) = msg? else { return Ok(Session::Closed("the connection closed".into())) };
-                match msg {
-                    ServerMessage::Snapshot { game: snapshot, .. } => {
-                        if let Some(result) = snapshot.result.clone() {
-                            return Ok(Session::Over(result, snapshot.ratings));
-                        }
-                        started = snapshot.status == GameStatus::Playing;
-                        clock = clock_of(snapshot.clocks, side);
-                        claim_at = claim_time(&snapshot, side);
-                        mirror = Mirror::of(&snapshot)?;
-                        pending = None;
-                    }
-                    ServerMessage::Moved { ply, notation, hash, clocks, .. } => {
-                        if ply == mirror.ply() {
-                            mirror.apply(&notation)?;
-                            if mirror.hash() != hash {
-                                net::send(ws, &ClientMessage::Resync).await?;
-                            }
-                        }
-                        if clocks.is_some() {
-                            clock = clock_of(clocks, side);
-                        }
-                        if pending.as_ref().is_some_and(|(p, _, _)| *p <= ply) {
-                            pending = None;
-                        }
-                    }
-                    ServerMessage::GameOver { result, ratings, .. } => {
-                        return Ok(Session::Over(result, ratings));
-                    }
-                    // The computer plays on: it declines draws, takebacks and rematches.
-                    ServerMessage::Offer { offer, by, .. } if by != side => {
-                        net::send(ws, &ClientMessage::Decline { offer }).await?;
-                    }
-                    ServerMessage::Presence { side: s, presence } if s != side => {
-                        claim_at = match presence {
-                            Presence::Gone { claim_in_ms } => Some(
-                                Instant::now() + Duration::from_millis(claim_in_ms + 100),
-                            ),
-                            _ => None,
-                        };
-                    }
-                    ServerMessage::Error { code, message, fatal, .. } => {
-                        if fatal {
-                            return Ok(Session::Closed(format!("closed by the server: {message} ({code})")));
-                        }
-                        if code != ErrorCode::ClaimNotAllowed {
-                            eprintln!("bot: server: {message} ({code}); resyncing");
-                            pending = None;
-                            net::send(ws, &ClientMessage::Resync).await?;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            _ = sleep_until_opt(resend_at) => {
-                if let Some((ply, notation, sent)) = &mut pending {
-                    net::send(ws, &ClientMessage::Move { ply: *ply, notation: notation.clone() }).await?;
-                    *sent = Instant::now();
-                }
-            }
-            _ = sleep_until_opt(claim_at) => {
-                claim_at = None;
-                net::send(ws, &ClientMessage::ClaimVictory).await?;
-            }
-            _ = ping.tick() => {
-                net::send(ws, &ClientMessage::Ping { n: 0 }).await?;
-            }
-        }
-    }
-}
-
-// ----- one seat at a table of more than two (protocol 3)
 
 /// How a table's connection ended.
 enum TableSession {
@@ -1196,16 +959,20 @@ enum TableSession {
     Refused(String),
 }
 
-/// Plays the bot's seat of a table until the game ends for it; the end as text.
-async fn play_table(bot: &Bot, game: &str, stored: &StoredGame, seat: SeatIndex) -> String {
+/// Plays the bot's seat of a game until the game ends for it; the end as text (the place
+/// too at a table of more than two).
+async fn play_game(bot: &Bot, game: &str, stored: &StoredGame, seat: SeatIndex) -> String {
     let mut backoff = Duration::from_millis(250);
     loop {
         let started = Instant::now();
         match table_session(bot, game, stored, seat).await {
             TableSession::Over(result, ratings) => {
-                let place = result.place_of(seat).map_or(String::new(), |p| {
-                    format!(", place {p} of {}", result.placements.len())
-                });
+                let place = match result.place_of(seat) {
+                    Some(p) if stored.seat.is_some() => {
+                        format!(", place {p} of {}", result.placements.len())
+                    }
+                    _ => String::new(),
+                };
                 let rating = ratings
                     .as_ref()
                     .and_then(|r| r.get(usize::from(seat)))
@@ -1482,20 +1249,6 @@ async fn play_on_table(
                 net::send(ws, &ClientMessage::Ping { n: 0 }).await?;
             }
         }
-    }
-}
-
-/// When the opponent's absence may be claimed, as the snapshot tells.
-fn claim_time(snapshot: &GameSnapshot, side: Side) -> Option<Instant> {
-    let seat = match side.other() {
-        Side::White => snapshot.seats.white,
-        Side::Black => snapshot.seats.black,
-    };
-    match seat.presence {
-        Presence::Gone { claim_in_ms } if snapshot.status == GameStatus::Playing => {
-            Some(Instant::now() + Duration::from_millis(claim_in_ms + 100))
-        }
-        _ => None,
     }
 }
 
