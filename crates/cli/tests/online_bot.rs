@@ -1,7 +1,10 @@
 //! `boardcraft-cli online bot` against a real server (the `boardcraft-server` library on
 //! 127.0.0.1:0 with a SQLite file in a temporary folder): the bot is the real binary in a child
 //! process; the person is a raw websocket client here, playing seeded random legal moves with
-//! the rules crate.
+//! the rules crate. At tables of three (lobby and game protocol 3) two such people and the bot
+//! fill a table from a seek or from a pool, and every move of the bot's seat is checked by
+//! the people's own copies of the game: in its turn, legal, the server's hash — at two tables
+//! at once, after a seat left, and after the bot was killed and started again.
 use std::{
     io::{BufRead, BufReader},
     net::SocketAddr,
@@ -12,10 +15,12 @@ use std::{
 };
 
 use boardcraft_protocol::{
-    ClientMessage, GameTerms, LobbyClientMessage, LobbyServerMessage, PROTOCOL_VERSION,
-    ServerMessage, Side, http::SignedIn, parse_lobby_server_message, parse_server_message,
+    ClientMessage, GameTerms, LobbyClientMessage, LobbyServerMessage, PROTOCOL_VERSION, PoolKey,
+    SEATS_PROTOCOL_VERSION, SeatIndex, SeatLeft, SeatPlayers, SeatResult, SeatServerMessage,
+    SeatSnapshot, ServerMessage, Side, TimeControl, hash_text, http::SignedIn,
+    parse_lobby_server_message, parse_seat_server_message, parse_server_message,
 };
-use boardcraft_rules::{AnyPosition, Position, Seat, shipped_variant};
+use boardcraft_rules::{AnyPosition, OutOfTurn, Position, Seat, shipped_variant};
 use boardcraft_server::{Settings, serve, storage};
 use futures_util::{SinkExt, StreamExt};
 use tokio::{
@@ -36,6 +41,11 @@ struct Server {
 }
 
 async fn start_server() -> Server {
+    start_server_with(|_| {}).await
+}
+
+/// A server whose settings `change` adjusts (pools, bots in them).
+async fn start_server_with(change: impl FnOnce(&mut Settings)) -> Server {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("server.sqlite3").display().to_string();
     let store = storage::open(&db).await.expect("the database opens");
@@ -49,6 +59,8 @@ async fn start_server() -> Server {
         message_burst: 2000,
         ..Settings::default()
     };
+    let mut settings = settings;
+    change(&mut settings);
     tokio::spawn(serve(
         listener,
         store.clone(),
@@ -102,10 +114,18 @@ impl Bot {
     }
 
     fn start_at(addr: SocketAddr, token_file: &Path, extra: &[&str]) -> Bot {
+        // The tests' variant unless the test names its own.
+        let variants: &[&str] = if extra.contains(&"--variants") {
+            &[]
+        } else {
+            &["--variants", VARIANT]
+        };
         let mut child = Command::new(env!("CARGO_BIN_EXE_boardcraft-cli"))
             .args(["online", "bot", "--server"])
             .arg(format!("http://{addr}"))
-            .args(["--level", "novice", "--variants", VARIANT, "--token-file"])
+            .args(["--level", "novice"])
+            .args(variants)
+            .arg("--token-file")
             .arg(token_file)
             .args(extra)
             .stdout(Stdio::piped())
@@ -198,13 +218,18 @@ async fn bot_account_at(
 
 /// A person in the lobby: a signed-in lobby websocket.
 async fn lobby(addr: SocketAddr, token: &str) -> (Ws, LobbyServerMessage) {
+    lobby_with(addr, token, PROTOCOL_VERSION).await
+}
+
+/// A person in the lobby that speaks lobby protocol `protocol` (3 sees the tables).
+async fn lobby_with(addr: SocketAddr, token: &str, protocol: u32) -> (Ws, LobbyServerMessage) {
     let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/lobby"))
         .await
         .unwrap();
     lobby_send(
         &mut ws,
         LobbyClientMessage::Hello {
-            protocol: PROTOCOL_VERSION,
+            protocol,
             token: Some(token.to_owned()),
             client: Some("test person".into()),
         },
@@ -651,4 +676,523 @@ async fn the_bot_comes_back_after_the_server_went_away() {
     );
     bot.wait_for_line(&format!("game {} end:", p.game)).await;
     assert!(bot.output().contains("reconnecting"), "{}", bot.output());
+}
+
+// ----- tables of more than two
+
+const TABLE_VARIANT: &str = "chinese-checkers";
+
+/// What `seated` told a person.
+#[derive(Clone, Debug)]
+struct Seated {
+    game: String,
+    seat: SeatIndex,
+    token: String,
+    players: SeatPlayers,
+}
+
+fn seated(m: LobbyServerMessage) -> Option<Seated> {
+    match m {
+        LobbyServerMessage::Seated {
+            game,
+            seat,
+            token,
+            players,
+            ..
+        } => Some(Seated {
+            game,
+            seat,
+            token,
+            players,
+        }),
+        LobbyServerMessage::Error { message, .. } => panic!("the lobby refused: {message}"),
+        _ => None,
+    }
+}
+
+/// A person's copy of a table's game: the moves replayed with the rules, the turns of seats
+/// that left handed on as the rules hand them, as a client of protocol 3 does.
+struct TableMirror {
+    position: AnyPosition,
+    ply: u32,
+    departed: Vec<SeatIndex>,
+    /// The seat that played each move.
+    movers: Vec<SeatIndex>,
+}
+
+impl TableMirror {
+    fn of(snapshot: &SeatSnapshot) -> TableMirror {
+        let variant = shipped_variant(&snapshot.variant)
+            .unwrap()
+            .for_players(snapshot.seat_count())
+            .unwrap();
+        let mut m = TableMirror {
+            position: variant.new_game(),
+            ply: 0,
+            departed: Vec::new(),
+            movers: Vec::new(),
+        };
+        for mv in &snapshot.moves {
+            m.leave_at(&snapshot.left);
+            m.play(mv);
+        }
+        m.leave_at(&snapshot.left);
+        assert_eq!(hash_text(m.position.hash()), snapshot.hash);
+        assert_eq!(m.to_move(), snapshot.to_move);
+        m
+    }
+
+    fn leave_at(&mut self, left: &[SeatLeft]) {
+        for l in left.iter().filter(|l| l.ply == self.ply) {
+            self.departed.push(l.seat);
+        }
+        self.skip();
+    }
+
+    fn skip(&mut self) {
+        if let AnyPosition::Race(race) = &mut self.position {
+            for _ in 0..race.seat_count() {
+                let to_move = race.side_to_move().index() as SeatIndex;
+                if race.is_game_over() || !self.departed.contains(&to_move) {
+                    break;
+                }
+                race.skip_turn();
+            }
+        }
+    }
+
+    fn play(&mut self, notation: &str) {
+        let mv = self
+            .position
+            .parse_move(notation)
+            .unwrap_or_else(|e| panic!("`{notation}` is not legal here: {e}"));
+        self.movers.push(self.to_move());
+        self.position
+            .play(&mv)
+            .unwrap_or_else(|e| panic!("`{notation}` is not legal here: {e}"));
+        self.ply += 1;
+        self.skip();
+    }
+
+    fn to_move(&self) -> SeatIndex {
+        self.position.side_to_move().index() as SeatIndex
+    }
+}
+
+async fn seats_recv(ws: &mut Ws) -> SeatServerMessage {
+    loop {
+        let frame = tokio::time::timeout(WAIT, ws.next())
+            .await
+            .expect("a game message in time (the bot answers)")
+            .expect("the game is open")
+            .unwrap();
+        if let Message::Text(t) = frame {
+            return parse_seat_server_message(&t).unwrap();
+        }
+    }
+}
+
+/// What a person saw of a table.
+#[derive(Debug)]
+struct TableSeen {
+    /// Plies played when it stopped.
+    plies: u32,
+    /// Moves the bot's seat played, each checked: in its turn, legal, the server's hash.
+    bot_moves: u32,
+    /// The result, when the game ended while the person was there.
+    result: Option<SeatResult>,
+}
+
+/// A person's seat at a table (protocol 3): random legal moves (seeded) in its turns, every
+/// move of every seat checked against its own copy of the game (the seat whose turn it is,
+/// legal, the same hash), until `plies` are played; then, with `resign`, it resigns and
+/// watches until its seat has left or the game is over.
+async fn sit(
+    addr: SocketAddr,
+    me: &Seated,
+    bot_seat: SeatIndex,
+    seed: u64,
+    plies: u32,
+    resign: bool,
+) -> TableSeen {
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws?game={}", me.game))
+        .await
+        .unwrap();
+    game_send(
+        &mut ws,
+        ClientMessage::Hello {
+            protocol: SEATS_PROTOCOL_VERSION,
+            game: me.game.clone(),
+            token: Some(me.token.clone()),
+            client: Some("test person".into()),
+        },
+    )
+    .await;
+    let SeatServerMessage::Welcome {
+        you,
+        game: snapshot,
+        ..
+    } = seats_recv(&mut ws).await
+    else {
+        panic!("no welcome")
+    };
+    assert_eq!(you, Some(me.seat));
+    assert_eq!(snapshot.seat_count(), 3);
+    let mut mirror = TableMirror::of(&snapshot);
+    let mut rng = seed | 1;
+    let mut moves = Vec::new();
+    let mut sent_for = None;
+    let mut resigned = false;
+    // What it saw: the moves it checked, the bot's among them.
+    let seen = |mirror: &TableMirror, result| TableSeen {
+        plies: mirror.ply,
+        bot_moves: mirror.movers.iter().filter(|s| **s == bot_seat).count() as u32,
+        result,
+    };
+    loop {
+        if mirror.ply >= plies && !resign {
+            return seen(&mirror, None);
+        }
+        if mirror.ply >= plies && resign && !resigned {
+            game_send(&mut ws, ClientMessage::Resign).await;
+            resigned = true;
+        }
+        let mine = mirror.to_move() == me.seat && !mirror.departed.contains(&me.seat);
+        if !resigned && mine && !mirror.position.is_game_over() && sent_for != Some(mirror.ply) {
+            mirror.position.legal_moves(&mut moves);
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let mv = &moves[(rng % moves.len() as u64) as usize];
+            game_send(
+                &mut ws,
+                ClientMessage::Move {
+                    ply: mirror.ply,
+                    notation: mirror.position.format_move(mv),
+                },
+            )
+            .await;
+            sent_for = Some(mirror.ply);
+        }
+        match seats_recv(&mut ws).await {
+            SeatServerMessage::Moved {
+                ply,
+                notation,
+                seat,
+                hash,
+                ..
+            } if ply == mirror.ply => {
+                assert_eq!(
+                    seat,
+                    mirror.to_move(),
+                    "ply {ply}: {notation} played in turn"
+                );
+                mirror.play(&notation);
+                assert_eq!(
+                    hash_text(mirror.position.hash()),
+                    hash,
+                    "ply {ply}: {notation}"
+                );
+            }
+            SeatServerMessage::Snapshot { game, .. } => {
+                if let Some(result) = game.result {
+                    return seen(&mirror, Some(result));
+                }
+                if game.left.iter().any(|l| l.seat == me.seat) {
+                    return seen(&mirror, None);
+                }
+                mirror = TableMirror::of(&game);
+            }
+            SeatServerMessage::GameOver { result, .. } => {
+                return seen(&mirror, Some(result));
+            }
+            SeatServerMessage::Error { message, .. } => panic!("refused: {message}"),
+            _ => {}
+        }
+    }
+}
+
+/// A table of three from a seek: one person opens it, the bot takes a seat, a second person
+/// the last one; both people's `seated`.
+async fn fill_table(addr: SocketAddr, bot_name: &str) -> (Seated, Seated) {
+    let seeker = guest(addr).await;
+    let (mut a, _) = lobby_with(addr, &seeker.token, SEATS_PROTOCOL_VERSION).await;
+    let other = guest(addr).await;
+    let (mut b, _) = lobby_with(addr, &other.token, SEATS_PROTOCOL_VERSION).await;
+    lobby_send(
+        &mut a,
+        LobbyClientMessage::Seek {
+            terms: GameTerms {
+                variant: TABLE_VARIANT.into(),
+                seats: 3,
+                ..terms()
+            },
+        },
+    )
+    .await;
+    // The bot sits down at the seek: everyone sees it seated.
+    let id = lobby_until(&mut b, |m| match m {
+        LobbyServerMessage::SeekAdded { seek }
+            if seek.by.name == seeker.account.name
+                && seek.seated.iter().any(|p| p.name == bot_name) =>
+        {
+            assert_eq!(seek.seats, 3);
+            assert_eq!(seek.seated.len(), 2, "{seek:?}");
+            Some(seek.id)
+        }
+        _ => None,
+    })
+    .await;
+    lobby_send(&mut b, LobbyClientMessage::AcceptSeek { id }).await;
+    let sa = lobby_until(&mut a, seated).await;
+    let sb = lobby_until(&mut b, seated).await;
+    assert_eq!(sa.game, sb.game);
+    assert_eq!(sa.players.seats.len(), 3);
+    assert_ne!(sa.seat, sb.seat);
+    (sa, sb)
+}
+
+/// The seat left to the bot at a table of three.
+fn bot_seat(a: &Seated, b: &Seated, bot_name: &str) -> SeatIndex {
+    let seat = (0..3).find(|s| *s != a.seat && *s != b.seat).unwrap();
+    assert_eq!(
+        a.players.seats[usize::from(seat)].name,
+        bot_name,
+        "{:?}",
+        a.players
+    );
+    seat
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_bot_takes_seats_at_two_tables_of_three_and_plays_them_in_turn() {
+    let server = start_server().await;
+    let token_file = bot_account(&server, "TableBot").await;
+    let password_file = server.dir.path().join("bot.password");
+    let bot = Bot::start(
+        &server,
+        &token_file,
+        &[
+            "--no-seeks",
+            "--variants",
+            TABLE_VARIANT,
+            "--seats",
+            "3,6",
+            "--name",
+            "TableBot",
+            "--password-file",
+            password_file.to_str().unwrap(),
+        ],
+    );
+    bot.wait_for_line("in the lobby as TableBot").await;
+    // A table of four, a size it does not play (`--seats 3,6`): it never sits down there.
+    let four = guest(server.addr).await;
+    let (mut four_ws, _) = lobby_with(server.addr, &four.token, SEATS_PROTOCOL_VERSION).await;
+    lobby_send(
+        &mut four_ws,
+        LobbyClientMessage::Seek {
+            terms: GameTerms {
+                variant: TABLE_VARIANT.into(),
+                seats: 4,
+                ..terms()
+            },
+        },
+    )
+    .await;
+    let four_id = lobby_until(&mut four_ws, |m| match m {
+        LobbyServerMessage::SeekAdded { seek } if seek.by.name == four.account.name => {
+            Some(seek.id)
+        }
+        _ => None,
+    })
+    .await;
+    // The first table: a person's seek, the bot in a seat, another person in the last.
+    let (a, b) = fill_table(server.addr, "TableBot").await;
+    let first = bot_seat(&a, &b, "TableBot");
+    bot.wait_for_line(&format!(
+        "game {} start: {TABLE_VARIANT} untimed casual at seat {first} of 3 vs",
+        a.game
+    ))
+    .await;
+    // The second table while the first is on: the bot plays a seat in each.
+    let (c, d) = fill_table(server.addr, "TableBot").await;
+    assert_ne!(c.game, a.game);
+    let second = bot_seat(&c, &d, "TableBot");
+    bot.wait_for_line(&format!("game {} start:", c.game)).await;
+    // The bot took its seats at the tables of three after the table of four was open (it reads
+    // the lobby in order), and took none there: its seek still has its seeker alone.
+    lobby_send(&mut four_ws, LobbyClientMessage::Ping { n: 7 }).await;
+    lobby_until(&mut four_ws, |m| match m {
+        LobbyServerMessage::SeekAdded { seek } if seek.id == four_id => {
+            panic!("the table of four changed: {seek:?}")
+        }
+        LobbyServerMessage::Pong { n: 7 } => Some(()),
+        _ => None,
+    })
+    .await;
+    assert!(!bot.output().contains(&four_id), "{}", bot.output());
+    // Four rounds at both tables at once. At the first, one person resigns after two rounds:
+    // its seat leaves, its turns are skipped, and the bot and the other person play on (the
+    // bot's moves still in turn as the people's copies skip the seat), until the other person
+    // resigns too and the bot is left first.
+    const PLIES: u32 = 12;
+    const LEAVES: u32 = 6;
+    const LAST: u32 = 16;
+    let addr = server.addr;
+    let (sa, sb, sc, sd) = tokio::join!(
+        sit(addr, &a, first, 3, LEAVES, true),
+        sit(addr, &b, first, 5, LAST, true),
+        sit(addr, &c, second, 7, PLIES, false),
+        sit(addr, &d, second, 9, PLIES, false),
+    );
+    for seen in [&sc, &sd] {
+        assert!(seen.plies >= PLIES, "{seen:?}");
+        assert!(
+            seen.bot_moves >= PLIES / 3,
+            "the bot moved in each round: {seen:?}"
+        );
+    }
+    assert!(sa.plies >= LEAVES && sa.bot_moves >= 2, "{sa:?}");
+    assert!(sa.result.is_none(), "the game went on without it: {sa:?}");
+    // From the first resignation on, the bot had every other turn.
+    assert!(sb.plies >= LAST, "{sb:?}");
+    assert!(
+        sb.bot_moves >= 2 + (LAST - LEAVES - 1) / 2,
+        "the bot played on after a seat left: {sb:?}"
+    );
+    let result = sb
+        .result
+        .expect("the game ended when the second person resigned");
+    assert_eq!(result.place_of(first), Some(1), "{result:?}");
+    assert_eq!(result.winner(), Some(first));
+    assert_eq!(result.place_of(b.seat), Some(2), "{result:?}");
+    assert_eq!(result.place_of(a.seat), Some(3), "{result:?}");
+    bot.wait_for_line(&format!("game {} end:", a.game)).await;
+    let out = bot.output();
+    let end = out
+        .lines()
+        .find(|l| l.starts_with(&format!("game {} end:", a.game)))
+        .unwrap();
+    assert!(
+        end.contains(&format!("at seat {first}")) && end.contains("place 1 of 3"),
+        "{end}"
+    );
+    // The second table plays on: the bot has not left it.
+    assert!(!out.contains(&format!("game {} end:", c.game)), "{out}");
+    let state = std::fs::read_to_string(format!("{}.games.json", token_file.display())).unwrap();
+    assert!(
+        state.contains(&c.game) && !state.contains(&a.game),
+        "{state}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_bot_waits_in_a_table_pool_is_seated_with_two_people_and_waits_again() {
+    let pool = PoolKey {
+        seats: 3,
+        ..PoolKey::new(TABLE_VARIANT, TimeControl::minutes(5, 3))
+    };
+    let server = start_server_with(|s| {
+        s.lobby.pools = vec![pool.clone()];
+        s.lobby.allow_bots_in_pools = true;
+    })
+    .await;
+    let token_file = bot_account(&server, "PoolBot").await;
+    let password_file = server.dir.path().join("bot.password");
+    let bot = Bot::start(
+        &server,
+        &token_file,
+        &[
+            "--no-seeks",
+            "--variants",
+            TABLE_VARIANT,
+            "--pool",
+            "chinese-checkers 5+3 x3",
+            "--name",
+            "PoolBot",
+            "--password-file",
+            password_file.to_str().unwrap(),
+        ],
+    );
+    bot.wait_for_line("waiting in the pool chinese-checkers 300+3 x3")
+        .await;
+    let mut people = Vec::new();
+    for _ in 0..2 {
+        let me = guest(server.addr).await;
+        let (mut ws, _) = lobby_with(server.addr, &me.token, SEATS_PROTOCOL_VERSION).await;
+        lobby_send(&mut ws, LobbyClientMessage::JoinPool { pool: pool.clone() }).await;
+        people.push(ws);
+    }
+    let a = lobby_until(&mut people[0], seated).await;
+    let b = lobby_until(&mut people[1], seated).await;
+    assert_eq!(a.game, b.game);
+    assert!(a.players.rated, "pool tables are rated");
+    let seat = bot_seat(&a, &b, "PoolBot");
+    bot.wait_for_line(&format!(
+        "game {} start: {TABLE_VARIANT} {} rated at seat {seat} of 3 vs",
+        a.game, pool.time_control
+    ))
+    .await;
+    // Two rounds, the bot's moves checked; and it waits in the pool again (room for more).
+    let (sa, sb) = tokio::join!(
+        sit(server.addr, &a, seat, 21, 6, false),
+        sit(server.addr, &b, seat, 23, 6, false),
+    );
+    for seen in [&sa, &sb] {
+        assert!(seen.bot_moves >= 2, "{seen:?}");
+    }
+    let deadline = std::time::Instant::now() + WAIT;
+    while bot.output().matches("waiting in the pool").count() < 2 {
+        assert!(std::time::Instant::now() < deadline, "{}", bot.output());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_restarted_bot_resumes_its_seat_at_a_table() {
+    let server = start_server().await;
+    let token_file = bot_account(&server, "SeatBot").await;
+    let password_file = server.dir.path().join("bot.password");
+    let args = [
+        "--no-seeks",
+        "--variants",
+        TABLE_VARIANT,
+        "--name",
+        "SeatBot",
+        "--password-file",
+        password_file.to_str().unwrap(),
+    ];
+    let mut bot = Bot::start(&server, &token_file, &args);
+    bot.wait_for_line("in the lobby as SeatBot").await;
+    let (a, b) = fill_table(server.addr, "SeatBot").await;
+    let seat = bot_seat(&a, &b, "SeatBot");
+    bot.wait_for_line(&format!("game {} start:", a.game)).await;
+    // A round, then the bot is killed (kill -9) and started again.
+    let (sa, sb) = tokio::join!(
+        sit(server.addr, &a, seat, 31, 3, false),
+        sit(server.addr, &b, seat, 33, 3, false),
+    );
+    assert!(sa.bot_moves >= 1 && sb.bot_moves >= 1, "{sa:?} {sb:?}");
+    bot.kill();
+    let state = std::fs::read_to_string(format!("{}.games.json", token_file.display())).unwrap();
+    let kept: serde_json::Value = serde_json::from_str(&state).unwrap();
+    assert_eq!(
+        kept["games"][&a.game]["seat"],
+        serde_json::json!(seat),
+        "the state file keeps the game and the seat: {state}"
+    );
+    let bot = Bot::start(&server, &token_file, &args);
+    bot.wait_for_line(&format!(
+        "game {} resume: {TABLE_VARIANT} at seat {seat}",
+        a.game
+    ))
+    .await;
+    // The bot plays its seat on: two more rounds, its moves checked.
+    let (sa, sb) = tokio::join!(
+        sit(server.addr, &a, seat, 35, 9, false),
+        sit(server.addr, &b, seat, 37, 9, false),
+    );
+    for seen in [&sa, &sb] {
+        assert!(seen.plies >= 9 && seen.bot_moves >= 3, "{seen:?}");
+    }
 }

@@ -1,7 +1,10 @@
-//! `online bot`: the computer as a lobby player (protocol 2). It signs in as a bot account,
-//! keeps the lobby websocket open, accepts challenges in the variants it plays (declines the
-//! others), keeps one seek open per variant, and plays every game it is paired into on its own
-//! task over the game websocket, thinking on a blocking thread and within its clock.
+//! `online bot`: the computer as a lobby player (lobby protocol 3). It signs in as a bot
+//! account, keeps the lobby websocket open, accepts challenges in the variants it plays
+//! (declines the others), keeps one seek open per variant, takes a seat at other players'
+//! seeks for tables of more than two (the seat counts of `--seats`), waits in a pool if given
+//! one (`--pool`), and plays every game it is paired or seated into on its own task over the
+//! game websocket with protocol 3 (seat messages; a two-seat game is a table of two), thinking
+//! on a blocking thread and within its clock.
 //!
 //! - **Sign-in**: the session token is kept in `--token-file` (a restart reuses it). Without a
 //!   valid one it signs in with `--name` and `--password-file`, else makes a guest account.
@@ -21,10 +24,11 @@ use std::{
 
 use boardcraft_ai::{AnySearch, Level};
 use boardcraft_protocol::{
-    ClientMessage, ColorChoice, ErrorCode, GameResult, GameSnapshot, GameStatus, GameTerms,
-    LobbyClientMessage, LobbyServerMessage, Presence, RatingChanges, ServerMessage, Side,
+    ClientMessage, ColorChoice, ErrorCode, GameStatus, GameTerms, LobbyClientMessage,
+    LobbyServerMessage, PlayerInfo, PoolKey, Presence, RatingChange, SEATS_PROTOCOL_VERSION,
+    SeatClocks, SeatIndex, SeatResult, SeatServerMessage, SeatSnapshot, Seek, Side,
     http::{AccountInfo, Credentials, SignedIn},
-    paths,
+    paths, seat_of,
 };
 use boardcraft_rules::Position;
 use clap::Args as ClapArgs;
@@ -35,7 +39,7 @@ use tokio::{
 };
 
 use super::{
-    mirror::Mirror,
+    mirror::SeatMirror,
     net::{self, ServerUrl, Ws},
 };
 
@@ -77,6 +81,54 @@ pub struct Args {
     /// Worker threads for the network (the thinking runs on blocking threads beside them).
     #[arg(long, default_value_t = 2)]
     threads: usize,
+    /// The table sizes it plays (comma-separated, 2 to 6): it takes a seat at other players'
+    /// seeks for tables of these sizes (more than two) in its variants. Without 2 it opens no
+    /// seeks of its own and declines challenges.
+    #[arg(long, default_value = "2,3,4,5,6")]
+    seats: String,
+    /// A quick-pairing pool to wait in whenever it has room for a game, written as the
+    /// server's `--pools` writes one: `chinese-checkers 5+3 x3` (no `xN`: two seats). The
+    /// server refuses bots in its pools unless it runs with `--allow-bots-in-pools`.
+    #[arg(long)]
+    pool: Option<String>,
+}
+
+/// `2,3,4,6` as seat counts, each 2 to 6.
+fn seat_counts(text: &str) -> Result<Vec<u8>, String> {
+    let mut counts = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match part.parse::<u8>() {
+            Ok(n @ 2..=6) => counts.push(n),
+            _ => return Err(format!("--seats: `{part}` is not a seat count from 2 to 6")),
+        }
+    }
+    if counts.is_empty() {
+        return Err("--seats names no seat count".into());
+    }
+    Ok(counts)
+}
+
+/// A pool as `--pool` writes it: `variant M+S` and, for a table of more than two, `xN`.
+fn pool_key(text: &str) -> Result<PoolKey, String> {
+    let bad = || format!("--pool: `{text}` is not a pool like `chinese-checkers 5+3 x3`");
+    let mut words = text.split_whitespace();
+    let (Some(variant), Some(clock)) = (words.next(), words.next()) else {
+        return Err(bad());
+    };
+    let seats = match words.next() {
+        None => 2,
+        Some(w) => match w.strip_prefix('x').and_then(|n| n.parse::<u8>().ok()) {
+            Some(n @ 2..=6) => n,
+            _ => return Err(bad()),
+        },
+    };
+    if words.next().is_some() {
+        return Err(bad());
+    }
+    Ok(PoolKey {
+        seats,
+        ..PoolKey::new(variant, super::play::time_control(clock)?)
+    })
 }
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
@@ -92,10 +144,25 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct StoredGame {
     token: String,
+    /// The side of a two-seat game (at a table of more than two: White for seat 0, Black for
+    /// the others, and not read; `seat` says which).
     color: Side,
     variant: String,
     #[serde(default)]
     opponent: String,
+    /// A table of more than two: the bot's seat there (the game is played with protocol 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seat: Option<SeatIndex>,
+}
+
+impl StoredGame {
+    /// `as black` (two seats) or `at seat 2` (a table of more than two), for the log lines.
+    fn role(&self) -> String {
+        match self.seat {
+            Some(seat) => format!("at seat {seat}"),
+            None => format!("as {}", self.color),
+        }
+    }
 }
 
 #[derive(Default, Serialize, Deserialize)]
@@ -141,13 +208,15 @@ impl Bot {
         }
         let bot = self.clone();
         tokio::spawn(async move {
-            let end = play_game(&bot, &game, &stored).await;
+            // A two-seat game is a table of two: White is seat 0, Black seat 1.
+            let seat = stored.seat.unwrap_or(seat_of(stored.color));
+            let end = play_game(&bot, &game, &stored, seat).await;
             bot.games.lock().unwrap().remove(&game);
             bot.save();
             outln!(
-                "game {game} end: {} as {} vs {}: {end}",
+                "game {game} end: {} {} vs {}: {end}",
                 stored.variant,
-                stored.color,
+                stored.role(),
                 stored.opponent
             );
             bot.running.lock().unwrap().remove(&game);
@@ -189,6 +258,8 @@ async fn main(args: Args) -> Result<ExitCode, String> {
     if variants.is_empty() {
         return Err("--variants names no variant".into());
     }
+    let seats = seat_counts(&args.seats)?;
+    let pool = args.pool.as_deref().map(pool_key).transpose()?;
     for v in &variants {
         boardcraft_rules::shipped_variant(v).map_err(|e| e.to_string())?;
     }
@@ -262,16 +333,19 @@ async fn main(args: Args) -> Result<ExitCode, String> {
     // Back to the games in progress at once: each task reconnects on its own.
     for (game, g) in stored.games {
         outln!(
-            "game {game} resume: {} as {} vs {}",
+            "game {game} resume: {} {} vs {}",
             g.variant,
-            g.color,
+            g.role(),
             g.opponent
         );
         bot.start_game(game, g);
     }
+    let two_seats = seats.contains(&2);
     let config = LobbyConfig {
         variants,
-        seek: (!args.no_seeks).then(|| GameTerms {
+        seats,
+        pool,
+        seek: (!args.no_seeks && two_seats).then(|| GameTerms {
             variant: String::new(),
             time_control: seek_clock,
             rated: !args.casual && seek_clock.is_some(),
@@ -414,6 +488,10 @@ async fn sign_in(
 
 struct LobbyConfig {
     variants: Vec<String>,
+    /// The table sizes it plays.
+    seats: Vec<u8>,
+    /// The pool to wait in, if any.
+    pool: Option<PoolKey>,
     /// The seeks' terms (the variant filled in per seek); `None`: no seeks.
     seek: Option<GameTerms>,
     max_games: usize,
@@ -422,6 +500,22 @@ struct LobbyConfig {
 impl LobbyConfig {
     fn full(&self, bot: &Bot) -> bool {
         self.max_games > 0 && bot.active() >= self.max_games
+    }
+
+    /// Room for one more game besides the games in progress and `waiting` seats taken at
+    /// tables that have not filled yet (each may become a game).
+    fn room(&self, bot: &Bot, waiting: usize) -> bool {
+        self.max_games == 0 || bot.active() + waiting < self.max_games
+    }
+
+    /// Whether the bot takes a seat at this table's seek (someone else's, of more than two
+    /// seats, in its variants and table sizes, with a seat free).
+    fn plays_table(&self, seek: &Seek, me: &str) -> bool {
+        seek.seats > 2
+            && self.seats.contains(&seek.seats)
+            && self.variants.contains(&seek.variant)
+            && seek.by.name != me
+            && seek.seated.len() < usize::from(seek.seats)
     }
 }
 
@@ -434,6 +528,43 @@ struct Seeks {
     asked: HashMap<String, Instant>,
     /// Not before (after a refusal).
     retry_at: HashMap<String, Instant>,
+    /// Other players' open seeks for tables of more than two, as the lobby last showed them.
+    tables: HashMap<String, Seek>,
+    /// Tables' seeks the bot has a seat at (not yet full).
+    sitting: HashSet<String>,
+    /// Tables' seeks with an `accept_seek` sent and not yet answered.
+    accepting: HashMap<String, Instant>,
+    /// The bot waits in its pool.
+    in_pool: bool,
+    /// A `join_pool` sent and not yet answered, and when.
+    pool_asked: Option<Instant>,
+    /// The pool is not one of the server's: not asked for again on this connection.
+    pool_gone: bool,
+}
+
+impl Seeks {
+    /// Takes in the lobby's view of a table's seek: the bot's seat there (or its seat given
+    /// back), or a seek it may sit down at.
+    fn note_table(&mut self, seek: Seek, me: &str) {
+        self.accepting.remove(&seek.id);
+        if seek.seated.iter().any(|p| p.name == me) {
+            self.sitting.insert(seek.id.clone());
+        } else {
+            self.sitting.remove(&seek.id);
+        }
+        self.tables.insert(seek.id.clone(), seek);
+    }
+
+    fn forget_table(&mut self, id: &str) {
+        self.tables.remove(id);
+        self.sitting.remove(id);
+        self.accepting.remove(id);
+    }
+
+    /// Seats taken or asked for at tables that have not filled.
+    fn waiting_seats(&self) -> usize {
+        self.sitting.len() + self.accepting.len()
+    }
 }
 
 /// One lobby connection: until it closes or fails.
@@ -443,12 +574,14 @@ async fn lobby(
     config: &LobbyConfig,
     ended: &mut mpsc::UnboundedReceiver<String>,
 ) -> Result<(), String> {
-    let (mut ws, welcome) = net::lobby_connect(&bot.server, token, &bot.client).await?;
+    let (mut ws, welcome) =
+        net::lobby_connect(&bot.server, token, &bot.client, SEATS_PROTOCOL_VERSION).await?;
     let LobbyServerMessage::Welcome {
         account,
         seeks,
         challenges,
         playing,
+        waiting_in,
         ..
     } = welcome
     else {
@@ -471,13 +604,21 @@ async fn lobby(
             }
         }
     }
-    let mut own = Seeks::default();
+    let mut own = Seeks {
+        in_pool: waiting_in.is_some() && waiting_in == config.pool,
+        ..Seeks::default()
+    };
     for seek in &seeks {
+        if seek.seats > 2 && seek.by.name != *me {
+            own.note_table(seek.clone(), me);
+            continue;
+        }
         if seek.by.name != *me {
             continue;
         }
         let wanted = config.seek.as_ref().is_some_and(|t| {
-            config.variants.contains(&seek.variant)
+            seek.seats == 2
+                && config.variants.contains(&seek.variant)
                 && seek.time_control == t.time_control
                 && seek.rated == t.rated
                 && !own.open.contains_key(&seek.variant)
@@ -493,7 +634,7 @@ async fn lobby(
             answer_challenge(&mut ws, bot, config, c).await?;
         }
     }
-    reconcile(&mut ws, bot, config, &mut own).await?;
+    reconcile(&mut ws, bot, config, &mut own, me).await?;
     let mut ping = tokio::time::interval(Duration::from_secs(10));
     let mut tick = tokio::time::interval(Duration::from_secs(2));
     loop {
@@ -501,9 +642,12 @@ async fn lobby(
             msg = net::lobby_recv(&mut ws) => {
                 let Some(msg) = msg? else { return Ok(()) };
                 match msg {
+                    LobbyServerMessage::SeekAdded { seek } if seek.seats > 2 && seek.by.name != *me => {
+                        own.note_table(seek, me);
+                    }
                     LobbyServerMessage::SeekAdded { seek } if seek.by.name == *me => {
                         own.asked.remove(&seek.variant);
-                        if own.open.contains_key(&seek.variant) || config.seek.is_none() {
+                        if own.open.contains_key(&seek.variant) || config.seek.is_none() || seek.seats != 2 {
                             cancel_seek(&mut ws, &mut own, &seek.id).await?;
                         } else {
                             eprintln!("bot: seek {} open ({} {})", seek.id, seek.variant,
@@ -516,11 +660,52 @@ async fn lobby(
                             eprintln!("bot: seek {id} gone (accepted or expired)");
                         }
                         own.open.retain(|_, s| *s != id);
+                        own.forget_table(&id);
+                    }
+                    LobbyServerMessage::PoolJoined { pool } => {
+                        own.pool_asked = None;
+                        own.in_pool = Some(&pool) == config.pool.as_ref();
+                        if own.in_pool {
+                            eprintln!("bot: waiting in the pool {}", pool.id());
+                        }
+                    }
+                    LobbyServerMessage::PoolLeft => {
+                        own.in_pool = false;
+                    }
+                    LobbyServerMessage::Seated { game, seat, token, players, variant, time_control, .. } => {
+                        // A game takes the account out of its pool (a pool's table says no
+                        // `pool_left`): it joins again while it has room.
+                        own.in_pool = false;
+                        let opponent = players
+                            .seats
+                            .iter()
+                            .enumerate()
+                            .filter(|(i, _)| *i != usize::from(seat))
+                            .map(|(_, p)| player_text(p))
+                            .collect::<Vec<_>>()
+                            .join(", ");
+                        outln!(
+                            "game {game} start: {variant} {} {} at seat {seat} of {} vs {opponent}",
+                            time_control.map_or("untimed".to_owned(), |t| t.to_string()),
+                            if players.rated { "rated" } else { "casual" },
+                            players.seats.len(),
+                        );
+                        let stored = StoredGame {
+                            token,
+                            color: if seat == 0 { Side::White } else { Side::Black },
+                            variant,
+                            opponent,
+                            seat: Some(seat),
+                        };
+                        bot.games.lock().unwrap().insert(game.clone(), stored.clone());
+                        bot.save();
+                        bot.start_game(game, stored);
                     }
                     LobbyServerMessage::Challenge { challenge } if challenge.to.name == *me => {
                         answer_challenge(&mut ws, bot, config, &challenge).await?;
                     }
                     LobbyServerMessage::Paired { game, color, token, players, variant, time_control, .. } => {
+                        own.in_pool = false;
                         let opponent = players.get(color.other()).name.clone();
                         outln!(
                             "game {game} start: {variant} {} {} as {color} vs {opponent} ({})",
@@ -533,7 +718,7 @@ async fn lobby(
                         );
                         // An accepted seek's `seek_removed` comes too (before this): the seek
                         // is opened again then. A challenge's game leaves the seeks as they are.
-                        let stored = StoredGame { token, color, variant, opponent };
+                        let stored = StoredGame { token, color, variant, opponent, seat: None };
                         bot.games.lock().unwrap().insert(game.clone(), stored.clone());
                         bot.save();
                         bot.start_game(game, stored);
@@ -543,9 +728,23 @@ async fn lobby(
                         if fatal {
                             return Err(format!("the lobby closed the connection: {message}"));
                         }
-                        // A refused seek: try again later.
-                        for (variant, _) in own.asked.drain() {
-                            own.retry_at.insert(variant, Instant::now() + Duration::from_secs(30));
+                        match code {
+                            // A table's seek whose last seat another accepter took first: its
+                            // `seek_removed` follows.
+                            ErrorCode::SeekNotFound => {}
+                            ErrorCode::PoolNotFound => {
+                                own.pool_asked = None;
+                                own.pool_gone = true;
+                            }
+                            // A refused seek or pool: try again later.
+                            _ => {
+                                for (variant, _) in own.asked.drain() {
+                                    own.retry_at.insert(variant, Instant::now() + Duration::from_secs(30));
+                                }
+                                if own.pool_asked.take().is_some() {
+                                    own.retry_at.insert(String::new(), Instant::now() + Duration::from_secs(30));
+                                }
+                            }
                         }
                     }
                     _ => {}
@@ -557,8 +756,17 @@ async fn lobby(
                 net::lobby_send(&mut ws, &LobbyClientMessage::Ping { n: 0 }).await?;
             }
         }
-        reconcile(&mut ws, bot, config, &mut own).await?;
+        reconcile(&mut ws, bot, config, &mut own, me).await?;
     }
+}
+
+/// `Anna (1500?)`, a player as the log lines show one.
+fn player_text(p: &PlayerInfo) -> String {
+    format!(
+        "{} ({})",
+        p.name,
+        p.rating.map_or("unrated".to_owned(), |r| r.to_string())
+    )
 }
 
 async fn cancel_seek(ws: &mut Ws, own: &mut Seeks, id: &str) -> Result<(), String> {
@@ -566,13 +774,18 @@ async fn cancel_seek(ws: &mut Ws, own: &mut Seeks, id: &str) -> Result<(), Strin
     net::lobby_send(ws, &LobbyClientMessage::CancelSeek { id: id.to_owned() }).await
 }
 
-/// One seek open per variant while there is room for a game; none when full.
+/// One seek open per variant while there is room for a game, none when full; a seat at the
+/// tables it plays while there is room for one more (its seats at tables that have not
+/// filled given back when full); waiting in its pool while there is room.
 async fn reconcile(
     ws: &mut Ws,
     bot: &Bot,
     config: &LobbyConfig,
     own: &mut Seeks,
+    me: &str,
 ) -> Result<(), String> {
+    tables(ws, bot, config, own, me).await?;
+    pool(ws, bot, config, own).await?;
     let Some(terms) = &config.seek else {
         return Ok(());
     };
@@ -609,13 +822,94 @@ async fn reconcile(
     Ok(())
 }
 
+/// Takes seats at the tables it plays while there is room, one at a time (the server seats
+/// an account once per seek); gives its waiting seats back when its games fill it up.
+async fn tables(
+    ws: &mut Ws,
+    bot: &Bot,
+    config: &LobbyConfig,
+    own: &mut Seeks,
+    me: &str,
+) -> Result<(), String> {
+    let now = Instant::now();
+    // An accept never answered (a lost message): free to ask again.
+    own.accepting
+        .retain(|_, at| now.duration_since(*at) < Duration::from_secs(20));
+    if config.full(bot) {
+        let sitting: Vec<String> = own.sitting.drain().collect();
+        for id in sitting {
+            eprintln!("bot: giving back its seat at {id}: no room for another game");
+            net::lobby_send(ws, &LobbyClientMessage::LeaveSeek { id }).await?;
+        }
+        return Ok(());
+    }
+    let mut ids: Vec<&String> = own.tables.keys().collect();
+    ids.sort();
+    let mut take = Vec::new();
+    let mut waiting = own.waiting_seats();
+    for id in ids {
+        let seek = &own.tables[id];
+        if own.sitting.contains(id)
+            || own.accepting.contains_key(id)
+            || !config.plays_table(seek, me)
+            || seek.seated.iter().any(|p| p.name == me)
+        {
+            continue;
+        }
+        if !config.room(bot, waiting) {
+            break;
+        }
+        waiting += 1;
+        take.push(id.clone());
+    }
+    for id in take {
+        let seek = &own.tables[&id];
+        eprintln!(
+            "bot: taking a seat at {}'s table {id} ({} x{}, {} of {} seated)",
+            seek.by.name,
+            seek.variant,
+            seek.seats,
+            seek.seated.len(),
+            seek.seats
+        );
+        own.accepting.insert(id.clone(), now);
+        net::lobby_send(ws, &LobbyClientMessage::AcceptSeek { id }).await?;
+    }
+    Ok(())
+}
+
+/// Waits in the pool while there is room for a game; leaves it when full.
+async fn pool(ws: &mut Ws, bot: &Bot, config: &LobbyConfig, own: &mut Seeks) -> Result<(), String> {
+    let Some(pool) = &config.pool else {
+        return Ok(());
+    };
+    let now = Instant::now();
+    if config.full(bot) || !config.room(bot, own.waiting_seats()) {
+        if own.in_pool {
+            own.in_pool = false;
+            net::lobby_send(ws, &LobbyClientMessage::LeavePool).await?;
+        }
+        return Ok(());
+    }
+    let asked = own
+        .pool_asked
+        .is_some_and(|at| now.duration_since(at) < Duration::from_secs(20));
+    // The pool's retry time is kept under the empty variant name.
+    let later = own.retry_at.get("").is_some_and(|t| *t > now);
+    if own.in_pool || own.pool_gone || asked || later {
+        return Ok(());
+    }
+    own.pool_asked = Some(now);
+    net::lobby_send(ws, &LobbyClientMessage::JoinPool { pool: pool.clone() }).await
+}
+
 async fn answer_challenge(
     ws: &mut Ws,
     bot: &Bot,
     config: &LobbyConfig,
     c: &boardcraft_protocol::Challenge,
 ) -> Result<(), String> {
-    let plays = config.variants.contains(&c.variant);
+    let plays = config.variants.contains(&c.variant) && config.seats.contains(&2);
     let id = c.id.clone();
     if plays && !config.full(bot) {
         eprintln!(
@@ -641,33 +935,57 @@ async fn answer_challenge(
     }
 }
 
-// ----- one game
+// ----- one game, of two seats or more (protocol 3)
 
-/// How a game connection ended.
-enum Session {
+/// The time to think for one move: a share of what is left, plus most of the increment;
+/// little when short of time. `None` untimed (the level's own budget).
+fn think_time(clock_left_ms: u64, increment_ms: u64) -> Duration {
+    // Keep a reserve for the network and the server's round trip.
+    let usable = clock_left_ms.saturating_sub(1_000);
+    let share = usable / 30 + increment_ms * 3 / 4;
+    Duration::from_millis(share.min(usable / 4).max(20))
+}
+
+/// How a table's connection ended.
+enum TableSession {
     /// The game is over.
-    Over(GameResult, Option<RatingChanges>),
+    Over(SeatResult, Option<Vec<RatingChange>>),
+    /// The bot's seat left the table (its flag fell, or it was claimed gone) while the others
+    /// play on: its place is settled and it has nothing more to play.
+    Left(u8),
     /// The connection went (reconnect).
     Closed(String),
     /// The server refuses this seat for good (no such game, a wrong token).
     Refused(String),
 }
 
-/// Plays a game until it ends (or the server refuses the seat); the end as text.
-async fn play_game(bot: &Bot, game: &str, stored: &StoredGame) -> String {
+/// Plays the bot's seat of a game until the game ends for it; the end as text (the place
+/// too at a table of more than two).
+async fn play_game(bot: &Bot, game: &str, stored: &StoredGame, seat: SeatIndex) -> String {
     let mut backoff = Duration::from_millis(250);
     loop {
         let started = Instant::now();
-        match session(bot, game, stored).await {
-            Session::Over(result, ratings) => {
-                let rating = ratings.map_or(String::new(), |r| {
-                    let c = r.get(stored.color);
-                    format!(", rating {} -> {} ({:+})", c.before, c.after, c.delta())
-                });
-                return format!("{}{rating}", result.text);
+        match table_session(bot, game, stored, seat).await {
+            TableSession::Over(result, ratings) => {
+                let place = match result.place_of(seat) {
+                    Some(p) if stored.seat.is_some() => {
+                        format!(", place {p} of {}", result.placements.len())
+                    }
+                    _ => String::new(),
+                };
+                let rating = ratings
+                    .as_ref()
+                    .and_then(|r| r.get(usize::from(seat)))
+                    .map_or(String::new(), |c| {
+                        format!(", rating {} -> {} ({:+})", c.before, c.after, c.delta())
+                    });
+                return format!("{}{place}{rating}", result.text);
             }
-            Session::Refused(why) => return format!("given up: {why}"),
-            Session::Closed(why) => {
+            TableSession::Left(place) => {
+                return format!("its seat left the table, place {place}");
+            }
+            TableSession::Refused(why) => return format!("given up: {why}"),
+            TableSession::Closed(why) => {
                 eprintln!("bot: game {game}: {why}; reconnecting");
             }
         }
@@ -679,103 +997,150 @@ async fn play_game(bot: &Bot, game: &str, stored: &StoredGame) -> String {
     }
 }
 
-/// The time to think for one move: a share of what is left, plus most of the increment;
-/// little when short of time. `None` untimed (the level's own budget).
-fn think_time(clock_left_ms: u64, increment_ms: u64) -> Duration {
-    // Keep a reserve for the network and the server's round trip.
-    let usable = clock_left_ms.saturating_sub(1_000);
-    let share = usable / 30 + increment_ms * 3 / 4;
-    Duration::from_millis(share.min(usable / 4).max(20))
-}
-
-fn clock_of(snapshot_clocks: Option<boardcraft_protocol::Clocks>, side: Side) -> Option<u64> {
-    snapshot_clocks.map(|c| match side {
-        Side::White => c.white_ms,
-        Side::Black => c.black_ms,
-    })
-}
-
-async fn connect_game(bot: &Bot, game: &str, token: &str) -> Result<(Ws, GameSnapshot), Session> {
+/// Opens the game websocket and says hello with protocol 3.
+async fn connect_table(
+    bot: &Bot,
+    game: &str,
+    token: &str,
+) -> Result<(Ws, SeatSnapshot), TableSession> {
     let work = async {
-        let (mut ws, _) = tokio_tungstenite::connect_async(bot.server.ws())
+        let (mut ws, _) = tokio_tungstenite::connect_async(bot.server.game_ws(game))
             .await
-            .map_err(|e| Session::Closed(format!("websocket: {e}")))?;
+            .map_err(|e| TableSession::Closed(format!("websocket: {e}")))?;
         net::send(
             &mut ws,
             &ClientMessage::Hello {
-                protocol: boardcraft_protocol::PROTOCOL_VERSION,
+                protocol: SEATS_PROTOCOL_VERSION,
                 game: game.to_owned(),
                 token: Some(token.to_owned()),
                 client: Some(bot.client.clone()),
             },
         )
         .await
-        .map_err(Session::Closed)?;
-        match net::recv(&mut ws).await.map_err(Session::Closed)? {
-            Some(ServerMessage::Welcome { game, .. }) => Ok((ws, game)),
-            Some(ServerMessage::Error { code, message, .. }) => Err(
+        .map_err(TableSession::Closed)?;
+        match net::recv_seats(&mut ws)
+            .await
+            .map_err(TableSession::Closed)?
+        {
+            Some(SeatServerMessage::Welcome { game, .. }) => Ok((ws, game)),
+            Some(SeatServerMessage::Error { code, message, .. }) => Err(
                 if matches!(code, ErrorCode::GameNotFound | ErrorCode::BadToken) {
-                    Session::Refused(format!("{message} ({code})"))
+                    TableSession::Refused(format!("{message} ({code})"))
                 } else {
-                    Session::Closed(format!("refused: {message} ({code})"))
+                    TableSession::Closed(format!("refused: {message} ({code})"))
                 },
             ),
-            other => Err(Session::Closed(format!(
+            other => Err(TableSession::Closed(format!(
                 "expected a welcome, got {other:?}"
             ))),
         }
     };
     tokio::time::timeout(Duration::from_secs(30), work)
         .await
-        .unwrap_or_else(|_| Err(Session::Closed("no welcome in 30 s".into())))
+        .unwrap_or_else(|_| Err(TableSession::Closed("no welcome in 30 s".into())))
 }
 
-/// One connection's worth of a game.
-async fn session(bot: &Bot, game: &str, stored: &StoredGame) -> Session {
-    let (mut ws, snapshot) = match connect_game(bot, game, &stored.token).await {
+async fn table_session(
+    bot: &Bot,
+    game: &str,
+    stored: &StoredGame,
+    seat: SeatIndex,
+) -> TableSession {
+    let (mut ws, snapshot) = match connect_table(bot, game, &stored.token).await {
         Ok(x) => x,
         Err(s) => return s,
     };
-    match play_on(bot, &mut ws, snapshot, stored.color).await {
+    match play_on_table(bot, &mut ws, snapshot, seat).await {
         Ok(s) => s,
-        Err(e) => Session::Closed(e),
+        Err(e) => TableSession::Closed(e),
     }
 }
 
-async fn play_on(
+fn seat_clock(clocks: &Option<SeatClocks>, seat: SeatIndex) -> Option<u64> {
+    clocks
+        .as_ref()
+        .and_then(|c| c.remaining_ms.get(usize::from(seat)).copied())
+}
+
+/// When each other seat that is gone may be claimed, as the snapshot tells (one claim takes
+/// every seat gone past the grace period).
+fn table_claim_time(snapshot: &SeatSnapshot, seat: SeatIndex) -> HashMap<SeatIndex, Instant> {
+    let mut at = HashMap::new();
+    if snapshot.status != GameStatus::Playing {
+        return at;
+    }
+    for (i, s) in snapshot.seats.iter().enumerate() {
+        let i = i as SeatIndex;
+        if i == seat || snapshot.left.iter().any(|l| l.seat == i) {
+            continue;
+        }
+        if let Presence::Gone { claim_in_ms } = s.presence {
+            at.insert(i, Instant::now() + Duration::from_millis(claim_in_ms + 100));
+        }
+    }
+    at
+}
+
+/// The table's game as the snapshot tells it: the mirror, whether it is on, the bot's clock,
+/// the claims, or the end for the bot.
+struct TableState {
+    mirror: SeatMirror,
+    started: bool,
+    clock: Option<u64>,
+    claims: HashMap<SeatIndex, Instant>,
+}
+
+fn table_state(
+    snapshot: &SeatSnapshot,
+    seat: SeatIndex,
+) -> Result<Result<TableState, TableSession>, String> {
+    if let Some(result) = snapshot.result.clone() {
+        return Ok(Err(TableSession::Over(result, snapshot.ratings.clone())));
+    }
+    if let Some(left) = snapshot.left.iter().find(|l| l.seat == seat) {
+        return Ok(Err(TableSession::Left(left.place)));
+    }
+    Ok(Ok(TableState {
+        mirror: SeatMirror::of(snapshot)?,
+        started: snapshot.status == GameStatus::Playing,
+        clock: seat_clock(&snapshot.clocks, seat),
+        claims: table_claim_time(snapshot, seat),
+    }))
+}
+
+async fn play_on_table(
     bot: &Bot,
     ws: &mut Ws,
-    snapshot: GameSnapshot,
-    side: Side,
-) -> Result<Session, String> {
-    if let Some(result) = snapshot.result.clone() {
-        return Ok(Session::Over(result, snapshot.ratings));
-    }
+    snapshot: SeatSnapshot,
+    seat: SeatIndex,
+) -> Result<TableSession, String> {
     let level = bot.level;
     let increment = snapshot.time_control.map_or(0, |t| t.increment_ms);
     let timed = snapshot.time_control.is_some();
-    let mut started = snapshot.status == GameStatus::Playing;
-    let mut clock = clock_of(snapshot.clocks, side);
-    let mut claim_at = claim_time(&snapshot, side);
-    let mut mirror = Mirror::of(&snapshot)?;
     let seed = snapshot
         .game
         .bytes()
         .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
             (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-        });
+        })
+        ^ u64::from(seat);
+    let mut state = match table_state(&snapshot, seat)? {
+        Ok(s) => s,
+        Err(end) => return Ok(end),
+    };
     // The move sent and not yet acknowledged, with when it was sent.
     let mut pending: Option<(u32, String, Instant)> = None;
     let mut ping = tokio::time::interval(Duration::from_secs(5));
     loop {
-        if started
+        if state.started
             && pending.is_none()
-            && mirror.side_to_move() == side
-            && !mirror.position.is_game_over()
+            && state.mirror.seat_to_move() == seat
+            && !state.mirror.position.is_game_over()
         {
-            let position = mirror.position.clone();
-            let move_seed = seed ^ (mirror.ply() as u64).wrapping_mul(0x9e37_79b9);
-            let budget = timed.then(|| think_time(clock.unwrap_or(0), increment));
+            let position = state.mirror.position.clone();
+            let move_seed = seed ^ (state.mirror.ply() as u64).wrapping_mul(0x9e37_79b9);
+            let budget = timed.then(|| think_time(state.clock.unwrap_or(0), increment));
+            // The AI's search plays tables of any size (best-reply search past two seats).
             let thinking = tokio::task::spawn_blocking(move || {
                 let mut cfg = level.config(&position, move_seed);
                 if let Some(t) = budget {
@@ -797,7 +1162,7 @@ async fn play_on(
             let Some(notation) = chosen else {
                 return Err("the engine found no move".into());
             };
-            let ply = mirror.ply();
+            let ply = state.mirror.ply();
             net::send(
                 ws,
                 &ClientMessage::Move {
@@ -811,52 +1176,53 @@ async fn play_on(
         let resend_at = pending
             .as_ref()
             .map(|(_, _, t)| *t + Duration::from_millis(2500));
+        let claim_at = state.claims.values().min().copied();
         tokio::select! {
-            msg = net::recv(ws) => {
-                let Some(msg) = msg? else { return Ok(Session::Closed("the connection closed".into())) };
+            msg = net::recv_seats(ws) => {
+                let Some(msg) = msg? else { return Ok(TableSession::Closed("the connection closed".into())) };
                 match msg {
-                    ServerMessage::Snapshot { game: snapshot, .. } => {
-                        if let Some(result) = snapshot.result.clone() {
-                            return Ok(Session::Over(result, snapshot.ratings));
-                        }
-                        started = snapshot.status == GameStatus::Playing;
-                        clock = clock_of(snapshot.clocks, side);
-                        claim_at = claim_time(&snapshot, side);
-                        mirror = Mirror::of(&snapshot)?;
+                    SeatServerMessage::Snapshot { game: snapshot, .. } => {
+                        state = match table_state(&snapshot, seat)? {
+                            Ok(s) => s,
+                            Err(end) => return Ok(end),
+                        };
                         pending = None;
                     }
-                    ServerMessage::Moved { ply, notation, hash, clocks, .. } => {
-                        if ply == mirror.ply() {
-                            mirror.apply(&notation)?;
-                            if mirror.hash() != hash {
+                    SeatServerMessage::Moved { ply, notation, hash, clocks, .. } => {
+                        if ply == state.mirror.ply() {
+                            state.mirror.apply(&notation)?;
+                            if state.mirror.hash() != hash {
                                 net::send(ws, &ClientMessage::Resync).await?;
                             }
                         }
                         if clocks.is_some() {
-                            clock = clock_of(clocks, side);
+                            state.clock = seat_clock(&clocks, seat);
                         }
                         if pending.as_ref().is_some_and(|(p, _, _)| *p <= ply) {
                             pending = None;
                         }
                     }
-                    ServerMessage::GameOver { result, ratings, .. } => {
-                        return Ok(Session::Over(result, ratings));
+                    SeatServerMessage::GameOver { result, ratings, .. } => {
+                        return Ok(TableSession::Over(result, ratings));
                     }
-                    // The computer plays on: it declines draws, takebacks and rematches.
-                    ServerMessage::Offer { offer, by, .. } if by != side => {
+                    // The computer plays on: it declines draws and rematches (a decline
+                    // withdraws the offer for every seat).
+                    SeatServerMessage::Offer { offer, by, .. } if by != seat => {
                         net::send(ws, &ClientMessage::Decline { offer }).await?;
                     }
-                    ServerMessage::Presence { side: s, presence } if s != side => {
-                        claim_at = match presence {
-                            Presence::Gone { claim_in_ms } => Some(
-                                Instant::now() + Duration::from_millis(claim_in_ms + 100),
-                            ),
-                            _ => None,
-                        };
+                    SeatServerMessage::Presence { seat: s, presence } if s != seat => {
+                        match presence {
+                            Presence::Gone { claim_in_ms } => {
+                                state.claims.insert(s, Instant::now() + Duration::from_millis(claim_in_ms + 100));
+                            }
+                            _ => {
+                                state.claims.remove(&s);
+                            }
+                        }
                     }
-                    ServerMessage::Error { code, message, fatal, .. } => {
+                    SeatServerMessage::Error { code, message, fatal, .. } => {
                         if fatal {
-                            return Ok(Session::Closed(format!("closed by the server: {message} ({code})")));
+                            return Ok(TableSession::Closed(format!("closed by the server: {message} ({code})")));
                         }
                         if code != ErrorCode::ClaimNotAllowed {
                             eprintln!("bot: server: {message} ({code}); resyncing");
@@ -874,27 +1240,15 @@ async fn play_on(
                 }
             }
             _ = sleep_until_opt(claim_at) => {
-                claim_at = None;
+                // One claim takes every seat gone past the grace period.
+                let now = Instant::now();
+                state.claims.retain(|_, at| *at > now);
                 net::send(ws, &ClientMessage::ClaimVictory).await?;
             }
             _ = ping.tick() => {
                 net::send(ws, &ClientMessage::Ping { n: 0 }).await?;
             }
         }
-    }
-}
-
-/// When the opponent's absence may be claimed, as the snapshot tells.
-fn claim_time(snapshot: &GameSnapshot, side: Side) -> Option<Instant> {
-    let seat = match side.other() {
-        Side::White => snapshot.seats.white,
-        Side::Black => snapshot.seats.black,
-    };
-    match seat.presence {
-        Presence::Gone { claim_in_ms } if snapshot.status == GameStatus::Playing => {
-            Some(Instant::now() + Duration::from_millis(claim_in_ms + 100))
-        }
-        _ => None,
     }
 }
 
@@ -918,6 +1272,21 @@ mod tests {
         assert_eq!(think_time(500, 0), Duration::from_millis(20));
         // Never more than a quarter of what is left.
         assert!(think_time(10_000, 60_000) <= Duration::from_millis(2_250));
+    }
+
+    #[test]
+    fn seat_counts_and_pools_as_written_on_the_command_line() {
+        assert_eq!(seat_counts("2,3, 4,6").unwrap(), vec![2, 3, 4, 6]);
+        for bad in ["", "1", "7", "3,x"] {
+            assert!(seat_counts(bad).is_err(), "{bad}");
+        }
+        let table = pool_key("chinese-checkers 5+3 x6").unwrap();
+        assert_eq!(table.id(), "chinese-checkers 300+3 x6");
+        let two = pool_key("ugolki-9qum 3+2").unwrap();
+        assert_eq!((two.seats, two.id().as_str()), (2, "ugolki-9qum 180+2"));
+        for bad in ["focus", "focus 5+3 x7", "focus 5+3 3", "focus 5+3 x3 more"] {
+            assert!(pool_key(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -551,8 +551,13 @@ async fn observe_seeks(shared: Arc<Shared>) {
             sleep(Duration::from_secs(1)).await;
             continue;
         };
-        let Ok((mut ws, welcome)) =
-            net::lobby_connect(&shared.server, &guest.token, "lobby-load observer").await
+        let Ok((mut ws, welcome)) = net::lobby_connect(
+            &shared.server,
+            &guest.token,
+            "lobby-load observer",
+            boardcraft_protocol::PROTOCOL_VERSION,
+        )
+        .await
         else {
             sleep(Duration::from_secs(1)).await;
             continue;
@@ -625,7 +630,13 @@ fn wanted(text: &str) -> bool {
 async fn client(shared: &Arc<Shared>, role: Role, seed: u64) -> Result<(), String> {
     let guest = make_guest(shared).await?;
     shared.totals.guests.fetch_add(1, Ordering::Relaxed);
-    let (ws, _) = net::lobby_connect(&shared.server, &guest.token, "lobby-load").await?;
+    let (ws, _) = net::lobby_connect(
+        &shared.server,
+        &guest.token,
+        "lobby-load",
+        boardcraft_protocol::PROTOCOL_VERSION,
+    )
+    .await?;
     shared
         .totals
         .lobby_connected

@@ -26,7 +26,8 @@ enum Command {
     /// then a check of every stored game against what its clients saw.
     Load(load::Args),
     /// The computer as a lobby player: signs in as a bot account, accepts challenges, keeps a
-    /// seek open per variant and plays any number of games at once.
+    /// seek open per variant, takes seats at tables of more than two and plays any number of
+    /// games at once.
     Bot(bot::Args),
     /// The lobby's load benchmark: N guest clients pairing through pools and seeks and playing
     /// short games; pairing latency, move round trip, server CPU and memory, and a check of

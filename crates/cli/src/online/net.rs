@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use boardcraft_protocol::{
     ClientMessage, ErrorCode, GameSnapshot, LobbyClientMessage, LobbyServerMessage,
-    PROTOCOL_VERSION, ServerMessage, http::ApiError, parse_lobby_server_message,
-    parse_server_message,
+    PROTOCOL_VERSION, SeatServerMessage, ServerMessage, http::ApiError, parse_lobby_server_message,
+    parse_seat_server_message, parse_server_message,
 };
 use futures_util::{SinkExt, StreamExt};
 use serde::de::DeserializeOwned;
@@ -48,6 +48,16 @@ impl ServerUrl {
 
     pub fn ws(&self) -> String {
         format!("ws://{}{}", self.authority, boardcraft_protocol::WS_PATH)
+    }
+
+    /// The game websocket with the game in its query (`/ws?game=<id>`), which a cluster's
+    /// load balancer routes by.
+    pub fn game_ws(&self, game: &str) -> String {
+        format!(
+            "ws://{}{}?game={game}",
+            self.authority,
+            boardcraft_protocol::WS_PATH
+        )
     }
 
     pub fn lobby(&self) -> String {
@@ -248,12 +258,23 @@ pub async fn recv(ws: &mut Ws) -> Result<Option<ServerMessage>, String> {
     }
 }
 
-/// Opens the lobby websocket and says hello with the session token; returns it with the
-/// welcome.
+/// The next message of a connection of protocol 3 (seats); `None` when the connection closed.
+pub async fn recv_seats(ws: &mut Ws) -> Result<Option<SeatServerMessage>, String> {
+    match recv_text(ws).await? {
+        None => Ok(None),
+        Some(t) => parse_seat_server_message(&t)
+            .map(Some)
+            .map_err(|e| format!("bad server message {t}: {e}")),
+    }
+}
+
+/// Opens the lobby websocket and says hello with the session token in lobby protocol
+/// `protocol` (2, or 3 to see the tables of more than two); returns it with the welcome.
 pub async fn lobby_connect(
     server: &ServerUrl,
     token: &str,
     client: &str,
+    protocol: u32,
 ) -> Result<(Ws, LobbyServerMessage), String> {
     let work = async {
         let (mut ws, _) = tokio_tungstenite::connect_async(server.lobby())
@@ -262,7 +283,7 @@ pub async fn lobby_connect(
         lobby_send(
             &mut ws,
             &LobbyClientMessage::Hello {
-                protocol: PROTOCOL_VERSION,
+                protocol,
                 token: Some(token.to_owned()),
                 client: Some(client.to_owned()),
             },
