@@ -673,8 +673,9 @@ async fn lobby(
                         own.in_pool = false;
                     }
                     LobbyServerMessage::Seated { game, seat, token, players, variant, time_control, .. } => {
-                        // A game takes the account out of its pool (a pool's table says no
-                        // `pool_left`): it joins again while it has room.
+                        // A game takes the account out of its pool (`pool_left` came first
+                        // from a pool; a seek's table may say none): it joins again while it
+                        // has room.
                         own.in_pool = false;
                         let opponent = players
                             .seats

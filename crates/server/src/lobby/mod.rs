@@ -1087,6 +1087,7 @@ impl Lobby {
             seek.rated,
             seek.seats,
             players,
+            false,
         )
         .await?;
         Ok(())
@@ -1131,7 +1132,9 @@ impl Lobby {
 
     /// Makes the game of a table of more than two: `players` (accounts, fewer than `seats`
     /// when the computer fills the rest) seated at random, each told its seat and token with
-    /// `seated`, and the computer's seats played by the server.
+    /// `seated`, and the computer's seats played by the server. Players taken from a pool
+    /// (`from_pool`: the wave already removed their rows) are told `pool_left` first, as a
+    /// two-seat pool's pair is.
     async fn table(
         &self,
         variant: &str,
@@ -1139,6 +1142,7 @@ impl Lobby {
         rated: bool,
         seats: u8,
         players: Vec<String>,
+        from_pool: bool,
     ) -> Result<String, LobbyError> {
         let people = players.len();
         let missing = usize::from(seats).saturating_sub(people);
@@ -1150,7 +1154,8 @@ impl Lobby {
             if *computer {
                 continue;
             }
-            if self.db().leave_pool(a.clone()).await?.is_some() {
+            let was_waiting = self.db().leave_pool(a.clone()).await?.is_some();
+            if was_waiting || from_pool {
                 self.publish_to(&[a], LobbyServerMessage::PoolLeft).await;
             }
             // Seated here: its seats at other seeks are given back (one table at a time).
@@ -1561,6 +1566,7 @@ impl Lobby {
                             true,
                             key.seats,
                             players,
+                            true,
                         )
                         .await;
                     if let Err(e) = result {

@@ -183,6 +183,8 @@ async fn six_seat_pool(db: Db, nodes: usize) {
     }
     let mut games: HashMap<String, Vec<(String, Seated)>> = HashMap::new();
     for l in &mut lobbies {
+        // Taken from the pool: told so first, as a two-seat pool's pair is.
+        l.until(|m| matches!(m, LobbyServerMessage::PoolLeft)).await;
         let seated = l.seated().await;
         games
             .entry(seated.game.clone())
