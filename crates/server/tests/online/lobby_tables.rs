@@ -604,23 +604,6 @@ async fn the_computer_fills_a_table(db: Db) {
     db.drop_schema().await;
 }
 
-macro_rules! both {
-    ($case:ident, $sqlite:ident, $postgres:ident) => {
-        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-        async fn $sqlite() {
-            $case(Db::sqlite()).await;
-        }
-
-        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-        async fn $postgres() {
-            let Some(db) = Db::postgres().await else {
-                return;
-            };
-            $case(db).await;
-        }
-    };
-}
-
 both!(
     six_seat_pool_of_twelve,
     lobby_tables_sqlite_six_seat_pool_of_twelve,

@@ -968,23 +968,6 @@ async fn refusals(db: Db) {
     db.finish().await;
 }
 
-macro_rules! both {
-    ($case:ident, $sqlite:ident, $postgres:ident) => {
-        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-        async fn $sqlite() {
-            $case(Db::sqlite()).await;
-        }
-
-        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-        async fn $postgres() {
-            let Some(db) = Db::postgres().await else {
-                return;
-            };
-            $case(db).await;
-        }
-    };
-}
-
 both!(
     decisive_and_draw,
     ratings_sqlite_decisive_and_draw,

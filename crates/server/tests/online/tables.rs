@@ -893,23 +893,6 @@ async fn an_early_leaver_aborts(db: Db) {
     db.finish().await;
 }
 
-macro_rules! both {
-    ($case:ident, $sqlite:ident, $postgres:ident) => {
-        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-        async fn $sqlite() {
-            $case(Db::sqlite()).await;
-        }
-
-        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-        async fn $postgres() {
-            let Some(db) = Db::postgres().await else {
-                return;
-            };
-            $case(db).await;
-        }
-    };
-}
-
 both!(
     three_seats_play_on,
     tables_sqlite_three_seats_play_on,
