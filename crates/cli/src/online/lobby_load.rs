@@ -16,6 +16,9 @@
 //! A same-run normaliser (a fixed perft, timed before and after the load) is printed beside
 //! the figures, so runs on different machines or under different load compare.
 //!
+//! With `--tables 3,4,6` the clients play at tables of more than two instead: pools of those
+//! seat counts, the `seated` message and the game websocket of protocol 3 (module `tables`).
+//!
 //! Without `--server` it starts `boardcraft-server` itself (the binary beside this one, or
 //! `--server-bin`) on 127.0.0.1:0 with a fresh SQLite file (or `--database`), with the
 //! per-address limits off: every client here comes from one address.
@@ -48,6 +51,8 @@ use super::{
     mirror::Mirror,
     net::{self, ServerUrl},
 };
+
+mod tables;
 
 #[derive(ClapArgs, Debug)]
 pub struct Args {
@@ -96,6 +101,19 @@ pub struct Args {
     /// Worker threads of the clients' runtime.
     #[arg(long, default_value_t = 2)]
     threads: usize,
+    /// The multi-player mix instead of two-seat games: the clients wait in pools of these
+    /// seat counts (`3,4,6`, shared out in turn), are seated at tables of `--table-variant`
+    /// and play them over the game websocket of protocol 3; `--seek-share` and `--variant`
+    /// are not used.
+    #[arg(long, value_delimiter = ',')]
+    tables: Option<Vec<u8>>,
+    /// The variant of the tables (one played by every seat count of `--tables`).
+    #[arg(long, default_value = "chinese-checkers")]
+    table_variant: String,
+    /// With `--tables`: the depth of the chess perft timed as the normaliser (6; less for a
+    /// quick try).
+    #[arg(long, default_value_t = 6)]
+    normaliser_depth: u32,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
@@ -104,7 +122,11 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
-    runtime.block_on(main(args))
+    if args.tables.is_some() {
+        runtime.block_on(tables::main(args))
+    } else {
+        runtime.block_on(main(args))
+    }
 }
 
 // ----- the normaliser
@@ -547,7 +569,7 @@ async fn drive(
 /// One connection that keeps the list of open seeks (for the accepters).
 async fn observe_seeks(shared: Arc<Shared>) {
     loop {
-        let Ok(guest) = make_guest(&shared).await else {
+        let Ok(guest) = make_guest(&shared.server, shared.deadline).await else {
             sleep(Duration::from_secs(1)).await;
             continue;
         };
@@ -588,11 +610,12 @@ async fn observe_seeks(shared: Arc<Shared>) {
     }
 }
 
-async fn make_guest(shared: &Shared) -> Result<SignedIn, String> {
+/// A new guest account; tried again with backoff until `deadline`.
+async fn make_guest(server: &ServerUrl, deadline: Instant) -> Result<SignedIn, String> {
     let mut backoff = Duration::from_millis(200);
     loop {
         match net::json_as::<SignedIn>(
-            &shared.server,
+            server,
             "POST",
             boardcraft_protocol::paths::GUEST,
             None,
@@ -602,7 +625,7 @@ async fn make_guest(shared: &Shared) -> Result<SignedIn, String> {
         .await
         {
             Ok(s) => return Ok(s),
-            Err(e) if Instant::now() > shared.deadline => return Err(e.text),
+            Err(e) if Instant::now() > deadline => return Err(e.text),
             Err(_) => {
                 sleep(backoff).await;
                 backoff = (backoff * 2).min(Duration::from_secs(3));
@@ -628,7 +651,7 @@ fn wanted(text: &str) -> bool {
 }
 
 async fn client(shared: &Arc<Shared>, role: Role, seed: u64) -> Result<(), String> {
-    let guest = make_guest(shared).await?;
+    let guest = make_guest(&shared.server, shared.deadline).await?;
     shared.totals.guests.fetch_add(1, Ordering::Relaxed);
     let (ws, _) = net::lobby_connect(
         &shared.server,

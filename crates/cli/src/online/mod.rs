@@ -31,7 +31,8 @@ enum Command {
     Bot(bot::Args),
     /// The lobby's load benchmark: N guest clients pairing through pools and seeks and playing
     /// short games; pairing latency, move round trip, server CPU and memory, and a check of
-    /// every rated game's Glicko-2 change against the stored results.
+    /// every rated game's Glicko-2 change against the stored results. With `--tables 3,4,6`:
+    /// guests seated at tables of those sizes from pools; table fill latency and the rest.
     LobbyLoad(lobby_load::Args),
 }
 
