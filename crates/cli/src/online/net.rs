@@ -276,16 +276,6 @@ pub async fn lobby_connect(
     client: &str,
     protocol: u32,
 ) -> Result<(Ws, LobbyServerMessage), String> {
-    lobby_connect_with(server, token, client, PROTOCOL_VERSION).await
-}
-
-/// [`lobby_connect`] with a hello of `protocol` (3 sees and uses the tables of more than two).
-pub async fn lobby_connect_with(
-    server: &ServerUrl,
-    token: &str,
-    client: &str,
-    protocol: u32,
-) -> Result<(Ws, LobbyServerMessage), String> {
     let work = async {
         let (mut ws, _) = tokio_tungstenite::connect_async(server.lobby())
             .await

@@ -464,7 +464,7 @@ fn wanted(text: &str) -> bool {
 async fn client(shared: &Arc<Shared>, seats: u8, seed: u64) -> Result<(), String> {
     let guest = make_guest(&shared.server, shared.deadline).await?;
     shared.totals.guests.fetch_add(1, Ordering::Relaxed);
-    let (ws, _) = net::lobby_connect_with(
+    let (ws, _) = net::lobby_connect(
         &shared.server,
         &guest.token,
         "lobby-load",
