@@ -29,10 +29,10 @@ use std::{
 use boardcraft_ai::rng::SplitMix64;
 use boardcraft_protocol::{
     ClientMessage, ErrorCode, LobbyClientMessage, LobbyServerMessage, PoolKey,
-    SEATS_PROTOCOL_VERSION, SeatIndex, SeatLeft, SeatServerMessage, SeatSnapshot, TimeControl,
+    SEATS_PROTOCOL_VERSION, SeatIndex, SeatServerMessage, SeatSnapshot, TimeControl,
     parse_lobby_server_message, parse_seat_server_message,
 };
-use boardcraft_rules::{AnyPosition, OutOfTurn, Position, shipped_variant};
+use boardcraft_rules::{Position, shipped_variant};
 use futures_util::{SinkExt, StreamExt};
 use tokio::{
     sync::mpsc,
@@ -43,7 +43,10 @@ use tokio_tungstenite::tungstenite::Message;
 use super::{
     Args, make_guest, net, percentile, proc_stats, server_bin, sleep_until_opt, start_server, us,
 };
-use crate::online::net::{ServerUrl, Ws};
+use crate::online::{
+    mirror::SeatMirror,
+    net::{ServerUrl, Ws},
+};
 
 // ----- the normaliser
 
@@ -65,94 +68,17 @@ fn chess_normaliser(when: &str, depth: u32) -> f64 {
     rate
 }
 
-// ----- a seat's copy of the game
+// ----- a seat's copy of the game: the bot's (`online::mirror`), and a random move in it
 
-/// A client's copy of a table's game, replayed with the rules from what the server sent: the
-/// moves, and the turns of seats that left handed on as the rules hand them
-/// ([`OutOfTurn::skip_turn`]), as the server does.
-struct SeatMirror {
-    position: AnyPosition,
-    ply: u32,
-    departed: Vec<SeatIndex>,
-}
-
-impl SeatMirror {
-    /// The game of a snapshot; an error if the moves do not replay or the hash differs.
-    fn of(snapshot: &SeatSnapshot) -> Result<SeatMirror, String> {
-        let variant = shipped_variant(&snapshot.variant)
-            .map_err(|e| e.to_string())?
-            .for_players(snapshot.seat_count())
-            .map_err(|e| e.to_string())?;
-        let mut m = SeatMirror {
-            position: variant.new_game(),
-            ply: 0,
-            departed: Vec::new(),
-        };
-        for (ply, mv) in snapshot.moves.iter().enumerate() {
-            m.leave_at(&snapshot.left, ply as u32);
-            m.apply(mv)?;
-        }
-        m.leave_at(&snapshot.left, snapshot.moves.len() as u32);
-        if m.hash() != snapshot.hash {
-            return Err(format!(
-                "game {}: the replayed position's hash {} is not the server's {}",
-                snapshot.game,
-                m.hash(),
-                snapshot.hash
-            ));
-        }
-        Ok(m)
-    }
-
-    fn leave_at(&mut self, left: &[SeatLeft], ply: u32) {
-        for l in left.iter().filter(|l| l.ply == ply) {
-            if !self.departed.contains(&l.seat) {
-                self.departed.push(l.seat);
-            }
-            self.skip();
-        }
-    }
-
-    /// Hands the turn on past seats that left (the race games play on without them).
-    fn skip(&mut self) {
-        if let AnyPosition::Race(race) = &mut self.position {
-            for _ in 0..race.seat_count() {
-                let to_move = race.side_to_move().index() as SeatIndex;
-                if race.is_game_over() || !self.departed.contains(&to_move) {
-                    break;
-                }
-                race.skip_turn();
-            }
-        }
-    }
-
-    fn apply(&mut self, notation: &str) -> Result<(), String> {
-        let mv = self
+/// A uniformly random legal move of the position, in notation; `None` when there is none.
+fn random_move(mirror: &SeatMirror, rng: &mut SplitMix64) -> Option<String> {
+    let mut moves = Vec::new();
+    mirror.position.legal_moves(&mut moves);
+    (!moves.is_empty()).then(|| {
+        mirror
             .position
-            .parse_move(notation)
-            .map_err(|e| e.to_string())?;
-        self.position.play(&mv).map_err(|e| e.to_string())?;
-        self.ply += 1;
-        self.skip();
-        Ok(())
-    }
-
-    fn hash(&self) -> String {
-        boardcraft_protocol::hash_text(self.position.hash())
-    }
-
-    fn to_move(&self) -> SeatIndex {
-        self.position.side_to_move().index() as SeatIndex
-    }
-
-    fn random_move(&self, rng: &mut SplitMix64) -> Option<String> {
-        let mut moves = Vec::new();
-        self.position.legal_moves(&mut moves);
-        (!moves.is_empty()).then(|| {
-            self.position
-                .format_move(&moves[rng.below(moves.len() as u64) as usize])
-        })
-    }
+            .format_move(&moves[rng.below(moves.len() as u64) as usize])
+    })
 }
 
 // ----- the clients
@@ -706,7 +632,7 @@ async fn play(
             net::send(&mut ws, &ClientMessage::Resign).await?;
         }
         loop {
-            let my_turn = mirror.to_move() == seat && !mirror.position.is_game_over();
+            let my_turn = mirror.seat_to_move() == seat && !mirror.position.is_game_over();
             if my_turn && pending.is_none() && move_at.is_none() && resigned_at.is_none() {
                 let jitter = 0.5 + rng.below(1000) as f64 / 1000.0;
                 move_at = Some(Instant::now() + shared.think.mul_f64(jitter));
@@ -717,7 +643,7 @@ async fn play(
                     let Some(m) = m? else { continue 'connect };
                     match m {
                         SeatServerMessage::Moved { ply, notation, hash, result, .. } => {
-                            if ply == mirror.ply {
+                            if ply == mirror.ply() {
                                 mirror.apply(&notation)?;
                                 if hash != mirror.hash() {
                                     shared.totals.mismatches.fetch_add(1, Ordering::Relaxed);
@@ -774,7 +700,7 @@ async fn play(
                 }
                 _ = sleep_until_opt(move_at), if pending.is_none() => {
                     move_at = None;
-                    if mirror.to_move() != seat
+                    if mirror.seat_to_move() != seat
                         || mirror.position.is_game_over()
                         || resigned_at.is_some()
                     {
@@ -786,8 +712,8 @@ async fn play(
                         resigned_at = Some(Instant::now());
                         continue;
                     }
-                    let Some(notation) = mirror.random_move(rng) else { continue };
-                    let ply = mirror.ply;
+                    let Some(notation) = random_move(&mirror, rng) else { continue };
+                    let ply = mirror.ply();
                     net::send(&mut ws, &ClientMessage::Move { ply, notation }).await?;
                     pending = Some((ply, Instant::now()));
                     made += 1;
