@@ -265,6 +265,32 @@ fn start_server(args: &Args, pool: &str) -> Result<(Started, ServerUrl), String>
     }
 }
 
+/// Every 15 s until aborted, a line of progress: the seconds since `start`, `line()`, and the
+/// server's CPU time and resident size when its process is known.
+fn spawn_progress(
+    start: Instant,
+    pid: Option<u32>,
+    line: impl Fn() -> String + Send + 'static,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(15));
+        tick.tick().await;
+        loop {
+            tick.tick().await;
+            let stats = pid.and_then(proc_stats);
+            outln!(
+                "  {:>4} s: {}{}",
+                start.elapsed().as_secs(),
+                line(),
+                stats.map_or(String::new(), |(cpu, _, rss)| format!(
+                    ", server CPU {cpu:.0} s, RSS {} MiB",
+                    rss / 1024
+                )),
+            );
+        }
+    })
+}
+
 /// CPU seconds (user + system) and peak and current RSS (KiB) of a process.
 fn proc_stats(pid: u32) -> Option<(f64, u64, u64)> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
@@ -471,27 +497,16 @@ async fn drive(
     }
     let progress = {
         let shared = shared.clone();
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(Duration::from_secs(15));
-            tick.tick().await;
-            loop {
-                tick.tick().await;
-                let t = &shared.totals;
-                let stats = pid.and_then(proc_stats);
-                outln!(
-                    "  {:>4} s: {} in the lobby, {} paired by pool, {} by seek, {} games ended, {} moves{}",
-                    start.elapsed().as_secs(),
-                    t.lobby_connected.load(Ordering::Relaxed),
-                    t.pool_paired.load(Ordering::Relaxed),
-                    t.seek_paired.load(Ordering::Relaxed),
-                    t.games_ended.load(Ordering::Relaxed),
-                    t.moves.load(Ordering::Relaxed),
-                    stats.map_or(String::new(), |(cpu, _, rss)| format!(
-                        ", server CPU {cpu:.0} s, RSS {} MiB",
-                        rss / 1024
-                    )),
-                );
-            }
+        spawn_progress(start, pid, move || {
+            let t = &shared.totals;
+            format!(
+                "{} in the lobby, {} paired by pool, {} by seek, {} games ended, {} moves",
+                t.lobby_connected.load(Ordering::Relaxed),
+                t.pool_paired.load(Ordering::Relaxed),
+                t.seek_paired.load(Ordering::Relaxed),
+                t.games_ended.load(Ordering::Relaxed),
+                t.moves.load(Ordering::Relaxed),
+            )
         })
     };
     for t in tasks {

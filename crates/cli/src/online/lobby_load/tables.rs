@@ -41,7 +41,8 @@ use tokio::{
 use tokio_tungstenite::tungstenite::Message;
 
 use super::{
-    Args, make_guest, net, percentile, proc_stats, server_bin, sleep_until_opt, start_server, us,
+    Args, make_guest, net, percentile, proc_stats, server_bin, sleep_until_opt, spawn_progress,
+    start_server, us,
 };
 use crate::online::{
     mirror::SeatMirror,
@@ -251,26 +252,15 @@ async fn drive(
     }
     let progress = {
         let shared = shared.clone();
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(Duration::from_secs(15));
-            tick.tick().await;
-            loop {
-                tick.tick().await;
-                let t = &shared.totals;
-                let stats = pid.and_then(proc_stats);
-                outln!(
-                    "  {:>4} s: {} in the lobby, {} seatings, {} tables, {} moves{}",
-                    start.elapsed().as_secs(),
-                    t.lobby_connected.load(Ordering::Relaxed),
-                    t.seated.load(Ordering::Relaxed),
-                    shared.tables.lock().unwrap().len(),
-                    t.moves.load(Ordering::Relaxed),
-                    stats.map_or(String::new(), |(cpu, _, rss)| format!(
-                        ", server CPU {cpu:.0} s, RSS {} MiB",
-                        rss / 1024
-                    )),
-                );
-            }
+        spawn_progress(start, pid, move || {
+            let t = &shared.totals;
+            format!(
+                "{} in the lobby, {} seatings, {} tables, {} moves",
+                t.lobby_connected.load(Ordering::Relaxed),
+                t.seated.load(Ordering::Relaxed),
+                shared.tables.lock().unwrap().len(),
+                t.moves.load(Ordering::Relaxed),
+            )
         })
     };
     for t in tasks {
