@@ -240,9 +240,8 @@ fn two_changes(c: &[RatingChange]) -> Option<RatingChanges> {
 }
 
 /// A seat that left a game of more than two seats while the others play on: it resigned, its
-/// flag fell, or it was gone past the grace period and another seat claimed. Its turns are
-/// skipped from then on, and its place is settled: last of the seats still playing when it
-/// left.
+/// flag fell, or it was gone past the grace period. The server's computer plays it from then
+/// on, and its place is settled: last of the seats still playing when it left.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SeatLeft {
     pub seat: SeatIndex,

@@ -82,10 +82,12 @@ impl AnyPosition {
     /// ran out of time or were gone), in the order they left: the seats that finished keep
     /// their places, the seats still playing share the next one, and the seats that left take
     /// the last places, the last to leave highest — each was placed last of those still
-    /// playing when it left.
+    /// playing when it left. A seat that finished after it left (played on by someone else)
+    /// keeps its departure's place.
     pub fn standings(&self, departed: &[Seat]) -> Places {
         let n = self.seat_count();
-        let finished = self.finish_order();
+        let mut finished = self.finish_order();
+        finished.retain(|s| !departed.contains(s));
         let playing: Vec<Seat> = Seat::all(n)
             .filter(|s| !departed.contains(s) && !finished.contains(s))
             .collect();
@@ -251,5 +253,36 @@ mod resignation_tests {
             [4, 2, 1, 3]
         );
         assert_eq!(rules.with_departed_last(&[]), rules);
+    }
+
+    /// A seat whose person left may finish later (someone else played it on): it keeps the
+    /// place its departure gave it, and the seats that finished otherwise keep theirs.
+    #[test]
+    fn a_seat_that_finished_after_it_left_keeps_its_departures_place() {
+        let variant = shipped_variant("chinese-checkers")
+            .unwrap()
+            .for_players(4)
+            .unwrap();
+        let start = variant.new_game().to_text();
+        let letter = |seat: usize| {
+            variant
+                .new_game()
+                .seat_name(Seat::at(seat))
+                .chars()
+                .next()
+                .unwrap()
+                .to_ascii_uppercase()
+        };
+        // Seats 2 and then 1 finished (the text's finish order).
+        let text = format!("{start} {}{}", letter(2), letter(1));
+        let position = variant.position_from_text(&text).unwrap();
+        assert_eq!(position.finish_order(), [Seat::at(2), Seat::at(1)]);
+        let s = Seat::at;
+        assert_eq!(position.standings(&[]).as_slice(), [3, 2, 1, 3]);
+        assert_eq!(
+            position.standings(&[s(1)]).as_slice(),
+            [2, 4, 1, 2],
+            "seat 1 left, then finished: last, not second"
+        );
     }
 }

@@ -10,9 +10,11 @@
 //!
 //! The games are found the way players find them: every bot signs in as a guest, opens the
 //! lobby (`/lobby`) through the load balancer, joins the quick-pairing pool `--pool`, and
-//! plays the game its `paired` names (`--pairing invite`: games made with an invite instead,
-//! as before the lobby). The lobby connections are on any node (round robin), so most pairs
-//! are made across nodes.
+//! plays the game its `paired` (or, at a table of more than two, `seated`) names
+//! (`--pairing invite`: two-seat games made with an invite instead, as before the lobby). The
+//! lobby connections are on any node (round robin), so most tables are made across nodes.
+//! `--pool "chinese-checkers 5+3 x3"` plays tables of three (the server's pool spelling): the
+//! bots speak protocol 3, which every game has, two-seat ones too.
 //!
 //! Reports games, moves, the time from each kill until every game it cut off accepts moves
 //! again (p50 / p99 / max), the same after each restart (the games move back), acknowledged
@@ -28,7 +30,9 @@ use std::{
     time::{Duration, Instant},
 };
 
-use boardcraft_protocol::{ClientMessage, ErrorCode, PROTOCOL_VERSION, ServerMessage};
+use boardcraft_protocol::{
+    ClientMessage, ErrorCode, SEATS_PROTOCOL_VERSION, SeatIndex, SeatServerMessage,
+};
 use boardcraft_rules::{AnyPosition, Position, checks::SeededMoves};
 use clap::Parser;
 use futures_util::{SinkExt, StreamExt};
@@ -49,6 +53,7 @@ struct Args {
         default_value = "postgres://boardcraft:boardcraft@127.0.0.1/boardcraft_cluster"
     )]
     database: String,
+    /// Games (tables) to play.
     #[arg(long, default_value_t = 50)]
     games: usize,
     /// Nodes to kill, one after another (0: a throughput run).
@@ -75,7 +80,8 @@ struct Args {
     /// How the bots find their games: `lobby` (quick pairing in `--pool`) or `invite`.
     #[arg(long, default_value = "lobby")]
     pairing: String,
-    /// The quick-pairing pool the bots join (one of the server's pools).
+    /// The quick-pairing pool the bots join (one of the server's pools; ` xN` after the
+    /// clock: tables of N seats).
     #[arg(long, default_value = "halma-16 10+5")]
     pool: String,
     /// A bot closes its connection and opens a new one every this many plies (as a page
@@ -90,12 +96,12 @@ struct Args {
     cluster_script: String,
 }
 
-/// What one game's two bots saw.
+/// What one game's bots saw.
 #[derive(Default)]
 struct GameLog {
     /// The move each ply's mover chose (chosen once, sent again after a reconnect).
     intended: HashMap<u32, String>,
-    /// The acknowledged move of each ply (a `moved` either bot received).
+    /// The acknowledged move of each ply (a `moved` any of its bots received).
     acked: HashMap<u32, String>,
     /// Two different moves acknowledged for one ply.
     conflicts: u64,
@@ -155,16 +161,11 @@ async fn http_retry(lb: &str, method: &str, path: &str, body: &str) -> String {
     unreachable!()
 }
 
-fn side_of(color: boardcraft_rules::Seat) -> boardcraft_protocol::Side {
-    match color {
-        boardcraft_rules::Seat::WHITE => boardcraft_protocol::Side::White,
-        _ => boardcraft_protocol::Side::Black,
-    }
-}
-
-fn replay(variant: &str, moves: &[String]) -> AnyPosition {
+fn replay(variant: &str, seats: usize, moves: &[String]) -> AnyPosition {
     let mut position = boardcraft_rules::shipped_variant(variant)
         .expect("a shipped variant")
+        .for_players(seats)
+        .expect("a seat count the variant offers")
         .new_game();
     for m in moves {
         let mv = position.parse_move(m).expect("stored moves replay");
@@ -173,7 +174,7 @@ fn replay(variant: &str, moves: &[String]) -> AnyPosition {
     position
 }
 
-/// One bot: plays `side`'s moves of a game until told to stop, reconnecting whenever its
+/// One bot: plays its seat's moves of a game until told to stop, reconnecting whenever its
 /// connection is cut.
 async fn bot(
     args: Arc<Args>,
@@ -198,7 +199,7 @@ async fn bot(
             continue;
         };
         let hello = ClientMessage::Hello {
-            protocol: PROTOCOL_VERSION,
+            protocol: SEATS_PROTOCOL_VERSION,
             game: game.clone(),
             token: Some(token.clone()),
             client: Some("failover bot".into()),
@@ -211,17 +212,18 @@ async fn bot(
             continue;
         }
         let mut position: Option<AnyPosition> = None;
-        let mut me = None;
+        let mut me: Option<SeatIndex> = None;
+        let mut seats = 2u32;
         let mut ply = 0u32;
         let mut pending: Option<(u32, Instant)> = None;
         let mut voluntary = false;
         loop {
             // My turn and nothing on its way: think, then send (the same move as before if
             // this ply was chosen already).
-            if let (Some(pos), Some(side)) = (&position, me)
+            if let (Some(pos), Some(seat)) = (&position, me)
                 && pending.is_none()
                 && pos.outcome().is_none()
-                && side_of(pos.side_to_move()) == side
+                && pos.side_to_move().index() == usize::from(seat)
             {
                 if shared.stop.load(Ordering::Relaxed) {
                     break 'connect;
@@ -261,9 +263,10 @@ async fn bot(
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
                 Some(Ok(_)) => continue,
             };
-            match boardcraft_protocol::parse_server_message(&text).expect("a server message") {
-                ServerMessage::Welcome { you, game: g, .. } => {
+            match boardcraft_protocol::parse_seat_server_message(&text).expect("a server message") {
+                SeatServerMessage::Welcome { you, game: g, .. } => {
                     me = you;
+                    seats = g.seat_count() as u32;
                     backoff = Duration::from_millis(20);
                     let mut log = log.lock().unwrap();
                     for (p, m) in g.moves.iter().enumerate() {
@@ -274,12 +277,12 @@ async fn bot(
                         }
                     }
                     ply = g.ply;
-                    position = Some(replay(&g.variant, &g.moves));
+                    position = Some(replay(&g.variant, g.seat_count(), &g.moves));
                     if g.result.is_some() {
                         break 'connect;
                     }
                 }
-                ServerMessage::Moved {
+                SeatServerMessage::Moved {
                     ply: p, notation, ..
                 } => {
                     if p != ply {
@@ -307,11 +310,8 @@ async fn bot(
                     if position.as_ref().is_some_and(|p| p.outcome().is_some()) {
                         break 'connect;
                     }
-                    // The two bots of a game at different plies (as two people reloading).
-                    let offset = match me {
-                        Some(boardcraft_protocol::Side::Black) => args.reconnect_every / 2,
-                        _ => 0,
-                    };
+                    // The bots of a game at different plies (as people reloading).
+                    let offset = args.reconnect_every * u32::from(me.unwrap_or(0)) / seats;
                     if args.reconnect_every > 0
                         && (ply + offset).is_multiple_of(args.reconnect_every)
                     {
@@ -320,20 +320,20 @@ async fn bot(
                         break;
                     }
                 }
-                ServerMessage::Error {
+                SeatServerMessage::Error {
                     code: ErrorCode::GameMoved,
                     ..
                 } => break,
-                ServerMessage::Error { fatal: true, .. } => break,
-                ServerMessage::Error {
+                SeatServerMessage::Error { fatal: true, .. } => break,
+                SeatServerMessage::Error {
                     code: ErrorCode::PlyAlreadyPlayed | ErrorCode::NotYourTurn,
                     ..
                 } => break,
-                ServerMessage::Error { code, message, .. } => {
+                SeatServerMessage::Error { code, message, .. } => {
                     eprintln!("game {game}: refused {code}: {message}");
                     pending = None;
                 }
-                ServerMessage::GameOver { .. } => break 'connect,
+                SeatServerMessage::GameOver { .. } => break 'connect,
                 _ => {}
             }
         }
@@ -355,21 +355,38 @@ struct Seat {
     waited: Duration,
 }
 
-/// `--games` pairs of bots: each signs in as a guest, opens the lobby through the load
-/// balancer, joins the pool and waits for `paired`.
-async fn quick_pairing(args: &Arc<Args>) -> Vec<Seat> {
-    let (variant, clock) = args.pool.split_once(' ').expect("--pool VARIANT M+S");
+/// `--pool`'s words (`VARIANT M+S [xN]`) as the lobby's pool.
+fn pool_of(text: &str) -> boardcraft_protocol::PoolKey {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let (variant, clock, seats) = match words[..] {
+        [variant, clock] => (variant, clock, 2),
+        [variant, clock, seats] => (
+            variant,
+            clock,
+            seats
+                .strip_prefix('x')
+                .and_then(|n| n.parse().ok())
+                .expect("--pool VARIANT M+S xN"),
+        ),
+        _ => panic!("--pool VARIANT M+S [xN]"),
+    };
     let (m, s) = clock.split_once('+').expect("--pool VARIANT M+S");
-    let pool = boardcraft_protocol::PoolKey {
+    boardcraft_protocol::PoolKey {
         variant: variant.to_owned(),
         time_control: boardcraft_protocol::TimeControl::minutes(
             m.parse().expect("minutes"),
             s.parse().expect("seconds"),
         ),
-        seats: 2,
-    };
+        seats,
+    }
+}
+
+/// `--games` tables of bots: each signs in as a guest, opens the lobby through the load
+/// balancer, joins the pool and waits for `paired` (or `seated`).
+async fn quick_pairing(args: &Arc<Args>) -> Vec<Seat> {
+    let pool = pool_of(&args.pool);
     let mut tasks = Vec::new();
-    for _ in 0..args.games * 2 {
+    for _ in 0..args.games * usize::from(pool.seats) {
         let args = args.clone();
         let pool = pool.clone();
         tasks.push(tokio::spawn(async move {
@@ -408,7 +425,7 @@ async fn lobby_seat(args: &Args, pool: &boardcraft_protocol::PoolKey) -> Result<
     .map_err(|e| e.to_string())?;
     let send = |m: LobbyClientMessage| Message::Text(m.to_json().into());
     ws.send(send(LobbyClientMessage::Hello {
-        protocol: PROTOCOL_VERSION,
+        protocol: SEATS_PROTOCOL_VERSION,
         token: Some(signed.token),
         client: Some("failover bot".into()),
     }))
@@ -433,7 +450,8 @@ async fn lobby_seat(args: &Args, pool: &boardcraft_protocol::PoolKey) -> Result<
                     .map_err(|e| e.to_string())?;
                 joined_at = Some(Instant::now());
             }
-            LobbyServerMessage::Paired { game, token, .. } => {
+            LobbyServerMessage::Paired { game, token, .. }
+            | LobbyServerMessage::Seated { game, token, .. } => {
                 let _ = ws.close(None).await;
                 return Ok(Seat {
                     game,
@@ -528,9 +546,10 @@ async fn main() -> ExitCode {
         let mut latencies: Vec<Duration> = seats.iter().map(|s| s.waited).collect();
         latencies.sort();
         println!(
-            "lobby: {} bots paired into {} games by quick pairing in {:.1} s (pairing latency p50 {:.0} ms, p99 {:.0} ms)",
+            "lobby: {} bots seated at {} tables of {} by quick pairing in {:.1} s (pairing latency p50 {:.0} ms, p99 {:.0} ms)",
             seats.len(),
-            seats.len() / 2,
+            seats.len() / usize::from(pool_of(&args.pool).seats),
+            pool_of(&args.pool).seats,
             pairing_started.elapsed().as_secs_f64(),
             percentile(&latencies, 0.5).as_secs_f64() * 1000.0,
             percentile(&latencies, 0.99).as_secs_f64() * 1000.0,

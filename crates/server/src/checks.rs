@@ -133,6 +133,7 @@ async fn handle(games: Arc<Games>, msg: ClientMessage) {
                 conn,
                 token: token.cloned(),
                 protocol: boardcraft_protocol::PROTOCOL_VERSION,
+                computer: false,
                 outbox: outbox.clone(),
                 reply,
             })

@@ -106,7 +106,8 @@ struct Args {
     /// before the computer takes its empty seats and the game starts (default: never).
     #[arg(long)]
     fill_with_bots_after: Option<u64>,
-    /// The computer's level in the seats it fills: novice, amateur, strong or master.
+    /// The computer's level in the seats it fills and in the seats of people who left a table
+    /// of more than two: novice, amateur, strong or master.
     #[arg(long, default_value = "amateur")]
     bot_level: boardcraft_ai::Level,
     /// Log filter (targets, e.g. `info` or `info,boardcraft_server=debug`; default: RUST_LOG,

@@ -153,7 +153,7 @@ pub struct LobbySettings {
     /// A table of more than two (a seek, a pool) that waited this long is started with the
     /// computer in its empty seats (`--fill-with-bots-after`); `None` (the default): never.
     pub fill_with_bots_after: Option<Duration>,
-    /// The computer's level in the seats it fills.
+    /// The computer's level in the seats it fills and in the seats of people who left.
     pub bot_level: boardcraft_ai::Level,
 }
 

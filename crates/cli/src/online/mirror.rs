@@ -1,6 +1,6 @@
 //! A client's copy of a game, replayed with the rules from what the server sent.
-use boardcraft_protocol::{GameSnapshot, SeatIndex, SeatLeft, SeatSnapshot, Side, hash_text};
-use boardcraft_rules::{AnyPosition, OutOfTurn, Position, Seat, Variant, shipped_variant};
+use boardcraft_protocol::{GameSnapshot, SeatIndex, SeatSnapshot, Side, hash_text};
+use boardcraft_rules::{AnyPosition, Position, Seat, Variant, shipped_variant};
 
 pub struct Mirror {
     pub position: AnyPosition,
@@ -60,15 +60,11 @@ impl Mirror {
 }
 
 /// A client's copy of a game of protocol 3 (any number of seats), replayed with the rules
-/// from what the server sent. Seats that left a table that plays on (`left` in the snapshot)
-/// have their turns handed on as the rules hand them ([`OutOfTurn::skip_turn`]), at the ply
-/// they left and after every move from then on, as the server does; that keeps the hashes
-/// equal to the server's.
+/// from what the server sent. The seats of people who left a table that plays on (`left` in
+/// the snapshot) are played by the server's computer: their moves arrive as anyone's.
 pub struct SeatMirror {
     pub position: AnyPosition,
     pub moves: Vec<String>,
-    /// The seats that left, in the order they left.
-    pub departed: Vec<SeatIndex>,
 }
 
 impl SeatMirror {
@@ -84,13 +80,10 @@ impl SeatMirror {
         let mut mirror = SeatMirror {
             position: variant.new_game(),
             moves: Vec::new(),
-            departed: Vec::new(),
         };
-        for (ply, mv) in snapshot.moves.iter().enumerate() {
-            mirror.leave_at(&snapshot.left, ply as u32);
+        for mv in &snapshot.moves {
             mirror.apply(mv)?;
         }
-        mirror.leave_at(&snapshot.left, snapshot.moves.len() as u32);
         if mirror.hash() != snapshot.hash {
             return Err(format!(
                 "game {}: the replayed position's hash {} is not the server's {}",
@@ -102,29 +95,6 @@ impl SeatMirror {
         Ok(mirror)
     }
 
-    fn leave_at(&mut self, left: &[SeatLeft], ply: u32) {
-        for l in left.iter().filter(|l| l.ply == ply) {
-            if !self.departed.contains(&l.seat) {
-                self.departed.push(l.seat);
-            }
-        }
-        self.skip_departed();
-    }
-
-    /// Hands on the turn while it is a departed seat's (only tables that play on, the race
-    /// games, have seats leave without ending the game).
-    fn skip_departed(&mut self) {
-        if let AnyPosition::Race(race) = &mut self.position {
-            for _ in 0..race.seat_count() {
-                let to_move = race.side_to_move().index() as SeatIndex;
-                if race.is_game_over() || !self.departed.contains(&to_move) {
-                    break;
-                }
-                race.skip_turn();
-            }
-        }
-    }
-
     pub fn apply(&mut self, notation: &str) -> Result<(), String> {
         let mv = self
             .position
@@ -132,7 +102,6 @@ impl SeatMirror {
             .map_err(|e| e.to_string())?;
         self.position.play(&mv).map_err(|e| e.to_string())?;
         self.moves.push(notation.to_owned());
-        self.skip_departed();
         Ok(())
     }
 

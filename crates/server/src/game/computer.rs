@@ -1,5 +1,7 @@
-//! The computer in a seat of a game between accounts: the seats the lobby fills when a table
-//! waited too long for people (`--fill-with-bots-after`). It plays as `boardcraft-cli online
+//! The computer in a seat of a game: the seats the lobby fills when a table waited too long
+//! for people (`--fill-with-bots-after`), and the seat of a person who left a table of more
+//! than two (resigned, or was gone past the grace period), which it plays to the end so the
+//! others play on. It plays as `boardcraft-cli online
 //! bot` does (the same engine, `boardcraft_ai`'s levels and `AnySearch`, thinking on a
 //! blocking thread), but inside the server: it connects to the game's task like a websocket
 //! with its seat token (so its seat is present, never claimed gone), hears every event the
@@ -8,22 +10,19 @@
 //!
 //! **Where it runs**: with the game's task. Whichever node loads a game (`Games::start`)
 //! starts the computer for each of its seats held by one of the server's computer accounts
-//! (`Computer-N-bot`), connected to that task only; when the task stops (the game moved to
+//! (`Computer-N-bot`) or left by its person, connected to that task only (a departure while
+//! the task runs starts it then); when the task stops (the game moved to
 //! another node, or was unloaded) the computer stops with it, and the node that loads the
 //! game next starts its own. So a restart, a failover or a handover never leaves a computer
 //! seat unplayed, and two nodes never play one seat (they would hand the game back and forth).
-//!
-//! **People who leave**: the computer claims a seat gone past the grace period (a seat
-//! still playing may), so a game of the computer and people who left ends.
+
 use std::{
     sync::atomic::{AtomicU64, Ordering},
     time::Duration,
 };
 
 use boardcraft_ai::{AnySearch, Level};
-use boardcraft_protocol::{
-    ClientMessage, Presence, SEATS_PROTOCOL_VERSION, SeatServerMessage, parse_seat_server_message,
-};
+use boardcraft_protocol::{ClientMessage, SEATS_PROTOCOL_VERSION};
 use boardcraft_rules::Position;
 use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, warn};
@@ -92,6 +91,7 @@ async fn play(
             conn,
             token: Some(token.to_owned()),
             protocol: SEATS_PROTOCOL_VERSION,
+            computer: true,
             outbox,
             reply,
         })
@@ -145,35 +145,12 @@ async fn play(
         }
         // The next event (a move stored, a seat leaving, the end), or a look again after a
         // while in case one was missed; a burst is one look.
-        let mut claim = false;
         match tokio::time::timeout(Duration::from_secs(2), inbox.recv()).await {
             Ok(None) => return Ok("the game's task stopped"),
-            Ok(Some(text)) => {
-                claim |= claimable(&text);
-                while let Ok(text) = inbox.try_recv() {
-                    claim |= claimable(&text);
-                }
-            }
+            Ok(Some(_)) => while inbox.try_recv().is_ok() {},
             Err(_) => {}
         }
-        if claim {
-            let msg = ClientMessage::ClaimVictory;
-            if tx.send(Command::Message { conn, msg }).await.is_err() {
-                return Ok("the game's task stopped");
-            }
-        }
     }
-}
-
-/// Whether the event says a seat has been gone past the grace period (it may be claimed).
-fn claimable(text: &str) -> bool {
-    matches!(
-        parse_seat_server_message(text),
-        Ok(SeatServerMessage::Presence {
-            presence: Presence::Gone { claim_in_ms: 0 },
-            ..
-        })
-    )
 }
 
 #[cfg(test)]

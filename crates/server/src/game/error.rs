@@ -29,6 +29,10 @@ pub enum GameError {
     ProtocolTooOld { seats: usize },
     #[error("spectators cannot act in the game")]
     ReadOnly,
+    /// The seat's person left the game (resigned, or was gone past the grace period) and the
+    /// server's computer plays the seat now.
+    #[error("you left this game: the computer plays your seat")]
+    SeatTakenOver,
 
     // --- the game's state
     #[error("the game waits for its players")]
@@ -139,7 +143,7 @@ impl Refusal for GameError {
             E::BadToken => ErrorCode::BadToken,
             E::SeatTaken => ErrorCode::SeatTaken,
             E::ProtocolTooOld { .. } => ErrorCode::UnsupportedProtocol,
-            E::ReadOnly => ErrorCode::ReadOnly,
+            E::ReadOnly | E::SeatTakenOver => ErrorCode::ReadOnly,
             E::NotStarted => ErrorCode::NotStarted,
             E::Over | E::TimeRanOut => ErrorCode::GameOver,
             E::NotYourTurn(_) => ErrorCode::NotYourTurn,

@@ -62,6 +62,8 @@ pub enum Command {
         /// The hello's protocol version: 3 gets the seat messages, 1 and 2 the two-seat ones
         /// (and only for a game of two seats).
         protocol: u32,
+        /// The server's computer (`computer.rs`), which may play a seat whose person left.
+        computer: bool,
         outbox: Outbox,
         reply: oneshot::Sender<Result<Option<SeatIndex>, GameError>>,
     },
@@ -118,6 +120,8 @@ struct Connection {
     seat: Option<SeatIndex>,
     /// The hello's protocol version.
     protocol: u32,
+    /// The server's computer: the one connection that moves for a seat whose person left.
+    computer: bool,
     outbox: Outbox,
 }
 
@@ -170,7 +174,7 @@ pub struct Game {
     /// The variant, seated for the game's number of seats.
     variant: Variant,
     start: AnyPosition,
-    /// The rules' position after the moves, with the turns of seats that left skipped.
+    /// The rules' position after the moves.
     position: AnyPosition,
     moves: Vec<StoredMove>,
     /// The position's hash after each move.
@@ -193,30 +197,47 @@ pub struct Game {
     /// Another node runs the game now (a write was fenced off, or a handover was asked):
     /// the task tells its connections to reconnect and stops.
     moved_away: Arc<AtomicBool>,
+    /// The task's own queue, for the computer it seats when a person leaves (weak: the
+    /// task's queue closes when the registry lets go of it).
+    task: Option<mpsc::WeakSender<Command>>,
 }
 
-/// Whether the rules let the game go on when a seat leaves it: a race game (Chinese checkers,
-/// Halma) of more than two seats without partners, whose rules hand a turn to the next seat
-/// still playing ([`OutOfTurn::skip_turn`]). Elsewhere a seat's departure ends the game.
-fn plays_on(variant: &Variant, position: &AnyPosition) -> bool {
-    matches!(position, AnyPosition::Race(_))
-        && position.seat_count() > 2
-        && rules::teams(variant).is_none()
-}
-
-/// Hands the turn on while the seat to move has left (the rules choose the next seat that
-/// still plays).
-fn skip_departed(position: &mut AnyPosition, departed: &[SeatIndex]) {
-    let AnyPosition::Race(race) = position else {
-        return;
+/// Replays one stored move of `position`, or its turn skipped first: games stored before the
+/// computer took over the seats of people who left skipped those seats' turns, and their
+/// stored moves go on with the next seat's. Returns the seat that moved.
+fn replay(
+    position: &mut AnyPosition,
+    notation: &str,
+    departed: &[SeatIndex],
+) -> Result<SeatIndex, String> {
+    let mover = position.side_to_move().index() as SeatIndex;
+    let played = position
+        .parse_move(notation)
+        .map_err(|e| e.to_string())
+        .and_then(|mv| position.play(&mv).map_err(|e| e.to_string()));
+    let Err(why) = played else {
+        return Ok(mover);
     };
+    let AnyPosition::Race(race) = position else {
+        return Err(why);
+    };
+    let mut skipped = race.clone();
     for _ in 0..race.seat_count() {
-        let to_move = race.side_to_move().index() as SeatIndex;
-        if race.is_game_over() || !departed.contains(&to_move) {
-            return;
+        let to_move = skipped.side_to_move().index() as SeatIndex;
+        if skipped.is_game_over() || !departed.contains(&to_move) {
+            break;
         }
-        race.skip_turn();
+        skipped.skip_turn();
+        let mut after = AnyPosition::Race(skipped.clone());
+        let mover = after.side_to_move().index() as SeatIndex;
+        if let Ok(mv) = after.parse_move(notation)
+            && after.play(&mv).is_ok()
+        {
+            *position = after;
+            return Ok(mover);
+        }
     }
+    Err(why)
 }
 
 impl Game {
@@ -256,19 +277,11 @@ impl Game {
             if m.ply as usize != i {
                 return Err(broken(format!("move {i} is stored as ply {}", m.ply)));
             }
-            skip_departed(&mut position, &departed_by(i));
-            let seat = position.side_to_move().index() as SeatIndex;
-            let mv = position
-                .parse_move(&m.notation)
+            let seat = replay(&mut position, &m.notation, &departed_by(i))
                 .map_err(|e| broken(format!("ply {i}: {e}")))?;
-            position
-                .play(&mv)
-                .map_err(|e| broken(format!("ply {i}: {e}")))?;
-            skip_departed(&mut position, &departed_by(i));
             hashes.push(position.hash());
             movers.push(seat);
         }
-        skip_departed(&mut position, &departed_by(moves.len()));
         let clock = record.time_control.map(|tc| {
             Clock::resume(
                 tc,
@@ -302,6 +315,7 @@ impl Game {
             left,
             idle_since: Some(Instant::now()),
             moved_away,
+            task: None,
         };
         // Stored moves (or departures) that ended the game, but the end itself was not
         // stored yet (the server stopped in between): store it now.
@@ -347,26 +361,42 @@ impl Game {
         self.left.iter().map(|l| l.seat).collect()
     }
 
-    /// The seat tokens of the server's computer players still playing this game (the seats
-    /// the lobby filled): whichever node runs the game plays them.
+    /// The seat tokens the server's computer plays in this game: the seats the lobby filled
+    /// with its computer accounts, and the seats of people who left a table that plays on.
+    /// Whichever node runs the game plays them.
     pub(crate) fn computer_seats(&self) -> Vec<String> {
-        let Some(players) = &self.record.players else {
-            return Vec::new();
-        };
         if self.result.is_some() {
             return Vec::new();
         }
         let departed = self.departed();
-        players
-            .players
-            .seats
-            .iter()
-            .enumerate()
-            .filter(|(seat, p)| {
-                p.bot && computer::is_computer(&p.name) && !departed.contains(&(*seat as SeatIndex))
+        (0..self.seats())
+            .filter(|&seat| {
+                departed.contains(&(seat as SeatIndex))
+                    || self.record.players.as_ref().is_some_and(|players| {
+                        players
+                            .players
+                            .seats
+                            .get(seat)
+                            .is_some_and(|p| p.bot && computer::is_computer(&p.name))
+                    })
             })
-            .filter_map(|(seat, _)| self.record.tokens.get(seat).cloned())
+            .filter_map(|seat| self.record.tokens.get(seat).cloned())
             .collect()
+    }
+
+    /// Whether the seats that still play (`playing`) leave nothing to play for: one seat or
+    /// none, or partners only. The seats that left are placed below them whatever the
+    /// computer does in their seats.
+    fn settled(&self, playing: &[SeatIndex]) -> bool {
+        if playing.len() <= 1 {
+            return true;
+        }
+        match rules::teams(&self.variant) {
+            Some(teams) => playing
+                .iter()
+                .all(|&s| teams[usize::from(s)] == teams[usize::from(playing[0])]),
+            None => false,
+        }
     }
 
     /// The seats still playing: neither finished by the rules nor left.
@@ -384,9 +414,9 @@ impl Game {
     fn played_end(&self) -> Option<SeatResult> {
         let outcome = self.position.outcome();
         if self.left.is_empty() {
-            return outcome.map(|o| rules::seat_result(&self.variant, o));
+            return outcome.map(|o| rules::seat_result(&self.variant, &self.position, o));
         }
-        if outcome.is_some() || self.playing().len() <= 1 {
+        if outcome.is_some() || self.settled(&self.playing()) {
             return Some(rules::played_out(
                 &self.variant,
                 &self.position,
@@ -395,6 +425,17 @@ impl Game {
             ));
         }
         None
+    }
+
+    /// When the seat to move runs out of time, if its clock runs and a person plays it: the
+    /// computer in the seat of a person who left cannot lose the game on time (that seat's
+    /// place is settled).
+    fn flag_at(&self) -> Option<Instant> {
+        let seat = self.to_move();
+        if self.departed().contains(&seat) {
+            return None;
+        }
+        self.clock.as_ref().and_then(|c| c.flag_at(seat))
     }
 
     fn clocks(&self, now: Instant) -> Option<SeatClocks> {
@@ -627,9 +668,7 @@ impl Game {
         let mut next: Option<Instant> = None;
         let mut consider = |t: Instant| next = Some(next.map_or(t, |n| n.min(t)));
         if self.status() == GameStatus::Playing {
-            if let Some(clock) = &self.clock
-                && let Some(t) = clock.flag_at(self.to_move())
-            {
+            if let Some(t) = self.flag_at() {
                 consider(t);
             }
             for p in &self.presence {
@@ -652,11 +691,7 @@ impl Game {
     }
 
     fn clock_running(&self) -> bool {
-        self.status() == GameStatus::Playing
-            && self
-                .clock
-                .as_ref()
-                .is_some_and(|c| c.flag_at(self.to_move()).is_some())
+        self.status() == GameStatus::Playing && self.flag_at().is_some()
     }
 
     /// Returns `true` when the task should stop (unload).
@@ -664,9 +699,7 @@ impl Game {
         let now = Instant::now();
         if self.status() == GameStatus::Playing {
             let seat = self.to_move();
-            if let Some(clock) = &self.clock
-                && clock.flag_at(seat).is_some_and(|t| t <= now)
-            {
+            if self.flag_at().is_some_and(|t| t <= now) {
                 if let Err(e) = self.depart(seat, EndCause::Timeout).await {
                     warn!(game = %self.record.id, "storing a flag fall failed: {e}");
                     // Try again shortly rather than spinning.
@@ -675,12 +708,25 @@ impl Game {
                 return false;
             }
             for seat in 0..self.seats() as SeatIndex {
+                if self.status() != GameStatus::Playing {
+                    break;
+                }
                 if let SeatPresence::Gone {
                     since,
                     announced: false,
                 } = self.presence[usize::from(seat)]
                     && since + self.settings.grace <= now
                 {
+                    // At a table of more than two the seat leaves by itself: the computer
+                    // takes it over and the others play on (two seats: the opponent may
+                    // claim the game, or wait).
+                    if self.seats() > 2 {
+                        if let Err(e) = self.depart(seat, EndCause::Abandoned).await {
+                            warn!(game = %self.record.id, seat, "storing a departure failed: {e}");
+                            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                        }
+                        continue;
+                    }
                     self.presence[usize::from(seat)] = SeatPresence::Gone {
                         since,
                         announced: true,
@@ -706,10 +752,11 @@ impl Game {
                 conn,
                 token,
                 protocol,
+                computer,
                 outbox,
                 reply,
             } => {
-                let result = self.connect(conn, token, protocol, outbox);
+                let result = self.connect(conn, token, protocol, computer, outbox);
                 let _ = reply.send(result);
             }
             Command::Disconnect { conn } => {
@@ -751,6 +798,7 @@ impl Game {
         conn: ConnId,
         token: Option<String>,
         protocol: u32,
+        computer: bool,
         outbox: Outbox,
     ) -> Result<Option<SeatIndex>, GameError> {
         if protocol < SEATS_PROTOCOL_VERSION && self.seats() > 2 {
@@ -784,6 +832,7 @@ impl Game {
             Connection {
                 seat,
                 protocol,
+                computer,
                 outbox,
             },
         );
@@ -881,6 +930,28 @@ impl Game {
             self.refuse(conn, GameError::ReadOnly, ply);
             return;
         };
+        // A person who left a larger table watches it: the computer plays the seat now, and
+        // only a rematch is theirs to ask or answer.
+        let rematch = matches!(
+            msg,
+            C::Offer {
+                offer: OfferKind::Rematch,
+                ..
+            } | C::Accept {
+                offer: OfferKind::Rematch,
+                ..
+            } | C::Decline {
+                offer: OfferKind::Rematch
+            }
+        );
+        if !connection.computer && !rematch && self.departed().contains(&seat) {
+            let ply = match &msg {
+                C::Move { ply, .. } => Some(*ply),
+                _ => None,
+            };
+            self.refuse(conn, GameError::SeatTakenOver, ply);
+            return;
+        }
         let (outcome, ply) = match msg {
             C::Move { ply, notation } => (self.play(conn, seat, ply, notation).await, Some(ply)),
             C::Resign => (self.resign(seat).await, None),
@@ -948,9 +1019,7 @@ impl Game {
         }
         let now = Instant::now();
         // The flag may have fallen in the instant before the move arrived.
-        if let Some(clock) = &self.clock
-            && clock.flag_at(seat).is_some_and(|t| t <= now)
-        {
+        if self.flag_at().is_some_and(|t| t <= now) {
             if let Err(e) = self.depart(seat, EndCause::Timeout).await {
                 warn!(game = %self.record.id, "storing a flag fall failed: {e}");
             }
@@ -959,7 +1028,6 @@ impl Game {
         let mv = self.position.parse_move(&notation)?;
         let mut next = self.position.clone();
         next.play(&mv)?;
-        skip_departed(&mut next, &self.departed());
         let canonical = self.position.format_move(&mv);
         let clock_after = self.clock.as_ref().map(|c| c.after_move(seat, now, ply));
         let stored = StoredMove {
@@ -1081,30 +1149,22 @@ impl Game {
         }
     }
 
-    /// `seat` leaves the game (it resigned, its flag fell, or it was gone and another seat
-    /// claimed): at a table that plays on, its place is settled (last of the seats still
-    /// playing), stored, and the others play on, its turns skipped; where the game cannot go
-    /// on, or one seat is left playing, the game ends.
+    /// `seat` leaves the game (it resigned, its flag fell, or it was gone past the grace
+    /// period). In a two-seat game the other wins. At a larger table its place is settled
+    /// (last of the seats still playing) and stored, the server's computer takes its seat
+    /// over and the others play on — unless the seats left playing have nothing to play for
+    /// ([`Game::settled`]): then the game ends.
     async fn depart(&mut self, seat: SeatIndex, cause: EndCause) -> Result<(), StoreError> {
         let departed = self.departed();
-        let playing = self.playing();
         // A seat of a game between accounts leaving before every seat made two moves: the
         // game is aborted at once rather than played on to an end that would not count.
         if self.record.players.is_some() && self.left.is_empty() && self.early(self.moves.len()) {
             return self.end(rules::aborted_seats(self.seats())).await;
         }
-        if !plays_on(&self.variant, &self.position) || playing.len() <= 2 {
-            let result = if playing.len() <= 2 && plays_on(&self.variant, &self.position) {
-                // The last seat but one leaves: the one left takes the place above it.
-                let mut gone = departed.clone();
-                gone.push(seat);
-                let mut result = rules::played_out(&self.variant, &self.position, None, &gone);
-                result.cause = cause;
-                result.by = Some(seat);
-                result
-            } else {
-                rules::ended_by(&self.variant, &self.position, seat, cause, &departed)
-            };
+        let mut playing = self.playing();
+        playing.retain(|&s| s != seat);
+        if self.seats() == 2 || self.settled(&playing) {
+            let result = rules::ended_by(&self.variant, &self.position, seat, cause, &departed);
             return self.end(result).await;
         }
         let left = SeatLeft {
@@ -1116,19 +1176,15 @@ impl Game {
         self.store
             .seat_left(self.record.id.clone(), left.clone())
             .await?;
-        info!(game = %self.record.id, seat, place = left.place, "a seat left; the others play on");
-        let now = Instant::now();
-        let was_to_move = self.to_move() == seat;
+        info!(game = %self.record.id, seat, place = left.place, "a seat left; the computer plays it, the others play on");
         self.left.push(left);
-        if was_to_move {
-            if let Some(clock) = &mut self.clock {
-                clock.stop(seat, now);
-            }
-            let departed = self.departed();
-            skip_departed(&mut self.position, &departed);
-            if let Some(clock) = &mut self.clock {
-                clock.start_turn(self.moves.len(), now);
-            }
+        if let Some(task) = self.task.as_ref().and_then(mpsc::WeakSender::upgrade) {
+            computer::play_seat(
+                task,
+                self.record.id.clone(),
+                self.record.tokens[usize::from(seat)].clone(),
+                self.settings.lobby.bot_level,
+            );
         }
         self.presence[usize::from(seat)] = SeatPresence::Absent;
         // A pending draw may now have every seat still playing.

@@ -194,7 +194,7 @@ impl Games {
             )))
         }
         .await;
-        let (generation, game) = match loaded {
+        let (generation, mut game) = match loaded {
             Ok(Some(g)) => g,
             other => {
                 self.release(id.to_owned()).await;
@@ -209,6 +209,7 @@ impl Games {
             .lock()
             .expect("not poisoned")
             .insert(id.to_owned(), (generation, tx.clone()));
+        game.task = Some(tx.downgrade());
         let computers = game.computer_seats();
         tokio::spawn(game.run(rx));
         // The computer's seats are played where the game runs, for as long as it runs here.

@@ -88,12 +88,16 @@ pub fn seat_name(seat: SeatIndex, seats: usize) -> String {
     }
 }
 
-/// Every seat's placement from the places, with its team where the variant has partners.
-pub fn placements(variant: &Variant, places: &Places) -> Vec<Placement> {
+/// Every seat's placement from the places, with its team where the variant has partners. A
+/// partner who left (`departed`) is placed alone, below the seats that stayed: the partner
+/// who played on keeps the team's place, and the ratings rank the one who left last.
+pub fn placements(variant: &Variant, places: &Places, departed: &[SeatIndex]) -> Vec<Placement> {
     let mut placements = SeatResult::places(places.as_slice());
     if let Some(teams) = teams(variant) {
-        for (p, team) in placements.iter_mut().zip(teams) {
-            p.team = Some(team);
+        for (seat, (p, team)) in placements.iter_mut().zip(teams).enumerate() {
+            if !departed.contains(&(seat as SeatIndex)) {
+                p.team = Some(team);
+            }
         }
     }
     placements
@@ -123,9 +127,9 @@ fn left(departed: &[SeatIndex]) -> Vec<Seat> {
 }
 
 /// The end a seat's departure decides when the game stops there: in a two-seat game the
-/// other side wins (version 2's words); at a larger table (one that does not play on, or the
-/// last but one seat leaving) the rules' places after the seat's resignation, the seats that
-/// left before below it.
+/// other side wins (version 2's words); at a larger table (the seats left playing have
+/// nothing to play for) the rules' standings with the seat and those that left before it
+/// below the seats still playing.
 pub fn ended_by(
     variant: &Variant,
     position: &AnyPosition,
@@ -147,13 +151,14 @@ pub fn ended_by(
     gone.retain(|&d| d != seat);
     gone.push(seat);
     let places = position.standings(&left(&gone));
+    let placements = placements(variant, &places, &gone);
     let what = match cause {
         EndCause::Timeout => "ran out of time",
         EndCause::Abandoned => "left the game",
         _ => "resigned",
     };
     SeatResult {
-        placements: placements(variant, &places),
+        placements,
         text: format!(
             "{}: {} {what}",
             places_text(position, &places),
@@ -172,7 +177,7 @@ pub fn drawn(variant: &Variant, position: &AnyPosition, departed: &[SeatIndex]) 
     }
     let places = position.standings(&left(departed));
     SeatResult {
-        placements: placements(variant, &places),
+        placements: placements(variant, &places, departed),
         text: format!("draw by agreement: {}", places_text(position, &places)),
         cause: EndCause::DrawAgreed,
         by: None,
@@ -192,7 +197,7 @@ pub fn played_out(
         None => (position.standings(&left(departed)), EndReason::TargetFilled),
     };
     SeatResult {
-        placements: placements(variant, &places),
+        placements: placements(variant, &places, departed),
         text: format!("{}: {reason}", places_text(position, &places)),
         cause: EndCause::Rules {
             rule: rule_code(reason).to_owned(),
@@ -227,21 +232,25 @@ pub fn teams(variant: &Variant) -> Option<Vec<u8>> {
 }
 
 /// The rules' end as every seat's place (with its team where the variant has partners): the
-/// result of a game of any number of seats, from the rules' placements.
-pub fn seat_result(variant: &Variant, outcome: Outcome) -> SeatResult {
-    let mut placements = SeatResult::places(outcome.places.as_slice());
-    if let Some(teams) = teams(variant) {
-        for (p, team) in placements.iter_mut().zip(teams) {
-            p.team = Some(team);
-        }
-    }
+/// result of a game of any number of seats, from the rules' placements. Its text is version
+/// 2's for two seats; at a larger table it names every seat's place as the variant names the
+/// seats ("1st Red, 2nd Yellow, 3rd Blue: …").
+pub fn seat_result(variant: &Variant, position: &AnyPosition, outcome: Outcome) -> SeatResult {
     SeatResult {
-        placements,
+        placements: placements(variant, &outcome.places, &[]),
         cause: EndCause::Rules {
             rule: rule_code(outcome.reason).to_owned(),
         },
         by: None,
-        text: outcome.to_string(),
+        text: if outcome.places.seats() == 2 {
+            outcome.to_string()
+        } else {
+            format!(
+                "{}: {}",
+                places_text(position, &outcome.places),
+                outcome.reason
+            )
+        },
     }
 }
 
@@ -333,7 +342,14 @@ mod tests {
             .for_players(3)
             .unwrap();
         let outcome = played(&variant, 3);
-        let result = seat_result(&variant, outcome);
+        let result = seat_result(&variant, &variant.new_game(), outcome);
+        let first = Seat::all(3).find(|&s| outcome.places.of(s) == 1).unwrap();
+        let name = variant.new_game().seat_name(first);
+        assert!(
+            result.text.starts_with(&format!("1st {name}")),
+            "the seats as the variant names them: {}",
+            result.text
+        );
         assert_eq!(result.placements.len(), 3);
         for (seat, p) in Seat::all(3).zip(&result.placements) {
             assert_eq!(
@@ -354,7 +370,7 @@ mod tests {
         let variant = shipped_variant("halma-16-partners").unwrap();
         assert_eq!(variant.players(), 4);
         assert_eq!(teams(&variant), Some(vec![0, 1, 0, 1]));
-        let result = seat_result(&variant, played(&variant, 5));
+        let result = seat_result(&variant, &variant.new_game(), played(&variant, 5));
         let place = |seat: usize| result.placements[seat].place;
         assert_eq!(place(0), place(2));
         assert_eq!(place(1), place(3));
@@ -374,7 +390,7 @@ mod tests {
             let variant = shipped_variant(name).unwrap();
             let outcome = played(&variant, seed);
             assert_eq!(
-                seat_result(&variant, outcome).two_seats(),
+                seat_result(&variant, &variant.new_game(), outcome).two_seats(),
                 Some(rules_result(outcome)),
                 "{name}"
             );

@@ -232,6 +232,7 @@ async fn connection(
             conn,
             token: token.clone(),
             protocol,
+            computer: false,
             outbox: outbox.clone(),
             reply,
         })

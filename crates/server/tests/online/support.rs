@@ -81,7 +81,7 @@ pub fn postgres_url() -> Option<String> {
 
 /// Settings for tests: the defaults, with limits that tests hit on purpose.
 pub fn settings() -> Settings {
-    Settings {
+    let mut settings = Settings {
         max_new_games_per_ip_per_minute: 0,
         max_connections_per_ip: 0,
         // A test's clients answer at once, faster than a person (a whole game in well under a
@@ -89,7 +89,10 @@ pub fn settings() -> Settings {
         messages_per_second: 1000,
         message_burst: 2000,
         ..Settings::default()
-    }
+    };
+    // The computer in the seats it fills or takes over answers at once at its first level.
+    settings.lobby.bot_level = boardcraft_ai::Level::Novice;
+    settings
 }
 
 /// The server's log on stderr when BOARDCRAFT_TEST_LOG is set (`debug`, `info` …).

@@ -5,11 +5,11 @@
 //! three-seat game while a two-seat game plays, and a three-seat game that outlives its
 //! server. Each case runs on a fresh SQLite file and on PostgreSQL in a schema of its own.
 use boardcraft_protocol::{
-    ClientMessage, EndCause, ErrorCode, OfferKind, PROTOCOL_VERSION, SeatIndex, SeatLeft,
-    SeatResult, SeatServerMessage, SeatSnapshot, ServerMessage, SnapshotReason, TimeControl,
+    ClientMessage, EndCause, ErrorCode, OfferKind, PROTOCOL_VERSION, SeatIndex, SeatResult,
+    SeatServerMessage, SeatSnapshot, ServerMessage, SnapshotReason, TimeControl,
     http::{ApiError, GameCreated, Me, SeatJoined, SignedIn},
 };
-use boardcraft_rules::{AnyPosition, OutOfTurn, Position, checks::SeededMoves, shipped_variant};
+use boardcraft_rules::{AnyPosition, Position, checks::SeededMoves, shipped_variant};
 use boardcraft_server::game::paired::{SeatedGame, SeatedSeats, create_seated_game};
 use skillratings::{
     MultiTeamOutcome,
@@ -23,9 +23,9 @@ use crate::{
 
 const VARIANT: &str = "chinese-checkers";
 
-/// A seat's client's own copy of the game, replayed with the rules from what the server sent:
-/// the moves, and the turns of seats that left handed on as the rules hand them
-/// ([`OutOfTurn::skip_turn`]), which is what a client of protocol 3 does.
+/// A seat's client's own copy of the game, replayed with the rules from what the server sent
+/// (the seats that left are played by the server's computer: their moves are moves as any),
+/// which is what a client of protocol 3 does.
 pub(crate) struct SeatMirror {
     pub(crate) position: AnyPosition,
     pub(crate) moves: Vec<String>,
@@ -43,11 +43,12 @@ impl SeatMirror {
             moves: Vec::new(),
             departed: Vec::new(),
         };
-        for (ply, mv) in snapshot.moves.iter().enumerate() {
-            m.leave_at(&snapshot.left, ply as u32);
+        for mv in &snapshot.moves {
             m.apply(mv);
         }
-        m.leave_at(&snapshot.left, snapshot.moves.len() as u32);
+        for l in &snapshot.left {
+            m.leave(l.seat);
+        }
         assert_eq!(
             m.hash(),
             snapshot.hash,
@@ -57,36 +58,16 @@ impl SeatMirror {
         m
     }
 
-    fn leave_at(&mut self, left: &[SeatLeft], ply: u32) {
-        for l in left.iter().filter(|l| l.ply == ply) {
-            self.leave(l.seat);
-        }
-    }
-
-    fn skip(&mut self) {
-        if let AnyPosition::Race(race) = &mut self.position {
-            for _ in 0..race.seat_count() {
-                let to_move = race.side_to_move().index() as SeatIndex;
-                if race.is_game_over() || !self.departed.contains(&to_move) {
-                    break;
-                }
-                race.skip_turn();
-            }
-        }
-    }
-
-    fn leave(&mut self, seat: SeatIndex) {
+    pub(crate) fn leave(&mut self, seat: SeatIndex) {
         if !self.departed.contains(&seat) {
             self.departed.push(seat);
         }
-        self.skip();
     }
 
     pub(crate) fn apply(&mut self, notation: &str) {
         let mv = self.position.parse_move(notation).expect("a legal move");
         self.position.play(&mv).expect("a legal move");
         self.moves.push(notation.to_owned());
-        self.skip();
     }
 
     pub(crate) fn hash(&self) -> String {
@@ -195,14 +176,33 @@ impl SeatTable {
     }
 
     /// Plays one random legal move of the seat to move, acknowledged to every seat; the
-    /// `moved` message.
+    /// `moved` message. The seat of a person who left is the server's computer's: its move is
+    /// waited for.
     async fn play_one(&mut self) -> SeatServerMessage {
         let ply = self.mirror.moves.len() as u32;
         let seat = self.mirror.seat();
-        assert!(
-            !self.mirror.departed.contains(&seat),
-            "a seat that left never moves"
-        );
+        if self.mirror.departed.contains(&seat) {
+            let moved = self
+                .all_until(|m| matches!(m, SeatServerMessage::Moved { ply: p, .. } if *p == ply))
+                .await;
+            let SeatServerMessage::Moved {
+                seat: by,
+                hash,
+                notation,
+                ..
+            } = &moved
+            else {
+                unreachable!()
+            };
+            assert_eq!(*by, seat, "the computer plays the seat that left");
+            self.mirror.apply(notation);
+            assert_eq!(
+                *hash,
+                self.mirror.hash(),
+                "ply {ply}: the hash is the rules'"
+            );
+            return moved;
+        }
         let notation = if self.greedy {
             self.mirror.greedy_move(&mut self.picker)
         } else {
@@ -331,7 +331,16 @@ async fn refused_hello(
 /// A new invite game of `seats` seats, every seat taken by the invite: the creator's answer
 /// and the joiners'.
 async fn invite_table(addr: std::net::SocketAddr, seats: usize) -> (GameCreated, Vec<SeatJoined>) {
-    let body = format!(r#"{{"variant":"{VARIANT}","seats":{seats},"color":"white"}}"#);
+    invite_table_of(addr, VARIANT, seats).await
+}
+
+/// A table of `variant` for `seats` from one invite, every seat taken.
+async fn invite_table_of(
+    addr: std::net::SocketAddr,
+    variant: &str,
+    seats: usize,
+) -> (GameCreated, Vec<SeatJoined>) {
+    let body = format!(r#"{{"variant":"{variant}","seats":{seats},"color":"white"}}"#);
     let (status, text) = http(addr, "POST", "/api/games", Some(&body)).await;
     assert_eq!(status, 201, "{text}");
     let created: GameCreated = serde_json::from_str(&text).unwrap();
@@ -419,9 +428,10 @@ async fn rated_table_of_three(server: &Rated) -> ([SignedIn; 3], SeatedSeats) {
 }
 
 /// Three accounts at a rated table of Chinese checkers: moves in turn (one out of turn
-/// refused), seat 1 resigns after each seat made two moves and is placed last, seats 0 and 2
-/// play on (toward their targets) until one fills its target, which ends the game with one
-/// seat left playing; the places and each seat's Weng-Lin change are skillratings' own.
+/// refused), seat 1 resigns after each seat made two moves and is placed last, the server's
+/// computer plays its seat and seats 0 and 2 play on (toward their targets) until one fills its
+/// target, which ends the game with one seat left playing; the places and each seat's
+/// Weng-Lin change are skillratings' own.
 async fn three_seats_play_on(db: Db) {
     let server = Rated::start(&db.url());
     let (players, made) = rated_table_of_three(&server).await;
@@ -495,28 +505,35 @@ async fn three_seats_play_on(db: Db) {
     );
     assert_eq!(snapshot.left[0].cause, EndCause::Resignation);
     assert_eq!(snapshot.status, boardcraft_protocol::GameStatus::Playing);
-    // Seat 1 plays no more.
+    // The person in seat 1 plays no more: the computer has the seat.
     let notation = table.mirror.random_move(&mut SeededMoves::new(2));
     table.seats[1]
         .send(&ClientMessage::Move { ply: 6, notation })
         .await;
     assert_eq!(
         table.seats[1].error_code_seats().await.0,
-        ErrorCode::NotYourTurn
+        ErrorCode::ReadOnly
     );
     table.seats[1].send(&ClientMessage::Resign).await;
     assert_eq!(
         table.seats[1].error_code_seats().await.0,
-        ErrorCode::OfferNotAllowed
+        ErrorCode::ReadOnly
     );
     table.greedy = true;
     let result = table.play_to_end().await;
+    let computer_moves = table.mirror.moves[6..]
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| (6 + i) % 3 == 1)
+        .count();
+    assert!(computer_moves > 5, "the computer played seat 1 on");
 
     // The places: seat 1 last; of seats 0 and 2 the first to fill its target is first, and
     // the game ends there, the other alone still playing, second.
     assert_eq!(result.placements.len(), 3);
     assert_eq!(result.place_of(1), Some(3));
-    let finished = table.mirror.position.finish_order();
+    let mut finished = table.mirror.position.finish_order();
+    finished.retain(|s| s.index() != 1);
     assert_eq!(finished.len(), 1, "one seat finished: {result:?}");
     let first = finished[0].index() as SeatIndex;
     assert_ne!(first, 1);
@@ -806,9 +823,10 @@ async fn three_seats_survive_a_restart(db: Db) {
     db.finish().await;
 }
 
-/// A seat gone past the grace period is claimed by another: it leaves (abandoned, placed
-/// last) and the two others play on.
-async fn a_gone_seat_is_claimed(db: Db) {
+/// A seat gone past the grace period leaves by itself (abandoned, placed last): nobody has
+/// to claim it, the server's computer plays it, the two others play on to the end, and the
+/// person who comes back watches — the seat is the computer's now.
+async fn a_gone_seat_is_taken_over_by_the_computer(db: Db) {
     let server = Rated::start(&db.url());
     let (created, joined) = invite_table(server.addr, 3).await;
     let tokens = tokens_of(&created, &joined);
@@ -833,19 +851,7 @@ async fn a_gone_seat_is_claimed(db: Db) {
             )
         })
         .await;
-    // The grace (300 ms in these servers) passes.
-    table
-        .all_until(|m| {
-            matches!(
-                m,
-                SeatServerMessage::Presence {
-                    seat: 2,
-                    presence: boardcraft_protocol::Presence::Gone { claim_in_ms: 0 }
-                }
-            )
-        })
-        .await;
-    table.seats[1].send(&ClientMessage::ClaimVictory).await;
+    // The grace (300 ms in these servers) passes: the seat leaves without a claim.
     let SeatServerMessage::Snapshot { reason, game } = table
         .all_until(|m| matches!(m, SeatServerMessage::Snapshot { .. }))
         .await
@@ -861,6 +867,85 @@ async fn a_gone_seat_is_claimed(db: Db) {
     table.mirror.leave(2);
     assert_eq!(game.hash, table.mirror.hash());
     table.play(4).await;
+
+    // The person comes back: welcomed to the seat, but the computer moves for it.
+    let url = format!("ws://{}/ws?game={}", server.addr, created.game);
+    let (mut back, welcome) = join_seats_url(&url, &created.game, Some(&tokens[2])).await;
+    assert!(matches!(
+        welcome,
+        SeatServerMessage::Welcome { you: Some(2), .. }
+    ));
+    let notation = table.mirror.random_move(&mut SeededMoves::new(3));
+    let ply = table.mirror.moves.len() as u32;
+    back.send(&ClientMessage::Move { ply, notation }).await;
+    assert_eq!(back.error_code_seats().await.0, ErrorCode::ReadOnly);
+    back.close().await;
+
+    table.greedy = true;
+    let result = table.play_to_end().await;
+    assert_eq!(result.place_of(2), Some(3), "{result:?}");
+    assert_eq!(
+        [result.place_of(0), result.place_of(1)]
+            .map(Option::unwrap)
+            .iter()
+            .sum::<u8>(),
+        3,
+        "seats 0 and 1 first and second: {result:?}"
+    );
+    table.close().await;
+    server.stop();
+    db.finish().await;
+}
+
+/// Focus for four is played by two partnerships (opposite seats): a partner who resigns is
+/// replaced by the computer and the table plays on; when the other partner resigns too, only
+/// the other partnership is left playing and the game ends, the partnership first, the two who
+/// left below it, each placed alone (no team: the ratings rank a leaver last).
+async fn focus_partners_play_on_after_a_resignation(db: Db) {
+    let server = Rated::start(&db.url());
+    let (created, joined) = invite_table_of(server.addr, "focus", 4).await;
+    let tokens = tokens_of(&created, &joined);
+    let mut table = SeatTable::sit(server.addr, &created.game, &tokens).await;
+    table.play(8).await;
+    let snapshot = table.resign_and_play_on(0).await;
+    assert_eq!(
+        (snapshot.left[0].seat, snapshot.left[0].place),
+        (0, 4),
+        "placed last of the four"
+    );
+    // A round: the computer moves for seat 0.
+    table.play(4).await;
+    let plies = table.mirror.moves.len();
+    table.seats[2].send(&ClientMessage::Resign).await;
+    let SeatServerMessage::GameOver { result, .. } = table
+        .all_until(|m| matches!(m, SeatServerMessage::GameOver { .. }))
+        .await
+    else {
+        unreachable!()
+    };
+    assert_eq!(table.mirror.moves.len(), plies);
+    assert_eq!(result.cause, EndCause::Resignation);
+    assert_eq!(result.by, Some(2));
+    let placed = |seat: SeatIndex| {
+        let p = result
+            .placements
+            .iter()
+            .find(|p| p.seat == seat)
+            .expect("every seat placed");
+        (p.place, p.team.is_some())
+    };
+    assert_eq!(placed(1), (1, true), "{result:?}");
+    assert_eq!(placed(3), (1, true), "{result:?}");
+    assert_eq!(
+        placed(2),
+        (3, false),
+        "the last to leave, alone: {result:?}"
+    );
+    assert_eq!(
+        placed(0),
+        (4, false),
+        "the first to leave, alone: {result:?}"
+    );
     table.close().await;
     server.stop();
     db.finish().await;
@@ -914,9 +999,14 @@ both!(
     tables_postgres_an_early_leaver_aborts
 );
 both!(
-    a_gone_seat_is_claimed,
-    tables_sqlite_a_gone_seat_is_claimed,
-    tables_postgres_a_gone_seat_is_claimed
+    a_gone_seat_is_taken_over_by_the_computer,
+    tables_sqlite_a_gone_seat_is_taken_over_by_the_computer,
+    tables_postgres_a_gone_seat_is_taken_over_by_the_computer
+);
+both!(
+    focus_partners_play_on_after_a_resignation,
+    tables_sqlite_focus_partners_play_on_after_a_resignation,
+    tables_postgres_focus_partners_play_on_after_a_resignation
 );
 both!(
     three_seats_survive_a_restart,
@@ -961,16 +1051,18 @@ async fn connect_seats(
     }
 }
 
-/// Sends `msg` and waits for what acknowledges it (`done`); `None` if the connection went
-/// first (the game moved to the other node).
+/// Sends `msg` (if any) and waits for what acknowledges it (`done`); `None` if the
+/// connection went first (the game moved to the other node).
 async fn ask_seats(
     ws: &mut crate::support::WsStream,
-    msg: &ClientMessage,
+    msg: Option<&ClientMessage>,
     done: impl Fn(&SeatServerMessage) -> bool,
 ) -> Option<SeatServerMessage> {
     use futures_util::{SinkExt, StreamExt};
     use tokio_tungstenite::tungstenite::Message;
-    ws.send(Message::Text(msg.to_json().into())).await.ok()?;
+    if let Some(msg) = msg {
+        ws.send(Message::Text(msg.to_json().into())).await.ok()?;
+    }
     loop {
         let Some(Ok(frame)) = crate::support::wait(ws.next()).await else {
             return None;
@@ -998,8 +1090,10 @@ async fn ask_seats(
 
 /// A three-seat table on two nodes of one PostgreSQL: each move is sent to one node or the
 /// other while a spectator opens the game on the other (a handover each time), and a seat
-/// resigns halfway; every acknowledged move is stored once, in order, the departure with it,
-/// and both nodes serve the same game.
+/// resigns halfway; from then on the server's computer plays that seat on whichever node runs
+/// the game (its turns are watched for from one node or the other, a handover each time).
+/// Every acknowledged move is stored once, in order, the departure with it, and both nodes
+/// serve the same game.
 #[tokio::test]
 async fn tables_postgres_a_table_moves_between_nodes() {
     use crate::support::{Server, postgres_url, settings};
@@ -1020,6 +1114,12 @@ async fn tables_postgres_a_table_moves_between_nodes() {
     let mut step = 0usize;
     while acked.len() < 24 {
         let ply = acked.len() as u32;
+        if mirror.departed.contains(&mirror.seat()) {
+            let played = computer_move(&nodes, &game, ply, &mut step).await;
+            mirror.apply(&played);
+            acked.push(played);
+            continue;
+        }
         let resign = ply == 9 && mirror.departed.is_empty();
         let seat = if resign { 1 } else { mirror.seat() };
         let notation = mirror.random_move(&mut picker);
@@ -1047,7 +1147,7 @@ async fn tables_postgres_a_table_moves_between_nodes() {
             let spectator = tokio::spawn(async move { connect_seats(&other, &id, None).await });
             tokio::time::sleep(std::time::Duration::from_millis((step as u64 * 5) % 8)).await;
             let answer = if resign {
-                ask_seats(&mut ws, &ClientMessage::Resign, |m| {
+                ask_seats(&mut ws, Some(&ClientMessage::Resign), |m| {
                     matches!(
                         m,
                         SeatServerMessage::Snapshot {
@@ -1060,10 +1160,10 @@ async fn tables_postgres_a_table_moves_between_nodes() {
             } else {
                 ask_seats(
                     &mut ws,
-                    &ClientMessage::Move {
+                    Some(&ClientMessage::Move {
                         ply,
                         notation: notation.clone(),
-                    },
+                    }),
                     |m| matches!(m, SeatServerMessage::Moved { ply: p, .. } if *p == ply),
                 )
                 .await
@@ -1086,10 +1186,43 @@ async fn tables_postgres_a_table_moves_between_nodes() {
     assert_eq!(moves, acked, "every acknowledged move once, in order");
     assert_eq!(stored.left.len(), 1);
     assert_eq!((stored.left[0].seat, stored.left[0].ply), (1, 9));
+    assert!(
+        stored.moves.len() > 10 && stored.moves[10].ply == 10,
+        "the computer played seat 1's turn at ply 10"
+    );
     // Whichever node answers, the game is the one the moves and the departure replay to.
     for node in &nodes {
         let (_, snapshot) = connect_seats(node, &game, None).await.expect("a welcome");
         assert_eq!(snapshot.hash, mirror.hash());
         assert_eq!(snapshot.to_move, mirror.seat());
     }
+}
+
+/// Waits for the server's computer to play ply `ply`, watching from one node or the other
+/// (each look may hand the game over, and the computer with it); its move.
+async fn computer_move(
+    nodes: &[std::sync::Arc<crate::support::Server>; 2],
+    game: &str,
+    ply: u32,
+    step: &mut usize,
+) -> String {
+    for _ in 0..50 {
+        *step += 1;
+        let Some((mut ws, welcome)) = connect_seats(&nodes[*step % 2], game, None).await else {
+            continue;
+        };
+        if let Some(played) = welcome.moves.get(ply as usize) {
+            return played.clone();
+        }
+        let moved = ask_seats(
+            &mut ws,
+            None,
+            |m| matches!(m, SeatServerMessage::Moved { ply: p, .. } if *p == ply),
+        )
+        .await;
+        if let Some(SeatServerMessage::Moved { notation, .. }) = moved {
+            return notation;
+        }
+    }
+    panic!("the computer never played ply {ply}");
 }

@@ -3,8 +3,8 @@
 //! waits in the quick-pairing pool of its seat count (the counts of `--tables` shared out in
 //! turn), is `seated` at a table, joins the game over the game websocket with a hello of
 //! protocol 3 and plays random legal moves for its seat when the rules give it the turn; after
-//! a few moves of its own (3 to 8) it resigns, which at a race table leaves the others playing
-//! on, until one seat is left and the game ends. Then it reports
+//! a few moves of its own (3 to 8) it resigns, which leaves the others playing on against the
+//! computer in its seat, until one seat is left and the game ends. Then it reports
 //!
 //! - table fill latency (`join_pool` sent → `seated`), in all and per seat count,
 //! - move round trip (move sent → its `moved`, which means stored),
@@ -12,8 +12,8 @@
 //! - the server's CPU time and peak RSS (`/proc/<pid>`), as the two-seat benchmark does, and
 //! - the project's normaliser, chess perft(6) with shakmaty, timed before and after.
 //!
-//! Every client keeps its own copy of each game (the rules crate, the departed seats' turns
-//! handed on as the rules hand them) and compares every `moved` hash with it: a difference is
+//! Every client keeps its own copy of each game (the rules crate; the seats of those who
+//! resigned are played on by the server's computer, whose moves arrive as anyone's) and compares every `moved` hash with it: a difference is
 //! counted and makes the exit status 1. Ratings at tables are Weng-Lin's, which the server's
 //! tests check; the two-seat Glicko-2 check is not run here.
 use std::{
@@ -102,6 +102,11 @@ struct Totals {
     abandoned: AtomicU64,
 }
 
+/// A fill this slow counts as late in the report (µs).
+const LATE_FILL_US: u32 = 5_000_000;
+/// The rating range quick pairing starts from (the server's default `Range::start`).
+const RANGE_START: i32 = 100;
+
 struct Shared {
     server: ServerUrl,
     variant: String,
@@ -114,6 +119,10 @@ struct Shared {
     totals: Totals,
     /// Table fill latency (µs) per seat count.
     fill_us: Mutex<BTreeMap<u8, Vec<u32>>>,
+    /// Every seating's fill latency (µs) with its table's rating spread (the highest rating
+    /// less the lowest), to tell a fill that waited for the rating range to widen from one
+    /// that waited for players.
+    fill_spread: Mutex<Vec<(u32, i32)>>,
     rtt_us: Mutex<Vec<u32>>,
     /// Every table a client was seated at: its seat count and how many of its seats clients
     /// of this run were given.
@@ -217,6 +226,7 @@ async fn drive(
         think: Duration::from_millis(args.think_ms),
         totals: Totals::default(),
         fill_us: Mutex::new(BTreeMap::new()),
+        fill_spread: Mutex::new(Vec::new()),
         rtt_us: Mutex::new(Vec::new()),
         tables: Mutex::new(HashMap::new()),
         ended: Mutex::new(HashSet::new()),
@@ -333,6 +343,29 @@ async fn drive(
             percentile(v, 1.0)
         );
     }
+    // The pool's rating range starts at RANGE_START points and widens as the longest-waiting
+    // player waits: a late fill at a table whose ratings spread wider than that waited for
+    // the range; one within it waited for players.
+    let spreads = shared.fill_spread.lock().unwrap().clone();
+    let late: Vec<i32> = spreads
+        .iter()
+        .filter(|(us, _)| *us >= LATE_FILL_US)
+        .map(|(_, spread)| *spread)
+        .collect();
+    let wide = late.iter().filter(|s| **s > RANGE_START).count();
+    let mut late_spreads = late.clone();
+    late_spreads.sort_unstable();
+    outln!(
+        "  fills of {} s or more: {} ({} at tables whose ratings spread over {RANGE_START}, the pool's starting range); their spread p50 {}, max {}",
+        LATE_FILL_US / 1_000_000,
+        late.len(),
+        wide,
+        late_spreads
+            .get(late_spreads.len() / 2)
+            .copied()
+            .unwrap_or(0),
+        late_spreads.last().copied().unwrap_or(0)
+    );
     outln!(
         "move round trip (move -> moved): n {} p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
         rtt.len(),
@@ -368,6 +401,8 @@ enum LobbyEvent {
         seat: SeatIndex,
         token: String,
         seats: usize,
+        /// The highest rating at the table less the lowest.
+        spread: i32,
     },
     Refused(ErrorCode),
 }
@@ -406,12 +441,18 @@ async fn client(shared: &Arc<Shared>, seats: u8, seed: u64) -> Result<(), String
                     token,
                     players,
                     ..
-                }) => LobbyEvent::Seated {
-                    game,
-                    seat,
-                    token,
-                    seats: players.seats.len(),
-                },
+                }) => {
+                    let ratings = || players.seats.iter().filter_map(|p| p.rating);
+                    let high = ratings().map(|r| r.rating).max().unwrap_or(0);
+                    let low = ratings().map(|r| r.rating).min().unwrap_or(0);
+                    LobbyEvent::Seated {
+                        game,
+                        seat,
+                        token,
+                        seats: players.seats.len(),
+                        spread: high - low,
+                    }
+                }
                 Ok(LobbyServerMessage::Error { code, .. }) => LobbyEvent::Refused(code),
                 _ => continue,
             };
@@ -467,6 +508,7 @@ async fn client(shared: &Arc<Shared>, seats: u8, seed: u64) -> Result<(), String
             seat,
             token,
             seats: at,
+            spread,
         }) = event
         else {
             if Instant::now() >= shared.deadline {
@@ -478,6 +520,7 @@ async fn client(shared: &Arc<Shared>, seats: u8, seed: u64) -> Result<(), String
                     seat,
                     token,
                     seats: at,
+                    ..
                 })) = timeout(Duration::from_secs(3), events.recv()).await
                 {
                     seated(shared, &game, at);
@@ -496,6 +539,11 @@ async fn client(shared: &Arc<Shared>, seats: u8, seed: u64) -> Result<(), String
             .entry(seats)
             .or_default()
             .push(us(asked.elapsed()));
+        shared
+            .fill_spread
+            .lock()
+            .unwrap()
+            .push((us(asked.elapsed()), spread));
         seated(shared, &game, at);
         // The lobby stays open (its messages read by the reader) while the game is played.
         let own_moves = 3 + rng.below(6) as u32;
