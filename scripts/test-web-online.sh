@@ -5,7 +5,8 @@
 # web/test/online-test.mjs). Then the lobby test: two strangers paired by quick pairing play,
 # see their rating change and the game in their archives; a third challenges a bot
 # (`boardcraft-cli online bot`) and the bot answers; the Lobby screen at 390×844 in English and
-# Russian (details: web/test/lobby-test.mjs).
+# Russian; three strangers at a three-seat table, one leaving (the server's computer takes its
+# seat), to the places and rating changes (details: web/test/lobby-test.mjs).
 #
 #   scripts/test-web-online.sh            # both
 #   scripts/test-web-online.sh --lobby    # only the lobby test

@@ -66,6 +66,9 @@ fn main() -> AppExit {
     if cli.opens_menu() {
         app.insert_state(AppState::Menu);
     }
+    if cli.online.lobby {
+        app.insert_state(boardcraft::ui::screens::MenuPage::Lobby);
+    }
     if let Some(learn) = &cli.learn {
         boardcraft::learn::session::open_learn(&mut app, learn);
     }

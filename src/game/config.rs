@@ -262,6 +262,14 @@ pub struct OnlineOptions {
     /// Watch the online game with this id as a spectator.
     #[arg(long, value_name = "GAME")]
     pub watch: Option<String>,
+    /// Open the lobby (Play online: quick pairing, open games, challenges) at the start.
+    #[arg(long)]
+    pub lobby: bool,
+    /// With --lobby: wait in this quick-pairing pool once signed in, written as the server's
+    /// `--pools` writes one: `variant minutes+seconds`, and ` xN` for a table of N seats
+    /// (`chinese-checkers 5+3 x3`).
+    #[arg(long, value_name = "POOL", requires = "lobby")]
+    pub pool: Option<String>,
 }
 
 /// The options only the desktop binary has.
@@ -352,9 +360,9 @@ impl Cli {
 
     /// Whether the game opens the main menu rather than a game: a new player starts in the
     /// menu; `--variant` (or `--after`, for the default variant) starts that game directly,
-    /// and `--menu` keeps the menu anyway.
+    /// and `--menu` (or `--lobby`, a page of the menu) keeps the menu anyway.
     pub fn opens_menu(&self) -> bool {
-        self.menu || (self.variant.is_none() && self.after.is_empty())
+        self.menu || self.online.lobby || (self.variant.is_none() && self.after.is_empty())
     }
 
     /// Who plays the seats: `--seats`, else White and Black (`--white`, `--black`) and the

@@ -695,9 +695,13 @@ fn take_back(
             game_id: game.game_id,
         });
     }
+    // An online game ends by the server's word only (the session forwards the resignation,
+    // and the board shows the end the server sends back: at a table of more than two the
+    // others may play on).
     if let Some(ResignRequested { side }) = resignation
         && game.end().is_none()
         && phase != TurnPhase::GameOver
+        && !players.any_remote()
     {
         info!("{side} resigns");
         game.resigned = Some(side);

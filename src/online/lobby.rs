@@ -1,4 +1,4 @@
-//! The lobby (protocol 2): the account this player is signed in with, and the server's lobby
+//! The lobby (lobby protocol 3: tables of more than two too): the account this player is signed in with, and the server's lobby
 //! websocket (`/lobby`) — quick-pairing pools, seeks, challenges, counts — plus the account's
 //! HTTP pages (profile, archive, leaderboard) and opening an archived game in review.
 //!
@@ -10,9 +10,9 @@
 //!   in with its name and password (`POST /api/session`); signing out ends the session
 //!   (`DELETE /api/session`) and forgets the token.
 //! - **The lobby** is a websocket of its own ([`crate::online::link::Link`], reconnecting like
-//!   the game's), the hello carrying the session token. A `paired` message hands the game and
-//!   the seat token to the game session ([`OnlineCommand::Paired`]): the game is then played
-//!   exactly as an invite game.
+//!   the game's), the hello carrying the session token. A `paired` (two seats) or `seated`
+//!   (more) message hands the game and the seat token to the game session
+//!   ([`OnlineCommand::Seated`]): the game is then played exactly as an invite game.
 //!
 //! Only this module writes [`Lobby`]; the screens (`ui::online::lobby`) and the tests read it and
 //! write [`LobbyCommand`]s.
@@ -21,12 +21,12 @@ use std::sync::mpsc;
 use bevy::prelude::*;
 use boardcraft_protocol::{
     Challenge, ErrorCode, GameTerms, LOBBY_PATH, LobbyClientMessage, LobbyCounts,
-    LobbyServerMessage, PoolInfo, PoolKey, Rating, Seek,
+    LobbyServerMessage, PoolInfo, PoolKey, Rating, SEATS_PROTOCOL_VERSION, SeatPlayers, Seek,
     http::{
         AccountInfo, ApiError, Credentials, Leaderboard, Me, PlayerGames, Profile, SignedIn,
         TelegramSignIn,
     },
-    parse_lobby_server_message, paths,
+    parse_lobby_server_message, paths, seat_of,
 };
 use serde::{Deserialize, Serialize};
 
@@ -130,7 +130,10 @@ pub enum LobbyCommand {
     LeavePool,
     Seek(GameTerms),
     CancelSeek(String),
+    /// Accept a two-seat seek, or take a seat at a larger table's.
     AcceptSeek(String),
+    /// Give back one's seat at a table's seek that is not full.
+    LeaveSeek(String),
     Challenge {
         to: String,
         terms: GameTerms,
@@ -228,6 +231,13 @@ impl Lobby {
         self.account
             .as_ref()
             .is_some_and(|a| a.name == seek.by.name)
+    }
+
+    /// Whether this account sits at a table's seek (its seeker included).
+    pub fn is_seated(&self, seek: &Seek) -> bool {
+        self.account
+            .as_ref()
+            .is_some_and(|a| seek.seated.iter().any(|p| p.name == a.name))
     }
 
     /// Whether a challenge was made to this account (else by it).
@@ -378,13 +388,67 @@ pub fn plugin(app: &mut App) {
         .insert_non_send(LobbyNetwork::default())
         .add_systems(
             Update,
-            (handle_lobby_commands, poll_lobby)
+            (join_pool_from_options, handle_lobby_commands, poll_lobby)
                 .chain()
                 .in_set(crate::GameSystems::Input)
                 // After the session's commands: a `SetServer` of the same frame is the lobby's
                 // server too.
                 .after(super::session::handle_commands),
         );
+}
+
+/// A pool as the server's `--pools` writes one: `variant minutes+seconds`, and ` xN` for a
+/// table of N seats (`chinese-checkers 5+3 x3`).
+pub fn parse_pool(text: &str) -> Result<PoolKey, String> {
+    let bad = || format!("`{text}`: write `variant minutes+seconds`, and ` xN` for N seats");
+    let mut words = text.split_whitespace();
+    let (Some(variant), Some(clock)) = (words.next(), words.next()) else {
+        return Err(bad());
+    };
+    let seats = match words.next() {
+        None => 2,
+        Some(n) => n
+            .strip_prefix('x')
+            .and_then(|n| n.parse::<u8>().ok())
+            .ok_or_else(bad)?,
+    };
+    let (minutes, seconds) = clock.split_once('+').ok_or_else(bad)?;
+    let (Ok(minutes), Ok(seconds)) = (minutes.parse::<u64>(), seconds.parse::<u64>()) else {
+        return Err(bad());
+    };
+    if words.next().is_some() {
+        return Err(bad());
+    }
+    Ok(PoolKey {
+        seats,
+        ..PoolKey::new(
+            variant,
+            boardcraft_protocol::TimeControl::minutes(minutes, seconds),
+        )
+    })
+}
+
+/// `--pool`: once the lobby has welcomed the player, it waits in that pool (once).
+fn join_pool_from_options(
+    options: Option<Res<crate::game::config::OnlineOptions>>,
+    lobby: Res<Lobby>,
+    mut asked: Local<bool>,
+    mut commands: MessageWriter<LobbyCommand>,
+) {
+    let Some(text) = options.as_ref().and_then(|o| o.pool.as_ref()) else {
+        return;
+    };
+    if *asked || !lobby.welcomed {
+        return;
+    }
+    *asked = true;
+    match parse_pool(text) {
+        Ok(pool) => {
+            info!("lobby: waiting in {} (--pool)", pool.id());
+            commands.write(LobbyCommand::JoinPool(pool));
+        }
+        Err(e) => warn!("--pool {e}"),
+    }
 }
 
 fn url(lobby: &Lobby, path: &str) -> String {
@@ -520,6 +584,9 @@ pub fn handle_lobby_commands(
             LobbyCommand::AcceptSeek(id) => {
                 network.send(&LobbyClientMessage::AcceptSeek { id });
             }
+            LobbyCommand::LeaveSeek(id) => {
+                network.send(&LobbyClientMessage::LeaveSeek { id });
+            }
             LobbyCommand::Challenge { to, terms } => {
                 network.send(&LobbyClientMessage::Challenge { to, terms });
             }
@@ -611,7 +678,7 @@ pub fn poll_lobby(
         match event {
             LinkEvent::Opened => {
                 let hello = LobbyClientMessage::Hello {
-                    protocol: boardcraft_protocol::PROTOCOL_VERSION,
+                    protocol: SEATS_PROTOCOL_VERSION,
                     token: lobby.token.clone(),
                     client: Some(format!("boardcraft {}", env!("CARGO_PKG_VERSION"))),
                 };
@@ -831,21 +898,16 @@ fn handle_lobby_message(
             color,
             token,
             players,
-            variant,
             ..
-        } => {
-            info!("lobby: paired: game {game} of {variant} as {color}");
-            lobby.waiting_in = None;
-            lobby.paired += 1;
-            lobby.last_paired = Some(game.clone());
-            board.online.write(OnlineCommand::Paired {
-                game,
-                color,
-                token,
-                players: Some(players),
-            });
-        }
-        LobbyServerMessage::Pong { .. } | LobbyServerMessage::Seated { .. } => {}
+        } => seated(lobby, board, game, seat_of(color), token, players.into()),
+        LobbyServerMessage::Seated {
+            game,
+            seat,
+            token,
+            players,
+            ..
+        } => seated(lobby, board, game, seat, token, players),
+        LobbyServerMessage::Pong { .. } => {}
         LobbyServerMessage::Error {
             code,
             message,
@@ -864,4 +926,29 @@ fn handle_lobby_message(
             }
         }
     }
+}
+
+/// A game the lobby made for this account (two seats or more): the game session takes the
+/// seat.
+fn seated(
+    lobby: &mut Lobby,
+    board: &mut ReviewAccess,
+    game: String,
+    seat: boardcraft_protocol::SeatIndex,
+    token: String,
+    players: SeatPlayers,
+) {
+    info!(
+        "lobby: seated: game {game} at seat {seat} of {}",
+        players.seats.len()
+    );
+    lobby.waiting_in = None;
+    lobby.paired += 1;
+    lobby.last_paired = Some(game.clone());
+    board.online.write(OnlineCommand::Seated {
+        game,
+        seat,
+        token,
+        players: Some(players),
+    });
 }

@@ -148,11 +148,20 @@ fn play_queued(game: Option<Res<Match>>, mut requests: MessageWriter<MoveRequest
 /// `data-online-*` attributes: state, seat, code, invite, game, pending, opponent, spectators,
 /// result.
 fn publish(online: Res<Online>, mut published: Local<Vec<(&'static str, String)>>) {
-    let opponent = match online.opponent().and_then(|o| online.presence(o)) {
-        Some(Presence::Present) => "present",
-        Some(Presence::Absent) => "absent",
-        Some(Presence::Gone { .. }) => "gone",
-        None => "",
+    // The other seats together: gone if one is, absent if one has not come, else present.
+    let others: Vec<Presence> = online
+        .others()
+        .into_iter()
+        .filter_map(|s| online.presence(s))
+        .collect();
+    let opponent = if others.is_empty() {
+        ""
+    } else if others.iter().any(|p| matches!(p, Presence::Gone { .. })) {
+        "gone"
+    } else if others.contains(&Presence::Absent) {
+        "absent"
+    } else {
+        "present"
     };
     let fields: Vec<(&'static str, String)> = vec![
         (
@@ -167,7 +176,11 @@ fn publish(online: Res<Online>, mut published: Local<Vec<(&'static str, String)>
         (
             "online-seat",
             match (online.stage, online.seat) {
-                (super::Stage::InGame, Some(s)) => s.name().to_owned(),
+                // "white", "black", "seat-3" …: the seat's own name.
+                (super::Stage::InGame, Some(s)) => boardcraft_rules::Seat::at(s as usize)
+                    .name()
+                    .to_lowercase()
+                    .replace(' ', "-"),
                 (super::Stage::InGame, None) => "spectator".to_owned(),
                 _ => String::new(),
             },

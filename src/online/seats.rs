@@ -3,7 +3,7 @@
 //! reload or a closed tab takes the same seat again instead of asking for a new one.
 //!
 //! `online/seats.ron` is a list of [`SeatRecord`]s, newest first, at most [`KEEP`].
-use boardcraft_protocol::Side;
+use boardcraft_protocol::{SeatIndex, Side, seat_of};
 use serde::{Deserialize, Serialize};
 
 use crate::persistence::storage::Storage;
@@ -19,7 +19,13 @@ pub struct SeatRecord {
     /// The server's address (`http://127.0.0.1:8787`).
     pub server: String,
     pub game: String,
-    pub side: Side,
+    /// The seat, 0 to 5 (0 is White and 1 Black in the two-seat games).
+    #[serde(default)]
+    pub seat: SeatIndex,
+    /// A list written before games had more than two seats named the side instead; read into
+    /// `seat` and never written.
+    #[serde(default, skip_serializing)]
+    pub side: Option<Side>,
     /// The seat's secret.
     pub token: String,
     /// The invite the seat came with (the creator: the one given to the friend), so that
@@ -36,7 +42,7 @@ pub fn load(storage: &Storage) -> Vec<SeatRecord> {
             .ok()
             .and_then(|text| ron::from_str(text).ok())
         {
-            Some(list) => list,
+            Some(list) => upgraded(list),
             None => {
                 bevy::log::warn!("online: {SEATS_KEY} cannot be read; starting a new list");
                 Vec::new()
@@ -48,6 +54,16 @@ pub fn load(storage: &Storage) -> Vec<SeatRecord> {
             Vec::new()
         }
     }
+}
+
+/// The records of an older list with their side as a seat.
+fn upgraded(mut list: Vec<SeatRecord>) -> Vec<SeatRecord> {
+    for record in &mut list {
+        if let Some(side) = record.side.take() {
+            record.seat = seat_of(side);
+        }
+    }
+    list
 }
 
 /// The seat for this server and invite code, if this player holds it.
@@ -64,10 +80,10 @@ pub fn by_game(storage: &Storage, server: &str, game: &str) -> Option<SeatRecord
         .find(|s| s.server == server && s.game == game)
 }
 
-/// Remembers `seat` (replacing an older record of the same game and side).
+/// Remembers `seat` (replacing an older record of the same game and seat).
 pub fn remember(storage: &Storage, seat: SeatRecord) {
     let mut list = load(storage);
-    list.retain(|s| !(s.server == seat.server && s.game == seat.game && s.side == seat.side));
+    list.retain(|s| !(s.server == seat.server && s.game == seat.game && s.seat == seat.seat));
     list.insert(0, seat);
     list.truncate(KEEP);
     let text = match ron::ser::to_string_pretty(&list, ron::ser::PrettyConfig::default()) {

@@ -78,7 +78,12 @@ pub fn saved_game_of(game: &Match, players: &Players) -> SavedGame {
     } else {
         save
     };
-    let save = match game.resigned {
+    // An online resignation is the server's decided end: the save keeps it as a resignation.
+    let resigned = game.resigned.or(match game.decided.map(|d| d.cause) {
+        Some(EndCause::Resigned(side)) => Some(side),
+        _ => None,
+    });
+    let save = match resigned {
         Some(side) => save.with_resignation(side),
         None => save,
     };

@@ -2,7 +2,7 @@
 //! new game.
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use boardcraft_rules::Position;
+use boardcraft_rules::{Position, Seat};
 
 use crate::{
     game::config::Players,
@@ -78,8 +78,15 @@ fn game_over_dialog(
                 .color(colours.accent()),
         );
         ui.label(egui::RichText::new(&text.reason).size(16.0));
-        // More than two seats: every seat's place, best first, with its chip.
-        if end.places.seats() > 2 {
+        let shown_online = online
+            .as_ref()
+            .filter(|o| o.shows(&game) && o.result.is_some());
+        if let Some(online) = shown_online {
+            // Online, of any seat count: the server's places, each seat's player and rating
+            // change.
+            online_places(ui, &colours, lang, online, &SeatNames::of(&game.position));
+        } else if end.places.seats() > 2 {
+            // More than two seats: every seat's place, best first, with its chip.
             let seats = SeatNames::of(&game.position);
             ui.add_space(4.0);
             ui.label(egui::RichText::new(tr(lang, Key::PlacesTitle)).strong());
@@ -109,11 +116,9 @@ fn game_over_dialog(
                 ));
             }
         }
-        // A lobby game: the rating change (or why there is none).
-        if let Some((note, tone)) = online
-            .as_ref()
-            .filter(|o| o.shows(&game))
-            .and_then(|o| super::online::lobby::result_note(lang, o))
+        // A lobby game: the player's own rating change (or why there is none).
+        if let Some((note, tone)) =
+            shown_online.and_then(|o| super::online::lobby::result_note(lang, o))
         {
             let colour = colours.tone(tone);
             ui.label(egui::RichText::new(note).size(18.0).strong().color(colour));
@@ -139,4 +144,50 @@ fn game_over_dialog(
         });
     });
     Ok(())
+}
+
+/// The places of a finished online game, best first: each seat's chip, place (shared places and
+/// partnerships said), player and rating change.
+fn online_places(
+    ui: &mut egui::Ui,
+    colours: &UiColours,
+    lang: crate::settings::Language,
+    online: &crate::online::Online,
+    seats: &SeatNames,
+) {
+    use super::online::{lobby::standings, text};
+    let rows = standings(lang, online, |seat| {
+        i18n::side(lang, seats, Seat::at(seat as usize))
+    });
+    if rows.is_empty() {
+        return;
+    }
+    ui.add_space(4.0);
+    ui.label(egui::RichText::new(text::say(lang, text::Say::PlacesOnline)).strong());
+    // One wrapped line per seat, the place and the rating change first: a long name goes on
+    // under them rather than widening the window past a phone's screen.
+    for row in rows {
+        ui.horizontal_wrapped(|ui| {
+            let seat = Seat::at(row.seat as usize);
+            super::seat_chip::chip(ui, super::seat_chip::look(seats, seat), 18.0)
+                .on_hover_text(i18n::side(lang, seats, seat));
+            let place = egui::RichText::new(&row.place).size(16.0);
+            ui.label(if row.rank == 1 { place.strong() } else { place });
+            if let Some(delta) = &row.delta {
+                let tone = if delta.starts_with('+') {
+                    colours.good()
+                } else if delta.starts_with('−') {
+                    colours.bad()
+                } else {
+                    colours.text
+                };
+                ui.colored_label(tone, egui::RichText::new(delta).size(16.0).strong());
+            }
+            let mut player = egui::RichText::new(&row.player).size(16.0);
+            if online.seat == Some(row.seat) {
+                player = player.strong();
+            }
+            ui.label(player);
+        });
+    }
 }

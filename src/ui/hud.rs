@@ -70,6 +70,8 @@ pub struct PanelState<'w> {
     pub time: Res<'w, Time<Real>>,
     pub selection: Res<'w, Selection>,
     pub copied: Res<'w, crate::learn::copy_position::CopiedPosition>,
+    /// The online session, whose players name the seats of an online game.
+    pub online: Option<Res<'w, crate::online::Online>>,
 }
 
 /// What the panel's buttons do.
@@ -168,7 +170,7 @@ fn side_panel(
                 // window is short (a tablet held sideways): then the compact bar, which scrolls.
                 let roomy = region.height() >= 700.0 || ui.spacing().interact_size.y < layout::TAP;
                 if regions.shape == Shape::Wide && roomy {
-                    header(ui, lang, game, &state.players);
+                    header(ui, lang, game, &state);
                     ui.separator();
                     status(ui, &colours, lang, game, &state, &mut actions);
                     ui.separator();
@@ -225,7 +227,7 @@ fn side_panel(
                                     });
                                 }
                                 Sheet::Game => {
-                                    header(ui, lang, game, &state.players);
+                                    header(ui, lang, game, &state);
                                     ui.separator();
                                     more_buttons(ui, lang, game, &state, &mut actions);
                                     super::copy_position::show(
@@ -420,7 +422,20 @@ fn more_buttons(
         });
 }
 
-fn header(ui: &mut egui::Ui, lang: Language, game: &Match, players: &Players) {
+/// Who plays a seat as the panel names them: the player's name in an online game (from the
+/// server), else the kind of player ("Human", "Computer · amateur").
+fn who_plays(lang: Language, game: &Match, state: &PanelState, seat: Seat) -> String {
+    state
+        .online
+        .as_deref()
+        .filter(|online| online.shows(game))
+        .and_then(|online| online.players.as_ref())
+        .and_then(|players| players.seats.get(seat.index()))
+        .map(|player| player.name.clone())
+        .unwrap_or_else(|| crate::ui::i18n::player(lang, state.players.of(seat)).to_owned())
+}
+
+fn header(ui: &mut egui::Ui, lang: Language, game: &Match, state: &PanelState) {
     ui.heading(variant_title(lang, &game.variant));
     let seats = SeatNames::of(&game.position);
     let finished = game.position.finish_order();
@@ -433,7 +448,7 @@ fn header(ui: &mut egui::Ui, lang: Language, game: &Match, players: &Players) {
                 Key::PlayerOfSide,
                 &[
                     ("Side", &side(lang, &seats, c)),
-                    ("player", &crate::ui::i18n::player(lang, players.of(c))),
+                    ("player", &who_plays(lang, game, state, c)),
                 ],
             ))
             .small();

@@ -21,7 +21,7 @@ use boardcraft::{
         text,
     },
 };
-use boardcraft_protocol::{EndCause as ServerEnd, Side};
+use boardcraft_protocol::{EndCause as ServerEnd, Side, seat_of};
 use boardcraft_rules::Position;
 
 use crate::{
@@ -165,7 +165,7 @@ fn mover<'a>(a: &'a mut App, b: &'a mut App) -> &'a mut App {
         boardcraft_rules::Seat::WHITE => Side::White,
         _ => Side::Black,
     };
-    if online(a).seat == Some(to_move) {
+    if online(a).seat == Some(seat_of(to_move)) {
         a
     } else {
         b
@@ -219,9 +219,12 @@ fn two_strangers_are_paired_play_and_see_their_ratings_change_and_the_game_archi
             .expect("the players of a lobby game");
         assert!(players.rated);
         let seat = online(x).seat.unwrap();
-        assert_eq!(&players.get(seat).name, me);
+        assert_eq!(&players.seats[seat as usize].name, me);
         assert_eq!(
-            players.get(seat).rating.map(|r| r.to_string()).as_deref(),
+            players.seats[seat as usize]
+                .rating
+                .map(|r| r.to_string())
+                .as_deref(),
             Some("1500?")
         );
     }
@@ -248,14 +251,15 @@ fn two_strangers_are_paired_play_and_see_their_ratings_change_and_the_game_archi
         apps.iter()
             .all(|x| online(x).ratings.is_some() && phase(x.world()) == Some(TurnPhase::GameOver))
     });
-    let ratings = online(&a).ratings.unwrap();
-    assert_eq!(ratings, online(&b).ratings.unwrap());
+    let ratings = online(&a).ratings.clone().unwrap();
+    assert_eq!(Some(&ratings), online(&b).ratings.as_ref());
     let loser = match side {
         boardcraft_rules::Seat::WHITE => Side::White,
         _ => Side::Black,
     };
-    assert!(ratings.get(loser).delta() < 0, "{ratings:?}");
-    assert!(ratings.get(loser.other()).delta() > 0, "{ratings:?}");
+    let (loser, winner) = (seat_of(loser) as usize, seat_of(loser.other()) as usize);
+    assert!(ratings[loser].delta() < 0, "{ratings:?}");
+    assert!(ratings[winner].delta() > 0, "{ratings:?}");
     for x in [&a, &b] {
         assert_eq!(
             online(x).result.as_ref().unwrap().cause,
@@ -263,7 +267,7 @@ fn two_strangers_are_paired_play_and_see_their_ratings_change_and_the_game_archi
         );
         // The game-over dialog's line, in both languages.
         let me = online(x).seat.unwrap();
-        let delta = ratings.get(me).delta();
+        let delta = ratings[me as usize].delta();
         let (en, _) = result_note(Language::English, online(x)).unwrap();
         let (ru, _) = result_note(Language::Russian, online(x)).unwrap();
         let shown = boardcraft::ui::online::lobby::delta_text(delta);
@@ -291,7 +295,8 @@ fn two_strangers_are_paired_play_and_see_their_ratings_change_and_the_game_archi
             archive.games.first().map(|g| g.game.clone()),
             Some(id.clone())
         );
-        assert_eq!(archive.games[0].ratings, Some(ratings));
+        let archived = archive.games[0].ratings.unwrap();
+        assert_eq!(vec![archived.white, archived.black], ratings);
     }
     let played = game(&a).history.len();
     a.world_mut().write_message(LobbyCommand::OpenGame(id));
@@ -348,7 +353,7 @@ fn a_lobby_game_resigned_at_once_is_aborted_and_unrated() {
         apps.iter()
             .all(|x| online(x).stage == Stage::InGame && settled(x) && online(x).is_playing())
     });
-    assert_eq!(online(&a).seat, Some(Side::White));
+    assert_eq!(online(&a).seat, Some(seat_of(Side::White)));
     // White resigns before any move: too early to count.
     a.world_mut().write_message(ResignRequested {
         side: boardcraft_rules::Seat::WHITE,

@@ -27,6 +27,7 @@ mod scripts;
 mod seats;
 mod settings;
 mod start;
+mod tables;
 mod theme;
 mod ui_harness;
 mod undo;

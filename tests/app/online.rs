@@ -15,7 +15,7 @@ use boardcraft::{
     ui::online::text,
     view::animation::PieceLanded,
 };
-use boardcraft_protocol::{ColorChoice, OfferKind, Side};
+use boardcraft_protocol::{ColorChoice, OfferKind, Side, seat_of};
 use boardcraft_rules::{AnyPosition, Position, Seat};
 
 use crate::common::{
@@ -146,7 +146,7 @@ fn start_game(server: &TestServer, variant: &str) -> (App, App) {
     run_all(&mut [&mut a], 30.0, "the game created", |apps| {
         online(apps[0]).invite.is_some() && settled(apps[0])
     });
-    assert_eq!(online(&a).seat, Some(Side::White));
+    assert_eq!(online(&a).seat, Some(seat_of(Side::White)));
     let invite = online(&a).invite.clone().unwrap();
     // The link, as a friend would paste it.
     let link = online(&a).invite_url.clone().unwrap();
@@ -156,7 +156,7 @@ fn start_game(server: &TestServer, variant: &str) -> (App, App) {
     run_all(&mut [&mut a, &mut b], 30.0, "both players in", |apps| {
         apps.iter().all(|a| settled(a) && online(a).is_playing())
     });
-    assert_eq!(online(&b).seat, Some(Side::Black));
+    assert_eq!(online(&b).seat, Some(seat_of(Side::Black)));
     assert_eq!(game(&a).variant.name, variant);
     assert_eq!(game(&b).variant.name, variant);
     // The remote side is the remote player: nobody's clicks move it.
@@ -388,7 +388,7 @@ fn a_draw_offer_and_a_takeback_are_answered() {
         "the takeback request",
         |apps| {
             online(apps[0])
-                .offer_from_opponent(OfferKind::Takeback)
+                .offer_to_answer(OfferKind::Takeback)
                 .is_some()
         },
     );
@@ -404,9 +404,7 @@ fn a_draw_offer_and_a_takeback_are_answered() {
     a.world_mut()
         .write_message(OnlineCommand::Offer(OfferKind::Draw));
     run_all(&mut [&mut a, &mut b], 30.0, "the draw offer", |apps| {
-        online(apps[1])
-            .offer_from_opponent(OfferKind::Draw)
-            .is_some()
+        online(apps[1]).offer_to_answer(OfferKind::Draw).is_some()
     });
     b.world_mut()
         .write_message(OnlineCommand::Decline(OfferKind::Draw));
@@ -419,9 +417,7 @@ fn a_draw_offer_and_a_takeback_are_answered() {
     b.world_mut()
         .write_message(OnlineCommand::Offer(OfferKind::Draw));
     run_all(&mut [&mut a, &mut b], 30.0, "the second offer", |apps| {
-        online(apps[0])
-            .offer_from_opponent(OfferKind::Draw)
-            .is_some()
+        online(apps[0]).offer_to_answer(OfferKind::Draw).is_some()
     });
     a.world_mut()
         .write_message(OnlineCommand::Accept(OfferKind::Draw));
@@ -458,7 +454,7 @@ fn a_restarted_app_takes_its_seat_again_and_a_spectator_is_counted() {
     run_all(&mut [&mut a, &mut b], 30.0, "b back in its seat", |apps| {
         settled(apps[1]) && online(apps[1]).is_playing()
     });
-    assert_eq!(online(&b).seat, Some(Side::Black));
+    assert_eq!(online(&b).seat, Some(seat_of(Side::Black)));
     assert_eq!(line(&b), first);
     // A third friend opens the invite: the seat is taken, and the refusal names the game, so
     // it can be watched (the online window offers it).
@@ -546,14 +542,17 @@ fn a_flag_fall_and_an_abandoned_game_end_in_words() {
     run_all(&mut [&mut a, &mut b], 30.0, "both in", |apps| {
         apps.iter().all(|x| settled(x) && online(x).is_playing())
     });
-    assert_eq!(online(&a).remaining_ms(Side::White, 0.0), Some(1500));
+    assert_eq!(
+        online(&a).remaining_ms(seat_of(Side::White), 0.0),
+        Some(1500)
+    );
     // The clocks run from the third ply on (each side's first move is free): White, to move
     // then, does not move.
     let first = longest_chain(&game(&a).position);
     play_line(&mut a, &mut b, [first.as_str()]);
     let reply = longest_chain(&game(&b).position);
     play_line(&mut a, &mut b, [reply.as_str()]);
-    assert_eq!(online(&a).clocks.and_then(|c| c.running), Some(Side::White));
+    assert_eq!(online(&a).running(), Some(seat_of(Side::White)));
     run_all(&mut [&mut a, &mut b], 30.0, "White's flag falls", |apps| {
         apps.iter()
             .all(|x| phase(x.world()) == Some(TurnPhase::GameOver))
@@ -570,11 +569,11 @@ fn a_flag_fall_and_an_abandoned_game_end_in_words() {
     run_all(&mut [&mut a], 30.0, "Black gone, claimable", |apps| {
         let o = online(apps[0]);
         matches!(
-            o.presence(Side::Black),
+            o.presence(seat_of(Side::Black)),
             Some(boardcraft_protocol::Presence::Gone { .. })
-        ) && o.claim_at.is_some()
+        ) && o.claim_at(seat_of(Side::Black)).is_some()
     });
-    let claim_at = online(&a).claim_at.unwrap();
+    let claim_at = online(&a).claim_at(seat_of(Side::Black)).unwrap();
     run_all(&mut [&mut a], 10.0, "the grace period over", |_| {
         boardcraft::online::wall_now() > claim_at
     });

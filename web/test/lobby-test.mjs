@@ -17,11 +17,18 @@
 //   6. a's page again at 390×844 (its kept session: the same account), in English and in
 //      Russian, every tab of the Lobby (play, profile — which counts the game —, games,
 //      leaders): no clipped text, every button a tap (44×44) wide, a screenshot each
-//      (lobby-<tab>-390x844-<en|ru>.png).
+//      (lobby-<tab>-390x844-<en|ru>.png);
+//   7. a table of three: three more strangers press the same three-seat Chinese checkers
+//      quick-pairing button and are seated at one game (protocol 3), each plays two moves
+//      (fewer would abort it), one closes its page and after the grace period (`--grace-secs`)
+//      the server's computer takes its seat and moves in it on the other two pages; one of
+//      those two resigns, which leaves one seat playing and so ends the game; both pages show
+//      every seat's place (the one who stayed first, the one who resigned second, the one who
+//      left last) and every seat's rating change.
 //
 // Usage: node lobby-test.mjs --dist <built page> --server <boardcraft-server binary>
 //        [--cli <boardcraft-cli binary>] --out <folder> [--chromium /usr/bin/chromium]
-//        [--timeout <seconds per wait>]
+//        [--timeout <seconds per wait>] [--table-only (part 7 alone)]
 // Exit status: 0 if every check passed, 1 otherwise (the reasons are printed).
 import { spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:net";
@@ -39,6 +46,13 @@ const cliBin = args.cli ? resolve(args.cli) : null;
 const executablePath = args.chromium ?? "/usr/bin/chromium";
 const waitSeconds = Number(args.timeout ?? 180);
 const POOL = "ugolki-hg-3x3 1+0";
+// The three-seat pool, as the server's --pools writes it and as the page names it.
+const TABLE_POOL = "chinese-checkers 5+0 x3";
+const TABLE_ID = "chinese-checkers ×3 5+0";
+// Seconds a closed page's seat waits before the server's computer takes it.
+// Long enough that a page slowed by the others (a frame can take seconds under the software
+// renderer, and a page silent for 9 s reconnects) does not lose its seat by accident.
+const GRACE_SECS = 15;
 
 const failures = [];
 const fail = (why) => {
@@ -71,7 +85,10 @@ async function startServer(log) {
   const data = await mkdtemp(join(tmpdir(), "boardcraft-lobby-test-"));
   const child = spawn(
     serverBin,
-    ["--listen", `127.0.0.1:${port}`, "--data", data, "--web", dist, "--pools", `${POOL}, ugolki-9qum 5+3`],
+    [
+      "--listen", `127.0.0.1:${port}`, "--data", data, "--web", dist,
+      "--pools", `${POOL}, ugolki-9qum 5+3, ${TABLE_POOL}`, "--grace-secs", String(GRACE_SECS),
+    ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   keepOutput(child, "server", log);
@@ -279,6 +296,147 @@ async function checkLayout(player, label, vp, touchSized = true) {
   return layout;
 }
 
+/** The seat to move in the player's online game, once the page says it (seat 0 included). */
+async function seatToMove(player, what) {
+  const found = await waitFor(what, waitSeconds, async () => {
+    const seat = (await player.lobby())?.game?.toMove;
+    return typeof seat === "number" ? { seat } : null;
+  });
+  return found.seat;
+}
+
+/**
+ * Part 7: three strangers at a three-seat table from the same quick-pairing button; two moves
+ * each, one leaves (the computer takes its seat), one resigns, the places and rating changes.
+ */
+async function tableOfThree(browser, server, log, report) {
+  const players = [];
+  for (const name of ["d", "e", "f"]) {
+    const p = await newPlayer(browser, name, log);
+    const s = await enterLobby(p, server.origin);
+    if (!s.pools.some((q) => q.id === TABLE_ID)) fail(`${name}: no ${TABLE_ID} button: ${JSON.stringify(s.pools)}`);
+    players.push(p);
+  }
+  for (const p of players) await p.act("join_pool", TABLE_ID);
+  for (const p of players) await settled(p, 0);
+  const games = [];
+  for (const p of players) games.push((await p.lobby()).game);
+  report.table = games[0].id;
+  if (new Set(games.map((g) => g.id)).size !== 1) fail(`seated at different games: ${games.map((g) => g.id)}`);
+  const seats = games.map((g) => g.seat);
+  if ([...seats].sort().join() !== "0,1,2") fail(`the seats are ${seats}, not 0, 1 and 2`);
+  for (const g of games) {
+    if (g.seats !== 3) fail(`a table of ${g.seats} seats`);
+    if (!g.players?.rated || g.players.seats.length !== 3) fail(`the table's players: ${JSON.stringify(g.players)}`);
+  }
+  console.log(`table ${games[0].id}: ${players.map((p, i) => `${p.name} at seat ${seats[i]}`).join(", ")}`);
+  const seatOf = (p) => seats[players.indexOf(p)];
+  const holder = (seat) => players.find((p) => seatOf(p) === seat);
+
+  // Two moves of each seat: the page whose seat is to move plays the longest legal move.
+  for (let ply = 0; ply < 6; ply++) {
+    const toMove = await seatToMove(players[0], `the seat to move at ply ${ply}`);
+    const mover = holder(toMove);
+    const moves = await waitFor(`${mover.name}: legal moves at ply ${ply}`, waitSeconds, async () => {
+      const list = await mover.page.evaluate(() => window.boardcraft.legalMoves());
+      return list.length > 0 ? list : null;
+    });
+    const hops = (m) => m.split(":").length - 1;
+    const move = moves.reduce((best, m) => (hops(m) > hops(best) ? m : best), moves[0]);
+    const answer = await mover.page.evaluate((m) => window.boardcraft.play(m), move);
+    if (answer !== "ok") fail(`${mover.name}: play(${move}) answered ${answer}`);
+    console.log(`table ply ${ply + 1}: ${mover.name} (seat ${toMove}) played ${move}`);
+    for (const p of players) await settled(p, ply + 1);
+  }
+  await screenshot(players[0], "table");
+
+  // One closes its page (not the one to move); after the grace period the computer has its
+  // seat and plays it on the others' boards.
+  const next = await seatToMove(players[0], "the seat to move after six plies");
+  const leaver = players.find((p) => seatOf(p) !== next);
+  const stay = players.filter((p) => p !== leaver);
+  const plies = Number(await stay[0].attr("ply"));
+  await leaver.context.close();
+  console.log(`${leaver.name} closed its page (seat ${seatOf(leaver)})`);
+  for (const p of stay) {
+    await waitFor(`${p.name}: ${leaver.name}'s seat left`, waitSeconds, async () =>
+      ((await p.lobby()).game.left ?? []).includes(seatOf(leaver)) ? true : null,
+    );
+  }
+  // The two play on, each when its page offers it moves (neither does on the computer's turn),
+  // until both boards are three plies on: the computer has moved in the seat that left.
+  const target = plies + 3;
+  let ours = 0;
+  for (;;) {
+    const step = await waitFor(`a move at the table, or both boards at ${target} plies`, waitSeconds, async () => {
+      const lines = await Promise.all(stay.map(async (p) => (await p.attr("line")).split(" ").filter(Boolean)));
+      if (lines.every((l) => l.length >= target)) return { done: true };
+      for (const p of stay) {
+        const list = await p.page.evaluate(() => window.boardcraft.legalMoves());
+        if (list.length > 0) return { mover: p, moves: list };
+      }
+      return null;
+    }).catch(async (e) => {
+      for (const p of stay) {
+        const attrs = await Promise.all(["app-state", "online-state", "phase", "ply", "to-move", "online-pending", "line"].map(p.attr));
+        console.log(`${p.name}: ${attrs.join(" | ")}; ${JSON.stringify((await p.lobby()).game)}`);
+        await screenshot(p, "table-stuck");
+      }
+      throw e;
+    });
+    if (step.done) break;
+    const { mover, moves } = step;
+    const ply = Number(await mover.attr("ply"));
+    const answer = await mover.page.evaluate((m) => window.boardcraft.play(m), moves[0]);
+    if (answer !== "ok") fail(`${mover.name}: play(${moves[0]}) answered ${answer}`);
+    ours += 1;
+    console.log(`table ply ${ply + 1}: ${mover.name} played ${moves[0]}`);
+    await settled(mover, ply + 1, { orLater: true });
+  }
+  for (const p of stay) await settled(p, Number(await stay[0].attr("ply")), { orLater: true });
+  const [l0, l1] = [await stay[0].attr("line"), await stay[1].attr("line")];
+  const common = Math.min(l0.split(" ").length, l1.split(" ").length);
+  if (l0.split(" ").slice(0, common).join(" ") !== l1.split(" ").slice(0, common).join(" ")) {
+    fail(`the two boards differ: ${l0} / ${l1}`);
+  }
+  if (!(common - plies > ours)) fail(`no move but the two pages' after ${leaver.name} left: ${l0}`);
+  console.log(`the computer plays ${leaver.name}'s seat: ${l0}`);
+
+  // One of the two resigns: one seat is left playing, and the game is over.
+  const [resigner, winner] = stay;
+  await resigner.act("resign");
+  const ends = [];
+  for (const p of stay) {
+    ends.push(
+      await waitFor(`${p.name}: the places and rating changes`, waitSeconds, async () => {
+        const s = await p.lobby();
+        return s.game.result && s.game.ratings && (await p.attr("phase")) === "game-over" ? s.game : null;
+      }),
+    );
+  }
+  const result = ends[0].result;
+  report.tableResult = result;
+  report.tableRatings = ends[0].ratings;
+  const place = (p) => result.placements.find((x) => x.seat === seatOf(p))?.place;
+  console.log(`places: ${stay.concat([leaver]).map((p) => `${p.name} ${place(p)}`).join(", ")}; ratings ${JSON.stringify(ends[0].ratings)}`);
+  if (place(winner) !== 1 || place(resigner) !== 2 || place(leaver) !== 3) {
+    fail(`the places: ${JSON.stringify(result.placements)} (winner ${winner.name}, resigned ${resigner.name}, left ${leaver.name})`);
+  }
+  if (JSON.stringify(ends[1].result) !== JSON.stringify(result)) fail("the two pages' results differ");
+  const delta = (p) => {
+    const r = ends[0].ratings[seatOf(p)];
+    return r.after.rating - r.before.rating;
+  };
+  if (ends[0].ratings.length !== 3 || !(delta(winner) > 0) || !(delta(leaver) < 0)) {
+    fail(`the rating changes: ${JSON.stringify(ends[0].ratings)}`);
+  }
+  for (const [i, p] of stay.entries()) {
+    if (ends[i].delta !== delta(p)) fail(`${p.name}: its own change ${ends[i].delta}, not ${delta(p)}`);
+    await screenshot(p, "table-over");
+  }
+  for (const p of stay) await p.context.close();
+}
+
 async function main() {
   await builtGame(dist);
   await mkdir(out, { recursive: true });
@@ -292,8 +450,15 @@ async function main() {
   ]);
   const children = [];
   try {
+    if (args["table-only"]) {
+      // Only part 7 (the table of three), for a quicker run while working on it.
+      await tableOfThree(browser, server, log, report);
+      return;
+    }
     const a = await newPlayer(browser, "a", log);
     const b = await newPlayer(browser, "b", log);
+    // The pages of parts 2 to 6, closed before part 7.
+    const opened = [a, b];
     const [sa, sb] = [await enterLobby(a, server.origin), await enterLobby(b, server.origin)];
     if (sa.account.name === sb.account.name) fail(`both strangers are ${sa.account.name}`);
     for (const s of [sa, sb]) {
@@ -373,6 +538,7 @@ async function main() {
       keepOutput(bot, "bot", log);
       // A touch screen (a tablet): c's move is tapped on the board.
       const c = await newPlayer(browser, "c", log, undefined, { hasTouch: true });
+      opened.push(c);
       await enterLobby(c, server.origin);
       await waitFor("the bot's seek in c's lobby", waitSeconds, async () => {
         const s = await c.lobby();
@@ -478,6 +644,10 @@ async function main() {
       await writeFile(file, await a.page.screenshot());
       console.log(`screenshot: ${file}`);
     }
+
+    // 7. A table of three, the earlier pages closed (each draws, and the machine is shared).
+    for (const p of opened) await p.context.close();
+    await tableOfThree(browser, server, log, report);
   } finally {
     for (const child of children) child.kill("SIGTERM");
     await writeFile(join(out, "report.json"), JSON.stringify(report, null, 2) + "\n");

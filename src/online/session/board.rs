@@ -9,17 +9,18 @@
 use std::collections::VecDeque;
 
 use bevy::prelude::*;
-use boardcraft_protocol::{ClientMessage, EndCause as ServerEnd, hash_text};
-use boardcraft_rules::{Position, Seat, Variant};
+use boardcraft_protocol::{ClientMessage, EndCause as ServerEnd, SeatIndex, SeatResult, hash_text};
+use boardcraft_rules::{Places, Position, Variant};
 
 use super::state::{
-    BoardLink, FromServer, InboundMove, NoticeKind, Online, PendingMove, Stage, ToServer, color_of,
+    BoardLink, FromServer, InboundMove, NoticeKind, Online, PendingMove, Stage, ToServer,
+    rules_seat,
 };
 use crate::game::{
     config::{PlayerKind, Players, VariantChoice},
     match_state::{
-        EndCause, GameDecided, GameEnd, GameStarted, Match, MoveApplied, MoveRequested,
-        ResignRequested, StartGame, TurnPhase,
+        EndCause, GameDecided, GameEnd, GameStarted, Match, MoveApplied, MoveRequested, StartGame,
+        TurnPhase,
     },
     review::Review,
     variants::VariantLibrary,
@@ -49,12 +50,12 @@ fn find_variant(
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct BoardAccess<'w> {
     game: Option<Res<'w, Match>>,
+    players: Res<'w, Players>,
     library: Res<'w, VariantLibrary>,
     phase: Option<Res<'w, State<TurnPhase>>>,
     review: Option<Res<'w, Review>>,
     start: MessageWriter<'w, StartGame>,
     requests: MessageWriter<'w, MoveRequested>,
-    resign: MessageWriter<'w, ResignRequested>,
     decided: MessageWriter<'w, GameDecided>,
 }
 
@@ -130,7 +131,7 @@ pub fn sync_board(
             return;
         }
     }
-    let my_color = online.seat.map(color_of);
+    let mine = online.seat.map(rules_seat);
     let bound = online.bound_game();
     let game = board
         .game
@@ -155,7 +156,7 @@ pub fn sync_board(
                     to_server.write(ToServer::Send(ClientMessage::Resync));
                 }
             }
-        } else if Some(m.played.side) == my_color {
+        } else if Some(m.played.side) == mine {
             // Sent even before the game is on or after it ended: the server decides, and a
             // refusal takes the move back.
             let notation = m.played.notation.clone();
@@ -189,8 +190,30 @@ pub fn sync_board(
         let local: Option<Vec<String>> =
             game.map(|g| g.history.iter().map(|m| m.notation.clone()).collect());
         let moves = online.moves.clone();
-        let same_variant = game.is_some_and(|g| g.variant.name == variant_name);
-        match local.filter(|_| same_variant) {
+        let seats = online.seat_count();
+        // The board's seats as the server has them: the player's own seat played here while
+        // it plays, the others (and the player's once it left: the server's computer has it)
+        // through the server.
+        let kinds: Vec<PlayerKind> = online
+            .seat_indices()
+            .map(|s| {
+                if online.seat == Some(s) && online.left(s).is_none() {
+                    PlayerKind::Human
+                } else {
+                    PlayerKind::Remote
+                }
+            })
+            .collect();
+        let same_table = game.is_some_and(|g| {
+            g.variant.name == variant_name
+                && g.position.seat_count() == seats
+                && board
+                    .players
+                    .iter()
+                    .map(|(_, k)| k)
+                    .eq(kinds.iter().copied())
+        });
+        match local.filter(|_| same_table) {
             Some(local) if local == moves => {
                 // The board is the record (a move sent before a reconnection was stored).
                 online.pending = None;
@@ -243,16 +266,17 @@ pub fn sync_board(
                         if game.is_some() {
                             online.rebuilds += 1;
                         }
-                        let me = online.seat.map(color_of);
-                        let kind = |c: Seat| {
-                            if Some(c) == me {
-                                PlayerKind::Human
-                            } else {
-                                PlayerKind::Remote
-                            }
+                        // The variant's table of the game's seats.
+                        let Some(players) = Players::new(kinds) else {
+                            online.notify(
+                                NoticeKind::CannotStart,
+                                format!("a game of {seats} seats cannot be played here"),
+                                now,
+                            );
+                            return;
                         };
-                        let mut start = StartGame::new(variant, moves.join(" "))
-                            .with_players(Players::two(kind(Seat::WHITE), kind(Seat::BLACK)));
+                        let mut start =
+                            StartGame::new(variant, moves.join(" ")).with_players(players);
                         if let Some(path) = path {
                             start = start.following(path);
                         }
@@ -342,43 +366,42 @@ pub fn sync_board(
     {
         bridge.result_shown = true;
         if game.end().is_none() {
-            let winner = result.winner.map(color_of);
-            let loser = winner.map(Seat::other);
-            let end = |cause| GameEnd::two(winner, cause);
-            match (&result.cause, loser) {
-                (ServerEnd::Resignation, Some(loser)) => {
-                    board.resign.write(ResignRequested { side: loser });
+            match server_end(&result, game.position.seat_count()) {
+                Some(end) => {
+                    board.decided.write(GameDecided(end));
                 }
-                (ServerEnd::Timeout, Some(loser)) => {
-                    board
-                        .decided
-                        .write(GameDecided(end(EndCause::Timeout(loser))));
-                }
-                (ServerEnd::Abandoned, Some(loser)) => {
-                    board
-                        .decided
-                        .write(GameDecided(end(EndCause::Abandoned(loser))));
-                }
-                (ServerEnd::Aborted, _) => {
-                    // Too few moves to count: no winner, no rating change.
-                    board
-                        .decided
-                        .write(GameDecided(GameEnd::two(None, EndCause::Aborted)));
-                }
-                (ServerEnd::DrawAgreed, _) => {
-                    board
-                        .decided
-                        .write(GameDecided(GameEnd::two(None, EndCause::DrawAgreed)));
-                }
-                (cause, _) => {
+                None => {
                     // The server's rules ended the game and ours did not: the positions differ.
                     warn!(
-                        "online: the server ended the game ({cause:?}: {}) but the board did not",
-                        result.text
+                        "online: the server ended the game ({:?}: {}) but the board did not",
+                        result.cause, result.text
                     );
                     online.desyncs += 1;
                 }
             }
         }
     }
+}
+
+/// The end the server decided outside the rules, as the board keeps it: every seat's place from
+/// the server's placements, and the seat that resigned, ran out of time or was gone (`None` for
+/// an end by the rules, which the board reaches itself, or a result that does not fit the
+/// table).
+fn server_end(result: &SeatResult, seats: usize) -> Option<GameEnd> {
+    let by = result.by.map(rules_seat);
+    let cause = match (&result.cause, by) {
+        (ServerEnd::Resignation, Some(seat)) => EndCause::Resigned(seat),
+        (ServerEnd::Timeout, Some(seat)) => EndCause::Timeout(seat),
+        (ServerEnd::Abandoned, Some(seat)) => EndCause::Abandoned(seat),
+        (ServerEnd::DrawAgreed, _) => EndCause::DrawAgreed,
+        (ServerEnd::Aborted, _) => EndCause::Aborted,
+        _ => return None,
+    };
+    let places: Option<Vec<u8>> = (0..seats)
+        .map(|s| result.place_of(s as SeatIndex))
+        .collect();
+    Some(GameEnd {
+        places: Places::new(&places?)?,
+        cause,
+    })
 }

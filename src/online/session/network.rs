@@ -2,14 +2,14 @@
 //! and every message the server sends.
 use bevy::prelude::*;
 use boardcraft_protocol::{
-    ClientMessage, ColorChoice, ErrorCode, GameSnapshot, GameStatus as ServerStatus, OfferKind,
-    PROTOCOL_VERSION, PendingOffer, Presence, ServerMessage, http::CreateGame,
-    parse_server_message,
+    ClientMessage, ColorChoice, ErrorCode, GameStatus as ServerStatus, OfferKind, Presence,
+    SEATS_PROTOCOL_VERSION, SeatOffer, SeatServerMessage, SeatSnapshot, http::CreateGame,
+    parse_seat_server_message,
 };
 
 use super::state::{
-    FromServer, InboundMove, NoticeKind, Online, OnlineCommand, Stage, ToServer, color_of,
-    invite_code, parse_clock,
+    FromServer, InboundMove, NoticeKind, Online, OnlineCommand, Stage, ToServer, invite_code,
+    parse_clock, rules_seat,
 };
 use crate::{
     game::{
@@ -145,7 +145,7 @@ pub fn handle_commands(
                 send(&mut network, &ClientMessage::Offer { offer, ply });
             }
             OnlineCommand::Accept(offer) => {
-                let ply = online.offer_from_opponent(offer).map(|o| o.ply);
+                let ply = online.offer_to_answer(offer).map(|o| o.ply);
                 send(&mut network, &ClientMessage::Accept { offer, ply });
             }
             OnlineCommand::Decline(offer) => {
@@ -165,18 +165,19 @@ pub fn handle_commands(
                 }
             }
             OnlineCommand::Leave => leave(&mut online, &mut network, &mut to_board),
-            OnlineCommand::Paired {
+            OnlineCommand::Seated {
                 game,
-                color,
+                seat,
                 token,
                 players,
             } => {
                 leave(&mut online, &mut network, &mut to_board);
-                info!("online: the lobby paired us in game {game} as {color}");
+                info!("online: the lobby seated us in game {game} at seat {seat}");
                 let seat = SeatRecord {
                     server: online.server.clone(),
                     game: game.clone(),
-                    side: color,
+                    seat,
+                    side: None,
                     token,
                     invite: None,
                 };
@@ -213,7 +214,7 @@ fn connect(
 ) {
     online.stage = Stage::InGame;
     online.game = Some(game);
-    online.seat = seat.as_ref().map(|s| s.side);
+    online.seat = seat.as_ref().map(|s| s.seat);
     online.token = seat.as_ref().map(|s| s.token.clone());
     if online.invite.is_none() {
         online.invite = seat.and_then(|s| s.invite);
@@ -244,7 +245,7 @@ pub fn poll_network(
             LinkEvent::Opened => {
                 online.connections += 1;
                 let hello = ClientMessage::Hello {
-                    protocol: PROTOCOL_VERSION,
+                    protocol: SEATS_PROTOCOL_VERSION,
                     game: online.game.clone().unwrap_or_default(),
                     token: online.token.clone(),
                     client: Some(format!("boardcraft {}", env!("CARGO_PKG_VERSION"))),
@@ -253,7 +254,7 @@ pub fn poll_network(
                 online.last_ping = now;
                 info!("online: connected to {}", link.url());
             }
-            LinkEvent::Text(text) => match parse_server_message(&text) {
+            LinkEvent::Text(text) => match parse_seat_server_message(&text) {
                 Ok(message) => incoming.push(message),
                 Err(e) => {
                     warn!("online: a message from the server is not understood ({e}): {text}")
@@ -309,7 +310,8 @@ fn handle_http(
                     let seat = SeatRecord {
                         server: online.server.clone(),
                         game: created.game.clone(),
-                        side: created.color,
+                        seat: created.seat,
+                        side: None,
                         token: created.token.clone(),
                         invite: Some(created.invite.clone()),
                     };
@@ -335,7 +337,8 @@ fn handle_http(
                     let seat = SeatRecord {
                         server: online.server.clone(),
                         game: joined.game.clone(),
-                        side: joined.color,
+                        seat: joined.seat,
+                        side: None,
                         token: joined.token,
                         invite: Some(invite.clone()),
                     };
@@ -364,11 +367,11 @@ fn handle_message(
     network: &mut Network,
     storage: &Storage,
     to_board: &mut MessageWriter<FromServer>,
-    message: ServerMessage,
+    message: SeatServerMessage,
     now: f64,
 ) {
     match message {
-        ServerMessage::Welcome {
+        SeatServerMessage::Welcome {
             you,
             game,
             invite,
@@ -382,14 +385,14 @@ fn handle_message(
             }
             take_snapshot(online, to_board, game, now);
         }
-        ServerMessage::Snapshot { reason, game } => {
+        SeatServerMessage::Snapshot { reason, game } => {
             debug!("online: snapshot ({reason:?})");
             take_snapshot(online, to_board, game, now);
         }
-        ServerMessage::Moved {
+        SeatServerMessage::Moved {
             ply,
             notation,
-            side,
+            seat,
             hash,
             clocks,
             result,
@@ -419,7 +422,7 @@ fn handle_message(
             online.moves.push(notation.clone());
             online.hash = hash.clone();
             match online.pending.take() {
-                Some(pending) if pending.ply == ply && Some(side) == online.seat => {
+                Some(pending) if pending.ply == ply && Some(seat) == online.seat => {
                     if pending.notation != notation {
                         // The server stored another move of ours (from another tab): play
                         // the record.
@@ -434,7 +437,7 @@ fn handle_message(
                 }
                 other => {
                     if let Some(pending) = other {
-                        // The opponent's move at the ply of ours: ours was not stored.
+                        // Another seat's move at the ply of ours: ours was not stored.
                         online.notify(
                             NoticeKind::MoveRefused,
                             format!("{} was not played", pending.notation),
@@ -453,7 +456,7 @@ fn handle_message(
                 online.status = Some(ServerStatus::Finished);
             }
         }
-        ServerMessage::GameOver {
+        SeatServerMessage::GameOver {
             result,
             clocks,
             ratings,
@@ -469,40 +472,65 @@ fn handle_message(
             online.result = Some(result);
             online.status = Some(ServerStatus::Finished);
             online.offers.retain(|o| o.offer == OfferKind::Rematch);
+            online.claim_at.iter_mut().for_each(|c| *c = None);
         }
-        ServerMessage::Presence { side, presence } => {
-            if let Some(seats) = &mut online.seats {
-                let seat = seats.get_mut(side);
-                seat.presence = presence;
+        SeatServerMessage::Presence { seat, presence } => {
+            if let Some(state) = online.seats.get_mut(seat as usize) {
+                state.presence = presence;
                 if presence == Presence::Present {
-                    seat.joined = true;
+                    state.joined = true;
                 }
             }
-            if Some(side) == online.opponent() {
-                online.claim_at = match presence {
-                    Presence::Gone { claim_in_ms } => Some(now + claim_in_ms as f64 / 1000.0),
+            let claimable = online.seat.is_some_and(|me| me != seat);
+            if let Some(at) = online.claim_at.get_mut(seat as usize) {
+                *at = match presence {
+                    Presence::Gone { claim_in_ms } if claimable => {
+                        Some(now + claim_in_ms as f64 / 1000.0)
+                    }
                     _ => None,
                 };
             }
         }
-        ServerMessage::Offer { offer, by, ply } => {
-            online.offers.retain(|o| !(o.offer == offer && o.by == by));
-            online.offers.push(PendingOffer { offer, by, ply });
+        SeatServerMessage::Offer { offer, by, ply } => {
+            // A seat agreeing to an offer already made joins it; otherwise it is a new offer.
+            match online
+                .offers
+                .iter_mut()
+                .find(|o| o.offer == offer && o.ply == ply && o.by != by)
+            {
+                Some(o) => {
+                    if !o.agreed.contains(&by) {
+                        o.agreed.push(by);
+                    }
+                }
+                None => {
+                    online.offers.retain(|o| o.offer != offer);
+                    online.offers.push(SeatOffer {
+                        offer,
+                        by,
+                        ply,
+                        agreed: vec![by],
+                    });
+                }
+            }
         }
-        ServerMessage::OfferDeclined { offer, by } => {
+        SeatServerMessage::OfferDeclined { offer, by } => {
             online.offers.retain(|o| o.offer != offer);
             if Some(by) != online.seat && online.seat.is_some() {
                 online.notify(NoticeKind::Declined(offer), String::new(), now);
             }
         }
-        ServerMessage::Rematch { game } => {
+        SeatServerMessage::Rematch { game } => {
             info!("online: rematch: game {game}");
+            // The server seats the rematch one seat on (colours swapped at two seats).
             let server = online.server.clone();
-            let seat = online.seat.zip(online.token.clone()).map(|(side, token)| {
+            let count = online.seat_count().max(2) as u8;
+            let seat = online.seat.zip(online.token.clone()).map(|(seat, token)| {
                 let seat = SeatRecord {
                     server,
                     game: game.clone(),
-                    side: side.other(),
+                    seat: (seat + 1) % count,
+                    side: None,
                     token,
                     invite: None,
                 };
@@ -512,9 +540,9 @@ fn handle_message(
             leave(online, network, to_board);
             connect(online, network, game, seat, now);
         }
-        ServerMessage::Spectators { count } => online.spectators = count,
-        ServerMessage::Pong { .. } => {}
-        ServerMessage::Error {
+        SeatServerMessage::Spectators { count } => online.spectators = count,
+        SeatServerMessage::Pong { .. } => {}
+        SeatServerMessage::Error {
             code,
             message,
             ply,
@@ -563,10 +591,10 @@ pub fn forward_resignations(
     game: Option<Res<Match>>,
     mut resigned: MessageReader<ResignRequested>,
 ) {
-    let my_color = online.seat.map(color_of);
+    let mine = online.seat.map(rules_seat);
     let shown = game.is_some_and(|g| online.shows(&g));
     for r in resigned.read() {
-        if Some(r.side) == my_color && shown && online.is_playing() {
+        if Some(r.side) == mine && shown && online.is_playing() {
             send(&mut network, &ClientMessage::Resign);
         }
     }
@@ -577,7 +605,7 @@ pub fn forward_resignations(
 fn take_snapshot(
     online: &mut Online,
     to_board: &mut MessageWriter<FromServer>,
-    game: GameSnapshot,
+    game: SeatSnapshot,
     now: f64,
 ) {
     online.game = Some(game.game.clone());
@@ -589,20 +617,16 @@ fn take_snapshot(
     if game.players.is_some() {
         online.players = game.players.clone();
     }
-    online.ratings = game.ratings;
+    online.ratings = game.ratings.clone();
     online.moves = game.moves.clone();
     online.hash = game.hash.clone();
-    online.seats = Some(game.seats);
-    online.clocks = game.clocks;
+    online.seats = game.seats.clone();
+    online.left = game.left.clone();
+    online.clocks = game.clocks.clone();
     online.clocks_at = now;
     online.offers = game.offers.clone();
     online.spectators = game.spectators;
-    online.claim_at = online
-        .opponent()
-        .and_then(|o| match game.seats.get(o).presence {
-            Presence::Gone { claim_in_ms } => Some(now + claim_in_ms as f64 / 1000.0),
-            _ => None,
-        });
+    online.set_claims(now);
     to_board.write(FromServer::Record);
 }
 

@@ -1,8 +1,8 @@
 //! What the online session knows and what the player asks of it.
 use bevy::prelude::*;
 use boardcraft_protocol::{
-    ClientMessage, Clocks, ColorChoice, GameResult, GameStatus as ServerStatus, OfferKind,
-    PendingOffer, Presence, Seats, Side, TimeControl,
+    ClientMessage, ColorChoice, GameStatus as ServerStatus, OfferKind, Presence, RatingChange,
+    SeatClocks, SeatIndex, SeatLeft, SeatOffer, SeatPlayers, SeatResult, SeatState, TimeControl,
 };
 use boardcraft_rules::Seat;
 
@@ -30,7 +30,9 @@ pub enum OnlineCommand {
     Offer(OfferKind),
     Accept(OfferKind),
     Decline(OfferKind),
-    /// Win a game whose opponent has been gone past the grace period.
+    /// Claim the seats that have been gone past the grace period: with two seats the game is
+    /// won; at a larger table they leave it (as they do by themselves at the grace period's
+    /// end) and the server's computer plays them.
     Claim,
     /// Ask the server for the whole game again.
     Resync,
@@ -40,13 +42,13 @@ pub enum OnlineCommand {
     Leave,
     /// Change the server address (before creating or joining).
     SetServer(String),
-    /// Play a game the lobby made (a seek, a pool, a challenge): take its seat with the seat
-    /// token of `paired`, exactly as an invite's seat.
-    Paired {
+    /// Play a game the lobby made (a seek, a pool, a challenge; `paired` or `seated`): take
+    /// its seat with the seat token, exactly as an invite's seat.
+    Seated {
         game: String,
-        color: Side,
+        seat: SeatIndex,
         token: String,
-        players: Option<boardcraft_protocol::GamePlayers>,
+        players: Option<SeatPlayers>,
     },
 }
 
@@ -89,7 +91,7 @@ pub enum NoticeKind {
     CannotStart,
     /// The seat's invite was used by someone else: watching instead.
     SeatTaken,
-    /// The opponent declined an offer.
+    /// Another seat declined an offer.
     Declined(OfferKind),
     /// The local game differed from the server's and was rebuilt from it.
     Resynced,
@@ -106,8 +108,8 @@ pub struct Online {
     pub stage: Stage,
     /// The game's id on the server.
     pub game: Option<String>,
-    /// The side this player plays; `None` for a spectator.
-    pub seat: Option<Side>,
+    /// The seat this player plays (0 is White in the two-seat games); `None` for a spectator.
+    pub seat: Option<SeatIndex>,
     pub(super) token: Option<String>,
     /// The invite code and link for the friend (the creator's, while the seat is open).
     pub invite: Option<String>,
@@ -122,20 +124,25 @@ pub struct Online {
     pub moves: Vec<String>,
     /// The hash of the server's position after `moves`.
     pub hash: String,
-    pub seats: Option<Seats>,
+    /// Every seat's state, in seat order: how many seats the game has.
+    pub seats: Vec<SeatState>,
     /// The clocks at `clocks_at` (seconds of the app's real clock).
-    pub clocks: Option<Clocks>,
+    pub clocks: Option<SeatClocks>,
     pub clocks_at: f64,
-    pub offers: Vec<PendingOffer>,
+    pub offers: Vec<SeatOffer>,
     pub spectators: u32,
-    pub result: Option<GameResult>,
-    /// Protocol 2: who plays (names, ratings, rated or casual) in a game made in the lobby.
-    pub players: Option<boardcraft_protocol::GamePlayers>,
-    /// Protocol 2: how the finished rated game changed both ratings.
-    pub ratings: Option<boardcraft_protocol::RatingChanges>,
+    pub result: Option<SeatResult>,
+    /// The seats that left a game of more than two seats while it went on, in the order they
+    /// left (the server's computer plays them on).
+    pub left: Vec<SeatLeft>,
+    /// Who plays each seat (names, ratings, rated or casual) in a game made in the lobby.
+    pub players: Option<SeatPlayers>,
+    /// How the finished rated game changed each seat's rating, in seat order.
+    pub ratings: Option<Vec<RatingChange>>,
     pub grace_ms: u64,
-    /// When the opponent's absence may be claimed (app seconds), while they are gone.
-    pub claim_at: Option<f64>,
+    /// When each other seat's absence may be claimed (app seconds), while it is gone, in seat
+    /// order (`None` for the seats that are not gone, and for this player's own).
+    pub claim_at: Vec<Option<f64>>,
     pub pending: Option<PendingMove>,
     pub notice: Option<Notice>,
     /// The game of an invite whose seat was taken: it can still be watched.
@@ -203,37 +210,115 @@ pub struct InboundMove {
 }
 
 impl Online {
-    /// The opponent of this player (for a spectator: none).
-    pub fn opponent(&self) -> Option<Side> {
-        self.seat.map(Side::other)
+    /// How many seats the game has (0 before the server said).
+    pub fn seat_count(&self) -> usize {
+        self.seats.len()
     }
 
-    /// A side's remaining time now (ms), counting the running clock down since the last
+    /// Every seat of the game, in seat order.
+    pub fn seat_indices(&self) -> impl Iterator<Item = SeatIndex> + use<> {
+        (0..self.seats.len()).map(|i| i as SeatIndex)
+    }
+
+    /// The seats of the other players (for a spectator: none).
+    pub fn others(&self) -> Vec<SeatIndex> {
+        match self.seat {
+            Some(me) => self.seat_indices().filter(|s| *s != me).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// A seat's remaining time now (ms), counting the running clock down since the last
     /// server message.
-    pub fn remaining_ms(&self, side: Side, now: f64) -> Option<u64> {
-        let clocks = self.clocks?;
-        let mut ms = clocks.remaining(side);
-        if clocks.running == Some(side) && self.result.is_none() {
+    pub fn remaining_ms(&self, seat: SeatIndex, now: f64) -> Option<u64> {
+        let clocks = self.clocks.as_ref()?;
+        let mut ms = *clocks.remaining_ms.get(seat as usize)?;
+        if clocks.running == Some(seat) && self.result.is_none() {
             let spent = ((now - self.clocks_at).max(0.0) * 1000.0) as u64;
             ms = ms.saturating_sub(spent);
         }
         Some(ms)
     }
 
-    pub fn presence(&self, side: Side) -> Option<Presence> {
-        self.seats.map(|s| s.get(side).presence)
+    /// The seat whose clock runs.
+    pub fn running(&self) -> Option<SeatIndex> {
+        self.clocks.as_ref().and_then(|c| c.running)
     }
 
-    /// The opponent's pending offer of this kind, if there is one.
-    pub fn offer_from_opponent(&self, kind: OfferKind) -> Option<&PendingOffer> {
-        let me = self.seat?;
-        self.offers.iter().find(|o| o.offer == kind && o.by != me)
+    pub fn presence(&self, seat: SeatIndex) -> Option<Presence> {
+        self.seats.get(seat as usize).map(|s| s.presence)
     }
 
-    /// This player's own pending offer of this kind.
-    pub fn own_offer(&self, kind: OfferKind) -> Option<&PendingOffer> {
+    /// How the seat left a game that goes on without it, if it did.
+    pub fn left(&self, seat: SeatIndex) -> Option<&SeatLeft> {
+        self.left.iter().find(|l| l.seat == seat)
+    }
+
+    /// Whether this player plays a seat that has not left the game (a spectator, or a player
+    /// whose seat the server's computer took over, only watches).
+    pub fn plays(&self) -> bool {
+        self.seat.is_some_and(|s| self.left(s).is_none())
+    }
+
+    /// The seats still playing: not left (at two seats, both while the game is on).
+    pub fn playing_seats(&self) -> Vec<SeatIndex> {
+        self.seat_indices()
+            .filter(|s| self.left(*s).is_none())
+            .collect()
+    }
+
+    /// When `seat`'s absence may be claimed (app seconds), while it is gone.
+    pub fn claim_at(&self, seat: SeatIndex) -> Option<f64> {
+        self.claim_at.get(seat as usize).copied().flatten()
+    }
+
+    /// The earliest moment a gone seat may be claimed, while one is gone.
+    pub fn first_claim(&self) -> Option<f64> {
+        self.claim_at.iter().flatten().copied().reduce(f64::min)
+    }
+
+    /// Another seat's pending offer of this kind that this player has not agreed to.
+    pub fn offer_to_answer(&self, kind: OfferKind) -> Option<&SeatOffer> {
         let me = self.seat?;
-        self.offers.iter().find(|o| o.offer == kind && o.by == me)
+        self.offers
+            .iter()
+            .find(|o| o.offer == kind && o.by != me && !o.agreed.contains(&me))
+    }
+
+    /// An offer of this kind this player made or agreed to, still waiting for the others.
+    pub fn own_offer(&self, kind: OfferKind) -> Option<&SeatOffer> {
+        let me = self.seat?;
+        self.offers
+            .iter()
+            .find(|o| o.offer == kind && (o.by == me || o.agreed.contains(&me)))
+    }
+
+    /// A takeback may be asked at a table of two only (the server refuses it at more).
+    pub fn takeback_offered(&self) -> bool {
+        self.seat_count() == 2
+    }
+
+    /// This player's rating change in the finished rated game.
+    pub fn my_rating_change(&self) -> Option<RatingChange> {
+        let me = self.seat?;
+        self.ratings.as_ref()?.get(me as usize).copied()
+    }
+
+    /// Sets when each gone seat may be claimed, from the seats' presence (not this player's
+    /// own seat, nor a spectator's).
+    pub(super) fn set_claims(&mut self, now: f64) {
+        let me = self.seat;
+        self.claim_at = self
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| match s.presence {
+                Presence::Gone { claim_in_ms } if me.is_some() && me != Some(i as SeatIndex) => {
+                    Some(now + claim_in_ms as f64 / 1000.0)
+                }
+                _ => None,
+            })
+            .collect();
     }
 
     /// The game is on (both seats taken, not over).
@@ -344,9 +429,7 @@ pub fn parse_clock(text: &str) -> Result<Option<TimeControl>, String> {
     }))
 }
 
-pub(super) fn color_of(side: Side) -> Seat {
-    match side {
-        Side::White => Seat::WHITE,
-        Side::Black => Seat::BLACK,
-    }
+/// The rules' seat of a protocol seat.
+pub(super) fn rules_seat(seat: SeatIndex) -> Seat {
+    Seat::at(seat as usize)
 }

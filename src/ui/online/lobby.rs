@@ -15,8 +15,8 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPostUpdateSet, EguiPrimaryContextPass, egui};
 use boardcraft_protocol::{
-    ColorChoice, GamePlayers, GameTerms, PlayerInfo, PoolKey, RatingShort, Side, TimeControl,
-    http::ArchivedGame,
+    ColorChoice, GamePlayers, GameTerms, PlayerInfo, PoolKey, RatingShort, SeatIndex, Seek, Side,
+    TimeControl, http::ArchivedGame,
 };
 
 use super::{
@@ -59,6 +59,8 @@ pub struct LobbyScreen {
     seek_clock: usize,
     seek_rated: bool,
     seek_color: Option<ColorChoice>,
+    /// The seats of the seek's table (the variant's seat counts are offered).
+    seek_players: usize,
     challenge_to: String,
     leaders_variant: Option<String>,
     page: u32,
@@ -163,34 +165,36 @@ pub fn clock_short(tc: Option<TimeControl>) -> String {
 }
 
 /// A pool as people write it: `ugolki-9qum 5+3` (minutes + seconds; `PoolKey::id` counts the
-/// initial time in seconds).
+/// initial time in seconds), and a table's seats: `chinese-checkers ×4 5+3`.
 pub fn pool_name(pool: &PoolKey) -> String {
-    format!("{} {}", pool.variant, clock_short(Some(pool.time_control)))
+    format!(
+        "{}{} {}",
+        pool.variant,
+        seats_mark(pool.seats),
+        clock_short(Some(pool.time_control))
+    )
+}
+
+/// ` ×4` for a table of more than two; nothing for two (the game's usual table).
+fn seats_mark(seats: u8) -> String {
+    if seats > 2 {
+        format!(" ×{seats}")
+    } else {
+        String::new()
+    }
 }
 
 fn rating_text(r: Option<RatingShort>) -> String {
     r.map_or_else(|| "1500?".to_owned(), |r| r.to_string())
 }
 
-fn player_text(lang: Language, p: &PlayerInfo) -> String {
+/// A player with their rating: "Anna (1512)", "Bot (1600) · computer".
+pub fn player_text(lang: Language, p: &PlayerInfo) -> String {
     let mut text = format!("{} ({})", p.name, rating_text(p.rating));
     if p.bot {
         text.push_str(&format!(" · {}", say(lang, Say::BotMark)));
     }
     text
-}
-
-/// One side of a lobby game: "White: Anna (1512)".
-pub fn side_text(lang: Language, players: &GamePlayers, side: Side) -> String {
-    let colour = match side {
-        Side::White => boardcraft_rules::Seat::WHITE,
-        Side::Black => boardcraft_rules::Seat::BLACK,
-    };
-    format!(
-        "{}: {}",
-        crate::ui::i18n::side(lang, &crate::game::seat_names::SeatNames::two(), colour),
-        player_text(lang, players.get(side))
-    )
 }
 
 /// The players of a lobby game: "White: Anna (1512) · Black: Boris (1488?)".
@@ -253,8 +257,7 @@ pub fn result_note(lang: Language, online: &Online) -> Option<(String, Tone)> {
     if result.cause == boardcraft_protocol::EndCause::Aborted {
         return Some((say(lang, Say::AbortedNote).to_owned(), Tone::Warn));
     }
-    if let (Some(ratings), Some(me)) = (online.ratings, online.seat) {
-        let change = ratings.get(me);
+    if let Some(change) = online.my_rating_change() {
         let delta = change.delta();
         let colour = match delta {
             d if d > 0 => Tone::Good,
@@ -276,6 +279,72 @@ pub fn result_note(lang: Language, online: &Online) -> Option<(String, Tone)> {
     }
     let players = online.players.as_ref()?;
     (!players.rated).then(|| (say(lang, Say::Unrated).to_owned(), Tone::Text))
+}
+
+/// One seat of a finished online game as the game-over window lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Standing {
+    pub seat: SeatIndex,
+    /// "1st", "2nd (shared)", "1-е" … with the team of a partnership ("· team 1").
+    pub place: String,
+    /// Who played it: "Anna (1512)", or the seat's name in an invite game.
+    pub player: String,
+    /// The rating change of a rated game: "+12", "−8".
+    pub delta: Option<String>,
+    /// The place number (1 for first), for colouring.
+    pub rank: u8,
+}
+
+/// Every seat's place in the finished online game, best first (seat order within a place),
+/// with its player and rating change. `seat_name` names a seat of an invite game.
+pub fn standings(
+    lang: Language,
+    online: &Online,
+    seat_name: impl Fn(SeatIndex) -> String,
+) -> Vec<Standing> {
+    let Some(result) = &online.result else {
+        return Vec::new();
+    };
+    let mut placements = result.placements.clone();
+    placements.sort_by_key(|p| (p.place, p.seat));
+    placements
+        .iter()
+        .map(|p| {
+            let shared = result
+                .placements
+                .iter()
+                .filter(|o| o.place == p.place)
+                .count()
+                > 1;
+            let ordinal = crate::ui::i18n::place(lang, p.place);
+            let mut place = if shared {
+                sayf(lang, Say::SharedPlace, &[("place", &ordinal)])
+            } else {
+                ordinal
+            };
+            if let Some(team) = p.team {
+                place.push_str(" · ");
+                place.push_str(&sayf(lang, Say::TeamMark, &[("n", &(team + 1))]));
+            }
+            let player = online
+                .players
+                .as_ref()
+                .and_then(|players| players.seats.get(p.seat as usize))
+                .map_or_else(|| seat_name(p.seat), |info| player_text(lang, info));
+            let delta = online
+                .ratings
+                .as_ref()
+                .and_then(|r| r.get(p.seat as usize))
+                .map(|c| delta_text(c.delta()));
+            Standing {
+                seat: p.seat,
+                place,
+                player,
+                delta,
+                rank: p.place,
+            }
+        })
+        .collect()
 }
 
 fn tap(ui: &egui::Ui) -> f32 {
@@ -310,12 +379,19 @@ fn lobby_screen(
             (area.height() - 40.0).clamp(320.0, 760.0),
         )
     };
-    // The variants this game can show (for seeks and the leaderboard).
+    // The variants this game can show (for seeks and the leaderboard), with the seat counts
+    // each offers.
     let mut seen = std::collections::HashSet::new();
-    let variants: Vec<(String, String)> = library
+    let variants: Vec<(String, String, Vec<usize>)> = library
         .ready()
         .filter(|(_, v)| seen.insert(v.name.clone()))
-        .map(|(_, v)| (v.name.clone(), title_of(lang, &v.name, &v.title)))
+        .map(|(_, v)| {
+            (
+                v.name.clone(),
+                title_of(lang, &v.name, &v.title),
+                v.player_counts(),
+            )
+        })
         .collect();
     egui::Area::new(egui::Id::new("lobby_screen"))
         .order(egui::Order::Background)
@@ -489,7 +565,7 @@ fn play_tab(
     narrow: bool,
     screen: &mut LobbyScreen,
     lobby: &Lobby,
-    variants: &[(String, String)],
+    variants: &[(String, String, Vec<usize>)],
     online_window: &mut NextState<OnlineWindow>,
     commands: &mut MessageWriter<LobbyCommand>,
 ) {
@@ -547,12 +623,15 @@ fn play_tab(
     });
 }
 
-fn pool_label(lang: Language, pool: &PoolKey, title: &str) -> String {
-    format!(
-        "{} {}",
-        title_of(lang, &pool.variant, title),
-        clock_short(Some(pool.time_control))
-    )
+/// A pool's button: "Chinese checkers ×4 5+3" (the seats only for a table of more than two).
+pub fn pool_label(lang: Language, pool: &PoolKey, title: &str) -> String {
+    let game = title_of(lang, &pool.variant, title);
+    let game = if pool.seats > 2 {
+        sayf(lang, Say::TablePool, &[("game", &game), ("n", &pool.seats)])
+    } else {
+        game
+    };
+    format!("{game} {}", clock_short(Some(pool.time_control)))
 }
 
 fn pools_block(
@@ -691,6 +770,20 @@ fn challenges_block(
     }
 }
 
+/// "2 of 4 seated: Anna, Boris" for a table's seek.
+pub fn seated_text(lang: Language, seek: &Seek) -> String {
+    let names: Vec<String> = seek.seated.iter().map(|p| player_text(lang, p)).collect();
+    sayf(
+        lang,
+        Say::SeatedOf,
+        &[
+            ("k", &seek.seated.len()),
+            ("n", &seek.seats),
+            ("names", &names.join(", ")),
+        ],
+    )
+}
+
 fn seeks_block(
     ui: &mut egui::Ui,
     lang: Language,
@@ -705,26 +798,42 @@ fn seeks_block(
     let width = ui.available_width();
     for seek in &lobby.seeks {
         let mine = lobby.is_mine(seek);
-        let game = terms_text(
+        let mut game = terms_text(
             lang,
             &seek.variant,
             &seek.variant_title,
             seek.time_control,
             seek.rated,
         );
+        // A table of more than two: its seats, and who sits at it so far.
+        let table = seek.seats > 2;
+        if table {
+            game = format!("{game}\n{}", seated_text(lang, seek));
+        }
         let who = if mine {
             say(lang, Say::YourSeek).to_owned()
         } else {
             player_text(lang, &seek.by)
         };
+        let seated = table && lobby.is_seated(seek);
         ui.horizontal_wrapped(|ui| {
             if mine {
                 ui.label(format!("{game}\n{who}"));
                 if ui.button(say(lang, Say::Cancel)).clicked() {
                     commands.write(LobbyCommand::CancelSeek(seek.id.clone()));
                 }
+            } else if seated {
+                ui.label(format!("{game}\n{who}"));
+                if ui.button(say(lang, Say::LeaveSeat)).clicked() {
+                    commands.write(LobbyCommand::LeaveSeek(seek.id.clone()));
+                }
             } else {
-                let button = egui::Button::new(format!("{game}\n{who}"))
+                let text = if table {
+                    format!("{game}\n{who} · {}", say(lang, Say::TakeSeat))
+                } else {
+                    format!("{game}\n{who}")
+                };
+                let button = egui::Button::new(text)
                     .min_size(egui::vec2(width.min(420.0), layout::button_height(ui, 0.0)))
                     .wrap_mode(egui::TextWrapMode::Wrap);
                 if ui.add(button).clicked() {
@@ -748,7 +857,7 @@ fn create_block(
     lang: Language,
     screen: &mut LobbyScreen,
     lobby: &Lobby,
-    variants: &[(String, String)],
+    variants: &[(String, String, Vec<usize>)],
     commands: &mut MessageWriter<LobbyCommand>,
 ) {
     ui.label(egui::RichText::new(say(lang, Say::CreateSeek)).strong());
@@ -757,7 +866,7 @@ fn create_block(
             .pools
             .first()
             .map(|p| p.pool.variant.clone())
-            .or_else(|| variants.first().map(|(n, _)| n.clone()));
+            .or_else(|| variants.first().map(|(n, _, _)| n.clone()));
         screen.seek_clock = 2;
         screen.seek_rated = true;
     }
@@ -767,21 +876,37 @@ fn create_block(
         .spacing(egui::vec2(8.0, 6.0))
         .show(ui, |ui| {
             ui.label(say(lang, Say::Game));
-            let shown = screen
+            let chosen = screen
                 .seek_variant
                 .as_ref()
-                .and_then(|n| variants.iter().find(|(v, _)| v == n))
-                .map(|(_, t)| t.clone())
-                .unwrap_or_default();
+                .and_then(|n| variants.iter().find(|(v, _, _)| v == n));
+            let shown = chosen.map(|(_, t, _)| t.clone()).unwrap_or_default();
             egui::ComboBox::from_id_salt("lobby_variant")
                 .selected_text(shown)
                 .width(width)
                 .show_ui(ui, |ui| {
-                    for (name, title) in variants {
+                    for (name, title, _) in variants {
                         ui.selectable_value(&mut screen.seek_variant, Some(name.clone()), title);
                     }
                 });
             ui.end_row();
+            // The seat counts the variant offers, when it offers more than one.
+            let counts = chosen.map(|(_, _, c)| c.as_slice()).unwrap_or(&[]);
+            if !counts.contains(&screen.seek_players) {
+                screen.seek_players = counts.first().copied().unwrap_or(2);
+            }
+            if counts.len() > 1 {
+                ui.label(say(lang, Say::PlayersChoice));
+                egui::ComboBox::from_id_salt("lobby_players")
+                    .selected_text(screen.seek_players.to_string())
+                    .width(width)
+                    .show_ui(ui, |ui| {
+                        for &n in counts {
+                            ui.selectable_value(&mut screen.seek_players, n, n.to_string());
+                        }
+                    });
+                ui.end_row();
+            }
             ui.label(say(lang, Say::Clock));
             let clock = screen.seek_clock.min(CLOCKS.len() - 1);
             let clock_name = |c: Option<(u64, u64)>| match c {
@@ -797,17 +922,24 @@ fn create_block(
                     }
                 });
             ui.end_row();
-            ui.label(say(lang, Say::YourSide));
-            let current = screen.seek_color.unwrap_or(ColorChoice::Random);
-            egui::ComboBox::from_id_salt("lobby_color")
-                .selected_text(color_text(lang, current))
-                .width(width)
-                .show_ui(ui, |ui| {
-                    for c in [ColorChoice::Random, ColorChoice::White, ColorChoice::Black] {
-                        ui.selectable_value(&mut screen.seek_color, Some(c), color_text(lang, c));
-                    }
-                });
-            ui.end_row();
+            // At a table of more than two the seats are drawn.
+            if screen.seek_players == 2 {
+                ui.label(say(lang, Say::YourSide));
+                let current = screen.seek_color.unwrap_or(ColorChoice::Random);
+                egui::ComboBox::from_id_salt("lobby_color")
+                    .selected_text(color_text(lang, current))
+                    .width(width)
+                    .show_ui(ui, |ui| {
+                        for c in [ColorChoice::Random, ColorChoice::White, ColorChoice::Black] {
+                            ui.selectable_value(
+                                &mut screen.seek_color,
+                                Some(c),
+                                color_text(lang, c),
+                            );
+                        }
+                    });
+                ui.end_row();
+            }
         });
     let timed = CLOCKS[screen.seek_clock.min(CLOCKS.len() - 1)].is_some();
     ui.add_enabled(
@@ -819,8 +951,12 @@ fn create_block(
         time_control: CLOCKS[screen.seek_clock.min(CLOCKS.len() - 1)]
             .map(|(m, s)| TimeControl::minutes(m, s)),
         rated: screen.seek_rated && timed,
-        color: screen.seek_color.unwrap_or(ColorChoice::Random),
-        seats: 2,
+        color: if screen.seek_players == 2 {
+            screen.seek_color.unwrap_or(ColorChoice::Random)
+        } else {
+            ColorChoice::Random
+        },
+        seats: screen.seek_players as u8,
     });
     if ui
         .add_enabled(
@@ -1055,29 +1191,29 @@ fn leaders_tab(
     lang: Language,
     screen: &mut LobbyScreen,
     lobby: &Lobby,
-    variants: &[(String, String)],
+    variants: &[(String, String, Vec<usize>)],
 ) {
     if screen.leaders_variant.is_none() {
         screen.leaders_variant = lobby
             .pools
             .first()
             .map(|p| p.pool.variant.clone())
-            .or_else(|| variants.first().map(|(n, _)| n.clone()));
+            .or_else(|| variants.first().map(|(n, _, _)| n.clone()));
     }
     let Some(variant) = screen.leaders_variant.clone() else {
         return;
     };
     let shown = variants
         .iter()
-        .find(|(v, _)| *v == variant)
-        .map(|(_, t)| t.clone())
+        .find(|(v, _, _)| *v == variant)
+        .map(|(_, t, _)| t.clone())
         .unwrap_or_else(|| variant.clone());
     let before = screen.leaders_variant.clone();
     egui::ComboBox::from_id_salt("lobby_leaders_variant")
         .selected_text(shown)
         .width((ui.available_width() - 8.0).clamp(120.0, 300.0))
         .show_ui(ui, |ui| {
-            for (name, title) in variants {
+            for (name, title, _) in variants {
                 ui.selectable_value(&mut screen.leaders_variant, Some(name.clone()), title);
             }
         });

@@ -3,10 +3,12 @@
 //!
 //! - `state()`: JSON of what the Lobby screen shows — the account, the pools and the one waited
 //!   in, seeks, challenges, the counts, pairings, the archive page, and the online game's
-//!   players, result and this player's rating change;
+//!   seat, seat count, seat to move, seats that left, players, result (every seat's place)
+//!   and rating changes, and this player's own change;
 //! - `act(what, a, b)`: what a tap on the Lobby screen does — `enter`, `join_pool` (a = the pool's
-//!   id, `ugolki-hg-3x3 1+0`), `leave_pool`, `accept_seek` (a = id), `challenge` (a = name,
-//!   b = `variant minutes+seconds`, rated), `accept_challenge` (a = id), `archive` (a = page),
+//!   id, `ugolki-hg-3x3 1+0`, a table's `chinese-checkers ×3 5+0`), `leave_pool`, `accept_seek`
+//!   and `leave_seek` (a = id), `challenge` (a = name, b = `variant minutes+seconds`, rated),
+//!   `accept_challenge` (a = id), `archive` (a = page),
 //!   `open_game` (a = id), `profile`, `tab` (a = `play`, `profile`, `games`, `leaders`: the
 //!   Lobby screen's tab), `resign` (the local player resigns the online game, as
 //!   the game panel's Resign → Yes does); answers `"ok"` (the command runs next frame).
@@ -90,6 +92,7 @@ fn run_queued(
                 .map(|p| LobbyCommand::JoinPool(p.pool.clone())),
             "leave_pool" => Some(LobbyCommand::LeavePool),
             "accept_seek" => Some(LobbyCommand::AcceptSeek(a.clone())),
+            "leave_seek" => Some(LobbyCommand::LeaveSeek(a.clone())),
             "accept_challenge" => Some(LobbyCommand::AcceptChallenge(a.clone())),
             "challenge" => {
                 let (variant, clock) = b.split_once(' ').unwrap_or((b.as_str(), ""));
@@ -128,10 +131,7 @@ fn run_queued(
             }
             "resign" => {
                 if let Some(seat) = online.seat {
-                    let side = match seat {
-                        boardcraft_protocol::Side::White => boardcraft_rules::Seat::WHITE,
-                        boardcraft_protocol::Side::Black => boardcraft_rules::Seat::BLACK,
-                    };
+                    let side = boardcraft_rules::Seat::at(seat as usize);
                     resign.write(crate::game::match_state::ResignRequested { side });
                 }
                 None
@@ -153,14 +153,26 @@ fn publish(
     online: Res<Online>,
     screen: Res<LobbyScreen>,
     page: Res<State<MenuPage>>,
+    game: Option<Res<crate::game::match_state::Match>>,
 ) {
-    if !lobby.is_changed() && !online.is_changed() && !screen.is_changed() && !page.is_changed() {
+    let moved = game.as_ref().is_some_and(|g| g.is_changed());
+    if !lobby.is_changed()
+        && !online.is_changed()
+        && !screen.is_changed()
+        && !page.is_changed()
+        && !moved
+    {
         return;
     }
-    let delta = online
-        .ratings
-        .zip(online.seat)
-        .map(|(r, side)| r.get(side).delta());
+    // The seat to move on the board showing the online game (none once it is over).
+    let to_move = game
+        .as_deref()
+        .filter(|g| online.shows(g) && g.end().is_none())
+        .map(|g| {
+            use boardcraft_rules::Position;
+            g.position.side_to_move().index()
+        });
+    let delta = online.my_rating_change().map(|c| c.delta());
     let state = json!({
         "screen": *page.get() == MenuPage::Lobby,
         "tab": format!("{:?}", screen.tab),
@@ -181,6 +193,9 @@ fn publish(
         "game": {
             "id": online.game,
             "seat": online.seat,
+            "seats": online.seat_count(),
+            "toMove": to_move,
+            "left": online.left.iter().map(|l| l.seat).collect::<Vec<_>>(),
             "players": online.players,
             "result": online.result,
             "ratings": online.ratings,

@@ -1,19 +1,20 @@
 //! The online screens (egui): the "Play online" window of the main menu (create a game with
 //! variant, side and clock, or join by code or link; the waiting screen with the invite), and
-//! the online panel beside the board during the game (connection, presence, clocks, pending
-//! move, offers, claim, rematch, spectators). They read [`Online`] and write
-//! [`OnlineCommand`]s only.
+//! the online panel beside the board during the game (connection; every seat with its chip,
+//! player, clock, presence and turn; pending move, offers, claim, rematch, spectators). They
+//! read [`Online`] and write [`OnlineCommand`]s only.
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use boardcraft_protocol::{
-    ColorChoice, GameStatus as ServerStatus, OfferKind, Presence, Side, TimeControl,
+    ColorChoice, GameStatus as ServerStatus, OfferKind, Presence, SeatIndex, TimeControl,
 };
-use boardcraft_rules::Seat;
+use boardcraft_rules::{Position, Seat};
 
 use super::text::{Say, clock_text, say, sayf};
 use crate::{
     game::{
         match_state::{AppState, Match},
+        seat_names::SeatNames,
         variants::VariantLibrary,
     },
     online::{Online, OnlineCommand, Stage, link::LinkState, session::NoticeKind, wall_now},
@@ -71,13 +72,6 @@ fn clock_choice(lang: Language, clock: Option<(u64, u64)>) -> String {
     match clock {
         None => say(lang, Say::Untimed).to_owned(),
         Some((m, s)) => format!("{m} + {s}"),
-    }
-}
-
-fn color_of(side: Side) -> Seat {
-    match side {
-        Side::White => Seat::WHITE,
-        Side::Black => Seat::BLACK,
     }
 }
 
@@ -338,11 +332,14 @@ fn online_panel(
     regions: Res<GameRegions>,
     mut extent: ResMut<OnlineExtent>,
 ) -> Result {
-    let shown = game.is_some_and(|g| online.stage == Stage::InGame && online.shows(&g));
-    if !shown {
+    let Some(game) = game.filter(|g| online.stage == Stage::InGame && online.shows(g)) else {
         extent.set_if_neq(OnlineExtent(0.0));
         return Ok(());
-    }
+    };
+    let table = Table {
+        names: SeatNames::of(&game.position),
+        to_move: (game.end().is_none()).then(|| game.position.side_to_move()),
+    };
     let lang = settings.language;
     let now = wall_now();
     let ctx = contexts.ctx_mut()?;
@@ -373,9 +370,16 @@ fn online_panel(
                 }
                 ui.style_mut().visuals.override_text_color = Some(colours.text);
                 let mut body = |ui: &mut egui::Ui| {
-                    if let Some(exit) =
-                        panel_body(ui, &colours, lang, &online, now, !wide, &mut commands)
-                    {
+                    if let Some(exit) = panel_body(
+                        ui,
+                        &colours,
+                        lang,
+                        &online,
+                        &table,
+                        now,
+                        !wide,
+                        &mut commands,
+                    ) {
                         commands.write(OnlineCommand::Leave);
                         if exit == Exit::Lobby {
                             menu_page.set(MenuPage::Lobby);
@@ -413,13 +417,22 @@ enum Exit {
     Lobby,
 }
 
+/// What the panel needs of the board: the seats' names (for their chips and colours) and whose
+/// turn it is (none once the game is over).
+struct Table {
+    names: SeatNames,
+    to_move: Option<Seat>,
+}
+
 /// What the online panel shows, top to bottom. `compact` is the strip under or beside the
 /// board on a phone: no game id, and the actions in one row of short buttons.
+#[allow(clippy::too_many_arguments)]
 fn panel_body(
     ui: &mut egui::Ui,
     colours: &UiColours,
     lang: Language,
     online: &Online,
+    table: &Table,
     now: f64,
     compact: bool,
     commands: &mut MessageWriter<OnlineCommand>,
@@ -438,7 +451,7 @@ fn panel_body(
         && online.seat.is_some()
         && online.spectators == 0;
     if !quiet {
-        // The link, the player's side and the audience: one line.
+        // The link, the player's seat and the audience: one line.
         ui.horizontal_wrapped(|ui| {
             let (text, tone) = link_text(lang, online.link);
             ui.colored_label(colours.tone(tone), text);
@@ -447,14 +460,7 @@ fn panel_body(
                 Some(me) => ui.label(sayf(
                     lang,
                     Say::YourSideIs,
-                    &[(
-                        "Side",
-                        &side(
-                            lang,
-                            &crate::game::seat_names::SeatNames::two(),
-                            color_of(me),
-                        ),
-                    )],
+                    &[("Side", &side(lang, &table.names, Seat::at(me as usize)))],
                 )),
                 None => ui.label(say(lang, Say::Watching)),
             };
@@ -464,8 +470,8 @@ fn panel_body(
             }
         });
     }
-    for s in Side::BOTH {
-        side_row(ui, colours, lang, online, s, now);
+    for seat in online.seat_indices() {
+        seat_row(ui, colours, lang, online, table, seat, now, compact);
     }
     if online.status == Some(ServerStatus::Waiting) {
         ui.separator();
@@ -482,7 +488,7 @@ fn panel_body(
             notice_text(lang, notice.kind, &notice.detail),
         );
     }
-    offers(ui, colours, lang, online, now, commands);
+    offers(ui, colours, lang, online, table, now, commands);
     if let Some(result) = &online.result {
         ui.label(
             egui::RichText::new(sayf(lang, Say::ServerResult, &[("text", &result.text)])).small(),
@@ -494,72 +500,136 @@ fn panel_body(
     actions(ui, lang, online, compact, commands)
 }
 
-/// One side: its clock (the running one bright), who plays it, and whether they are here.
-fn side_row(
+/// Who plays `seat`: the lobby game's player ("Anna (1512)"), else the seat's colour.
+fn who(lang: Language, online: &Online, table: &Table, seat: SeatIndex) -> String {
+    match online
+        .players
+        .as_ref()
+        .and_then(|p| p.seats.get(seat as usize))
+    {
+        Some(player) => super::lobby::player_text(lang, player),
+        None => side(lang, &table.names, Seat::at(seat as usize)),
+    }
+}
+
+/// One seat: its chip, who plays it, its clock (the running one bright), whose turn it is,
+/// and whether its player is here, gone (with the claim's countdown) or has left the table.
+#[allow(clippy::too_many_arguments)]
+fn seat_row(
     ui: &mut egui::Ui,
     colours: &UiColours,
     lang: Language,
     online: &Online,
-    s: Side,
+    table: &Table,
+    seat: SeatIndex,
     now: f64,
+    compact: bool,
 ) {
-    let (key, colour) = match online.presence(s) {
-        Some(Presence::Present) => (Say::Present, colours.good()),
-        Some(Presence::Gone { .. }) => (Say::Left, colours.bad()),
-        _ => (Say::Absent, colours.warn()),
+    let rules_seat = Seat::at(seat as usize);
+    let name = side(lang, &table.names, rules_seat);
+    // The server's computer players have no connection: they are always at the table.
+    let computer = online
+        .players
+        .as_ref()
+        .and_then(|p| p.seats.get(seat as usize))
+        .is_some_and(|p| p.bot);
+    let (state, colour) = if online.left(seat).is_some() {
+        (
+            sayf(lang, Say::LeftComputer, &[("Side", &name)]),
+            colours.warn(),
+        )
+    } else {
+        match online.presence(seat) {
+            Some(Presence::Present) => {
+                (sayf(lang, Say::Present, &[("Side", &name)]), colours.good())
+            }
+            Some(Presence::Gone { .. }) => match online.claim_at(seat) {
+                Some(at) if at > now => (
+                    sayf(
+                        lang,
+                        Say::GoneClaimIn,
+                        &[("Side", &name), ("seconds", &((at - now).ceil() as u64))],
+                    ),
+                    colours.bad(),
+                ),
+                _ => (sayf(lang, Say::Left, &[("Side", &name)]), colours.bad()),
+            },
+            _ => (sayf(lang, Say::Absent, &[("Side", &name)]), colours.warn()),
+        }
     };
-    let presence = sayf(
-        lang,
-        key,
-        &[(
-            "Side",
-            &side(
-                lang,
-                &crate::game::seat_names::SeatNames::two(),
-                color_of(s),
-            ),
-        )],
-    );
-    let mine = online.seat == Some(s);
-    ui.horizontal_wrapped(|ui| {
-        if let Some(ms) = online.remaining_ms(s, now) {
-            let running = online.clocks.and_then(|c| c.running) == Some(s);
+    let here = online.left(seat).is_none()
+        && (computer || online.presence(seat) == Some(Presence::Present));
+    let mine = online.seat == Some(seat);
+    let size = if compact { 16.0 } else { 18.0 };
+    let chip = |ui: &mut egui::Ui| {
+        crate::ui::seat_chip::chip(
+            ui,
+            crate::ui::seat_chip::look(&table.names, rules_seat),
+            size,
+        )
+        .on_hover_text(&name);
+    };
+    let player = |ui: &mut egui::Ui| {
+        let mut player =
+            egui::RichText::new(who(lang, online, table, seat)).color(colours.accent());
+        if mine {
+            player = player.strong();
+        }
+        ui.add(egui::Label::new(player).wrap())
+            .on_hover_text(&state);
+    };
+    let rest = |ui: &mut egui::Ui| {
+        if let Some(ms) = online.remaining_ms(seat, now) {
             let mut text = egui::RichText::new(clock_text(ms)).monospace().size(17.0);
-            if running {
+            if online.running() == Some(seat) {
                 text = text.strong().color(colours.accent());
             }
             ui.label(text);
         }
-        match &online.players {
-            // A lobby game names the players; their presence is news only when they are away.
-            Some(players) => {
-                let who = super::lobby::side_text(lang, players, s);
-                ui.colored_label(colours.accent(), who)
-                    .on_hover_text(&presence);
-                if mine {
-                    ui.label(say(lang, Say::You));
-                }
-                if key != Say::Present {
-                    ui.colored_label(colour, presence);
-                }
-            }
-            None => {
-                ui.colored_label(colour, presence);
-                if mine {
-                    ui.label(say(lang, Say::You));
-                }
-            }
+        // Short marks, each kept on one line (a wrapped line moves them whole).
+        let mark = |ui: &mut egui::Ui, text: egui::RichText| {
+            ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend));
+        };
+        if mine {
+            mark(ui, egui::RichText::new(say(lang, Say::You)));
         }
-    });
+        if table.to_move == Some(rules_seat) && online.result.is_none() {
+            mark(ui, egui::RichText::new(say(lang, Say::ToMove)).strong());
+        }
+        // The players' presence is news only when they are away (an invite game without
+        // names says it always: it is who the seat is).
+        if !here || online.players.is_none() {
+            ui.colored_label(colour, &state);
+        }
+    };
+    if compact {
+        // A phone's strip: one line per seat, as wide as the screen.
+        ui.horizontal_wrapped(|ui| {
+            chip(ui);
+            player(ui);
+            rest(ui);
+        });
+    } else {
+        // The narrow column: the chip and the player, then the clock and the seat's state
+        // under the name.
+        ui.horizontal(|ui| {
+            chip(ui);
+            player(ui);
+        });
+        ui.horizontal_wrapped(|ui| {
+            ui.add_space(size + ui.spacing().item_spacing.x);
+            rest(ui);
+        });
+    }
 }
 
-/// Draw, takeback and rematch offers to answer or withdraw, and the claim of an abandoned
-/// game.
+/// Draw, takeback and rematch offers to answer or withdraw, and the claim of a gone seat.
 fn offers(
     ui: &mut egui::Ui,
     colours: &UiColours,
     lang: Language,
     online: &Online,
+    table: &Table,
     now: f64,
     commands: &mut MessageWriter<OnlineCommand>,
 ) {
@@ -567,14 +637,35 @@ fn offers(
         return;
     }
     let answerable = [
-        (OfferKind::Draw, Say::OpponentOffersDraw),
-        (OfferKind::Takeback, Say::OpponentAsksTakeback),
-        (OfferKind::Rematch, Say::OpponentOffersRematch),
+        (OfferKind::Draw, Say::SeatOffersDraw),
+        (OfferKind::Takeback, Say::SeatAsksTakeback),
+        (OfferKind::Rematch, Say::SeatOffersRematch),
     ];
+    // A draw needs every seat still playing; a takeback and a rematch every seat.
+    let needed = |kind| match kind {
+        OfferKind::Draw => online.playing_seats().len(),
+        _ => online.seat_count(),
+    };
     for (kind, key) in answerable {
-        if online.offer_from_opponent(kind).is_some() {
+        // A seat that left answers a rematch only (the computer plays the rest).
+        if kind != OfferKind::Rematch && !online.plays() {
+            continue;
+        }
+        if let Some(offer) = online.offer_to_answer(kind) {
             ui.separator();
-            ui.label(egui::RichText::new(say(lang, key)).color(colours.accent()));
+            let by = who(lang, online, table, offer.by);
+            ui.label(
+                egui::RichText::new(sayf(
+                    lang,
+                    key,
+                    &[
+                        ("who", &by),
+                        ("agreed", &offer.agreed.len()),
+                        ("needed", &needed(kind)),
+                    ],
+                ))
+                .color(colours.accent()),
+            );
             ui.horizontal_wrapped(|ui| {
                 if ui.button(say(lang, Say::Accept)).clicked() {
                     commands.write(OnlineCommand::Accept(kind));
@@ -591,9 +682,13 @@ fn offers(
         (OfferKind::Rematch, Say::RematchOffered),
     ];
     for (kind, key) in own {
-        if online.own_offer(kind).is_some() {
+        if let Some(offer) = online.own_offer(kind) {
             ui.horizontal_wrapped(|ui| {
-                ui.label(say(lang, key));
+                ui.label(sayf(
+                    lang,
+                    key,
+                    &[("agreed", &offer.agreed.len()), ("needed", &needed(kind))],
+                ));
                 if ui.button(say(lang, Say::Withdraw)).clicked() {
                     commands.write(OnlineCommand::Decline(kind));
                 }
@@ -601,18 +696,12 @@ fn offers(
         }
     }
     if online.is_playing()
-        && let Some(at) = online.claim_at
+        && online.plays()
+        && let Some(at) = online.first_claim()
+        && at <= now
+        && ui.button(say(lang, Say::Claim)).clicked()
     {
-        let left = (at - now).max(0.0);
-        if left > 0.0 {
-            ui.label(sayf(
-                lang,
-                Say::ClaimIn,
-                &[("seconds", &(left.ceil() as u64))],
-            ));
-        } else if ui.button(say(lang, Say::Claim)).clicked() {
-            commands.write(OnlineCommand::Claim);
-        }
+        commands.write(OnlineCommand::Claim);
     }
 }
 
@@ -629,8 +718,8 @@ fn actions(
     let word = |full: Say, short: Say| say(lang, if compact { short } else { full });
     let mut exit = None;
     ui.horizontal_wrapped(|ui| {
-        if online.seat.is_some() && online.is_playing() {
-            let can = |k| online.own_offer(k).is_none() && online.offer_from_opponent(k).is_none();
+        if online.plays() && online.is_playing() {
+            let can = |k| online.own_offer(k).is_none() && online.offer_to_answer(k).is_none();
             if ui
                 .add_enabled(
                     can(OfferKind::Draw),
@@ -641,20 +730,22 @@ fn actions(
             {
                 commands.write(OnlineCommand::Offer(OfferKind::Draw));
             }
-            if ui
-                .add_enabled(
-                    can(OfferKind::Takeback) && !online.moves.is_empty(),
-                    egui::Button::new(word(Say::AskTakeback, Say::AskTakebackShort)),
-                )
-                .on_hover_text(say(lang, Say::AskTakeback))
-                .clicked()
+            // The server takes moves back at a table of two only.
+            if online.takeback_offered()
+                && ui
+                    .add_enabled(
+                        can(OfferKind::Takeback) && !online.moves.is_empty(),
+                        egui::Button::new(word(Say::AskTakeback, Say::AskTakebackShort)),
+                    )
+                    .on_hover_text(say(lang, Say::AskTakeback))
+                    .clicked()
             {
                 commands.write(OnlineCommand::Offer(OfferKind::Takeback));
             }
         } else if online.seat.is_some()
             && online.result.is_some()
             && online.own_offer(OfferKind::Rematch).is_none()
-            && online.offer_from_opponent(OfferKind::Rematch).is_none()
+            && online.offer_to_answer(OfferKind::Rematch).is_none()
             && ui.button(say(lang, Say::OfferRematch)).clicked()
         {
             commands.write(OnlineCommand::Offer(OfferKind::Rematch));

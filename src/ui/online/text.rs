@@ -65,9 +65,11 @@ says! {
     Present => "{Side}: here", "{Side}: в игре";
     Absent => "{Side}: not here yet", "{Side}: ещё не подключились";
     Left => "{Side}: left the game", "{Side}: покинули игру";
-    ClaimIn => "If they do not come back, you may claim the game in {seconds} s.",
-        "Если соперник не вернётся, победу можно забрать через {seconds} с.";
-    Claim => "Claim the win", "Забрать победу";
+    GoneClaimIn => "{Side}: gone · may be claimed in {seconds} s",
+        "{Side}: нет на месте · засчитать уход можно через {seconds} с";
+    LeftComputer => "{Side}: left · the computer plays", "{Side}: вышли · играет компьютер";
+    ToMove => "· to move", "· ходят";
+    Claim => "Claim: the player is gone", "Засчитать уход игрока";
     Spectators => "Watching: {n}", "Зрителей: {n}";
     Pending => "Sending {move}…", "Отправляем {move}…";
     MoveRefused => "The server refused the move ({reason}); it was taken back.",
@@ -76,22 +78,25 @@ says! {
     CannotStart => "Cannot start the online game: {reason}", "Не удалось начать игру по сети: {reason}";
     SeatTaken => "That seat is taken already: {reason}", "Это место уже занято: {reason}";
     WatchInstead => "Watch this game", "Смотреть эту игру";
-    Declined => "Your friend said no.", "Соперник отказался.";
+    Declined => "Another player said no.", "Другой игрок отказался.";
     Resynced => "The board was rebuilt from the server's record.", "Доска восстановлена по записи сервера.";
     Fatal => "The server ended the session: {reason}", "Сервер завершил сеанс: {reason}";
     OfferDraw => "Offer a draw", "Предложить ничью";
     OfferDrawShort => "Offer draw", "Ничья?";
-    DrawOffered => "You offered a draw.", "Вы предложили ничью.";
-    OpponentOffersDraw => "Your friend offers a draw.", "Соперник предлагает ничью.";
+    DrawOffered => "You offered a draw ({agreed} of {needed} agree).",
+        "Вы предложили ничью (согласны {agreed} из {needed}).";
+    SeatOffersDraw => "{who} offers a draw ({agreed} of {needed} agree).",
+        "{who} предлагает ничью (согласны {agreed} из {needed}).";
     AskTakeback => "Ask to take back", "Попросить вернуть ход";
     AskTakebackShort => "Take back", "Вернуть ход";
     TakebackAsked => "You asked to take back your move.", "Вы попросили вернуть ход.";
-    OpponentAsksTakeback => "Your friend asks to take back their last move.",
-        "Соперник просит вернуть его последний ход.";
+    SeatAsksTakeback => "{who} asks to take back their last move.",
+        "{who} просит вернуть последний ход.";
     OfferRematch => "Rematch", "Реванш";
-    RematchOffered => "You offered a rematch (colours swapped).", "Вы предложили реванш (цвета меняются).";
-    OpponentOffersRematch => "Your friend wants a rematch (colours swapped).",
-        "Соперник хочет реванш (цвета меняются).";
+    RematchOffered => "You offered a rematch, everyone one seat on ({agreed} of {needed} agree).",
+        "Вы предложили реванш, все пересаживаются на место дальше (согласны {agreed} из {needed}).";
+    SeatOffersRematch => "{who} wants a rematch, everyone one seat on ({agreed} of {needed} agree).",
+        "{who} хочет реванш, все пересаживаются на место дальше (согласны {agreed} из {needed}).";
     Accept => "Accept", "Принять";
     Decline => "Decline", "Отказаться";
     Withdraw => "Withdraw", "Отозвать";
@@ -119,7 +124,7 @@ says! {
     TabLeaders => "Leaders", "Лидеры";
     QuickPairing => "Quick pairing", "Быстрая игра";
     Waiting => "{n} waiting", "ждут: {n}";
-    Searching => "Looking for an opponent: {pool}", "Ищем соперника: {pool}";
+    Searching => "Looking for opponents: {pool}", "Ищем соперников: {pool}";
     Cancel => "Cancel", "Отмена";
     SeeksHeading => "Open games", "Открытые вызовы";
     NoSeeks => "No open games now.", "Сейчас открытых вызовов нет.";
@@ -129,6 +134,11 @@ says! {
     YourSeek => "your game", "ваш вызов";
     CreateSeek => "Create a game", "Создать вызов";
     RatedChoice => "Rated", "На рейтинг";
+    PlayersChoice => "Players", "Игроков";
+    TablePool => "{game} ×{n}", "{game} на {n}";
+    SeatedOf => "{k} of {n} seated: {names}", "Сели {k} из {n}: {names}";
+    TakeSeat => "Take a seat", "Сесть";
+    LeaveSeat => "Leave the seat", "Встать из-за стола";
     Post => "Post it", "Опубликовать";
     ChallengeHeading => "Challenge a player", "Вызвать игрока";
     ChallengeButton => "Challenge", "Вызвать";
@@ -154,6 +164,9 @@ says! {
     RatingChange => "Your rating: {before} → {after} ({delta})", "Ваш рейтинг: {before} → {after} ({delta})";
     Unrated => "Casual game: ratings do not change.", "Партия без рейтинга: рейтинги не меняются.";
     AbortedNote => "Aborted: the game does not count.", "Партия прервана и не засчитывается.";
+    PlacesOnline => "Places", "Места";
+    SharedPlace => "{place} (shared)", "{place} (поровну)";
+    TeamMark => "team {n}", "команда {n}";
     BackToLobby => "Back to the lobby", "В лобби";
     LobbyError => "Lobby: {reason}", "Лобби: {reason}";
     SignInFailed => "Cannot sign in: {reason}", "Не удалось войти: {reason}";
