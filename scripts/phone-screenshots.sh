@@ -18,7 +18,7 @@ out=$CARGO_TARGET_DIR/phone-screenshots
 for lang in en ru; do
   # The test's checks run too; the pictures are wanted even where one fails.
   node web/test/phone-test.mjs --dist "$dist" --out "$out/$lang" --sizes 390x844,844x390 \
-    --no-game --lang "$lang" --chromium "${CHROMIUM:-/usr/bin/chromium}" || true
+    --no-game --lang "$lang" --graphics full --chromium "${CHROMIUM:-/usr/bin/chromium}" || true
 done
 # docs/screenshots/phone-<screen>[-landscape][-ru].png
 for lang in en ru; do

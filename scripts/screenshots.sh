@@ -7,6 +7,8 @@
 #        gipf-standard-top, and the UI in English and Russian: menu-en menu-ru game-en game-ru
 #        game-over-en game-over-ru, and Learn: learn-en learn-ru learn-puzzles-en
 #        learn-puzzles-ru puzzle-en puzzle-ru lesson-drawing-en lesson-drawing-ru
+# The pictures show full graphics, as on a GPU (lavapipe runs on the processor, where the game
+# would choose light graphics by itself: src/view/graphics.rs).
 # Each run waits until the picture is stable (shaders compile slowly on lavapipe), saves the
 # PNG and exits; about 15 s per shot on an idle 2-core machine.
 # Builds with the `ci` profile into $CARGO_TARGET_DIR (shared with CI to keep it warm).
@@ -37,7 +39,7 @@ shot() { # name, then game options
     fi
     echo "== $name: $*"
     xvfb-run -a -s "-screen 0 ${screen}x24" \
-        "$bin" --screenshot "$out/$name.png" --window-size "$size" --white human --black human "$@"
+        "$bin" --screenshot "$out/$name.png" --window-size "$size" --graphics full --white human --black human "$@"
     test -s "$out/$name.png"
 }
 

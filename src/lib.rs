@@ -118,6 +118,7 @@ impl PluginGroup for PresentationPlugins {
             .add(view::pieces::render_plugin)
             .add(view::lesson_marks::render_plugin)
             .add(view::camera::plugin)
+            .add(view::graphics::plugin)
             .add(view::render_trim::RenderTrimPlugin)
             .add(input::plugin)
             .add(ui::plugin)

@@ -1,5 +1,5 @@
 //! The player's preferences: one resource, read by the systems it concerns (animation speed,
-//! sound volume, camera view, UI language, coach, UI scale). The UI edits it; `persistence` stores it
+//! sound volume, camera view, UI language, coach, UI scale, graphics). The UI edits it; `persistence` stores it
 //! between runs (a file natively, browser storage on the web).
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -46,6 +46,32 @@ pub enum View {
     TopDown,
 }
 
+/// How much the 3D view draws. `Light` leaves out the board's multisampled edges and the key
+/// light's shadows, which cost most of a frame where the graphics run on the processor (a
+/// browser or a desktop without a usable GPU draws with SwiftShader or llvmpipe, at a frame or
+/// two a second with them at a phone's size); `Auto` chooses light there and full elsewhere.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+pub enum Graphics {
+    #[default]
+    Auto,
+    Full,
+    Light,
+}
+
+impl Graphics {
+    pub const ALL: [Graphics; 3] = [Graphics::Auto, Graphics::Full, Graphics::Light];
+
+    /// Whether the view draws light graphics, on a renderer that does (`software`) or does
+    /// not run on the processor.
+    pub fn light(self, software: bool) -> bool {
+        match self {
+            Graphics::Auto => software,
+            Graphics::Full => false,
+            Graphics::Light => true,
+        }
+    }
+}
+
 /// Everything the settings window edits. Unknown or missing fields in a stored file fall back to
 /// the defaults (`#[serde(default)]`), so a file written by an older or newer version still loads.
 #[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -61,6 +87,7 @@ pub struct Settings {
     pub coach: bool,
     /// The size of the whole UI (text, buttons, panels) as a factor: 1.0 is normal.
     pub ui_scale: f32,
+    pub graphics: Graphics,
 }
 
 impl Default for Settings {
@@ -72,6 +99,7 @@ impl Default for Settings {
             language: Language::English,
             coach: false,
             ui_scale: 1.0,
+            graphics: Graphics::Auto,
         }
     }
 }

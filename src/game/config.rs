@@ -217,6 +217,11 @@ pub struct Cli {
     /// Start in the top-down view.
     #[arg(long)]
     pub top_down: bool,
+    /// How much the 3D view draws, kept like a choice made in the settings: `full`, `light`
+    /// (no multisampling, no shadows) or `auto` (light where the graphics run on the
+    /// processor); default: the stored setting.
+    #[arg(long, value_enum)]
+    pub graphics: Option<crate::settings::Graphics>,
     /// Open the main menu even with --variant (which then preselects that game there).
     #[arg(long)]
     pub menu: bool,
@@ -338,13 +343,22 @@ pub fn system_language() -> Language {
 #[derive(Resource, Clone, Copy, Debug, Default)]
 pub struct StartLanguage(pub Option<Language>);
 
-/// Applies [`StartLanguage`] (after Startup, where stored settings are read).
+/// The graphics asked for on the command line (`--graphics`), applied over the stored settings.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct StartGraphics(pub Option<crate::settings::Graphics>);
+
+/// Applies [`StartLanguage`] and [`StartGraphics`] (after Startup, where stored settings are
+/// read).
 pub fn apply_start_language(
     start: Res<StartLanguage>,
+    graphics: Option<Res<StartGraphics>>,
     mut settings: ResMut<crate::settings::Settings>,
 ) {
     if let Some(language) = start.0 {
         settings.language = language;
+    }
+    if let Some(graphics) = graphics.and_then(|g| g.0) {
+        settings.graphics = graphics;
     }
 }
 

@@ -1,11 +1,11 @@
-//! The settings window: animation, sound volume, view, language, the coach and the size of the
-//! UI. It edits the [`Settings`] resource; the systems concerned follow it (and persistence
+//! The settings window: animation, sound volume, view, language, the size of the UI, the
+//! graphics and the coach. It edits the [`Settings`] resource; the systems concerned follow it (and persistence
 //! stores it). On a narrow screen each setting's name is above its control, in one column.
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::{
-    settings::{Language, Settings, View},
+    settings::{Graphics, Language, Settings, View},
     ui::i18n::{Key, language_name, tr},
 };
 
@@ -120,6 +120,20 @@ fn settings_window(
                         if ui.radio(chosen, label).clicked() {
                             edited.ui_scale = scale;
                         }
+                    }
+                });
+                ui.end_row();
+
+                ui.label(tr(lang, Key::Graphics));
+                next(ui);
+                ui.horizontal_wrapped(|ui| {
+                    for graphics in Graphics::ALL {
+                        let name = match graphics {
+                            Graphics::Auto => tr(lang, Key::GraphicsAuto),
+                            Graphics::Full => tr(lang, Key::GraphicsFull),
+                            Graphics::Light => tr(lang, Key::GraphicsLight),
+                        };
+                        ui.radio_value(&mut edited.graphics, graphics, name);
                     }
                 });
                 ui.end_row();

@@ -124,6 +124,8 @@ fn spawn_lights(mut commands: Commands) {
             ..default()
         },
         Transform::from_xyz(-6.0, 14.0, 8.0).looking_at(Vec3::ZERO, Vec3::Y),
+        // Its shadows follow the graphics setting (`view::graphics`).
+        crate::view::graphics::CastsShadows,
         // The scene is one board: two cascades cover it (four cost twice the shadow work, which
         // matters on software renderers). WebGL2 allows one.
         CascadeShadowConfigBuilder {

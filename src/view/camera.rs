@@ -96,6 +96,7 @@ fn apply_start_top_down(start: Res<StartTopDown>, mut settings: ResMut<Settings>
 fn spawn_camera(mut commands: Commands, settings: Res<Settings>) {
     commands.spawn((
         Camera3d::default(),
+        // Full graphics; `view::graphics` turns it off for light graphics before the first frame.
         Msaa::Sample4,
         // A tonemapper computed in the shader: Bevy's default (TonyMcMapface) samples a
         // lookup table that would add 0.7 MB to the browser download.

@@ -8,6 +8,7 @@ pub mod badges;
 pub mod board;
 pub mod camera;
 pub mod camera_turn;
+pub mod graphics;
 pub mod lesson_marks;
 pub mod model;
 pub mod pieces;

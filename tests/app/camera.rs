@@ -84,3 +84,82 @@ fn a_double_tap_is_two_quick_taps_close_together_even_a_slow_frame_apart() {
     assert!(is_double_tap(first, Vec2::new(100.0, 100.0), 10.8, 0.8));
     assert!(!is_double_tap(first, Vec2::new(100.0, 100.0), 11.6, 0.8));
 }
+
+/// The graphics setting: full graphics multisample the board's camera and let the key light
+/// cast shadows, light graphics do neither, and `Auto` is light on a renderer that runs on the
+/// processor only (a headless app has no renderer: full).
+#[test]
+fn light_graphics_turn_off_multisampling_and_shadows() {
+    use boardcraft::settings::Graphics;
+    use boardcraft::view::graphics::{CastsShadows, LightGraphics, SoftwareRenderer};
+    let config = GameConfig {
+        variant: VariantChoice::parse("ugolki-9qum"),
+        after: String::new(),
+        position: None,
+        players: None,
+    };
+    let mut app = headless_app_with(
+        config,
+        humans(),
+        STEP,
+        (camera_plugin, boardcraft::view::graphics::plugin),
+    );
+    let key = app
+        .world_mut()
+        .spawn((
+            DirectionalLight {
+                shadow_maps_enabled: true,
+                ..default()
+            },
+            CastsShadows,
+        ))
+        .id();
+    let fill = app
+        .world_mut()
+        .spawn(DirectionalLight {
+            shadow_maps_enabled: false,
+            ..default()
+        })
+        .id();
+    start(&mut app);
+    let drawn = |app: &mut App| {
+        let msaa = *app
+            .world_mut()
+            .query_filtered::<&Msaa, With<OrbitCamera>>()
+            .single(app.world())
+            .unwrap();
+        let shadows = |e| {
+            app.world()
+                .get::<DirectionalLight>(e)
+                .unwrap()
+                .shadow_maps_enabled
+        };
+        (
+            msaa,
+            shadows(key),
+            shadows(fill),
+            app.world().resource::<LightGraphics>().0,
+        )
+    };
+    assert_eq!(
+        drawn(&mut app),
+        (Msaa::Sample4, true, false, false),
+        "auto, no renderer"
+    );
+    for (graphics, software, expected) in [
+        (Graphics::Light, false, (Msaa::Off, false, false, true)),
+        (Graphics::Full, false, (Msaa::Sample4, true, false, false)),
+        (Graphics::Auto, true, (Msaa::Off, false, false, true)),
+        (Graphics::Full, true, (Msaa::Sample4, true, false, false)),
+        (Graphics::Auto, false, (Msaa::Sample4, true, false, false)),
+    ] {
+        app.world_mut().resource_mut::<Settings>().graphics = graphics;
+        app.world_mut().resource_mut::<SoftwareRenderer>().0 = software;
+        app.update();
+        assert_eq!(
+            drawn(&mut app),
+            expected,
+            "{graphics:?}, software {software}"
+        );
+    }
+}

@@ -47,6 +47,22 @@ fn query_flags_read_yes_and_no_and_underscores() {
 }
 
 #[test]
+fn the_graphics_come_from_the_query_too() {
+    use boardcraft::settings::Graphics;
+    assert_eq!(
+        query(&[("graphics", "light")]).cli.graphics,
+        Some(Graphics::Light)
+    );
+    assert_eq!(
+        query(&[("graphics", "full")]).cli.graphics,
+        Some(Graphics::Full)
+    );
+    assert_eq!(query(&[]).cli.graphics, None);
+    let bad = query(&[("graphics", "ultra")]);
+    assert!(bad.error.is_some_and(|e| e.contains("ultra")));
+}
+
+#[test]
 fn unknown_query_keys_are_skipped_and_the_rest_still_applies() {
     let options = query(&[("fbclid", "abc"), ("black", "novice")]);
     assert_eq!(options.error, None);

@@ -13,7 +13,7 @@ use boardcraft::{
     game::variants::VariantLibrary,
     learn::content::LearnLibrary,
     online::OnlineCommand,
-    settings::{Language, Settings},
+    settings::{Graphics, Language, Settings},
     ui::{
         i18n::{Key, tr, trf, variant_text},
         menu::MenuDraft,
@@ -327,6 +327,7 @@ fn settings_switch_the_language_and_toggle_their_options() {
         "View",
         "Language",
         "Text and button size",
+        "Graphics",
         "Coach",
     ] {
         assert!(s.says(row), "the row {row}: {:?}", s.texts());
@@ -345,6 +346,16 @@ fn settings_switch_the_language_and_toggle_their_options() {
     assert!(s.app.world().resource::<Settings>().coach);
     assert!(s.selected(Role::CheckBox, "Rate my moves"));
 
+    // The graphics: automatic until the player chooses.
+    assert!(s.selected(Role::RadioButton, "Automatic"));
+    s.click(Role::RadioButton, "Light");
+    assert_eq!(
+        s.app.world().resource::<Settings>().graphics,
+        Graphics::Light
+    );
+    assert!(s.selected(Role::RadioButton, "Light"));
+    assert!(!s.selected(Role::RadioButton, "Automatic"));
+
     // Russian: the setting, and every word of the window and the menu behind it.
     s.click(Role::RadioButton, "Русский");
     assert_eq!(
@@ -353,11 +364,23 @@ fn settings_switch_the_language_and_toggle_their_options() {
     );
     assert!(s.shows(Role::Window, "Настройки"));
     assert!(!s.shows(Role::Window, "Settings"));
-    for row in ["Скорость анимации", "Громкость звуков", "Язык", "Тренер"]
-    {
+    for row in [
+        "Скорость анимации",
+        "Громкость звуков",
+        "Язык",
+        "Графика",
+        "Тренер",
+    ] {
         assert!(s.says(row), "the row {row}: {:?}", s.texts());
     }
     assert!(s.selected(Role::RadioButton, "Русский"));
+    assert!(s.selected(Role::RadioButton, "Лёгкая"));
+    s.click(Role::RadioButton, "Автоматически");
+    assert_eq!(
+        s.app.world().resource::<Settings>().graphics,
+        Graphics::Auto
+    );
+    assert!(!s.selected(Role::RadioButton, "Лёгкая"));
     assert!(!s.selected(Role::CheckBox, "Анимировать ходы"));
     assert!(s.selected(Role::CheckBox, "Оценивать мои ходы"));
     assert!(s.enabled("Начать партию"));

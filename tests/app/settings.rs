@@ -20,3 +20,16 @@ fn settings_files_with_missing_fields_keep_the_defaults() {
         Settings::default().animation_speed
     );
 }
+
+#[test]
+fn graphics_are_automatic_until_chosen_and_kept_when_chosen() {
+    use boardcraft::settings::Graphics;
+    assert_eq!(Settings::default().graphics, Graphics::Auto);
+    let chosen: Settings = ron::from_str("(graphics: Light)").expect("settings parse");
+    assert_eq!(chosen.graphics, Graphics::Light);
+    let text = ron::to_string(&chosen).unwrap();
+    assert_eq!(ron::from_str::<Settings>(&text).unwrap(), chosen);
+    // Automatic: light on a renderer that runs on the processor, full on a GPU.
+    assert!(Graphics::Auto.light(true) && !Graphics::Auto.light(false));
+    assert!(!Graphics::Full.light(true) && Graphics::Light.light(false));
+}

@@ -85,7 +85,8 @@ for (const way of throttleBy) {
 // What the test opens, and what it does there (the steps are defined below).
 // - ugolki: both sides are computer players (Master searches the longest), so the page is
 //   measured while they think, and screenshots are checked while moves keep coming;
-// - gipf: a different family (hex board, reserves) with a flag option, human against human;
+// - gipf: a different family (hex board, reserves) with a flag option, human against human, in
+//   full graphics (the others in the light graphics the game chooses under SwiftShader);
 // - touch: a touch screen; a tap on a piece and a tap on its target play the move;
 // - menu: no options at all: the main menu.
 const SCENARIOS = [
@@ -102,6 +103,9 @@ const SCENARIOS = [
       white: "human",
       black: "human",
       "top-down": "",
+      // Full graphics (multisampling, shadows), as on a GPU: every other page draws the light
+      // graphics the game chooses under the software renderer.
+      graphics: "full",
     },
     steps: [started],
   },
@@ -329,6 +333,9 @@ async function started(game, scenario, report) {
   await checkPage(page);
 
   if ((await attr("variant")) !== options.variant) fail(`variant is ${await attr("variant")}`);
+  // SwiftShader runs on the processor: the game draws light graphics unless told otherwise.
+  const graphics = options.graphics ?? "light";
+  if ((await attr("graphics")) !== graphics) fail(`the page draws ${await attr("graphics")} graphics, not ${graphics}`);
   const after = (options.after ?? "").split(" ").filter(Boolean);
   const line = (await attr("line")).split(" ").filter(Boolean);
   if (after.some((move, i) => line[i] !== move)) {

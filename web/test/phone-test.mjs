@@ -27,13 +27,16 @@
 //
 // Usage: node phone-test.mjs --dist <built page> --out <folder> [--chromium /usr/bin/chromium]
 //        [--ci] [--sizes 390x844,844x390] [--screens menu,race-3d] [--no-game] [--no-pinch]
-//        [--compare 844x390:race-3d | none] [--fresh] [--lang ru] [--timeout <s>]
+//        [--compare 844x390:race-3d | none] [--fresh] [--lang ru] [--graphics full]
+//        [--timeout <s>]
 //   --ci        what CI runs: the menu, a 3D game and Settings at 390×844 and 844×390,
 //               the comparison with a fresh page and the pinch (not the game's 83 moves)
 //   --no-game   no game played by taps (the pinch still runs unless --no-pinch)
 //   --no-star   without the six-seat star (checked at 390×844, 844×390, 768×1024, 1024×600 and 1280×800,
 //               and a move played on it by taps, in CI too)
 //   --fresh     every screen at every size in a page of its own (the slow old way)
+//   --graphics  full or light: what every page draws (default: the game's own choice, light
+//               under the software renderer; full for pictures, scripts/phone-screenshots.sh)
 // Output: <size>-<screen>.png for every screen checked, touch-game.png, report.json (every
 // screen's shape and board, seconds per check, the pinch's camera before and after).
 // Exit status: 0 if every check passed, 1 otherwise (the reasons are printed).
@@ -62,8 +65,9 @@ const fresh = "fresh" in args;
 // `--compare <size>:<screen>`: that screen in a fresh page must lay out as the resized one
 // (`--compare none` for no comparison).
 const compare = args.compare === "none" ? null : (args.compare ?? "844x390:race-3d");
-// `--lang ru`: every screen in that language.
+// `--lang ru`: every screen in that language; `--graphics full`: every page with full graphics.
 const lang = args.lang;
+const graphics = args.graphics;
 
 const phone = { isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 const SIZES = [
@@ -127,7 +131,7 @@ async function open(context, origin, options, label) {
     }
   });
   page.on("pageerror", (error) => fail(`${label}: uncaught exception: ${error.message}`));
-  const query = new URLSearchParams(lang ? { ...options, lang } : options).toString();
+  const query = new URLSearchParams({ ...options, ...(lang ? { lang } : {}), ...(graphics ? { graphics } : {}) }).toString();
   await page.goto(query ? `${origin}/?${query}` : `${origin}/`);
   return page;
 }

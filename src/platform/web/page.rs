@@ -17,7 +17,8 @@
 //! "smallestText": 14}` (the viewport is the window's size as the game last laid it out; the
 //! board's rectangle is the camera's viewport while a game is on; the areas are egui's panels,
 //! `background`, and windows, `middle`); and `data-camera`, `<zoom> <distance>` of the 3D camera
-//! (distance from the board's centre, in cells).
+//! (distance from the board's centre, in cells); `data-graphics`, `full` or `light`, what the 3D
+//! view draws (`crate::view::graphics`).
 //!
 //! The browser test opens windows through `window.boardcraftUi.open(name)` (`settings`,
 //! `saves`, `online`), as the menu's buttons do.
@@ -33,7 +34,7 @@ use crate::{
         layout::{CssPixels, Layout},
         screens::{MenuPage, OnlineWindow, SavesWindow, SettingsWindow},
     },
-    view::{board::Board, camera::OrbitCamera},
+    view::{board::Board, camera::OrbitCamera, graphics::LightGraphics},
 };
 
 thread_local! {
@@ -90,6 +91,7 @@ pub fn plugin(app: &mut App) {
                 publish_learn,
                 publish_layout,
                 publish_camera,
+                publish_graphics,
             ),
         )
         .add_systems(First, measure_css_pixels)
@@ -199,6 +201,13 @@ fn publish_camera(cameras: Query<(&OrbitCamera, &GlobalTransform)>, mut publishe
     if *published != text {
         set("camera", &text);
         *published = text;
+    }
+}
+
+/// What the 3D view draws: `full` or `light` (see `view::graphics`).
+fn publish_graphics(light: Res<LightGraphics>) {
+    if light.is_changed() {
+        set("graphics", if light.0 { "light" } else { "full" });
     }
 }
 

@@ -137,6 +137,10 @@ pub fn text(key: Key) -> &'static str {
         Key::Coach => "Coach",
         Key::CoachOn => "Rate my moves",
         Key::UiScale => "Text and button size",
+        Key::Graphics => "Graphics",
+        Key::GraphicsAuto => "Automatic",
+        Key::GraphicsFull => "Full",
+        Key::GraphicsLight => "Light",
         Key::CoachHint => {
             "After each of your moves the computer rates it and shows what it would have played. In 9qum Ugolki it also warns before the 40-move deadline."
         }

@@ -165,6 +165,10 @@ keys! {
     CoachOn,
     CoachHint,
     UiScale,
+    Graphics,
+    GraphicsAuto,
+    GraphicsFull,
+    GraphicsLight,
     // Save and load.
     SavesTitle,
     SaveAs,
