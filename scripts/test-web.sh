@@ -8,11 +8,12 @@
 # web/test/offline-test.mjs), the Telegram test (a Mini App, its theme worn by the game:
 # web/test/telegram-test.mjs) and the phone test (web/test/phone-test.mjs): screens at phone
 # and tablet sizes (panels inside the viewport, the board never under a panel, no clipped
-# text, buttons a tap wide) and a pinch; by default its CI part (`--ci`: the menu, a 3D game
-# and Settings at 390x844 and 844x390, and a pinch), with --phone-full all five sizes and a whole game played by
-# taps (~30-40 min under the software renderer on two cores). All on the same `web-ci` build.
+# text, buttons a tap wide) and a pinch; by default its quick part (`--ci`: the menu, a 3D
+# game and Settings at 390x844 and 844x390, and a pinch; what CI runs), with --phone-full all
+# five sizes and a whole game played by taps (~23 min on an idle 2-core machine). All on the
+# same `web-ci` build.
 #
-#   scripts/test-web.sh                     # the test (CI), the phone test's CI part
+#   scripts/test-web.sh                     # the test (CI), the phone test's quick part
 #   scripts/test-web.sh --phone-full        # … with the whole phone and tablet test
 #   scripts/test-web.sh --scenarios touch   # only some scenarios (names in browser-test.mjs)
 #   scripts/test-web.sh --no-build          # test the build already there

@@ -15,7 +15,7 @@
 //! | folder | what it holds | uses |
 //! |---|---|---|
 //! | [`game`] | the match (single writer of the rules state), variants, set-up, review cursor, computer player, coach, status | `settings`, `tasks` (to yield) |
-//! | [`view`] | board, pieces, animation, sounds, camera, view model, the reviewed position and a lesson's marks on the board | `game`, `settings`, `learn` (the lesson's marks) |
+//! | [`view`] | board, pieces, animation, sounds, camera, full or light graphics, view model, the reviewed position and a lesson's marks on the board | `game`, `settings`, `learn` (the lesson's marks) |
 //! | [`input`] | pointer, touch and keyboard → move requests; camera moves (orbit, zoom, pinch) | `game`, `view`, `learn` (whether an exercise takes the player's moves) |
 //! | [`learn`] | lessons and puzzles as assets, the player's progress, playing a step or a puzzle, copy position | `game`, `persistence` (where the progress is kept) |
 //! | [`online`] | online play: the game server's HTTP and websocket clients, an invite game's session and seat tokens, the lobby, the page's view of the online game | `game`, `settings`, `persistence` (the seat tokens) |
