@@ -3,7 +3,7 @@
 use bevy::{asset::AssetMetaCheck, prelude::*, window::WindowResolution};
 use boardcraft::{
     LogicPlugins, PresentationPlugins,
-    game::config::{StartGraphics, StartLanguage, apply_start_language, system_language},
+    game::config::{StartGraphics, StartLanguage, apply_start_options, system_language},
     game::match_state::AppState,
     platform,
     settings::Settings,
@@ -63,7 +63,7 @@ fn main() -> AppExit {
     .insert_resource(StartTopDown(cli.top_down))
     .insert_resource(StartLanguage(cli.lang))
     .insert_resource(StartGraphics(cli.graphics))
-    .add_systems(PostStartup, apply_start_language);
+    .add_systems(PostStartup, apply_start_options);
     if cli.opens_menu() {
         app.insert_state(AppState::Menu);
     }

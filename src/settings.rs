@@ -1,6 +1,6 @@
 //! The player's preferences: one resource, read by the systems it concerns (animation speed,
-//! sound volume, camera view, UI language, coach, UI scale, graphics). The UI edits it; `persistence` stores it
-//! between runs (a file natively, browser storage on the web).
+//! sound volume, camera view, UI language, coach, UI scale, graphics). The UI edits it;
+//! `persistence` stores it between runs (a file natively, browser storage on the web).
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -47,9 +47,10 @@ pub enum View {
 }
 
 /// How much the 3D view draws. `Light` leaves out the board's multisampled edges and the key
-/// light's shadows, which cost most of a frame where the graphics run on the processor (a
-/// browser or a desktop without a usable GPU draws with SwiftShader or llvmpipe, at a frame or
-/// two a second with them at a phone's size); `Auto` chooses light there and full elsewhere.
+/// light's shadows, which cost about half of each frame where the graphics run on the
+/// processor (a browser without a usable GPU drew a 3D board at a phone's size with SwiftShader
+/// at 0.3–0.5 frames a second with them, 0.7 without); `Auto` chooses light there and full
+/// elsewhere.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 pub enum Graphics {
     #[default]

@@ -349,7 +349,7 @@ pub struct StartGraphics(pub Option<crate::settings::Graphics>);
 
 /// Applies [`StartLanguage`] and [`StartGraphics`] (after Startup, where stored settings are
 /// read).
-pub fn apply_start_language(
+pub fn apply_start_options(
     start: Res<StartLanguage>,
     graphics: Option<Res<StartGraphics>>,
     mut settings: ResMut<crate::settings::Settings>,
