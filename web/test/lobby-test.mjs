@@ -185,13 +185,8 @@ async function screenshot(player, label) {
   return file;
 }
 
-/** Plays the longest legal chain for the side to move; returns the move. */
-async function playOne(players, ply) {
-  const toMove = await players[0].attr("to-move");
-  const seat = toMove.toLowerCase();
-  let mover = null;
-  for (const p of players) if ((await p.attr("online-seat")) === seat) mover = p;
-  if (!mover) throw new Error(`nobody holds the ${seat} seat at ply ${ply}`);
+/** The mover's page plays its longest legal move (the most hops) at `ply`; returns it. */
+async function playLongestMove(mover, ply) {
   const moves = await waitFor(`${mover.name}: legal moves at ply ${ply}`, waitSeconds, async () => {
     const list = await mover.page.evaluate(() => window.boardcraft.legalMoves());
     return list.length > 0 ? list : null;
@@ -200,6 +195,17 @@ async function playOne(players, ply) {
   const move = moves.reduce((best, m) => (hops(m) > hops(best) ? m : best), moves[0]);
   const answer = await mover.page.evaluate((m) => window.boardcraft.play(m), move);
   if (answer !== "ok") fail(`${mover.name}: play(${move}) answered ${answer}`);
+  return move;
+}
+
+/** Plays the longest legal chain for the side to move; returns the move. */
+async function playOne(players, ply) {
+  const toMove = await players[0].attr("to-move");
+  const seat = toMove.toLowerCase();
+  let mover = null;
+  for (const p of players) if ((await p.attr("online-seat")) === seat) mover = p;
+  if (!mover) throw new Error(`nobody holds the ${seat} seat at ply ${ply}`);
+  const move = await playLongestMove(mover, ply);
   console.log(`ply ${ply + 1}: ${mover.name} (${seat}) played ${move}`);
   return { mover, move };
 }
@@ -337,14 +343,7 @@ async function tableOfThree(browser, server, log, report) {
   for (let ply = 0; ply < 6; ply++) {
     const toMove = await seatToMove(players[0], `the seat to move at ply ${ply}`);
     const mover = holder(toMove);
-    const moves = await waitFor(`${mover.name}: legal moves at ply ${ply}`, waitSeconds, async () => {
-      const list = await mover.page.evaluate(() => window.boardcraft.legalMoves());
-      return list.length > 0 ? list : null;
-    });
-    const hops = (m) => m.split(":").length - 1;
-    const move = moves.reduce((best, m) => (hops(m) > hops(best) ? m : best), moves[0]);
-    const answer = await mover.page.evaluate((m) => window.boardcraft.play(m), move);
-    if (answer !== "ok") fail(`${mover.name}: play(${move}) answered ${answer}`);
+    const move = await playLongestMove(mover, ply);
     console.log(`table ply ${ply + 1}: ${mover.name} (seat ${toMove}) played ${move}`);
     for (const p of players) await settled(p, ply + 1);
   }
