@@ -10,7 +10,7 @@
 # and tablet sizes (panels inside the viewport, the board never under a panel, no clipped
 # text, buttons a tap wide) and a pinch; by default its quick part (`--ci`: the menu, a 3D
 # game and Settings at 390x844 and 844x390, and a pinch; what CI runs), with --phone-full all
-# five sizes and a whole game played by taps (~23 min on an idle 2-core machine). All on the
+# five sizes and a whole game played by taps (~15 min on a 2-core machine). All on the
 # same `web-ci` build.
 #
 #   scripts/test-web.sh                     # the test (CI), the phone test's quick part

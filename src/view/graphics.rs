@@ -4,6 +4,10 @@
 //! or lavapipe on a desktop): there a frame of a 3D board at a phone's size took seconds with
 //! both, and a game that answers a tap seconds later is not playable.
 //!
+//! In the browser light graphics also draw one canvas pixel per CSS pixel, which the page
+//! decides before the game starts (`drawsCssPixels` in web/index.html: winit reads the pixel
+//! ratio when it makes the window), from the same setting and the same renderer strings.
+//!
 //! The camera and the light are spawned full at Startup and set here in the first update,
 //! before anything is drawn (so no shader is compiled for a look never shown), and again
 //! whenever the setting changes.

@@ -230,6 +230,23 @@ function settled(page, label, vp = null) {
   });
 }
 
+/**
+ * Light graphics draw one canvas pixel per CSS pixel, full graphics one per device pixel
+ * (web/index.html, `drawsCssPixels`): under SwiftShader the game chooses light graphics, and a
+ * phone's page then has a quarter of the pixels to draw.
+ */
+async function checkPixels(page, label, size) {
+  const drawn = await attr(page, "graphics");
+  const canvas = await page.evaluate(() => {
+    const c = document.getElementById("bevy");
+    return { pixels: c.width, css: c.getBoundingClientRect().width };
+  });
+  const per = drawn === "light" ? 1 : size.deviceScaleFactor;
+  if (Math.abs(canvas.pixels - canvas.css * per) > 2) {
+    fail(`${label}: ${drawn} graphics: the canvas has ${canvas.pixels} pixels for ${canvas.css} CSS pixels, not ${per} per CSS pixel`);
+  }
+}
+
 /** The device of a size: what a context is made with besides its viewport. */
 const deviceOf = ({ isMobile, hasTouch, deviceScaleFactor }) => ({ isMobile, hasTouch, deviceScaleFactor });
 const sameDevice = (a, b) => JSON.stringify(deviceOf(a)) === JSON.stringify(deviceOf(b));
@@ -276,6 +293,7 @@ async function checkAt(page, size, screen, report, { name = size.name, fresh = f
     return layout.areas.length > 0 && (!inGame || (layout.board && (await attr(page, "cells")))) && windowShown;
   });
   const layout = await settled(page, label, vp);
+  await checkPixels(page, label, size);
   const png = await page.screenshot({ timeout: 120000 });
   await writeFile(join(out, `${name}-${screen.name}.png`), png);
   const problems = checkLayout(label, layout, vp, inGame);
