@@ -85,21 +85,6 @@ fn with_geometry<R>(rules: &Arc<RaceRules>, f: impl FnOnce(&Geometry) -> R) -> R
     })
 }
 
-fn distance(metric: Directions, a: Square, b: Square) -> i32 {
-    let dx = (i32::from(a.file()) - i32::from(b.file())).abs();
-    let dy = (i32::from(a.rank()) - i32::from(b.rank())).abs();
-    match metric {
-        Directions::Orthogonal => dx + dy,
-        Directions::Diagonal | Directions::All => dx.max(dy),
-        // Axial coordinates whose diagonal neighbours are (+1, -1) and (-1, +1).
-        Directions::Hex => {
-            let dq = i32::from(a.file()) - i32::from(b.file());
-            let dr = i32::from(a.rank()) - i32::from(b.rank());
-            dq.abs().max(dr.abs()).max((dq + dr).abs())
-        }
-    }
-}
-
 impl Geometry {
     fn new(rules: &Arc<RaceRules>) -> Geometry {
         let metric = rules.directions();
@@ -111,7 +96,7 @@ impl Geometry {
                 *rules
                     .target(c)
                     .iter()
-                    .max_by_key(|&&t| home.iter().map(|&h| distance(metric, t, h)).sum::<i32>())
+                    .max_by_key(|&&t| home.iter().map(|&h| metric.distance(t, h)).sum::<i32>())
                     .expect("camps are not empty")
             })
             .collect();
@@ -121,7 +106,7 @@ impl Geometry {
                 let mut t: Vec<(Square, i32)> = rules
                     .target(c)
                     .iter()
-                    .map(|&s| (s, distance(metric, s, corner[c.index()])))
+                    .map(|&s| (s, metric.distance(s, corner[c.index()])))
                     .collect();
                 t.sort_by_key(|&(_, d)| d);
                 t
@@ -138,7 +123,7 @@ impl Geometry {
                         let s = Square::new(file, rank).expect("a square of the board");
                         target
                             .iter()
-                            .map(|&t| distance(metric, s, t))
+                            .map(|&t| metric.distance(s, t))
                             .min()
                             .expect("camps are not empty")
                     })
@@ -229,7 +214,7 @@ fn seat_values(
         // the nearest target square (camps hold at most half of a 16×16 board).
         let mut n = 0;
         for p in pos.piece_squares(c).take(buf.len()) {
-            buf[n] = (distance(g.metric, p, corner), g.to_target(c, p));
+            buf[n] = (g.metric.distance(p, corner), g.to_target(c, p));
             n += 1;
         }
         let mine = &mut buf[..n];
@@ -369,7 +354,7 @@ impl Evaluate for RacePosition {
     fn order_hint_of(&self, seat: Seat, mv: &RaceMove) -> i32 {
         with_geometry(self.rules(), |g| {
             let corner = g.corner[seat.index()];
-            distance(g.metric, mv.from(), corner) - distance(g.metric, mv.to(), corner)
+            g.metric.distance(mv.from(), corner) - g.metric.distance(mv.to(), corner)
         }) * 32
     }
 }

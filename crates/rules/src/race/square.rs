@@ -163,6 +163,19 @@ pub enum Directions {
 }
 
 impl Directions {
+    /// The fewest steps from `a` to `b` on an empty board moving in these directions.
+    #[inline]
+    pub fn distance(self, a: Square, b: Square) -> i32 {
+        let dq = i32::from(a.file()) - i32::from(b.file());
+        let dr = i32::from(a.rank()) - i32::from(b.rank());
+        match self {
+            Directions::Orthogonal => dq.abs() + dr.abs(),
+            Directions::Diagonal | Directions::All => dq.abs().max(dr.abs()),
+            // Axial coordinates whose diagonal neighbours are (+1, -1) and (-1, +1).
+            Directions::Hex => dq.abs().max(dr.abs()).max((dq + dr).abs()),
+        }
+    }
+
     pub const fn contains(self, d: Dir) -> bool {
         match self {
             Directions::Orthogonal => !d.is_diagonal(),
@@ -218,5 +231,61 @@ mod tests {
             Some(Dir(7))
         );
         assert_eq!(Dir::between(a, Square::parse("d3").unwrap(), 2), None);
+    }
+
+    /// One step along any of a metric's directions is distance 1, and no square is nearer
+    /// than the fewest steps a walk over the empty board needs.
+    #[test]
+    fn distance_counts_the_steps_of_each_metric() {
+        let metrics = [
+            Directions::Orthogonal,
+            Directions::Diagonal,
+            Directions::All,
+            Directions::Hex,
+        ];
+        let centre = Square::new(8, 8).unwrap();
+        for metric in metrics {
+            let mut steps = [[u8::MAX; MAX_SIDE as usize]; MAX_SIDE as usize];
+            steps[8][8] = 0;
+            let mut frontier = vec![centre];
+            let mut n = 0;
+            while !frontier.is_empty() {
+                n += 1;
+                let mut next = Vec::new();
+                for s in frontier {
+                    for d in Dir::ALL.into_iter().filter(|&d| metric.contains(d)) {
+                        let (dx, dy) = d.delta();
+                        if let Some(t) = s.offset(dx, dy)
+                            && steps[t.file() as usize][t.rank() as usize] == u8::MAX
+                        {
+                            steps[t.file() as usize][t.rank() as usize] = n;
+                            next.push(t);
+                        }
+                    }
+                }
+                frontier = next;
+            }
+            for f in 0..MAX_SIDE {
+                for r in 0..MAX_SIDE {
+                    let s = Square::new(f, r).unwrap();
+                    let walked = steps[f as usize][r as usize];
+                    // The diagonal metric reaches only the squares of the centre's colour.
+                    if walked == u8::MAX {
+                        assert_eq!(metric, Directions::Diagonal, "{s} unreachable");
+                        continue;
+                    }
+                    assert_eq!(
+                        metric.distance(centre, s),
+                        i32::from(walked),
+                        "{metric:?} {s}"
+                    );
+                    assert_eq!(
+                        metric.distance(s, centre),
+                        i32::from(walked),
+                        "{metric:?} {s}"
+                    );
+                }
+            }
+        }
     }
 }
