@@ -704,3 +704,71 @@ fn a_window_grown_out_of_touch_sizes_gets_desktop_controls_back() {
     s.frames(3);
     assert_eq!(height(&s), desktop, "the desktop's buttons again");
 }
+
+/// A finished online game says how it ended in the player's language — the board's words, in
+/// the game's panel and the game-over window — and the online panel does not add the server's
+/// English line.
+#[test]
+fn a_finished_online_game_is_told_in_the_players_language() {
+    use boardcraft::game::match_state::ResignRequested;
+    use boardcraft_protocol::ColorChoice;
+
+    use crate::online::{game, online, player, settled};
+
+    let server = crate::online::start_server_with(boardcraft_server::Settings::default());
+    for lang in Language::ALL {
+        let mut s = Screens::new("ugolki-hg-3x3", "", humans(), lang, None);
+        s.app
+            .world_mut()
+            .write_message(OnlineCommand::SetServer(server.url.clone()));
+        s.app.world_mut().write_message(OnlineCommand::Create {
+            variant: "ugolki-hg-3x3".into(),
+            color: ColorChoice::White,
+            time_control: None,
+        });
+        s.until(30, "the game created", |s| {
+            online(&s.app).invite.is_some() && settled(&s.app)
+        });
+        let invite = online(&s.app).invite.clone().unwrap();
+        let mut b = player(&server);
+        b.world_mut().write_message(OnlineCommand::Join { invite });
+        both(&mut s, &mut b, "both players in", |s, b| {
+            settled(&s.app) && settled(b) && online(&s.app).is_playing() && online(b).is_playing()
+        });
+        b.world_mut()
+            .write_message(ResignRequested { side: Seat::BLACK });
+        both(&mut s, &mut b, "the resignation", |s, _| {
+            online(&s.app).result.is_some() && game(&s.app).end().is_some()
+        });
+        s.frames(3);
+        let end = game(&s.app).end().unwrap();
+        let words = boardcraft::ui::words::end_text(
+            lang,
+            end,
+            &game(&s.app).variant,
+            game(&s.app).position.side_to_move(),
+        );
+        assert!(s.says(&words.reason), "{lang:?}: {:?}", s.texts());
+        let server_words = &online(&s.app).result.as_ref().unwrap().text;
+        assert!(
+            !s.texts().iter().any(|t| t.contains(server_words.as_str())),
+            "{lang:?}: the server's words {server_words:?} in {:?}",
+            s.texts()
+        );
+    }
+}
+
+/// Steps the harness's app and a plain one until `done`; panics after 30 s of wall-clock time.
+fn both(s: &mut Screens, b: &mut App, what: &str, done: impl Fn(&Screens, &App) -> bool) {
+    let start = std::time::Instant::now();
+    while !done(s, b) {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(30),
+            "{what}: not reached; the screen shows {:?}",
+            s.texts()
+        );
+        s.frame();
+        b.update();
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}

@@ -421,6 +421,7 @@ enum Exit {
 /// turn it is (none once the game is over).
 struct Table {
     names: SeatNames,
+    /// `None` once the board has ended the game.
     to_move: Option<Seat>,
 }
 
@@ -489,7 +490,12 @@ fn panel_body(
         );
     }
     offers(ui, colours, lang, online, table, now, commands);
-    if let Some(result) = &online.result {
+    // How the game ended is the game's panel's to say, in the player's language; the server's
+    // own (English) words only where the board has not ended the game the server ended (the
+    // positions differ: a desync).
+    if let Some(result) = &online.result
+        && table.to_move.is_some()
+    {
         ui.label(
             egui::RichText::new(sayf(lang, Say::ServerResult, &[("text", &result.text)])).small(),
         );
