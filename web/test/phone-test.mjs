@@ -247,6 +247,30 @@ async function checkPixels(page, label, size) {
   }
 }
 
+/**
+ * Full graphics saved in Settings: the page reads them before the game starts and draws at
+ * device pixels even under the software renderer (the menu at a phone's size, `size`).
+ */
+async function savedFullGraphics(browser, origin, size) {
+  if (!size) return;
+  const label = `${size.name} menu, full graphics saved`;
+  const context = await browser.newContext({ ...deviceOf(size), viewport: size.viewport });
+  try {
+    await context.addInitScript(() => localStorage.setItem("boardcraft/settings.ron", "(graphics: Full)"));
+    const page = await open(context, origin, {}, label);
+    await waitFor(`${label}: the menu`, waitSeconds, async () => (await attr(page, "app-state")) === "menu");
+    await waitFor(`${label}: full graphics`, waitSeconds, async () => (await attr(page, "graphics")) === "full");
+    await settled(page, label, size.viewport);
+    await checkPixels(page, label, size);
+    const pixels = await page.evaluate(() => document.getElementById("bevy").width);
+    console.log(`${label}: the canvas is ${pixels} pixels wide for ${size.viewport.width} CSS pixels`);
+  } catch (e) {
+    fail(`${label}: ${e.message}`);
+  } finally {
+    await context.close();
+  }
+}
+
 /** The device of a size: what a context is made with besides its viewport. */
 const deviceOf = ({ isMobile, hasTouch, deviceScaleFactor }) => ({ isMobile, hasTouch, deviceScaleFactor });
 const sameDevice = (a, b) => JSON.stringify(deviceOf(a)) === JSON.stringify(deviceOf(b));
@@ -596,6 +620,7 @@ async function main() {
     } else {
       for (const group of groups) await checkGroup(browser, origin, group, screens, report);
     }
+    if (!graphics) await savedFullGraphics(browser, origin, sizes.find((s) => s.deviceScaleFactor > 1));
     if (!("no-star" in args)) {
       await starScreens(browser, origin, report);
       // Taps in a browser of its own, as the touch game's (see there).
