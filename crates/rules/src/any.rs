@@ -2,8 +2,8 @@
 use std::fmt;
 
 use crate::{
-    IllegalMove, IllegalReason, NotationError, Outcome, Places, Position, Seat,
-    focus::FocusPosition, gipf::GipfPosition, race::RacePosition,
+    FamilyRules, IllegalMove, IllegalReason, NotationError, Outcome, Places, Position, Seat,
+    Variant, focus::FocusPosition, gipf::GipfPosition, race::RacePosition, text::PositionTextError,
 };
 
 // A race position holds a bit set per seat (six of them): the largest variant by far, kept
@@ -206,6 +206,53 @@ impl Position for AnyPosition {
 impl fmt::Display for AnyPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         each!(self, p => fmt::Display::fmt(p, f))
+    }
+}
+
+impl Variant {
+    /// Reads a position of this variant from its text.
+    pub fn position_from_text(&self, text: &str) -> Result<AnyPosition, PositionTextError> {
+        position_from_text(&self.rules, text)
+    }
+}
+
+/// Reads a position of a variant with these rules from its text.
+fn position_from_text(rules: &FamilyRules, text: &str) -> Result<AnyPosition, PositionTextError> {
+    Ok(match rules {
+        FamilyRules::Race(r) => AnyPosition::Race(RacePosition::from_text(r.clone(), text)?),
+        FamilyRules::Focus(r) => AnyPosition::Focus(FocusPosition::from_text(r.clone(), text)?),
+        FamilyRules::Gipf(r) => AnyPosition::Gipf(GipfPosition::from_text(r.clone(), text)?),
+    })
+}
+
+impl AnyPosition {
+    /// Where `seat`'s pieces stand, by cell name: a race game's pieces, Focus's stacks the seat
+    /// controls (its piece on top), GIPF's pieces (`o`/`O` … as the family prints them).
+    pub fn pieces_text(&self, seat: Seat) -> Vec<String> {
+        match self {
+            AnyPosition::Race(p) => p.pieces(seat).iter().map(|s| s.to_string()).collect(),
+            AnyPosition::Focus(p) => p
+                .stacks()
+                .filter(|(_, st)| st.top() == Some(seat))
+                .map(|(sq, st)| format!("{sq}:{st}"))
+                .collect(),
+            AnyPosition::Gipf(p) => crate::gipf::Spot::all()
+                .filter_map(|s| {
+                    p.piece_at(s)
+                        .filter(|pc| pc.color == seat)
+                        .map(|pc| format!("{s}:{}", pc.symbol()))
+                })
+                .collect(),
+        }
+    }
+
+    /// The position as one line of text (read back by [`Variant::position_from_text`]).
+    pub fn to_text(&self) -> String {
+        match self {
+            AnyPosition::Race(p) => p.to_text(),
+            AnyPosition::Focus(p) => p.to_text(),
+            AnyPosition::Gipf(p) => p.to_text(),
+        }
     }
 }
 

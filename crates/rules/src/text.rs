@@ -2,8 +2,8 @@
 //! shows and that decides the game's future — pieces or stacks, reserves, captures, the side
 //! to move, the ply (rules count plies: 9qum's 40-move check and 100-move count, ply caps) and
 //! GIPF's pending removal choice. Each family writes its own (see `race::text`, `focus::text`,
-//! `gipf::text` and docs/cli.md); this module is the shared entry point and the pieces of
-//! syntax they share.
+//! `gipf::text` and docs/cli.md); this module holds the pieces of syntax they share and the
+//! error, a floor below the families (the entry point for any variant is in `any`).
 //!
 //! The line is space-separated fields: `<board> <side> <ply>` and then the family's extra
 //! fields. The board lists rows (or GIPF columns) separated by `/`; in a row a digit run is
@@ -13,7 +13,7 @@
 //! afresh.
 use std::fmt;
 
-use crate::{AnyPosition, FamilyRules, Seat, Variant};
+use crate::Seat;
 
 /// Why a text is not a position of the variant: what is wrong, and where (the 1-based
 /// character column in the text, when it is one place).
@@ -44,62 +44,6 @@ impl fmt::Display for PositionTextError {
         match self.column {
             Some(c) => write!(f, "position text, column {c}: {}", self.message),
             None => write!(f, "position text: {}", self.message),
-        }
-    }
-}
-
-impl Variant {
-    /// Reads a position of this variant from its text.
-    pub fn position_from_text(&self, text: &str) -> Result<AnyPosition, PositionTextError> {
-        position_from_text(&self.rules, text)
-    }
-}
-
-/// Reads a position of a variant with these rules from its text.
-pub fn position_from_text(
-    rules: &FamilyRules,
-    text: &str,
-) -> Result<AnyPosition, PositionTextError> {
-    Ok(match rules {
-        FamilyRules::Race(r) => {
-            AnyPosition::Race(crate::race::RacePosition::from_text(r.clone(), text)?)
-        }
-        FamilyRules::Focus(r) => {
-            AnyPosition::Focus(crate::focus::FocusPosition::from_text(r.clone(), text)?)
-        }
-        FamilyRules::Gipf(r) => {
-            AnyPosition::Gipf(crate::gipf::GipfPosition::from_text(r.clone(), text)?)
-        }
-    })
-}
-
-impl AnyPosition {
-    /// Where `seat`'s pieces stand, by cell name: a race game's pieces, Focus's stacks the seat
-    /// controls (its piece on top), GIPF's pieces (`o`/`O` … as the family prints them).
-    pub fn pieces_text(&self, seat: Seat) -> Vec<String> {
-        match self {
-            AnyPosition::Race(p) => p.pieces(seat).iter().map(|s| s.to_string()).collect(),
-            AnyPosition::Focus(p) => p
-                .stacks()
-                .filter(|(_, st)| st.top() == Some(seat))
-                .map(|(sq, st)| format!("{sq}:{st}"))
-                .collect(),
-            AnyPosition::Gipf(p) => crate::gipf::Spot::all()
-                .filter_map(|s| {
-                    p.piece_at(s)
-                        .filter(|pc| pc.color == seat)
-                        .map(|pc| format!("{s}:{}", pc.symbol()))
-                })
-                .collect(),
-        }
-    }
-
-    /// The position as one line of text (read back by [`Variant::position_from_text`]).
-    pub fn to_text(&self) -> String {
-        match self {
-            AnyPosition::Race(p) => p.to_text(),
-            AnyPosition::Focus(p) => p.to_text(),
-            AnyPosition::Gipf(p) => p.to_text(),
         }
     }
 }

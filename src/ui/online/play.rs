@@ -421,7 +421,6 @@ enum Exit {
 /// turn it is (none once the game is over).
 struct Table {
     names: SeatNames,
-    /// `None` once the board has ended the game.
     to_move: Option<Seat>,
 }
 
