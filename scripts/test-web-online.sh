@@ -8,23 +8,36 @@
 # Russian; three strangers at a three-seat table, one leaving (the server's computer takes its
 # seat), to the places and rating changes (details: web/test/lobby-test.mjs).
 #
-#   scripts/test-web-online.sh            # both
-#   scripts/test-web-online.sh --lobby    # only the lobby test
+#   scripts/test-web-online.sh                # both
+#   scripts/test-web-online.sh --lobby        # only the lobby test
+#   scripts/test-web-online.sh --dist DIR     # test the `web-ci` build already in DIR (CI's,
+#                                               built once for every browser test) instead of
+#                                               building one of its own
 #
 # Needs: Debian's `chromium`, Node.js >= 18 with npm, and what scripts/build-web.sh needs.
 # Output (screenshots of both pages, console and server log, report.json):
 # $CARGO_TARGET_DIR/web-online-test/
 set -euo pipefail
 only_lobby=
-[[ ${1:-} == --lobby ]] && only_lobby=1
+dist=
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --lobby) only_lobby=1 ;;
+    --dist) dist=$2; shift ;;
+    *) echo "unknown option: $1 (see the header of $0)" >&2; exit 2 ;;
+  esac
+  shift
+done
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/boardcraft/target}
-# A folder of its own (not web/web-ci): on a machine where several checkouts share the build
-# cache, another checkout's browser test may rebuild web/web-ci at the same time.
-dist=$CARGO_TARGET_DIR/web/web-ci-online
 out=$CARGO_TARGET_DIR/web-online-test
 
-scripts/build-web.sh --ci --out "$dist"
+if [[ -z $dist ]]; then
+  # A folder of its own (not web/web-ci): on a machine where several checkouts share the build
+  # cache, another checkout's browser test may rebuild web/web-ci at the same time.
+  dist=$CARGO_TARGET_DIR/web/web-ci-online
+  scripts/build-web.sh --ci --out "$dist"
+fi
 # The build must be this checkout's (its online code), not another's sharing the cache.
 if ! grep -q "online/seats.ron" "$dist"/b/*/boardcraft_bg.wasm; then
   echo "the built game in $dist has no online play (another checkout's build?); run again" >&2

@@ -399,3 +399,109 @@ fn the_lobby_words_are_in_both_languages() {
     assert_eq!(tr(Language::English, Key::ResultAborted), "Game aborted");
     assert_eq!(tr(Language::Russian, Key::ResultAborted), "Партия прервана");
 }
+
+/// On a phone the online strip gives each seat one line: the clock, "(you)" and "· to move"
+/// stay beside the player's name (a long guest name with its rating is cut short) instead of
+/// wrapping onto lines of their own — at the phone sizes the browser test uses, in both
+/// languages.
+#[test]
+fn a_phones_online_strip_keeps_each_seat_on_one_line() {
+    use bevy_egui::egui;
+    use boardcraft::ui::online::{lobby::player_text, text::Say};
+
+    use crate::ui_harness::Screens;
+
+    let server = lobby_server();
+    for lang in Language::ALL {
+        let mut s = Screens::new("ugolki-hg-3x3", "", crate::common::humans(), lang, None);
+        s.app
+            .world_mut()
+            .write_message(boardcraft::online::OnlineCommand::SetServer(
+                server.url.clone(),
+            ));
+        let mut b = player(&server);
+        enter(&mut s.app);
+        enter(&mut b);
+        run_all(
+            &mut [&mut s.app, &mut b],
+            30.0,
+            "both in the lobby",
+            |apps| apps.iter().all(|x| welcomed(x)),
+        );
+        let to = lobby(&b).account.clone().unwrap().name;
+        s.app.world_mut().write_message(LobbyCommand::Challenge {
+            to,
+            terms: boardcraft_protocol::GameTerms {
+                variant: "ugolki-hg-3x3".into(),
+                time_control: Some(boardcraft_protocol::TimeControl::minutes(1, 0)),
+                rated: true,
+                color: boardcraft_protocol::ColorChoice::White,
+                seats: 2,
+            },
+        });
+        run_all(
+            &mut [&mut s.app, &mut b],
+            30.0,
+            "b sees the challenge",
+            |apps| {
+                lobby(apps[1])
+                    .challenges
+                    .iter()
+                    .any(|c| lobby(apps[1]).is_to_me(c))
+            },
+        );
+        let id = lobby(&b).challenges[0].id.clone();
+        b.world_mut()
+            .write_message(LobbyCommand::AcceptChallenge(id));
+        run_all(
+            &mut [&mut s.app, &mut b],
+            60.0,
+            "paired and playing",
+            |apps| {
+                apps.iter().all(|x| {
+                    online(x).stage == Stage::InGame && settled(x) && online(x).is_playing()
+                })
+            },
+        );
+        assert_eq!(online(&s.app).seat, Some(seat_of(Side::White)));
+        let names: Vec<String> = online(&s.app)
+            .players
+            .as_ref()
+            .expect("a lobby game names its players")
+            .seats
+            .iter()
+            .map(|p| player_text(lang, p))
+            .collect();
+        for (w, h) in [(360.0, 640.0), (390.0, 844.0), (844.0, 390.0)] {
+            s.resize(egui::vec2(w, h));
+            let row = |text: &str| -> Vec<f32> {
+                s.labels_containing(text)
+                    .iter()
+                    .map(|n| n.rect().center().y)
+                    .collect()
+            };
+            let (white, black) = (row(&names[0]), row(&names[1]));
+            assert_eq!(
+                (white.len(), black.len()),
+                (1, 1),
+                "{w}×{h} {lang:?}: {:?}",
+                s.texts()
+            );
+            // Neither clock runs before the first moves: both show the whole minute.
+            let clocks = row("1:00");
+            let beside = |y: f32, of: f32| (y - of).abs() < 3.0;
+            assert!(
+                clocks.iter().any(|&y| beside(y, white[0]))
+                    && clocks.iter().any(|&y| beside(y, black[0])),
+                "{w}×{h} {lang:?}: clocks at {clocks:?}, names at {white:?} and {black:?}"
+            );
+            for mark in [Say::You, Say::ToMove] {
+                let at = row(text::say(lang, mark));
+                assert!(
+                    at.len() == 1 && beside(at[0], white[0]),
+                    "{w}×{h} {lang:?}: {mark:?} at {at:?}, White's name at {white:?}"
+                );
+            }
+        }
+    }
+}

@@ -33,6 +33,10 @@ use crate::common::STEP;
 /// layout the screens plan and the screen egui gets agree.
 pub const SCREEN: egui::Vec2 = egui::vec2(1280.0, 800.0);
 
+/// The screen's size in egui points for the frames to come (a test may make it a phone's).
+#[derive(Resource, Clone, Copy)]
+struct ScreenSize(egui::Vec2);
+
 /// The headless app with its screens, their AccessKit tree after the last frame and the
 /// input waiting for the next one.
 pub struct Screens {
@@ -63,6 +67,7 @@ fn ui_plugins(app: &mut App) {
         boardcraft::ui::plugin,
         boardcraft::ui::online::plugin,
     ))
+    .insert_resource(ScreenSize(SCREEN))
     .add_systems(
         PreUpdate,
         fixed_screen
@@ -72,9 +77,12 @@ fn ui_plugins(app: &mut App) {
 }
 
 /// bevy_egui takes the screen from the camera's window; there is none, so the screen is set.
-fn fixed_screen(mut inputs: Query<&mut EguiInput, With<PrimaryEguiContext>>) {
+fn fixed_screen(
+    size: Res<ScreenSize>,
+    mut inputs: Query<&mut EguiInput, With<PrimaryEguiContext>>,
+) {
     for mut input in &mut inputs {
-        input.screen_rect = Some(egui::Rect::from_min_size(egui::Pos2::ZERO, SCREEN));
+        input.screen_rect = Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size.0));
     }
 }
 
@@ -129,6 +137,27 @@ impl Screens {
         });
         screens.frames(3);
         screens
+    }
+
+    /// Makes the screen `size` points (a phone's, say): egui's screen and the layout the
+    /// screens plan for, from the next frame on (three frames are drawn).
+    pub fn resize(&mut self, size: egui::Vec2) {
+        self.app.insert_resource(ScreenSize(size));
+        self.app
+            .insert_resource(boardcraft::ui::layout::Layout::of(Vec2::new(
+                size.x, size.y,
+            )));
+        self.frames(3);
+    }
+
+    /// Every label whose words contain `part`.
+    pub fn labels_containing(&self, part: &str) -> Vec<Node<'_>> {
+        let part = part.to_owned();
+        self.root()
+            .query_all_by(move |n| {
+                n.role() == Role::Label && words(n).is_some_and(|w| w.contains(&part))
+            })
+            .collect()
     }
 
     /// One frame: the input queued by clicks goes to egui, the app updates, the screens'

@@ -574,56 +574,79 @@ fn seat_row(
         )
         .on_hover_text(&name);
     };
-    let player = |ui: &mut egui::Ui| {
-        let mut player =
-            egui::RichText::new(who(lang, online, table, seat)).color(colours.accent());
-        if mine {
-            player = player.strong();
+    let player_name = who(lang, online, table, seat);
+    let mut player = egui::RichText::new(&player_name).color(colours.accent());
+    if mine {
+        player = player.strong();
+    }
+    // After the player, in reading order: the clock (the running one bright), the short marks
+    // (each kept whole on one line) and, when it is news, the seat's state.
+    let mut after: Vec<egui::Label> = Vec::new();
+    if let Some(ms) = online.remaining_ms(seat, now) {
+        let mut text = egui::RichText::new(clock_text(ms)).monospace().size(17.0);
+        if online.running() == Some(seat) {
+            text = text.strong().color(colours.accent());
         }
-        ui.add(egui::Label::new(player).wrap())
-            .on_hover_text(&state);
-    };
-    let rest = |ui: &mut egui::Ui| {
-        if let Some(ms) = online.remaining_ms(seat, now) {
-            let mut text = egui::RichText::new(clock_text(ms)).monospace().size(17.0);
-            if online.running() == Some(seat) {
-                text = text.strong().color(colours.accent());
-            }
-            ui.label(text);
-        }
-        // Short marks, each kept on one line (a wrapped line moves them whole).
-        let mark = |ui: &mut egui::Ui, text: egui::RichText| {
-            ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend));
-        };
-        if mine {
-            mark(ui, egui::RichText::new(say(lang, Say::You)));
-        }
-        if table.to_move == Some(rules_seat) && online.result.is_none() {
-            mark(ui, egui::RichText::new(say(lang, Say::ToMove)).strong());
-        }
-        // The players' presence is news only when they are away (an invite game without
-        // names says it always: it is who the seat is).
-        if !here || online.players.is_none() {
-            ui.colored_label(colour, &state);
-        }
-    };
+        after.push(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend));
+    }
+    if mine {
+        after.push(
+            egui::Label::new(egui::RichText::new(say(lang, Say::You)))
+                .wrap_mode(egui::TextWrapMode::Extend),
+        );
+    }
+    if table.to_move == Some(rules_seat) && online.result.is_none() {
+        after.push(
+            egui::Label::new(egui::RichText::new(say(lang, Say::ToMove)).strong())
+                .wrap_mode(egui::TextWrapMode::Extend),
+        );
+    }
+    // The players' presence is news only when they are away (an invite game without names
+    // says it always: it is who the seat is).
+    let state_shown = !here || online.players.is_none();
+    let state_label = || egui::Label::new(egui::RichText::new(&state).color(colour));
     if compact {
-        // A phone's strip: one line per seat, as wide as the screen.
-        ui.horizontal_wrapped(|ui| {
+        // A phone's strip: one line per seat, as wide as the screen. The clock and the marks
+        // keep their places at the right and the name takes the room left, cut short with
+        // "…" (whole on hover), so that none of them is pushed onto a line of its own. A
+        // seat's presence stays in its line; its absence, news that may run long, gets a
+        // line of its own under it.
+        let away = state_shown && !here;
+        ui.horizontal(|ui| {
             chip(ui);
-            player(ui);
-            rest(ui);
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if state_shown && !away {
+                    ui.add(state_label().wrap_mode(egui::TextWrapMode::Extend));
+                }
+                for label in after.into_iter().rev() {
+                    ui.add(label);
+                }
+                ui.add(egui::Label::new(player).truncate())
+                    .on_hover_text(format!("{player_name}\n{state}"));
+            });
         });
+        if away {
+            ui.horizontal_wrapped(|ui| {
+                ui.add_space(size + ui.spacing().item_spacing.x);
+                ui.add(state_label());
+            });
+        }
     } else {
         // The narrow column: the chip and the player, then the clock and the seat's state
         // under the name.
         ui.horizontal(|ui| {
             chip(ui);
-            player(ui);
+            ui.add(egui::Label::new(player).wrap())
+                .on_hover_text(&state);
         });
         ui.horizontal_wrapped(|ui| {
             ui.add_space(size + ui.spacing().item_spacing.x);
-            rest(ui);
+            for label in after {
+                ui.add(label);
+            }
+            if state_shown {
+                ui.add(state_label());
+            }
         });
     }
 }
