@@ -400,12 +400,12 @@ fn the_lobby_words_are_in_both_languages() {
     assert_eq!(tr(Language::Russian, Key::ResultAborted), "Партия прервана");
 }
 
-/// On a phone the online strip gives each seat one line: the clock, "(you)" and "· to move"
-/// stay beside the player's name (a long guest name with its rating is cut short) instead of
-/// wrapping onto lines of their own — at the phone sizes the browser test uses, in both
-/// languages.
+/// On a phone the online strip keeps the clock, "(you)" and "· to move" on the first line of
+/// the seat's row, beside the player's name (a long guest name with its rating wraps under
+/// itself, never cut short), instead of on lines of their own — at the phone sizes the browser
+/// test uses, in both languages.
 #[test]
-fn a_phones_online_strip_keeps_each_seat_on_one_line() {
+fn a_phones_online_strip_keeps_the_clock_and_marks_beside_the_name() {
     use bevy_egui::egui;
     use boardcraft::ui::online::{lobby::player_text, text::Say};
 
@@ -474,10 +474,11 @@ fn a_phones_online_strip_keeps_each_seat_on_one_line() {
             .collect();
         for (w, h) in [(360.0, 640.0), (390.0, 844.0), (844.0, 390.0)] {
             s.resize(egui::vec2(w, h));
+            // Where each label's first line starts (its top).
             let row = |text: &str| -> Vec<f32> {
                 s.labels_containing(text)
                     .iter()
-                    .map(|n| n.rect().center().y)
+                    .map(|n| n.rect().top())
                     .collect()
             };
             let (white, black) = (row(&names[0]), row(&names[1]));

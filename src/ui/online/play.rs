@@ -574,8 +574,7 @@ fn seat_row(
         )
         .on_hover_text(&name);
     };
-    let player_name = who(lang, online, table, seat);
-    let mut player = egui::RichText::new(&player_name).color(colours.accent());
+    let mut player = egui::RichText::new(who(lang, online, table, seat)).color(colours.accent());
     if mine {
         player = player.strong();
     }
@@ -606,23 +605,26 @@ fn seat_row(
     let state_shown = !here || online.players.is_none();
     let state_label = || egui::Label::new(egui::RichText::new(&state).color(colour));
     if compact {
-        // A phone's strip: one line per seat, as wide as the screen. The clock and the marks
-        // keep their places at the right and the name takes the room left, cut short with
-        // "…" (whole on hover), so that none of them is pushed onto a line of its own. A
-        // seat's presence stays in its line; its absence, news that may run long, gets a
-        // line of its own under it.
+        // A phone's strip: a row per seat, as wide as the screen. The clock and the marks keep
+        // their places at the right of the row's first line and the name takes the room left,
+        // wrapping under itself when it is long (a guest's name and rating), so that none of
+        // them is pushed onto a line of its own and nothing is cut short. A seat's presence
+        // stays in its row; its absence, news that may run long, gets a line of its own.
         let away = state_shown && !here;
-        ui.horizontal(|ui| {
+        ui.horizontal_top(|ui| {
             chip(ui);
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Min), |ui| {
                 if state_shown && !away {
                     ui.add(state_label().wrap_mode(egui::TextWrapMode::Extend));
                 }
                 for label in after.into_iter().rev() {
                     ui.add(label);
                 }
-                ui.add(egui::Label::new(player).truncate())
-                    .on_hover_text(format!("{player_name}\n{state}"));
+                // The room left of the marks, filled from the chip's side.
+                ui.with_layout(egui::Layout::left_to_right(egui::Align::Min), |ui| {
+                    ui.add(egui::Label::new(player).wrap())
+                        .on_hover_text(&state);
+                });
             });
         });
         if away {
