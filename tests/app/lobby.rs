@@ -175,13 +175,8 @@ fn mover<'a>(a: &'a mut App, b: &'a mut App) -> &'a mut App {
 #[test]
 fn two_strangers_are_paired_play_and_see_their_ratings_change_and_the_game_archived() {
     let server = lobby_server();
-    let mut a = player(&server);
-    let mut b = player(&server);
-    enter(&mut a);
-    enter(&mut b);
-    run_all(&mut [&mut a, &mut b], 30.0, "both in the lobby", |apps| {
-        apps.iter().all(|x| welcomed(x))
-    });
+    let (mut a, mut b) = (player(&server), player(&server));
+    both_in_the_lobby(&mut a, &mut b);
     let pool = lobby(&a)
         .pools
         .iter()
@@ -313,18 +308,19 @@ fn two_strangers_are_paired_play_and_see_their_ratings_change_and_the_game_archi
     );
 }
 
-#[test]
-fn a_lobby_game_resigned_at_once_is_aborted_and_unrated() {
-    let server = lobby_server();
-    let mut a = player(&server);
-    let mut b = player(&server);
-    enter(&mut a);
-    enter(&mut b);
-    run_all(&mut [&mut a, &mut b], 30.0, "both in the lobby", |apps| {
+/// Both apps enter the lobby and are welcomed there (signed in as guests).
+fn both_in_the_lobby(a: &mut App, b: &mut App) {
+    enter(a);
+    enter(b);
+    run_all(&mut [a, b], 30.0, "both in the lobby", |apps| {
         apps.iter().all(|x| welcomed(x))
     });
-    // A challenge by name this time: b accepts it.
-    let to = lobby(&b).account.clone().unwrap().name;
+}
+
+/// `a` challenges `b` by name (Ugolki 3×3, one minute, rated, `a` White), `b` accepts, and both
+/// play the game.
+fn challenge_accepted(a: &mut App, b: &mut App) {
+    let to = lobby(b).account.clone().unwrap().name;
     a.world_mut().write_message(LobbyCommand::Challenge {
         to,
         terms: boardcraft_protocol::GameTerms {
@@ -336,7 +332,7 @@ fn a_lobby_game_resigned_at_once_is_aborted_and_unrated() {
         },
     });
     run_all(
-        &mut [&mut a, &mut b],
+        &mut [&mut *a, &mut *b],
         30.0,
         "b sees the challenge",
         |apps| {
@@ -346,13 +342,27 @@ fn a_lobby_game_resigned_at_once_is_aborted_and_unrated() {
                 .any(|c| lobby(apps[1]).is_to_me(c))
         },
     );
-    let id = lobby(&b).challenges[0].id.clone();
+    let id = lobby(b).challenges[0].id.clone();
     b.world_mut()
         .write_message(LobbyCommand::AcceptChallenge(id));
-    run_all(&mut [&mut a, &mut b], 60.0, "paired and playing", |apps| {
-        apps.iter()
-            .all(|x| online(x).stage == Stage::InGame && settled(x) && online(x).is_playing())
-    });
+    run_all(
+        &mut [&mut *a, &mut *b],
+        60.0,
+        "paired and playing",
+        |apps| {
+            apps.iter()
+                .all(|x| online(x).stage == Stage::InGame && settled(x) && online(x).is_playing())
+        },
+    );
+}
+
+#[test]
+fn a_lobby_game_resigned_at_once_is_aborted_and_unrated() {
+    let server = lobby_server();
+    let (mut a, mut b) = (player(&server), player(&server));
+    both_in_the_lobby(&mut a, &mut b);
+    // A challenge by name this time: b accepts it.
+    challenge_accepted(&mut a, &mut b);
     assert_eq!(online(&a).seat, Some(seat_of(Side::White)));
     // White resigns before any move: too early to count.
     a.world_mut().write_message(ResignRequested {
@@ -420,49 +430,8 @@ fn a_phones_online_strip_keeps_the_clock_and_marks_beside_the_name() {
                 server.url.clone(),
             ));
         let mut b = player(&server);
-        enter(&mut s.app);
-        enter(&mut b);
-        run_all(
-            &mut [&mut s.app, &mut b],
-            30.0,
-            "both in the lobby",
-            |apps| apps.iter().all(|x| welcomed(x)),
-        );
-        let to = lobby(&b).account.clone().unwrap().name;
-        s.app.world_mut().write_message(LobbyCommand::Challenge {
-            to,
-            terms: boardcraft_protocol::GameTerms {
-                variant: "ugolki-hg-3x3".into(),
-                time_control: Some(boardcraft_protocol::TimeControl::minutes(1, 0)),
-                rated: true,
-                color: boardcraft_protocol::ColorChoice::White,
-                seats: 2,
-            },
-        });
-        run_all(
-            &mut [&mut s.app, &mut b],
-            30.0,
-            "b sees the challenge",
-            |apps| {
-                lobby(apps[1])
-                    .challenges
-                    .iter()
-                    .any(|c| lobby(apps[1]).is_to_me(c))
-            },
-        );
-        let id = lobby(&b).challenges[0].id.clone();
-        b.world_mut()
-            .write_message(LobbyCommand::AcceptChallenge(id));
-        run_all(
-            &mut [&mut s.app, &mut b],
-            60.0,
-            "paired and playing",
-            |apps| {
-                apps.iter().all(|x| {
-                    online(x).stage == Stage::InGame && settled(x) && online(x).is_playing()
-                })
-            },
-        );
+        both_in_the_lobby(&mut s.app, &mut b);
+        challenge_accepted(&mut s.app, &mut b);
         assert_eq!(online(&s.app).seat, Some(seat_of(Side::White)));
         let names: Vec<String> = online(&s.app)
             .players
