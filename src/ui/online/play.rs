@@ -610,11 +610,10 @@ fn seat_row(
         // wrapping under itself when it is long (a guest's name and rating), so that none of
         // them is pushed onto a line of its own and nothing is cut short. A seat's presence
         // stays in its row; its absence, news that may run long, gets a line of its own.
-        let away = state_shown && !here;
         ui.horizontal_top(|ui| {
             chip(ui);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Min), |ui| {
-                if state_shown && !away {
+                if state_shown && here {
                     ui.add(state_label().wrap_mode(egui::TextWrapMode::Extend));
                 }
                 for label in after.into_iter().rev() {
@@ -627,7 +626,7 @@ fn seat_row(
                 });
             });
         });
-        if away {
+        if !here {
             ui.horizontal_wrapped(|ui| {
                 ui.add_space(size + ui.spacing().item_spacing.x);
                 ui.add(state_label());
