@@ -495,3 +495,59 @@ fn partners_need_an_even_table_of_four_or_more() {
         .to_string();
     assert!(err.contains("partners"), "{err}");
 }
+
+/// The cell-index view that evaluations read (`cell_index`, `piece_set`, `home_set`,
+/// `target_set`) says the same as the square view, on every board and at every table.
+#[test]
+fn the_cell_index_sets_agree_with_the_squares() {
+    use boardcraft_rules::race::bitboard::Bits;
+    for (name, players) in [
+        ("chinese-checkers", 2),
+        ("chinese-checkers", 3),
+        ("chinese-checkers", 6),
+        ("halma-16", 4),
+        ("ugolki-9qum", 2),
+        ("grasshopper", 2),
+    ] {
+        let v = table(name, players);
+        let r = rules(&v);
+        let squares = |set: boardcraft_rules::race::bitboard::Wide| -> Vec<Square> {
+            let mut s: Vec<Square> = set.iter().map(|i| r.cell_square(i)).collect();
+            s.sort_by_key(|q| (q.rank(), q.file()));
+            s
+        };
+        for &s in r.cells() {
+            let i = r.cell_index(s).expect("a cell of the board");
+            assert!(i < r.cell_index_bound());
+            assert_eq!(r.cell_square(i), s, "{name}");
+        }
+        let off = (0..r.height())
+            .flat_map(|rank| (0..r.width()).map(move |file| Square::new(file, rank).unwrap()))
+            .find(|&s| !r.on_board(s));
+        if let Some(off) = off {
+            assert_eq!(r.cell_index(off), None, "{name}: {off}");
+        }
+        // A position some moves in, so that pieces stand away from their homes.
+        let mut pos = RacePosition::new(r.clone());
+        let mut moves = Vec::new();
+        for k in 0..40 {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[(k * 7) % moves.len()];
+            pos.play(&mv).unwrap();
+        }
+        for seat in r.seats() {
+            let mut camp = r.camp(seat).to_vec();
+            camp.sort_by_key(|q| (q.rank(), q.file()));
+            assert_eq!(squares(r.home_set(seat)), camp, "{name}");
+            let mut target = r.target(seat).to_vec();
+            target.sort_by_key(|q| (q.rank(), q.file()));
+            assert_eq!(squares(r.target_set(seat)), target, "{name}");
+            let mut pieces = pos.pieces(seat);
+            pieces.sort_by_key(|q| (q.rank(), q.file()));
+            assert_eq!(squares(pos.piece_set(seat)), pieces, "{name} {players}");
+        }
+    }
+}

@@ -25,7 +25,10 @@ use std::{
 
 use boardcraft_rules::{
     Position, Seat,
-    race::{Directions, RaceMove, RacePosition, RaceRules, Square, WinRule},
+    race::{
+        RaceMove, RacePosition, RaceRules, Square, WinRule,
+        bitboard::{Bits, Wide},
+    },
 };
 
 use super::Evaluate;
@@ -47,18 +50,26 @@ const BLOCKED_LEAD_DIVISOR: i32 = 4;
 /// stragglers of the end game; early on the camp is full and the check would only cost time).
 const STRAGGLERS: usize = 3;
 
-/// What the evaluation needs to know about a rule set, computed once per rule set.
+/// What the evaluation needs to know about a rule set, computed once per rule set. The
+/// per-cell tables are indexed by the rules' cell index (a piece set's bits), so the
+/// evaluation reads a piece's distances with two loads instead of measuring them.
 struct Geometry {
     rules: Weak<RaceRules>,
-    metric: Directions,
-    /// The deepest square of each seat's target (farthest from its home).
-    corner: Vec<Square>,
-    /// Each target square with its distance to the corner, nearest first, per seat.
-    target: Vec<Vec<(Square, i32)>>,
-    /// For each square of the board's box (`rank * width + file`), its distance to the
-    /// nearest square of each seat's target: a piece must cover at least that much, whatever
-    /// square it ends on.
-    to_target: Vec<Vec<i32>>,
+    /// Cell indices run below this.
+    cells: usize,
+    /// Per seat (`seat * cells + cell`): the distance of a cell to the deepest square of the
+    /// seat's target (the one farthest from its home), and to the nearest square of the
+    /// target: a piece must cover at least the latter, whatever square it ends on.
+    corner: Vec<i32>,
+    to_target: Vec<i32>,
+    /// The corner distances again by box square (`seat * box + rank * width + file`), for the
+    /// move-ordering hint, which is given squares.
+    corner_of_square: Vec<i32>,
+    box_squares: usize,
+    /// Each target cell with its distance to the corner, nearest first, per seat.
+    target: Vec<Vec<(usize, i32)>>,
+    /// Each seat's home as a set of cell indices.
+    homes: Vec<Wide>,
     width: usize,
 }
 
@@ -88,7 +99,7 @@ fn with_geometry<R>(rules: &Arc<RaceRules>, f: impl FnOnce(&Geometry) -> R) -> R
 impl Geometry {
     fn new(rules: &Arc<RaceRules>) -> Geometry {
         let metric = rules.directions();
-        let corner: Vec<Square> = rules
+        let corners: Vec<Square> = rules
             .seats()
             .map(|c| {
                 // The target square with the largest total distance from the side's home camp.
@@ -100,49 +111,67 @@ impl Geometry {
                     .expect("camps are not empty")
             })
             .collect();
+        let cells = rules.cell_index_bound();
+        let (width, height) = (usize::from(rules.width()), usize::from(rules.height()));
+        let box_squares = width * height;
+        let seats = rules.seat_count();
+        let (mut corner, mut to_target) = (vec![0; seats * cells], vec![0; seats * cells]);
+        let mut corner_of_square = vec![0; seats * box_squares];
+        for c in rules.seats() {
+            let target = rules.target(c);
+            let nearest = |s: Square| {
+                target
+                    .iter()
+                    .map(|&t| metric.distance(s, t))
+                    .min()
+                    .expect("camps are not empty")
+            };
+            for &s in rules.cells() {
+                let i = rules.cell_index(s).expect("a cell of the board");
+                corner[c.index() * cells + i] = metric.distance(s, corners[c.index()]);
+                to_target[c.index() * cells + i] = nearest(s);
+            }
+            for rank in 0..height {
+                for file in 0..width {
+                    let s = Square::new(file as u8, rank as u8).expect("a square of the box");
+                    corner_of_square[c.index() * box_squares + rank * width + file] =
+                        metric.distance(s, corners[c.index()]);
+                }
+            }
+        }
         let target = rules
             .seats()
             .map(|c| {
-                let mut t: Vec<(Square, i32)> = rules
+                let mut t: Vec<(usize, i32)> = rules
                     .target(c)
                     .iter()
-                    .map(|&s| (s, metric.distance(s, corner[c.index()])))
+                    .map(|&s| {
+                        let i = rules.cell_index(s).expect("camps are on the board");
+                        (i, corner[c.index() * cells + i])
+                    })
                     .collect();
                 t.sort_by_key(|&(_, d)| d);
                 t
             })
             .collect();
-        let (width, height) = (rules.width(), rules.height());
-        let to_target = rules
-            .seats()
-            .map(|c| {
-                let target = rules.target(c);
-                (0..height)
-                    .flat_map(|rank| (0..width).map(move |file| (file, rank)))
-                    .map(|(file, rank)| {
-                        let s = Square::new(file, rank).expect("a square of the board");
-                        target
-                            .iter()
-                            .map(|&t| metric.distance(s, t))
-                            .min()
-                            .expect("camps are not empty")
-                    })
-                    .collect()
-            })
-            .collect();
         Geometry {
             rules: Arc::downgrade(rules),
-            metric,
+            cells,
             corner,
-            target,
             to_target,
-            width: usize::from(width),
+            corner_of_square,
+            box_squares,
+            target,
+            homes: rules.seats().map(|c| rules.home_set(c)).collect(),
+            width,
         }
     }
 
-    /// How far `s` is from the nearest square of `side`'s target.
-    fn to_target(&self, side: Seat, s: Square) -> i32 {
-        self.to_target[side.index()][usize::from(s.rank()) * self.width + usize::from(s.file())]
+    /// How far `s` is from `side`'s target corner.
+    fn corner_distance(&self, side: Seat, s: Square) -> i32 {
+        self.corner_of_square[side.index() * self.box_squares
+            + usize::from(s.rank()) * self.width
+            + usize::from(s.file())]
     }
 }
 
@@ -202,40 +231,46 @@ impl WalledIn for RacePosition {
 fn seat_values(
     pos: &RacePosition,
     g: &Geometry,
-    buf: &mut [(i32, i32)],
+    buf: &mut [u32],
     slots: &mut [i32],
 ) -> [i32; Seat::MAX] {
     let rules = pos.rules();
     let ply = pos.ply();
+    // The target squares still to fill. Under the anti-blocking rule a square another seat
+    // holds counts as filled, except while that seat still has most of its pieces at home
+    // there (its own start, which it is about to leave: counting those would leave almost
+    // nothing to race for at the start of a game where targets are homes). A seat that has
+    // finished never moves again: its pieces left at home fill one's target for good.
+    let mut held = Wide::EMPTY;
+    if rules.win() != WinRule::FillWithOwn {
+        for o in rules.seats() {
+            let theirs = pos.piece_set(o);
+            let home = g.homes[o.index()];
+            if (theirs & home).count() as usize <= STRAGGLERS || pos.has_finished(o) {
+                held |= theirs;
+            } else {
+                held |= theirs & !home;
+            }
+        }
+    }
     let mut side = [0i32; Seat::MAX];
     for c in rules.seats() {
-        let corner = g.corner[c.index()];
+        let base = c.index() * g.cells;
         // Distances of the pieces to the corner, nearest first, each with its distance to
-        // the nearest target square (camps hold at most half of a 16×16 board).
+        // the nearest target square, packed in one key that sorts as the pair.
+        let pieces = pos.piece_set(c);
         let mut n = 0;
-        for p in pos.piece_squares(c).take(buf.len()) {
-            buf[n] = (g.metric.distance(p, corner), g.to_target(c, p));
+        for i in pieces.iter().take(buf.len()) {
+            buf[n] = (g.corner[base + i] as u32) << 16 | g.to_target[base + i] as u32;
             n += 1;
         }
         let mine = &mut buf[..n];
         mine.sort_unstable();
-        // The target squares still to fill, deepest first. Under the anti-blocking rule a
-        // square another seat holds counts as filled, except while that seat still has most
-        // of its pieces at home there (its own start, which it is about to leave: counting
-        // those would leave almost nothing to race for at the start of a game where targets
-        // are homes). A seat that has finished never moves again: its pieces left at home
-        // fill one's target for good.
+        // The target squares still to fill, deepest first.
+        let theirs = held & !pieces;
         let mut k = 0;
-        for &(s, d) in &g.target[c.index()] {
-            let held = match pos.piece_at(s) {
-                Some(o) if o != c => {
-                    !rules.in_camp(o, s)
-                        || pos.count_at_home(o) as usize <= STRAGGLERS
-                        || pos.has_finished(o)
-                }
-                _ => false,
-            };
-            if k < slots.len() && (rules.win() == WinRule::FillWithOwn || !held) {
+        for &(i, d) in &g.target[c.index()] {
+            if k < slots.len() && !theirs.has(i) {
                 slots[k] = d;
                 k += 1;
             }
@@ -243,7 +278,8 @@ fn seat_values(
         let needed = k.max(1).min(n.max(1));
         let mut work = 0;
         let mut worst = 0;
-        for (&(d, outside), slot) in mine.iter().zip(&slots[..k]).take(needed) {
+        for (&key, slot) in mine.iter().zip(&slots[..k]).take(needed) {
+            let (d, outside) = ((key >> 16) as i32, (key & 0xffff) as i32);
             // Both are lower bounds of the piece's way to its slot: the corner distance
             // alone would rate a piece beside the camp (a4 for a8's camp) as good as one
             // in it at the same distance from the corner.
@@ -256,10 +292,7 @@ fn seat_values(
         if let Some(check) = rules.home_clear_ply()
             && ply < check
         {
-            let at_home = pos
-                .piece_squares(c)
-                .filter(|&p| rules.in_camp(c, p))
-                .count() as i32;
+            let at_home = (pieces & g.homes[c.index()]).count() as i32;
             let left = (check - ply) as i32;
             value -= at_home * (HOME_BASE + HOME_URGENCY * (30 - left).max(0));
         }
@@ -318,9 +351,9 @@ fn values(pos: &RacePosition) -> [i32; Seat::MAX] {
             // Camps of up to 32 squares (every shipped variant) use small stack buffers.
             let size = this.rules().pieces_per_side();
             if size <= 32 {
-                seat_values(this, g, &mut [(0, 0); 32], &mut [0; 32])
+                seat_values(this, g, &mut [0; 32], &mut [0; 32])
             } else {
-                seat_values(this, g, &mut vec![(0, 0); size], &mut vec![0; size])
+                seat_values(this, g, &mut vec![0; size], &mut vec![0; size])
             }
         })
     }
@@ -353,8 +386,7 @@ impl Evaluate for RacePosition {
 
     fn order_hint_of(&self, seat: Seat, mv: &RaceMove) -> i32 {
         with_geometry(self.rules(), |g| {
-            let corner = g.corner[seat.index()];
-            g.metric.distance(mv.from(), corner) - g.metric.distance(mv.to(), corner)
+            g.corner_distance(seat, mv.from()) - g.corner_distance(seat, mv.to())
         }) * 32
     }
 }

@@ -375,6 +375,11 @@ impl RacePosition {
         self.piece_squares(side).collect()
     }
 
+    /// `side`'s pieces as a set of cell indices (see [`RaceRules::cell_index`]).
+    pub fn piece_set(&self, side: Seat) -> Wide {
+        self.pieces[side.index()]
+    }
+
     /// The squares of `side`'s pieces, in bit order, without allocating (for evaluation).
     pub fn piece_squares(&self, side: Seat) -> impl Iterator<Item = Square> + '_ {
         self.pieces[side.index()]

@@ -1256,6 +1256,34 @@ impl RaceRules {
             && self.board_bits.has(raw - base)
     }
 
+    /// The cell index of an on-board square: its bit in the sets of [`RaceRules::home_set`],
+    /// [`RaceRules::target_set`] and [`super::RacePosition::piece_set`]. Evaluations index
+    /// their per-cell tables by it instead of looking squares up one by one.
+    pub fn cell_index(&self, s: Square) -> Option<usize> {
+        self.on_board(s).then(|| self.index(s))
+    }
+
+    /// Cell indices run below this (some below it may be off the board: see
+    /// [`RaceRules::cell_index`]).
+    pub fn cell_index_bound(&self) -> usize {
+        self.index_squares.len()
+    }
+
+    /// The square of a cell index taken from a set's bits.
+    pub fn cell_square(&self, index: usize) -> Square {
+        self.square(index)
+    }
+
+    /// `side`'s home camp as a set of cell indices.
+    pub fn home_set(&self, side: Seat) -> Wide {
+        self.homes[side.index()]
+    }
+
+    /// `side`'s target as a set of cell indices.
+    pub fn target_set(&self, side: Seat) -> Wide {
+        self.targets[side.index()]
+    }
+
     /// `s` is in `side`'s home camp.
     pub fn in_camp(&self, side: Seat, s: Square) -> bool {
         self.on_board(s) && self.homes[side.index()].has(self.index(s))
