@@ -50,27 +50,27 @@ const BLOCKED_LEAD_DIVISOR: i32 = 4;
 /// stragglers of the end game; early on the camp is full and the check would only cost time).
 const STRAGGLERS: usize = 3;
 
-/// What the evaluation needs to know about a rule set, computed once per rule set. The
-/// per-cell tables are indexed by the rules' cell index (a piece set's bits), so the
-/// evaluation reads a piece's distances with two loads instead of measuring them.
+/// What the evaluation needs to know about a rule set, computed once per rule set. Its
+/// distance tables are read by box square (`rank * width + file`); a piece set's bits (the
+/// rules' cell indices) are mapped to box squares by `box_of_cell`, so the evaluation reads a
+/// piece's distances with a few loads instead of measuring them.
 struct Geometry {
     rules: Weak<RaceRules>,
-    /// Cell indices run below this.
-    cells: usize,
-    /// Per seat (`seat * cells + cell`): the distance of a cell to the deepest square of the
-    /// seat's target (the one farthest from its home), and to the nearest square of the
+    /// The box square of each cell index.
+    box_of_cell: Vec<usize>,
+    /// Squares in the box (`width * height`): the stride of the per-seat tables.
+    box_squares: usize,
+    width: usize,
+    /// Per seat (`seat * box_squares + square`): the distance of a square to the deepest square
+    /// of the seat's target (the one farthest from its home), and to the nearest square of the
     /// target: a piece must cover at least the latter, whatever square it ends on.
     corner: Vec<i32>,
     to_target: Vec<i32>,
-    /// The corner distances again by box square (`seat * box + rank * width + file`), for the
-    /// move-ordering hint, which is given squares.
-    corner_of_square: Vec<i32>,
-    box_squares: usize,
-    /// Each target cell with its distance to the corner, nearest first, per seat.
+    /// Each target cell (by cell index) with its distance to the corner, nearest first, per
+    /// seat.
     target: Vec<Vec<(usize, i32)>>,
     /// Each seat's home as a set of cell indices.
     homes: Vec<Wide>,
-    width: usize,
 }
 
 thread_local! {
@@ -111,31 +111,27 @@ impl Geometry {
                     .expect("camps are not empty")
             })
             .collect();
-        let cells = rules.cell_index_bound();
         let (width, height) = (usize::from(rules.width()), usize::from(rules.height()));
         let box_squares = width * height;
-        let seats = rules.seat_count();
-        let (mut corner, mut to_target) = (vec![0; seats * cells], vec![0; seats * cells]);
-        let mut corner_of_square = vec![0; seats * box_squares];
+        let box_of = |s: Square| usize::from(s.rank()) * width + usize::from(s.file());
+        let mut box_of_cell = vec![0; rules.cell_index_bound()];
+        for &s in rules.cells() {
+            box_of_cell[rules.cell_index(s).expect("a cell of the board")] = box_of(s);
+        }
+        let (mut corner, mut to_target) = (Vec::new(), Vec::new());
         for c in rules.seats() {
             let target = rules.target(c);
-            let nearest = |s: Square| {
-                target
-                    .iter()
-                    .map(|&t| metric.distance(s, t))
-                    .min()
-                    .expect("camps are not empty")
-            };
-            for &s in rules.cells() {
-                let i = rules.cell_index(s).expect("a cell of the board");
-                corner[c.index() * cells + i] = metric.distance(s, corners[c.index()]);
-                to_target[c.index() * cells + i] = nearest(s);
-            }
             for rank in 0..height {
                 for file in 0..width {
                     let s = Square::new(file as u8, rank as u8).expect("a square of the box");
-                    corner_of_square[c.index() * box_squares + rank * width + file] =
-                        metric.distance(s, corners[c.index()]);
+                    corner.push(metric.distance(s, corners[c.index()]));
+                    to_target.push(
+                        target
+                            .iter()
+                            .map(|&t| metric.distance(s, t))
+                            .min()
+                            .expect("camps are not empty"),
+                    );
                 }
             }
         }
@@ -147,7 +143,7 @@ impl Geometry {
                     .iter()
                     .map(|&s| {
                         let i = rules.cell_index(s).expect("camps are on the board");
-                        (i, corner[c.index() * cells + i])
+                        (i, corner[c.index() * box_squares + box_of(s)])
                     })
                     .collect();
                 t.sort_by_key(|&(_, d)| d);
@@ -156,20 +152,19 @@ impl Geometry {
             .collect();
         Geometry {
             rules: Arc::downgrade(rules),
-            cells,
+            box_of_cell,
+            box_squares,
+            width,
             corner,
             to_target,
-            corner_of_square,
-            box_squares,
             target,
             homes: rules.seats().map(|c| rules.home_set(c)).collect(),
-            width,
         }
     }
 
     /// How far `s` is from `side`'s target corner.
     fn corner_distance(&self, side: Seat, s: Square) -> i32 {
-        self.corner_of_square[side.index() * self.box_squares
+        self.corner[side.index() * self.box_squares
             + usize::from(s.rank()) * self.width
             + usize::from(s.file())]
     }
@@ -255,13 +250,14 @@ fn seat_values(
     }
     let mut side = [0i32; Seat::MAX];
     for c in rules.seats() {
-        let base = c.index() * g.cells;
+        let base = c.index() * g.box_squares;
         // Distances of the pieces to the corner, nearest first, each with its distance to
         // the nearest target square, packed in one key that sorts as the pair.
         let pieces = pos.piece_set(c);
         let mut n = 0;
         for i in pieces.iter().take(buf.len()) {
-            buf[n] = (g.corner[base + i] as u32) << 16 | g.to_target[base + i] as u32;
+            let at = base + g.box_of_cell[i];
+            buf[n] = (g.corner[at] as u32) << 16 | g.to_target[at] as u32;
             n += 1;
         }
         let mine = &mut buf[..n];

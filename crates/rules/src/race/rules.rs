@@ -1256,8 +1256,8 @@ impl RaceRules {
             && self.board_bits.has(raw - base)
     }
 
-    /// The cell index of an on-board square: its bit in the sets of [`RaceRules::home_set`],
-    /// [`RaceRules::target_set`] and [`super::RacePosition::piece_set`]. Evaluations index
+    /// The cell index of an on-board square: its bit in the sets of [`RaceRules::home_set`]
+    /// and [`super::RacePosition::piece_set`]. Evaluations index
     /// their per-cell tables by it instead of looking squares up one by one.
     pub fn cell_index(&self, s: Square) -> Option<usize> {
         self.on_board(s).then(|| self.index(s))
@@ -1277,11 +1277,6 @@ impl RaceRules {
     /// `side`'s home camp as a set of cell indices.
     pub fn home_set(&self, side: Seat) -> Wide {
         self.homes[side.index()]
-    }
-
-    /// `side`'s target as a set of cell indices.
-    pub fn target_set(&self, side: Seat) -> Wide {
-        self.targets[side.index()]
     }
 
     /// `s` is in `side`'s home camp.
