@@ -10,6 +10,7 @@ use boardcraft_rules::{
 
 use crate::{
     best_reply::{BestReply, Reply},
+    mcts::Mcts,
     search::{Progress, Search, SearchConfig, ThinkResult},
     smp::{Helpers, parallel_search, think_parallel},
 };
@@ -21,6 +22,8 @@ pub enum AnySearch {
     Race(Search<RacePosition>),
     /// A race game of more than two seats, searched by best-reply search.
     RaceReplies(Search<BestReply<RacePosition>>),
+    /// A race game of more than two seats, searched by Monte-Carlo tree search.
+    RaceMcts(Box<Mcts>),
     Focus(Search<FocusPosition>),
     Gipf(Search<GipfPosition>),
 }
@@ -30,6 +33,7 @@ macro_rules! each {
         match $self {
             AnySearch::Race($s) => $body,
             AnySearch::RaceReplies($s) => $body,
+            AnySearch::RaceMcts($s) => $body,
             AnySearch::Focus($s) => $body,
             AnySearch::Gipf($s) => $body,
         }
@@ -60,8 +64,18 @@ fn wrap_progress<M>(p: Progress<M>, f: fn(M) -> AnyMove) -> Progress<AnyMove> {
 }
 
 impl AnySearch {
+    /// Whether `cfg` searches `position` by Monte-Carlo tree search: a race game of more than
+    /// two seats with [`SearchConfig::monte_carlo`] on (every other game is searched by
+    /// alpha-beta, best replies at a larger table).
+    pub fn plays_monte_carlo(position: &AnyPosition, cfg: &SearchConfig) -> bool {
+        cfg.monte_carlo && matches!(position, AnyPosition::Race(p) if p.seat_count() > 2)
+    }
+
     pub fn new(position: &AnyPosition, cfg: SearchConfig) -> Self {
         match position {
+            AnyPosition::Race(p) if Self::plays_monte_carlo(position, &cfg) => {
+                AnySearch::RaceMcts(Box::new(Mcts::new(p, &cfg)))
+            }
             AnyPosition::Race(p) if p.seat_count() > 2 => {
                 AnySearch::RaceReplies(Search::new(&BestReply::new(p), cfg))
             }
@@ -79,6 +93,9 @@ impl AnySearch {
         threads: usize,
     ) -> ThinkResult<AnyMove> {
         match position {
+            AnyPosition::Race(p) if Self::plays_monte_carlo(position, &cfg) => {
+                wrap(Mcts::new(p, &cfg).run(), AnyMove::Race)
+            }
             AnyPosition::Race(p) if p.seat_count() > 2 => {
                 wrap(think_parallel(&BestReply::new(p), cfg, threads), race_reply)
             }
@@ -96,6 +113,9 @@ impl AnySearch {
         threads: usize,
     ) -> (Self, Option<Helpers>) {
         match position {
+            AnyPosition::Race(p) if Self::plays_monte_carlo(position, &cfg) => {
+                (AnySearch::RaceMcts(Box::new(Mcts::new(p, &cfg))), None)
+            }
             AnyPosition::Race(p) if p.seat_count() > 2 => {
                 let (s, h) = parallel_search(&BestReply::new(p), cfg, threads);
                 (AnySearch::RaceReplies(s), h)
@@ -120,6 +140,7 @@ impl AnySearch {
         match self {
             AnySearch::Race(s) => wrap_progress(s.step(nodes), AnyMove::Race),
             AnySearch::RaceReplies(s) => wrap_progress(s.step(nodes), race_reply),
+            AnySearch::RaceMcts(s) => wrap_progress(s.step(nodes), AnyMove::Race),
             AnySearch::Focus(s) => wrap_progress(s.step(nodes), AnyMove::Focus),
             AnySearch::Gipf(s) => wrap_progress(s.step(nodes), AnyMove::Gipf),
         }
@@ -130,6 +151,7 @@ impl AnySearch {
         match self {
             AnySearch::Race(s) => wrap(s.run(), AnyMove::Race),
             AnySearch::RaceReplies(s) => wrap(s.run(), race_reply),
+            AnySearch::RaceMcts(s) => wrap((*s).run(), AnyMove::Race),
             AnySearch::Focus(s) => wrap(s.run(), AnyMove::Focus),
             AnySearch::Gipf(s) => wrap(s.run(), AnyMove::Gipf),
         }
@@ -140,6 +162,7 @@ impl AnySearch {
         match self {
             AnySearch::Race(s) => wrap(s.stop(), AnyMove::Race),
             AnySearch::RaceReplies(s) => wrap(s.stop(), race_reply),
+            AnySearch::RaceMcts(s) => wrap(s.stop(), AnyMove::Race),
             AnySearch::Focus(s) => wrap(s.stop(), AnyMove::Focus),
             AnySearch::Gipf(s) => wrap(s.stop(), AnyMove::Gipf),
         }

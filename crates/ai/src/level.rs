@@ -8,6 +8,10 @@
 //! | Strong | 60 000 | — | 15 | 0 | full search, slightly blurred |
 //! | Master | 600 000 | — | 0 | 40 | full search, plays on rather than repeat |
 //!
+//! At race tables of more than two seats Master's search is Monte-Carlo tree search
+//! ([`crate::mcts`]), its nodes the plies it plays in the tree and in its playouts; the other
+//! levels search best replies there ([`crate::best_reply`]).
+//!
 //! The node counts are for the 8×8 games, Focus and GIPF; a game whose nodes cost more divides
 //! them by its [`Evaluate::node_cost`] (Halma 16×16: by 1.2), so that every level thinks about
 //! as long on every board — Master 0.3–1.2 s a move on one core.
@@ -67,10 +71,14 @@ impl Level {
         if let Some(depth) = depth {
             budget = budget.with_depth(depth);
         }
+        // At race tables of more than two seats Master plays by Monte-Carlo tree search: its
+        // playouts race the whole table, which a best-reply search of the same time does not
+        // see (docs/engine.md). The other levels keep best-reply search.
         SearchConfig::new(budget)
             .with_noise(noise)
             .with_seed(seed)
             .with_contempt(contempt)
+            .with_monte_carlo(self == Level::Master)
     }
 
     /// Chooses a move at this level (one thread: reproducible per seed).

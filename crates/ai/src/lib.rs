@@ -12,6 +12,8 @@
 //!   [`boardcraft_rules::AnyPosition`].
 //! - [`Level`]: Novice, Amateur, Strong, Master — reproducible node budgets plus noise and
 //!   depth caps for the weaker ones.
+//! - [`mcts`]: Master's Monte-Carlo tree search at race tables of more than two seats (the
+//!   other levels search best replies there, [`best_reply`]).
 //! - [`analyse`]: score and best line for the coach; [`greedy`]: the one-ply baseline.
 //! - [`think_parallel`]: the same search on several threads (Lazy SMP over a shared
 //!   transposition table); [`default_threads`] is the machine's cores − 1, one in the browser.
@@ -26,6 +28,7 @@ mod clock;
 pub mod eval;
 mod greedy;
 mod level;
+pub mod mcts;
 pub mod rng;
 pub mod score;
 mod search;

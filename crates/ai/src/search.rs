@@ -102,6 +102,9 @@ pub struct SearchConfig {
     /// 0 = a draw is worth exactly 0). A strong player facing weaker ones avoids repetitions
     /// and plays on in balanced positions.
     pub contempt: i32,
+    /// At a race table of more than two seats, Monte-Carlo tree search ([`crate::mcts`])
+    /// instead of best-reply search.
+    pub monte_carlo: bool,
 }
 
 impl SearchConfig {
@@ -113,6 +116,7 @@ impl SearchConfig {
             seed: 0,
             tt_bits: tt_bits_for(budget),
             contempt: 0,
+            monte_carlo: false,
         }
     }
 
@@ -128,6 +132,11 @@ impl SearchConfig {
 
     pub fn with_contempt(mut self, contempt: i32) -> Self {
         self.contempt = contempt;
+        self
+    }
+
+    pub fn with_monte_carlo(mut self, on: bool) -> Self {
+        self.monte_carlo = on;
         self
     }
 }
@@ -983,7 +992,7 @@ impl<P: Position + Evaluate> Search<P> {
 /// How long a search with time budget `t` runs: a tenth less, which is left for the answer to
 /// reach the caller (the last nodes before the clock is read, the protocol, the scheduling of a
 /// loaded machine), so that the move arrives within the time given.
-fn search_time(t: Duration) -> Duration {
+pub(crate) fn search_time(t: Duration) -> Duration {
     t - t / 10
 }
 

@@ -292,7 +292,10 @@ impl State {
         let cfg = match level {
             Some(l) => l.config(&pos, seed),
             None if budget == Budget::default() => self.level.config(&pos, seed),
-            None => SearchConfig::new(budget).with_seed(seed),
+            // Full strength: Master's kind of search within the budget given.
+            None => SearchConfig::new(budget)
+                .with_seed(seed)
+                .with_monte_carlo(true),
         };
         let r = AnySearch::think_parallel(&pos, cfg, self.threads);
         let ms = r.elapsed.as_millis();

@@ -45,10 +45,16 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         ));
     }
     let cfg = match (args.nodes, args.time) {
-        (Some(n), _) => SearchConfig::new(Budget::nodes(n)).with_seed(args.seed),
-        (None, Some(t)) => SearchConfig::new(Budget::time(t)).with_seed(args.seed),
+        // Full strength: Master's kind of search within the budget given.
+        (Some(n), _) => SearchConfig::new(Budget::nodes(n))
+            .with_seed(args.seed)
+            .with_monte_carlo(true),
+        (None, Some(t)) => SearchConfig::new(Budget::time(t))
+            .with_seed(args.seed)
+            .with_monte_carlo(true),
         (None, None) => args.level.config(&pos, args.seed),
     };
+    let monte_carlo = AnySearch::plays_monte_carlo(&pos, &cfg);
     let result = AnySearch::think_parallel(&pos, cfg, args.threads);
     let elapsed = result.elapsed;
     let nodes = result.nodes;
@@ -83,6 +89,12 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
                 "score: {} for {me} ({} for {first})",
                 a.score,
                 a.white_score
+            );
+        } else if monte_carlo {
+            // A Monte-Carlo search's value is the mover's mean reward over its playouts.
+            outln!(
+                "value: {:.0} % for {me} (the mean reward of the playouts: 100 % first, 0 % last)",
+                f64::from(a.score.0) / 10.0
             );
         } else {
             // The mover's lead over the strongest of the others (a best-reply search lets the

@@ -102,4 +102,4 @@ impl Evaluate for AnyPosition {
 
 mod focus;
 mod gipf;
-mod race;
+pub(crate) mod race;

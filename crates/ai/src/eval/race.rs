@@ -339,6 +339,37 @@ fn lead_of(pos: &RacePosition, side: &[i32; Seat::MAX], me: Seat) -> i32 {
     }
 }
 
+/// Every seat's standing with partners counted as their team (a team stands where its partner
+/// furthest behind stands): higher is better. Monte-Carlo playouts cut short rank the seats
+/// still racing by it.
+pub(crate) fn standings(pos: &RacePosition) -> [i32; Seat::MAX] {
+    let rules = pos.rules();
+    let side = values(pos);
+    let mut teams = side;
+    if rules.partners() {
+        for s in rules.seats() {
+            let t = rules.team(s).index();
+            teams[t] = teams[t].min(side[s.index()]);
+        }
+        for s in rules.seats() {
+            teams[s.index()] = teams[rules.team(s).index()];
+        }
+    }
+    teams
+}
+
+/// The distance each of `moves` (of `seat`) gains towards `seat`'s target corner, into `out`.
+pub(crate) fn corner_gains(pos: &RacePosition, seat: Seat, moves: &[RaceMove], out: &mut Vec<i32>) {
+    with_geometry(pos.rules(), |g| {
+        out.clear();
+        out.extend(
+            moves
+                .iter()
+                .map(|m| g.corner_distance(seat, m.from()) - g.corner_distance(seat, m.to())),
+        );
+    })
+}
+
 /// Every seat's standing (higher is better: minus the work left, with the camp rules' terms).
 fn values(pos: &RacePosition) -> [i32; Seat::MAX] {
     {

@@ -1,0 +1,400 @@
+//! Monte-Carlo tree search for race games of more than two seats, with max^n back-up: at its
+//! own nodes every seat picks the child best for itself (UCT; Sturtevant, *An analysis of UCT in
+//! multi-player games*, 2008; Nijssen and Winands, *Search policies in multi-player games*,
+//! 2013). A node's children are made as its visits grow, most forward moves first (progressive
+//! widening), and a seat that can finish keeps only its finishing moves. A playout races every
+//! seat greedily (the move that gains most towards its target corner, now and then a random
+//! one) until one more seat finishes; the seats are then placed by the finishing order and,
+//! for those still racing, by the evaluation's standings, and each seat is rewarded by its
+//! place ([`Settings::power`]).
+//!
+//! The playouts race the whole table, so they see what a search of one seat against "the
+//! others" misses: that the others race too, over the same pieces as ladders. The search's
+//! nodes are the plies it plays, in the tree and in playouts; its score is the mover's mean
+//! reward in thousandths (0 … 1000), and its line the most visited path.
+use boardcraft_rules::{
+    Position, Seat,
+    race::{RaceMove, RacePosition},
+};
+
+use crate::{
+    clock::Clock,
+    eval::race::{corner_gains, standings},
+    rng::SplitMix64,
+    score::Score,
+    search::{Budget, Progress, SearchConfig, ThinkResult, search_time},
+};
+
+/// A node of the tree: the position after `mv`.
+struct Node {
+    mv: Option<RaceMove>,
+    visits: u32,
+    /// Sum of the playouts' rewards, per seat.
+    reward: [f32; Seat::MAX],
+    /// The node's legal moves, most forward first (filled on the node's second visit), and the
+    /// children made so far for the first of them (progressive widening).
+    moves: Vec<RaceMove>,
+    children: Vec<u32>,
+    expanded: bool,
+}
+
+impl Node {
+    fn new(mv: Option<RaceMove>) -> Node {
+        Node {
+            mv,
+            visits: 0,
+            reward: [0.0; Seat::MAX],
+            moves: Vec::new(),
+            children: Vec::new(),
+            expanded: false,
+        }
+    }
+}
+
+/// The search's settings. [`Settings::default`] is what Master plays with; the figures behind
+/// them are in docs/measurements.md.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// The exploration constant of UCT (rewards lie between 0 and 1).
+    pub exploration: f32,
+    /// How often, in thousandths, a playout plays a uniformly random move instead of the
+    /// greedy one (so that the playouts do not all run the same race).
+    pub random_per_mille: u64,
+    /// A node with `v` visits has `widening × √(v + 1)` children (most forward moves first):
+    /// with a hundred moves a turn, a tree that tried every child once before going deeper
+    /// would stay one move deep.
+    pub widening: f32,
+    /// A playout stops after this many plies per seat even if no seat has finished (a race
+    /// blocked by pieces that no greedy move will clear).
+    pub plies_per_seat: u32,
+    /// The reward of a place is `((n − place) / (n − 1))^power`: 2 weighs first place above an
+    /// even spread over the places.
+    pub power: i32,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            exploration: 0.3,
+            random_per_mille: 100,
+            widening: 1.0,
+            plies_per_seat: 60,
+            power: 2,
+        }
+    }
+}
+
+/// A resumable Monte-Carlo search of a race position with more than two seats.
+pub struct Mcts {
+    root: RacePosition,
+    nodes: Vec<Node>,
+    rng: SplitMix64,
+    /// Nodes (plies played) and time; a depth limit does not apply.
+    budget: Budget,
+    stop_requested: bool,
+    /// Plies played, in the tree and in playouts: the search's unit of work.
+    plies: u64,
+    playouts: u64,
+    settings: Settings,
+    clock: Clock,
+    done: Option<ThinkResult<RaceMove>>,
+    moves: Vec<RaceMove>,
+    gains: Vec<i32>,
+    path: Vec<u32>,
+    deepest: u32,
+}
+
+impl Mcts {
+    pub fn new(position: &RacePosition, cfg: &SearchConfig) -> Mcts {
+        Mcts::with_settings(position, cfg, Settings::default())
+    }
+
+    /// A search with other settings than Master's (for experiments and tests).
+    pub fn with_settings(position: &RacePosition, cfg: &SearchConfig, settings: Settings) -> Mcts {
+        Mcts {
+            root: position.clone(),
+            nodes: vec![Node::new(None)],
+            rng: SplitMix64::new(cfg.seed ^ 0x4d43_5453),
+            budget: cfg.budget,
+            plies: 0,
+            playouts: 0,
+            settings,
+            stop_requested: false,
+            clock: Clock::start(),
+            done: None,
+            moves: Vec::new(),
+            gains: Vec::new(),
+            path: Vec::new(),
+            deepest: 0,
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.plies
+    }
+
+    /// The longest path from the root into the tree so far.
+    pub fn depth(&self) -> u32 {
+        self.deepest
+    }
+
+    pub fn step(&mut self, plies: u64) -> Progress<RaceMove> {
+        if let Some(r) = &self.done {
+            return Progress::Done(r.clone());
+        }
+        if self.root.is_game_over() || self.root.count_legal_moves() == 0 {
+            return Progress::Done(self.finish());
+        }
+        let end = self.plies.saturating_add(plies.max(1));
+        while self.plies < end {
+            if self.out_of_budget() {
+                return Progress::Done(self.finish());
+            }
+            self.iterate();
+        }
+        Progress::Running
+    }
+
+    pub fn run(mut self) -> ThinkResult<RaceMove> {
+        loop {
+            if let Progress::Done(r) = self.step(u64::MAX) {
+                return r;
+            }
+        }
+    }
+
+    /// Ends the search now with the best result so far.
+    pub fn stop(&mut self) -> ThinkResult<RaceMove> {
+        self.stop_requested = true;
+        self.finish()
+    }
+
+    fn out_of_budget(&self) -> bool {
+        // At least one playout, so that even a tiny budget gives a move the search has seen.
+        if self.playouts == 0 {
+            return false;
+        }
+        self.stop_requested
+            || self.budget.nodes.is_some_and(|n| self.plies >= n)
+            || self
+                .budget
+                .time
+                .is_some_and(|t| self.clock.elapsed() >= search_time(t))
+    }
+
+    fn finish(&mut self) -> ThinkResult<RaceMove> {
+        if let Some(r) = &self.done {
+            return r.clone();
+        }
+        let seat = self.root.side_to_move();
+        let mut pv = Vec::new();
+        let mut at = 0usize;
+        let mut score = 0;
+        let mut first = true;
+        while let Some(&best) = self.nodes[at]
+            .children
+            .iter()
+            .max_by_key(|&&c| self.nodes[c as usize].visits)
+        {
+            let node = &self.nodes[best as usize];
+            if node.visits == 0 {
+                break;
+            }
+            if first {
+                let q = node.reward[seat.index()] / node.visits as f32;
+                score = (q * 1000.0).round() as i32;
+                first = false;
+            }
+            pv.push(node.mv.expect("a child has a move"));
+            at = best as usize;
+        }
+        if pv.is_empty() {
+            let mut moves = Vec::new();
+            self.root.legal_moves(&mut moves);
+            pv.extend(moves.into_iter().next());
+        }
+        let result = ThinkResult {
+            best_move: pv.first().copied(),
+            score: Score(score),
+            depth: pv.len() as u32,
+            nodes: self.plies,
+            pv,
+            elapsed: self.clock.elapsed(),
+        };
+        self.done = Some(result.clone());
+        result
+    }
+
+    /// One descent, expansion, playout and back-up.
+    fn iterate(&mut self) {
+        let mut pos = self.root.clone();
+        self.path.clear();
+        let mut at = 0u32;
+        self.path.push(at);
+        loop {
+            if pos.is_game_over() {
+                break;
+            }
+            let visits = self.nodes[at as usize].visits;
+            if visits == 0 && at != 0 {
+                break;
+            }
+            if !self.nodes[at as usize].expanded {
+                self.expand(at, &pos);
+            }
+            let Some(child) = self.select(at, pos.side_to_move()) else {
+                break;
+            };
+            let mv = self.nodes[child as usize].mv.expect("a child has a move");
+            pos.play_unchecked(&mv);
+            self.plies += 1;
+            at = child;
+            self.path.push(at);
+        }
+        self.deepest = self.deepest.max(self.path.len() as u32 - 1);
+        let reward = self.playout(&mut pos);
+        self.playouts += 1;
+        for &n in &self.path {
+            let node = &mut self.nodes[n as usize];
+            node.visits += 1;
+            for (r, x) in node.reward.iter_mut().zip(reward.iter()) {
+                *r += x;
+            }
+        }
+    }
+
+    /// Lists the node's moves, most forward first. Where some of them finish the seat to move
+    /// only those are kept: finishing now takes the best place still open, which no later move
+    /// can better.
+    fn expand(&mut self, at: u32, pos: &RacePosition) {
+        let seat = pos.side_to_move();
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let mut probe = pos.clone();
+        let finishing: Vec<RaceMove> = moves
+            .iter()
+            .filter(|mv| {
+                let undo = probe.play_unchecked(mv);
+                let done = probe.has_finished(seat);
+                probe.undo(mv, undo);
+                done
+            })
+            .copied()
+            .collect();
+        if !finishing.is_empty() {
+            moves = finishing;
+        }
+        corner_gains(pos, seat, &moves, &mut self.gains);
+        let mut keyed: Vec<(i32, u64, RaceMove)> = moves
+            .into_iter()
+            .zip(self.gains.iter())
+            .map(|(m, &g)| (-g, self.rng.next_u64(), m))
+            .collect();
+        keyed.sort_unstable_by_key(|&(g, r, _)| (g, r));
+        let node = &mut self.nodes[at as usize];
+        node.moves = keyed.into_iter().map(|(_, _, m)| m).collect();
+        node.expanded = true;
+    }
+
+    /// The child to descend into for `seat`, making a new one when the node's visits allow
+    /// one more (progressive widening, most forward moves first).
+    fn select(&mut self, at: u32, seat: Seat) -> Option<u32> {
+        let s = self.settings;
+        let (visits, made, available) = {
+            let node = &self.nodes[at as usize];
+            (node.visits, node.children.len(), node.moves.len())
+        };
+        let allowed = ((s.widening * ((visits + 1) as f32).sqrt()).ceil() as usize)
+            .max(1)
+            .min(available);
+        if made < allowed {
+            let mv = self.nodes[at as usize].moves[made];
+            let id = self.nodes.len() as u32;
+            self.nodes.push(Node::new(Some(mv)));
+            self.nodes[at as usize].children.push(id);
+            return Some(id);
+        }
+        let log = ((visits.max(1)) as f32).ln();
+        let node = &self.nodes[at as usize];
+        node.children.iter().copied().max_by(|&a, &b| {
+            let ucb = |c: u32| {
+                let n = &self.nodes[c as usize];
+                if n.visits == 0 {
+                    return f32::INFINITY;
+                }
+                let v = n.visits as f32;
+                n.reward[seat.index()] / v + s.exploration * (log / v).sqrt()
+            };
+            ucb(a).total_cmp(&ucb(b))
+        })
+    }
+
+    /// Races every seat greedily from `pos` until one more seat finishes (or the cap), and
+    /// scores the seats by their places.
+    fn playout(&mut self, pos: &mut RacePosition) -> [f32; Seat::MAX] {
+        let seats = pos.seat_count();
+        let finished_before = Seat::all(seats).filter(|&s| pos.has_finished(s)).count();
+        let cap = self.settings.plies_per_seat * seats as u32;
+        let mut plies = 0;
+        while !pos.is_game_over() && plies < cap {
+            let finished = Seat::all(seats).filter(|&s| pos.has_finished(s)).count();
+            if finished > finished_before {
+                break;
+            }
+            self.moves.clear();
+            pos.legal_moves(&mut self.moves);
+            if self.moves.is_empty() {
+                break;
+            }
+            let seat = pos.side_to_move();
+            let pick = if self.rng.below(1000) < self.settings.random_per_mille {
+                self.rng.below(self.moves.len() as u64) as usize
+            } else {
+                corner_gains(pos, seat, &self.moves, &mut self.gains);
+                let best = *self.gains.iter().max().expect("moves exist");
+                let ties = self.gains.iter().filter(|&&g| g == best).count();
+                let k = self.rng.below(ties as u64) as usize;
+                self.gains
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &g)| g == best)
+                    .nth(k)
+                    .map(|(i, _)| i)
+                    .expect("k < ties")
+            };
+            let mv = self.moves[pick];
+            pos.play_unchecked(&mv);
+            plies += 1;
+        }
+        self.plies += u64::from(plies);
+        self.rewards(pos)
+    }
+
+    fn rewards(&self, pos: &RacePosition) -> [f32; Seat::MAX] {
+        let seats = pos.seat_count();
+        let mut place = [0u8; Seat::MAX];
+        if let Some(outcome) = pos.outcome() {
+            for s in Seat::all(seats) {
+                place[s.index()] = outcome.places.of(s);
+            }
+        } else {
+            let order = pos.finish_order();
+            for (i, s) in order.iter().enumerate() {
+                place[s.index()] = i as u8 + 1;
+            }
+            let value = standings(pos);
+            for s in Seat::all(seats).filter(|s| !order.contains(s)) {
+                let better = Seat::all(seats)
+                    .filter(|o| !order.contains(o) && value[o.index()] > value[s.index()])
+                    .count();
+                place[s.index()] = (order.len() + better + 1) as u8;
+            }
+        }
+        let mut reward = [0.0; Seat::MAX];
+        for s in Seat::all(seats) {
+            let r = (seats - usize::from(place[s.index()])) as f32 / (seats - 1) as f32;
+            reward[s.index()] = r.powi(self.settings.power);
+        }
+        reward
+    }
+}
