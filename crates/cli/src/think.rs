@@ -72,6 +72,8 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             "move": best,
             "score": a.score.0,
             "score_text": a.score.to_string(),
+            // Monte-Carlo search scores the mean reward in thousandths (0 … 1000).
+            "monte_carlo": monte_carlo,
             "white_score": a.white_score.0,
             "depth": a.depth,
             "threads": args.threads,
