@@ -65,10 +65,11 @@ fn wrap_progress<M>(p: Progress<M>, f: fn(M) -> AnyMove) -> Progress<AnyMove> {
 
 impl AnySearch {
     /// Whether `cfg` searches `position` by Monte-Carlo tree search: a race game of more than
-    /// two seats with [`SearchConfig::monte_carlo`] on (every other game is searched by
-    /// alpha-beta, best replies at a larger table).
+    /// two seats whose race suits it ([`crate::mcts::suits`]) with [`SearchConfig::monte_carlo`]
+    /// on (every other game is searched by alpha-beta, best replies at a larger table).
     pub fn plays_monte_carlo(position: &AnyPosition, cfg: &SearchConfig) -> bool {
-        cfg.monte_carlo && matches!(position, AnyPosition::Race(p) if p.seat_count() > 2)
+        cfg.monte_carlo
+            && matches!(position, AnyPosition::Race(p) if p.seat_count() > 2 && crate::mcts::suits(p))
     }
 
     pub fn new(position: &AnyPosition, cfg: SearchConfig) -> Self {

@@ -12,9 +12,14 @@
 //! others" misses: that the others race too, over the same pieces as ladders. The search's
 //! nodes are the plies it plays, in the tree and in playouts; its score is the mover's mean
 //! reward in thousandths (0 … 1000), and its line the most visited path.
+use std::{
+    cell::RefCell,
+    sync::{Arc, Weak},
+};
+
 use boardcraft_rules::{
     Position, Seat,
-    race::{RaceMove, RacePosition},
+    race::{RaceMove, RacePosition, RaceRules},
 };
 
 use crate::{
@@ -82,6 +87,40 @@ impl Default for Settings {
             power: 2,
         }
     }
+}
+
+/// Whether the race of `position`'s rules suits this search: a greedy playout from the start
+/// (no random moves) brings some seat to a finish within the playouts' cap. Where it does not,
+/// nearly every playout would end at the cap and be scored by the evaluation alone: so on the
+/// 16×16 Halma boards, where greedy racers need more than 60 moves a seat, and where this search
+/// was measured weaker than best-reply search (docs/measurements.md). Found once per rule set.
+pub fn suits(position: &RacePosition) -> bool {
+    thread_local! {
+        // Keyed by the rules' allocation: the `Weak` keeps the address from being reused.
+        static SUITS: RefCell<Vec<(Weak<RaceRules>, bool)>> = const { RefCell::new(Vec::new()) };
+    }
+    let rules = position.rules();
+    SUITS.with(|cell| {
+        let mut known = cell.borrow_mut();
+        known.retain(|(w, _)| w.strong_count() > 0);
+        if let Some((_, suits)) = known
+            .iter()
+            .find(|(w, _)| std::ptr::eq(w.as_ptr(), Arc::as_ptr(rules)))
+        {
+            return *suits;
+        }
+        let mut start = RacePosition::new(Arc::clone(rules));
+        let greedy = Settings {
+            random_per_mille: 0,
+            ..Settings::default()
+        };
+        let cfg = SearchConfig::new(Budget::nodes(1));
+        let mut search = Mcts::with_settings(&start, &cfg, greedy);
+        search.playout(&mut start);
+        let suits = start.is_game_over() || !start.finish_order().is_empty();
+        known.push((Arc::downgrade(rules), suits));
+        suits
+    })
 }
 
 /// A resumable Monte-Carlo search of a race position with more than two seats.
