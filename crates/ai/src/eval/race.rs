@@ -306,18 +306,7 @@ fn seat_values(
 /// from the seats' values, plus the tempo of the side to move (minus it for the others).
 fn lead_of(pos: &RacePosition, side: &[i32; Seat::MAX], me: Seat) -> i32 {
     let rules = pos.rules();
-    // Partners finish together: a team stands where its partner furthest behind stands.
-    let mut teams = *side;
-    if rules.partners() {
-        for s in rules.seats() {
-            let t = rules.team(s).index();
-            teams[t] = teams[t].min(side[s.index()]);
-        }
-        for s in rules.seats() {
-            teams[s.index()] = teams[rules.team(s).index()];
-        }
-    }
-    let side = &teams;
+    let side = &as_teams(pos, side);
     let rival = rules
         .seats()
         .filter(|&o| rules.team(o) != rules.team(me) && !pos.has_finished(o))
@@ -339,13 +328,17 @@ fn lead_of(pos: &RacePosition, side: &[i32; Seat::MAX], me: Seat) -> i32 {
     }
 }
 
-/// Every seat's standing with partners counted as their team (a team stands where its partner
-/// furthest behind stands): higher is better. Monte-Carlo playouts cut short rank the seats
-/// still racing by it.
+/// Every seat's standing with partners counted as their team: higher is better. A Monte-Carlo
+/// playout ranks the seats still racing at its end by it.
 pub(crate) fn standings(pos: &RacePosition) -> [i32; Seat::MAX] {
+    as_teams(pos, &values(pos))
+}
+
+/// The seats' values with partners counted as their team: partners finish together, so a team
+/// stands where its partner furthest behind stands.
+fn as_teams(pos: &RacePosition, side: &[i32; Seat::MAX]) -> [i32; Seat::MAX] {
     let rules = pos.rules();
-    let side = values(pos);
-    let mut teams = side;
+    let mut teams = *side;
     if rules.partners() {
         for s in rules.seats() {
             let t = rules.team(s).index();
