@@ -226,6 +226,34 @@ fn undo_against_computers_returns_to_the_persons_last_turn_at_a_larger_table() {
 }
 
 #[test]
+fn a_master_at_a_table_of_four_answers_by_its_monte_carlo_search() {
+    const MASTER: PlayerKind = PlayerKind::Computer(Level::Master);
+    let mut app = app_for(
+        "chinese-checkers",
+        "",
+        players(&[HUMAN, MASTER, NOVICE, NOVICE]),
+    );
+    start(&mut app);
+    let position = app.world().resource::<Match>().position.clone();
+    // Master's search at this table is the Monte-Carlo one, stepped in the app's slices.
+    assert!(AnySearch::plays_monte_carlo(
+        &position,
+        &AiLevel::Master.config(&position, 1)
+    ));
+    play_person_move(&mut app, 3);
+    run_until(&mut app, 4000, "the computers' moves", |w| {
+        w.resource::<Match>().history.len() == 4 && stable_phase(w) == Some(TurnPhase::Ready)
+    });
+    let game = app.world().resource::<Match>();
+    assert_eq!(game.position.side_to_move(), Seat::WHITE);
+    // The second move of the game was Master's (seat 1), legal where it was played.
+    let mut replay = position;
+    replay.play(&game.history[0].mv).unwrap();
+    assert_eq!(replay.side_to_move().index(), 1);
+    assert!(replay.is_legal(&game.history[1].mv));
+}
+
+#[test]
 fn a_four_seat_halma_save_loads_and_reviews() {
     let home = tempfile::tempdir().unwrap();
     let mut app = app_for("halma-16", "", players(&[HUMAN, NOVICE, HUMAN, NOVICE]));
