@@ -101,7 +101,8 @@ fn it_keeps_to_its_node_budget() {
         let cfg = SearchConfig::new(Budget::nodes(budget)).with_monte_carlo(true);
         let r = Mcts::new(&pos, &cfg).run();
         assert!(r.best_move.is_some());
-        assert!(r.nodes >= budget.min(1), "{budget}: {}", r.nodes);
+        // It runs until the budget is spent (one playout at least).
+        assert!(r.nodes >= budget, "{budget}: {}", r.nodes);
         // It stops at the first playout past the budget: at most one descent and one playout
         // beyond it.
         assert!(
