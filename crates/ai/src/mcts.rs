@@ -4,9 +4,9 @@
 //! 2013). A node's children are made as its visits grow, most forward moves first (progressive
 //! widening), and a seat that can finish keeps only its finishing moves. A playout races every
 //! seat greedily (the move that gains most towards its target corner, now and then a random
-//! one) until one more seat finishes; the seats are then placed by the finishing order and,
-//! for those still racing, by the evaluation's standings, and each seat is rewarded by its
-//! place ([`Settings::power`]).
+//! one) until one more seat finishes. The seat that finished scores 1; a seat still racing
+//! scores by its lead over the best of the others still racing, in the evaluation's standings,
+//! through a logistic curve ([`Settings::lead_scale`]).
 //!
 //! The playouts race the whole table, so they see what a search of one seat against "the
 //! others" misses: that the others race too, over the same pieces as ladders. The search's
@@ -18,7 +18,7 @@ use std::{
 };
 
 use boardcraft_rules::{
-    Position, Seat,
+    OutOfTurn, Position, Seat,
     race::{RaceMove, RacePosition, RaceRules},
 };
 
@@ -72,9 +72,12 @@ pub struct Settings {
     /// A playout stops after this many plies per seat even if no seat has finished (a race
     /// blocked by pieces that no greedy move will clear).
     pub plies_per_seat: u32,
-    /// The reward of a place is `((n − place) / (n − 1))^power`: 2 weighs first place above an
-    /// even spread over the places.
-    pub power: i32,
+    /// A seat still racing at a playout's end scores `1 / (1 + e^(−lead / lead_scale))`, its
+    /// lead being its standing minus the best standing of the others still racing (the
+    /// evaluation's units: 40 a row of distance), halved when another seat has just finished.
+    /// Ranking the seats by place instead throws away by how much a seat is ahead or behind,
+    /// which at six seats is most of what a playout tells (docs/measurements.md).
+    pub lead_scale: f32,
 }
 
 impl Default for Settings {
@@ -84,7 +87,7 @@ impl Default for Settings {
             random_per_mille: 100,
             widening: 1.0,
             plies_per_seat: 60,
-            power: 2,
+            lead_scale: 120.0,
         }
     }
 }
@@ -126,6 +129,9 @@ pub fn suits(position: &RacePosition) -> bool {
 /// A resumable Monte-Carlo search of a race position with more than two seats.
 pub struct Mcts {
     root: RacePosition,
+    /// How many seats had finished at the root: the places the search can still win come
+    /// after theirs.
+    root_finished: usize,
     nodes: Vec<Node>,
     rng: SplitMix64,
     /// Nodes (plies played) and time; a depth limit does not apply.
@@ -152,6 +158,7 @@ impl Mcts {
     pub fn with_settings(position: &RacePosition, cfg: &SearchConfig, settings: Settings) -> Mcts {
         Mcts {
             root: position.clone(),
+            root_finished: position.finish_order().len(),
             nodes: vec![Node::new(None)],
             rng: SplitMix64::new(cfg.seed ^ 0x4d43_5453),
             budget: cfg.budget,
@@ -372,7 +379,7 @@ impl Mcts {
     /// scores the seats by their places.
     fn playout(&mut self, pos: &mut RacePosition) -> [f32; Seat::MAX] {
         let seats = pos.seat_count();
-        let finished_before = Seat::all(seats).filter(|&s| pos.has_finished(s)).count();
+        let finished_before = pos.finish_order().len();
         let cap = self.settings.plies_per_seat * seats as u32;
         let mut plies = 0;
         while !pos.is_game_over() && plies < cap {
@@ -406,34 +413,118 @@ impl Mcts {
             plies += 1;
         }
         self.plies += u64::from(plies);
-        self.rewards(pos)
+        self.rewards(pos, self.root_finished)
     }
 
-    fn rewards(&self, pos: &RacePosition) -> [f32; Seat::MAX] {
+    /// Each seat's reward at a playout's end, where the first `finished_before` of the
+    /// finishing order had finished at the root. The first seat to finish since the root scores
+    /// 1 (it took the best place open), a second one a half, and so on; each seat still racing
+    /// scores by its lead over the best of the others still racing (of another team), at half
+    /// the scale of the last finisher's reward (the best it can still hope for is the place
+    /// after); the last seat racing scores 0. Seats that had finished at the root never move
+    /// again, so their reward is never read, and nor is that of a seat that went out (no legal
+    /// move, where that loses).
+    fn rewards(&self, pos: &RacePosition, finished_before: usize) -> [f32; Seat::MAX] {
         let seats = pos.seat_count();
-        let mut place = [0u8; Seat::MAX];
-        if let Some(outcome) = pos.outcome() {
-            for s in Seat::all(seats) {
-                place[s.index()] = outcome.places.of(s);
-            }
-        } else {
-            let order = pos.finish_order();
-            for (i, s) in order.iter().enumerate() {
-                place[s.index()] = i as u8 + 1;
-            }
-            let value = standings(pos);
-            for s in Seat::all(seats).filter(|s| !order.contains(s)) {
-                let better = Seat::all(seats)
-                    .filter(|o| !order.contains(o) && value[o.index()] > value[s.index()])
-                    .count();
-                place[s.index()] = (order.len() + better + 1) as u8;
-            }
-        }
+        let rules = pos.rules();
+        let order = pos.finish_order();
+        let just_finished = order.get(finished_before..).unwrap_or_default();
+        let value = standings(pos);
+        let racing = |s: Seat| pos.still_plays(s);
+        let halved = |k: usize| 0.5f32.powi(k as i32);
+        let scale = halved(just_finished.len());
         let mut reward = [0.0; Seat::MAX];
         for s in Seat::all(seats) {
-            let r = (seats - usize::from(place[s.index()])) as f32 / (seats - 1) as f32;
-            reward[s.index()] = r.powi(self.settings.power);
+            reward[s.index()] = if let Some(k) = just_finished.iter().position(|&f| f == s) {
+                halved(k)
+            } else if racing(s) {
+                let rival = Seat::all(seats)
+                    .filter(|&o| racing(o) && rules.team(o) != rules.team(s))
+                    .map(|o| value[o.index()])
+                    .max();
+                match rival {
+                    Some(r) => {
+                        let lead = (value[s.index()] - r) as f32;
+                        scale / (1.0 + (-lead / self.settings.lead_scale).exp())
+                    }
+                    None => 0.0,
+                }
+            } else {
+                0.0
+            };
         }
         reward
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use boardcraft_rules::{AnyPosition, shipped_variant};
+
+    use super::*;
+
+    fn star(players: usize) -> RacePosition {
+        match shipped_variant("chinese-checkers")
+            .unwrap()
+            .with_players(players)
+            .unwrap()
+            .new_game()
+        {
+            AnyPosition::Race(p) => p,
+            _ => unreachable!("Chinese checkers is a race"),
+        }
+    }
+
+    fn search(pos: &RacePosition) -> Mcts {
+        Mcts::new(pos, &SearchConfig::new(Budget::nodes(1)))
+    }
+
+    #[test]
+    fn level_seats_score_a_half_and_a_lead_scores_more() {
+        let mut pos = star(6);
+        let rewards = search(&pos).rewards(&pos, 0);
+        assert!(rewards[..6].iter().all(|&r| r == 0.5), "{rewards:?}");
+        // The first seat moves forward and the others pass: it leads every other seat by the
+        // same, and each of them trails it.
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let seat = pos.side_to_move();
+        let mut gains = Vec::new();
+        corner_gains(&pos, seat, &moves, &mut gains);
+        let best = (0..moves.len()).max_by_key(|&i| gains[i]).unwrap();
+        pos.play(&moves[best]).unwrap();
+        let rewards = search(&pos).rewards(&pos, 0);
+        assert!(rewards[seat.index()] > 0.5, "{rewards:?}");
+        for other in Seat::all(6).filter(|&o| o != seat) {
+            assert!(rewards[other.index()] < 0.5, "{rewards:?}");
+        }
+    }
+
+    #[test]
+    fn the_seat_that_finishes_in_the_playout_scores_one_and_the_others_at_most_a_half() {
+        // Greedy play to the first finish; the finishing ply is the playout's end.
+        let mut pos = star(4);
+        let mut moves = Vec::new();
+        let mut gains = Vec::new();
+        while pos.finish_order().is_empty() {
+            moves.clear();
+            pos.legal_moves(&mut moves);
+            let seat = pos.side_to_move();
+            corner_gains(&pos, seat, &moves, &mut gains);
+            let best = (0..moves.len()).max_by_key(|&i| gains[i]).unwrap();
+            pos.play(&moves[best]).unwrap();
+        }
+        let winner = pos.finish_order()[0];
+        let rewards = search(&pos).rewards(&pos, 0);
+        assert_eq!(rewards[winner.index()], 1.0);
+        for other in Seat::all(4).filter(|&o| o != winner) {
+            assert!(rewards[other.index()] <= 0.5, "{rewards:?}");
+        }
+        // Had the winner finished before the playout, only the seats still racing would count,
+        // and the best of them would lead.
+        let rewards = search(&pos).rewards(&pos, 1);
+        assert_eq!(rewards[winner.index()], 0.0);
+        let best = rewards[..4].iter().copied().fold(0.0, f32::max);
+        assert!(best > 0.5, "{rewards:?}");
     }
 }

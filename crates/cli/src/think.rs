@@ -95,7 +95,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         } else if monte_carlo {
             // A Monte-Carlo search's value is the mover's mean reward over its playouts.
             outln!(
-                "value: {:.0} % for {me} (the mean reward of the playouts: 100 % first, 0 % last)",
+                "value: {:.0} % for {me} (the mean reward of the playouts: 100 % finishing next, 50 % level with the best of the others)",
                 f64::from(a.score.0) / 10.0
             );
         } else {
