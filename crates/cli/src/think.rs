@@ -1,7 +1,10 @@
 //! `think`: what the engine would play in a position, with its analysis.
 use std::{process::ExitCode, time::Duration};
 
-use boardcraft_ai::{AnySearch, Budget, Level, SearchConfig, analysis_of};
+use boardcraft_ai::{
+    AnySearch, Budget, Level, SearchConfig, analysis_of,
+    mcts::{Reward, Settings},
+};
 use boardcraft_rules::Position;
 
 use crate::{
@@ -94,8 +97,14 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             );
         } else if monte_carlo {
             // A Monte-Carlo search's value is the mover's mean reward over its playouts.
+            let scale = match Settings::for_seats(pos.seat_count()).reward {
+                Reward::Place { .. } => "100 % first, 0 % last",
+                Reward::Lead { .. } => {
+                    "100 % finishing next, 50 % level with the best of the others"
+                }
+            };
             outln!(
-                "value: {:.0} % for {me} (the mean reward of the playouts: 100 % finishing next, 50 % level with the best of the others)",
+                "value: {:.0} % for {me} (the mean reward of the playouts: {scale})",
                 f64::from(a.score.0) / 10.0
             );
         } else {
