@@ -405,7 +405,7 @@ impl Mcts {
     }
 
     /// Races every seat greedily from `pos` until one more seat finishes (or the cap), and
-    /// scores the seats by their places.
+    /// scores the seats ([`Reward`]).
     fn playout(&mut self, pos: &mut RacePosition) -> [f32; Seat::MAX] {
         let seats = pos.seat_count();
         let finished_before = pos.finish_order().len();
