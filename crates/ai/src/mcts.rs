@@ -442,17 +442,16 @@ impl Mcts {
             plies += 1;
         }
         self.plies += u64::from(plies);
-        self.rewards(pos, self.root_finished)
+        self.rewards(pos)
     }
 
-    /// Each seat's reward at a playout's end (see [`Reward`]), where the first
-    /// `finished_before` of the finishing order had finished at the root. Seats that had
+    /// Each seat's reward at a playout's end (see [`Reward`]). Seats that had
     /// finished at the root never move again, so their reward is never read, and nor is that
     /// of a seat that went out (no legal move, where that loses).
-    fn rewards(&self, pos: &RacePosition, finished_before: usize) -> [f32; Seat::MAX] {
+    fn rewards(&self, pos: &RacePosition) -> [f32; Seat::MAX] {
         match self.settings.reward {
             Reward::Place { power } => place_rewards(pos, power),
-            Reward::Lead { scale } => lead_rewards(pos, finished_before, scale),
+            Reward::Lead { scale } => lead_rewards(pos, self.root_finished, scale),
         }
     }
 }
@@ -485,6 +484,8 @@ fn place_rewards(pos: &RacePosition, power: i32) -> [f32; Seat::MAX] {
     reward
 }
 
+/// The lead rewards, where the first `finished_before` of the finishing order had finished at
+/// the root.
 fn lead_rewards(pos: &RacePosition, finished_before: usize, lead_scale: f32) -> [f32; Seat::MAX] {
     let seats = pos.seat_count();
     let rules = pos.rules();
