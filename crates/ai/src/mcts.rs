@@ -73,6 +73,13 @@ pub struct Settings {
     pub plies_per_seat: u32,
     /// How the seats are scored at a playout's end.
     pub reward: Reward,
+    /// How much a finish loses for coming later: a seat that finishes in a playout `t` plies
+    /// after the root keeps `1 − haste × t / cap` of its reward (and a seat still racing at the
+    /// cap `1 − haste`), so that a seat sure of its place still scores more by finishing
+    /// sooner. Without it every move of such a seat scored the same and it could dawdle (seen:
+    /// two seats left of six, one walled in for good, the other shuffling its pieces for some
+    /// 960 plies until the ply cap).
+    pub haste: f32,
 }
 
 /// How the seats are scored at a playout's end.
@@ -117,6 +124,7 @@ impl Default for Settings {
             widening: 1.0,
             plies_per_seat: 60,
             reward: Reward::Place { power: 2 },
+            haste: 0.3,
         }
     }
 }
@@ -442,7 +450,30 @@ impl Mcts {
             plies += 1;
         }
         self.plies += u64::from(plies);
-        self.rewards(pos)
+        let depth = self.path.len().saturating_sub(1) as u32;
+        let mut reward = self.rewards(pos);
+        self.hasten(pos, &mut reward, depth + plies, plies >= cap);
+        reward
+    }
+
+    /// Scales the rewards by the playout's length ([`Settings::haste`]): a seat that finished
+    /// in the playout `plies` after the root keeps `1 − haste × plies / cap` of its reward, and
+    /// a seat still racing when the playout reached its cap keeps `1 − haste`, as if it had
+    /// finished there. Only the finishers are scaled otherwise: scaling every seat would have
+    /// a seat behind prefer a rival's early finish.
+    fn hasten(&self, pos: &RacePosition, reward: &mut [f32; Seat::MAX], plies: u32, capped: bool) {
+        let haste = self.settings.haste;
+        let cap = self.settings.plies_per_seat * pos.seat_count() as u32;
+        let length = (plies as f32 / cap.max(1) as f32).min(1.0);
+        let order = pos.finish_order();
+        let finishers = order.get(self.root_finished..).unwrap_or_default();
+        for s in Seat::all(pos.seat_count()) {
+            if finishers.contains(&s) {
+                reward[s.index()] *= 1.0 - haste * length;
+            } else if capped {
+                reward[s.index()] *= 1.0 - haste;
+            }
+        }
     }
 
     /// Each seat's reward at a playout's end (see [`Reward`]). Seats that had
@@ -598,5 +629,51 @@ mod tests {
         assert_eq!(rewards[winner.index()], 0.0);
         let best = rewards[..4].iter().copied().fold(0.0, f32::max);
         assert!(best > 0.5, "{rewards:?}");
+    }
+
+    #[test]
+    fn a_finish_scores_less_the_later_it_comes_and_a_capped_playout_least() {
+        let mut pos = star(4);
+        let mut moves = Vec::new();
+        let mut gains = Vec::new();
+        while pos.finish_order().is_empty() {
+            moves.clear();
+            pos.legal_moves(&mut moves);
+            let seat = pos.side_to_move();
+            corner_gains(&pos, seat, &moves, &mut gains);
+            let best = (0..moves.len()).max_by_key(|&i| gains[i]).unwrap();
+            pos.play(&moves[best]).unwrap();
+        }
+        let winner = pos.finish_order()[0];
+        let cfg = SearchConfig::new(Budget::nodes(1));
+        let search = Mcts::with_settings(&star(4), &cfg, Settings::for_seats(4));
+        let cap = search.settings.plies_per_seat * 4;
+        let scored = |plies: u32, capped: bool| {
+            let mut reward = search.rewards(&pos);
+            search.hasten(&pos, &mut reward, plies, capped);
+            reward
+        };
+        let (soon, late) = (scored(40, false), scored(160, false));
+        assert!(
+            soon[winner.index()] > late[winner.index()],
+            "{soon:?} {late:?}"
+        );
+        assert!(late[winner.index()] >= 1.0 - search.settings.haste);
+        // The seats that did not finish are not scaled by when another seat finished.
+        for other in Seat::all(4).filter(|&o| o != winner) {
+            assert_eq!(soon[other.index()], late[other.index()]);
+        }
+        // Had nobody finished, a seat still racing at the cap keeps 1 − haste of its reward:
+        // less than any finish.
+        let before = pos.finish_order().len();
+        let search = Mcts::with_settings(&pos, &cfg, Settings::for_seats(4));
+        assert_eq!(search.root_finished, before);
+        let mut reward = search.rewards(&pos);
+        let unscaled = reward;
+        search.hasten(&pos, &mut reward, cap, true);
+        for s in Seat::all(4).filter(|&o| o != winner) {
+            let kept = unscaled[s.index()] * (1.0 - search.settings.haste);
+            assert!((reward[s.index()] - kept).abs() < 1e-6, "{reward:?}");
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! Monte-Carlo tree search at race tables of more than two seats: who plays by it, that it is
-//! reproducible and keeps to its budget whether run whole or in slices, and that it takes a
-//! finish when one is there.
+//! reproducible and keeps to its budget whether run whole or in slices, that it takes a
+//! finish when one is there, and that a seat sure of its place still races home.
 use boardcraft_ai::{
     AnySearch, Budget, Level, Progress, SearchConfig, greedy,
     mcts::{Mcts, Settings},
@@ -155,4 +155,43 @@ fn it_takes_a_finish_when_one_is_there() {
             pos.seat_name(seat)
         );
     }
+}
+
+/// Six seats, four finished (Blue, Red, Yellow, Purple). Green cannot finish: its last piece
+/// stands on the apex of its own home, walled in by Red's finished pieces. Orange is sure of
+/// fifth place, four pieces in its target and six still near its own home. Every playout ends
+/// with Orange finishing, so without a reward for finishing sooner every move scored the same
+/// and Orange shuffled its pieces to and fro until the ply cap (seen in a match: some 960
+/// plies from the fourth finish).
+const ORANGE_SURE_OF_FIFTH: &str = "G/RR/RRR/RRRR/3B5PPPP/1OO6PPP/1O7PP/O8P/8O/Y6O1B/YY6OOB/\
+                                    YYY5OBBB/YYYY3RBBOBB/G1GG/GGG/GG/G o 604 BRYP";
+
+#[test]
+fn a_seat_sure_of_its_place_races_home() {
+    let variant = shipped_variant("chinese-checkers")
+        .unwrap()
+        .with_players(6)
+        .unwrap();
+    let AnyPosition::Race(mut pos) = variant.position_from_text(ORANGE_SURE_OF_FIFTH).unwrap()
+    else {
+        unreachable!("Chinese checkers is a race")
+    };
+    let orange = pos.side_to_move();
+    assert_eq!(pos.seat_name(orange), "Orange");
+    let mut own_moves = 0;
+    while !pos.has_finished(orange) && !pos.is_game_over() {
+        let seed = pos.ply() as u64;
+        let mv = if pos.side_to_move() == orange {
+            own_moves += 1;
+            let cfg = SearchConfig::new(Budget::nodes(40_000))
+                .with_seed(seed)
+                .with_monte_carlo(true);
+            Mcts::new(&pos, &cfg).run().best_move.unwrap()
+        } else {
+            greedy(&pos, seed).best_move.unwrap()
+        };
+        pos.play(&mv).unwrap();
+        assert!(own_moves <= 60, "Orange has not finished in 60 moves");
+    }
+    assert!(pos.has_finished(orange));
 }

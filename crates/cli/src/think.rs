@@ -104,7 +104,8 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
                 }
             };
             outln!(
-                "value: {:.0} % for {me} (the mean reward of the playouts: {scale})",
+                "value: {:.0} % for {me} (the mean reward of the playouts: {scale}; a finish \
+                 counts less the later it comes)",
                 f64::from(a.score.0) / 10.0
             );
         } else {
