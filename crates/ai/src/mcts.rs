@@ -571,6 +571,22 @@ mod tests {
         lead_rewards(pos, finished_before, 120.0)
     }
 
+    /// The star for `players`, raced greedily until the first seat finishes.
+    fn to_the_first_finish(players: usize) -> RacePosition {
+        let mut pos = star(players);
+        let mut moves = Vec::new();
+        let mut gains = Vec::new();
+        while pos.finish_order().is_empty() {
+            moves.clear();
+            pos.legal_moves(&mut moves);
+            let seat = pos.side_to_move();
+            corner_gains(&pos, seat, &moves, &mut gains);
+            let best = (0..moves.len()).max_by_key(|&i| gains[i]).unwrap();
+            pos.play(&moves[best]).unwrap();
+        }
+        pos
+    }
+
     #[test]
     fn master_scores_by_place_up_to_four_seats_and_by_lead_beyond() {
         for seats in 2..=4 {
@@ -606,17 +622,7 @@ mod tests {
     #[test]
     fn the_seat_that_finishes_in_the_playout_scores_one_and_the_others_at_most_a_half() {
         // Greedy play to the first finish; the finishing ply is the playout's end.
-        let mut pos = star(4);
-        let mut moves = Vec::new();
-        let mut gains = Vec::new();
-        while pos.finish_order().is_empty() {
-            moves.clear();
-            pos.legal_moves(&mut moves);
-            let seat = pos.side_to_move();
-            corner_gains(&pos, seat, &moves, &mut gains);
-            let best = (0..moves.len()).max_by_key(|&i| gains[i]).unwrap();
-            pos.play(&moves[best]).unwrap();
-        }
+        let pos = to_the_first_finish(4);
         let winner = pos.finish_order()[0];
         let rewards = lead(&pos, 0);
         assert_eq!(rewards[winner.index()], 1.0);
@@ -633,17 +639,7 @@ mod tests {
 
     #[test]
     fn a_finish_scores_less_the_later_it_comes_and_a_capped_playout_least() {
-        let mut pos = star(4);
-        let mut moves = Vec::new();
-        let mut gains = Vec::new();
-        while pos.finish_order().is_empty() {
-            moves.clear();
-            pos.legal_moves(&mut moves);
-            let seat = pos.side_to_move();
-            corner_gains(&pos, seat, &moves, &mut gains);
-            let best = (0..moves.len()).max_by_key(|&i| gains[i]).unwrap();
-            pos.play(&moves[best]).unwrap();
-        }
+        let pos = to_the_first_finish(4);
         let winner = pos.finish_order()[0];
         let cfg = SearchConfig::new(Budget::nodes(1));
         let search = Mcts::with_settings(&star(4), &cfg, Settings::for_seats(4));
