@@ -417,7 +417,7 @@ impl Mcts {
     fn playout(&mut self, pos: &mut RacePosition) -> [f32; Seat::MAX] {
         let seats = pos.seat_count();
         let finished_before = pos.finish_order().len();
-        let cap = self.settings.plies_per_seat * seats as u32;
+        let cap = self.playout_cap(seats);
         let mut plies = 0;
         while !pos.is_game_over() && plies < cap {
             let finished = Seat::all(seats).filter(|&s| pos.has_finished(s)).count();
@@ -456,6 +456,11 @@ impl Mcts {
         reward
     }
 
+    /// The most plies a playout plays at a table of `seats`.
+    fn playout_cap(&self, seats: usize) -> u32 {
+        self.settings.plies_per_seat * seats as u32
+    }
+
     /// Scales the rewards by the playout's length ([`Settings::haste`]): a seat that finished
     /// in the playout `plies` after the root keeps `1 − haste × plies / cap` of its reward, and
     /// a seat still racing when the playout reached its cap keeps `1 − haste`, as if it had
@@ -463,7 +468,7 @@ impl Mcts {
     /// a seat behind prefer a rival's early finish.
     fn hasten(&self, pos: &RacePosition, reward: &mut [f32; Seat::MAX], plies: u32, capped: bool) {
         let haste = self.settings.haste;
-        let cap = self.settings.plies_per_seat * pos.seat_count() as u32;
+        let cap = self.playout_cap(pos.seat_count());
         let length = (plies as f32 / cap.max(1) as f32).min(1.0);
         let order = pos.finish_order();
         let finishers = order.get(self.root_finished..).unwrap_or_default();
@@ -643,7 +648,7 @@ mod tests {
         let winner = pos.finish_order()[0];
         let cfg = SearchConfig::new(Budget::nodes(1));
         let search = Mcts::with_settings(&star(4), &cfg, Settings::for_seats(4));
-        let cap = search.settings.plies_per_seat * 4;
+        let cap = search.playout_cap(4);
         let scored = |plies: u32, capped: bool| {
             let mut reward = search.rewards(&pos);
             search.hasten(&pos, &mut reward, plies, capped);
@@ -659,8 +664,8 @@ mod tests {
         for other in Seat::all(4).filter(|&o| o != winner) {
             assert_eq!(soon[other.index()], late[other.index()]);
         }
-        // Had nobody finished, a seat still racing at the cap keeps 1 − haste of its reward:
-        // less than any finish.
+        // Searched from after that finish, so that nobody finishes in the playout: a seat still
+        // racing at the cap keeps 1 − haste of its reward, less than any finish.
         let before = pos.finish_order().len();
         let search = Mcts::with_settings(&pos, &cfg, Settings::for_seats(4));
         assert_eq!(search.root_finished, before);
