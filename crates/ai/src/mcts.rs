@@ -80,6 +80,13 @@ pub struct Settings {
     /// two seats left of six, one walled in for good, the other shuffling its pieces for some
     /// 960 plies until the ply cap).
     pub haste: f32,
+    /// How many of its most forward moves the searching seat (the one to move at the root)
+    /// weighs in its playouts by what they make of its next move: it plays the one whose gain
+    /// plus the best gain of its own next move (the others standing still) is largest. 0: it
+    /// races greedily like the others. A greedy racer never steps to set up a hop, so a move
+    /// that built a ladder for the seat's next move scored as if the seat would not climb it.
+    /// The trial moves count as plies of the budget.
+    pub look_ahead: usize,
 }
 
 /// How the seats are scored at a playout's end.
@@ -125,6 +132,7 @@ impl Default for Settings {
             plies_per_seat: 60,
             reward: Reward::Place { power: 2 },
             haste: 0.3,
+            look_ahead: 8,
         }
     }
 }
@@ -152,6 +160,7 @@ pub fn suits(position: &RacePosition) -> bool {
         let mut start = RacePosition::new(Arc::clone(rules));
         let greedy = Settings {
             random_per_mille: 0,
+            look_ahead: 0,
             ..Settings::default()
         };
         let cfg = SearchConfig::new(Budget::nodes(1));
@@ -182,6 +191,9 @@ pub struct Mcts {
     done: Option<ThinkResult<RaceMove>>,
     moves: Vec<RaceMove>,
     gains: Vec<i32>,
+    /// The searching seat's next moves and their gains, for [`Mcts::looking_ahead`].
+    next_moves: Vec<RaceMove>,
+    next_gains: Vec<i32>,
     path: Vec<u32>,
     deepest: u32,
 }
@@ -207,6 +219,8 @@ impl Mcts {
             done: None,
             moves: Vec::new(),
             gains: Vec::new(),
+            next_moves: Vec::new(),
+            next_gains: Vec::new(),
             path: Vec::new(),
             deepest: 0,
         }
@@ -418,6 +432,7 @@ impl Mcts {
         let seats = pos.seat_count();
         let finished_before = pos.finish_order().len();
         let cap = self.playout_cap(seats);
+        let searcher = self.root.side_to_move();
         let mut plies = 0;
         while !pos.is_game_over() && plies < cap {
             let finished = Seat::all(seats).filter(|&s| pos.has_finished(s)).count();
@@ -432,18 +447,10 @@ impl Mcts {
             let seat = pos.side_to_move();
             let pick = if self.rng.below(1000) < self.settings.random_per_mille {
                 self.rng.below(self.moves.len() as u64) as usize
+            } else if seat == searcher && self.settings.look_ahead > 0 {
+                self.looking_ahead(pos, seat)
             } else {
-                corner_gains(pos, seat, &self.moves, &mut self.gains);
-                let best = *self.gains.iter().max().expect("moves exist");
-                let ties = self.gains.iter().filter(|&&g| g == best).count();
-                let k = self.rng.below(ties as u64) as usize;
-                self.gains
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &g)| g == best)
-                    .nth(k)
-                    .map(|(i, _)| i)
-                    .expect("k < ties")
+                self.most_forward(pos, seat)
             };
             let mv = self.moves[pick];
             pos.play_unchecked(&mv);
@@ -454,6 +461,56 @@ impl Mcts {
         let mut reward = self.rewards(pos);
         self.hasten(pos, &mut reward, depth + plies, plies >= cap);
         reward
+    }
+
+    /// The index in `self.moves` of the move that gains most towards `seat`'s target corner
+    /// (ties broken at random).
+    fn most_forward(&mut self, pos: &RacePosition, seat: Seat) -> usize {
+        corner_gains(pos, seat, &self.moves, &mut self.gains);
+        let best = *self.gains.iter().max().expect("moves exist");
+        let ties = self.gains.iter().filter(|&&g| g == best).count();
+        let k = self.rng.below(ties as u64) as usize;
+        self.gains
+            .iter()
+            .enumerate()
+            .filter(|&(_, &g)| g == best)
+            .nth(k)
+            .map(|(i, _)| i)
+            .expect("k < ties")
+    }
+
+    /// The index in `self.moves` of the move, among `seat`'s [`Settings::look_ahead`] most
+    /// forward, whose gain plus the best gain of `seat`'s next move from where it leads (the
+    /// other seats standing still) is largest; a move that finishes comes first. The moves it
+    /// tries count as plies.
+    fn looking_ahead(&mut self, pos: &mut RacePosition, seat: Seat) -> usize {
+        corner_gains(pos, seat, &self.moves, &mut self.gains);
+        let mut candidates: Vec<(i32, u64, usize)> = self
+            .gains
+            .iter()
+            .enumerate()
+            .map(|(i, &g)| (-g, self.rng.next_u64(), i))
+            .collect();
+        candidates.sort_unstable();
+        candidates.truncate(self.settings.look_ahead);
+        let (mut best, mut pick) = (i32::MIN, candidates[0].2);
+        for &(minus_gain, _, i) in &candidates {
+            let mv = self.moves[i];
+            let undo = pos.play_unchecked(&mv);
+            self.plies += 1;
+            let value = if pos.has_finished(seat) {
+                i32::MAX
+            } else {
+                pos.legal_moves_of(seat, &mut self.next_moves);
+                corner_gains(pos, seat, &self.next_moves, &mut self.next_gains);
+                -minus_gain + self.next_gains.iter().copied().max().unwrap_or(0)
+            };
+            pos.undo(&mv, undo);
+            if value > best {
+                (best, pick) = (value, i);
+            }
+        }
+        pick
     }
 
     /// The most plies a playout plays at a table of `seats`.
@@ -590,6 +647,88 @@ mod tests {
             pos.play(&moves[best]).unwrap();
         }
         pos
+    }
+
+    /// Own moves `seat` needs to fill its target on the three-seat star (every target starts
+    /// empty) with the others passing, choosing each move as the playouts do without random
+    /// moves: by looking ahead among `look_ahead` moves, or greedily with 0.
+    fn alone_across_the_star(look_ahead: usize) -> u32 {
+        let mut pos = star(3);
+        let settings = Settings {
+            random_per_mille: 0,
+            look_ahead,
+            ..Settings::default()
+        };
+        let cfg = SearchConfig::new(Budget::nodes(1)).with_seed(7);
+        let mut search = Mcts::with_settings(&pos, &cfg, settings);
+        let seat = pos.side_to_move();
+        let mut made = 0;
+        while !pos.has_finished(seat) && made < 200 {
+            search.moves.clear();
+            pos.legal_moves(&mut search.moves);
+            let pick = if look_ahead > 0 {
+                search.looking_ahead(&mut pos, seat)
+            } else {
+                search.most_forward(&pos, seat)
+            };
+            let mv = search.moves[pick];
+            pos.play(&mv).unwrap();
+            made += 1;
+            while !pos.has_finished(seat) && pos.side_to_move() != seat {
+                pos.skip_turn();
+            }
+        }
+        made
+    }
+
+    #[test]
+    fn a_playout_racer_that_looks_one_move_ahead_crosses_the_star_sooner() {
+        let (greedy, looking) = (alone_across_the_star(0), alone_across_the_star(8));
+        assert!(
+            looking + 10 <= greedy,
+            "looking ahead {looking}, greedy {greedy}"
+        );
+    }
+
+    #[test]
+    fn the_searching_seat_plays_the_move_whose_next_move_gains_most() {
+        // Positions of a six-seat race; in each, the searching seat's pick against every one of
+        // its eight most forward moves, by the gain of the move plus its best next gain.
+        let mut pos = star(6);
+        let settings = Settings::for_seats(6);
+        let cfg = SearchConfig::new(Budget::nodes(1));
+        let mut search = Mcts::with_settings(&pos, &cfg, settings);
+        let two_moves = |pos: &mut RacePosition, mv: RaceMove, seat: Seat| {
+            let mut gains = Vec::new();
+            corner_gains(pos, seat, &[mv], &mut gains);
+            let first = gains[0];
+            let undo = pos.play_unchecked(&mv);
+            let mut next = Vec::new();
+            pos.legal_moves_of(seat, &mut next);
+            corner_gains(pos, seat, &next, &mut gains);
+            let total = first + gains.iter().copied().max().unwrap_or(0);
+            pos.undo(&mv, undo);
+            total
+        };
+        let mut differed = 0;
+        for ply in 0..120 {
+            let seat = pos.side_to_move();
+            search.moves.clear();
+            pos.legal_moves(&mut search.moves);
+            let picked = search.looking_ahead(&mut pos, seat);
+            let forward = search.most_forward(&pos, seat);
+            let (picked, forward) = (search.moves[picked], search.moves[forward]);
+            let (a, b) = (
+                two_moves(&mut pos, picked, seat),
+                two_moves(&mut pos, forward, seat),
+            );
+            assert!(a >= b, "ply {ply}: {a} < {b}");
+            differed += usize::from(a > b);
+            pos.play(&forward).unwrap();
+        }
+        // It is not the greedy racer under another name: often the most forward move is not
+        // the best start of two.
+        assert!(differed >= 10, "{differed} of 120");
     }
 
     #[test]

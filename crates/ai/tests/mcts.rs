@@ -96,7 +96,10 @@ fn the_same_seed_gives_the_same_search_whole_or_in_slices() {
 fn it_keeps_to_its_node_budget() {
     let pos = opening("chinese-checkers", 4, 8);
     let seats = pos.seat_count() as u64;
-    let longest_playout = u64::from(Settings::default().plies_per_seat) * seats;
+    // A playout's plies, and the moves the searching seat tries at each of its own.
+    let settings = Settings::default();
+    let per_seat = u64::from(settings.plies_per_seat);
+    let longest_playout = per_seat * seats + per_seat * settings.look_ahead as u64;
     for budget in [1, 5_000, 40_000] {
         let cfg = SearchConfig::new(Budget::nodes(budget)).with_monte_carlo(true);
         let r = Mcts::new(&pos, &cfg).run();
