@@ -5,7 +5,9 @@
 //! widening), and a seat that can finish keeps only its finishing moves. A playout races every
 //! seat greedily (the move that gains most towards its target corner, now and then a random
 //! one) until one more seat finishes, and each seat is scored by how it stands then
-//! ([`Reward`]: by place at tables of up to four, by its lead at larger ones).
+//! ([`Reward`]: by place at tables of up to four, by its lead at larger ones). At larger
+//! tables the searching seat looks one own move ahead in its playouts
+//! ([`Settings::look_ahead`]).
 //!
 //! The playouts race the whole table, so they see what a search of one seat against "the
 //! others" misses: that the others race too, over the same pieces as ladders. The search's
@@ -106,19 +108,21 @@ pub enum Reward {
 }
 
 impl Settings {
-    /// Master's settings at a table of `seats`: the lead as the reward at more than four
-    /// seats, the place at up to four, as measured (docs/measurements.md: at six seats the
-    /// lead was first in 25 of 50 games where the place was first in 17; at four seats 48 of
-    /// 75 where the place was first in 55).
+    /// Master's settings at a table of `seats`: at more than four seats the lead as the
+    /// reward and the searching seat looking ahead in its playouts, at up to four the place
+    /// and greedy playouts, as measured (docs/measurements.md: at six seats the lead was first
+    /// in 25 of 50 games where the place was first in 17, and looking ahead first more often
+    /// on fresh openings than greedy playouts; at four seats the lead was first in 48 of 75
+    /// where the place was first in 55).
     pub fn for_seats(seats: usize) -> Settings {
-        let reward = if seats > 4 {
-            Reward::Lead { scale: 120.0 }
+        if seats > 4 {
+            Settings {
+                reward: Reward::Lead { scale: 120.0 },
+                look_ahead: 8,
+                ..Settings::default()
+            }
         } else {
-            Reward::Place { power: 2 }
-        };
-        Settings {
-            reward,
-            ..Settings::default()
+            Settings::default()
         }
     }
 }
@@ -132,7 +136,7 @@ impl Default for Settings {
             plies_per_seat: 60,
             reward: Reward::Place { power: 2 },
             haste: 0.3,
-            look_ahead: 8,
+            look_ahead: 0,
         }
     }
 }
@@ -426,8 +430,9 @@ impl Mcts {
         })
     }
 
-    /// Races every seat greedily from `pos` until one more seat finishes (or the cap), and
-    /// scores the seats ([`Reward`]).
+    /// Races every seat from `pos` until one more seat finishes (or the cap), greedily or, for
+    /// the searching seat, looking ahead ([`Settings::look_ahead`]), and scores the seats
+    /// ([`Reward`]).
     fn playout(&mut self, pos: &mut RacePosition) -> [f32; Seat::MAX] {
         let seats = pos.seat_count();
         let finished_before = pos.finish_order().len();
@@ -734,12 +739,13 @@ mod tests {
     #[test]
     fn master_scores_by_place_up_to_four_seats_and_by_lead_beyond() {
         for seats in 2..=4 {
-            assert_eq!(
-                Settings::for_seats(seats).reward,
-                Reward::Place { power: 2 }
-            );
+            let settings = Settings::for_seats(seats);
+            assert_eq!(settings.reward, Reward::Place { power: 2 });
+            assert_eq!(settings.look_ahead, 0);
         }
-        assert_eq!(Settings::for_seats(6).reward, Reward::Lead { scale: 120.0 });
+        let six = Settings::for_seats(6);
+        assert_eq!(six.reward, Reward::Lead { scale: 120.0 });
+        assert_eq!(six.look_ahead, 8);
     }
 
     #[test]
