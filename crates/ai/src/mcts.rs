@@ -7,7 +7,8 @@
 //! one) until one more seat finishes, and each seat is scored by how it stands then
 //! ([`Reward`]: by place at tables of up to four, by its lead at larger ones). At larger
 //! tables the searching seat looks one own move ahead in its playouts
-//! ([`Settings::look_ahead`]).
+//! ([`Settings::look_ahead`]), and until five of its pieces are home it plays the move its
+//! playouts would play for it ([`Settings::racer_until`]).
 //!
 //! The playouts race the whole table, so they see what a search of one seat against "the
 //! others" misses: that the others race too, over the same pieces as ladders. The search's
@@ -89,6 +90,14 @@ pub struct Settings {
     /// that built a ladder for the seat's next move scored as if the seat would not climb it.
     /// The trial moves count as plies of the budget.
     pub look_ahead: usize,
+    /// While the searching seat has fewer than this many pieces in its target it plays the move
+    /// its playouts would play for it (looking ahead as [`Settings::look_ahead`] says, a
+    /// finishing move first), not the search's most visited one; the search still runs, for
+    /// the move's value and line. Early in a six-seat race every playout runs some 200 plies,
+    /// and the search could not tell its moves apart: from the same position it chose a hop of
+    /// eight rows, of six or of four by the seed alone, each scored within a hundredth of the
+    /// others. 0: the search's move throughout.
+    pub racer_until: u32,
 }
 
 /// How the seats are scored at a playout's end.
@@ -119,6 +128,7 @@ impl Settings {
             Settings {
                 reward: Reward::Lead { scale: 120.0 },
                 look_ahead: 8,
+                racer_until: 5,
                 ..Settings::default()
             }
         } else {
@@ -137,6 +147,7 @@ impl Default for Settings {
             reward: Reward::Place { power: 2 },
             haste: 0.3,
             look_ahead: 0,
+            racer_until: 0,
         }
     }
 }
@@ -200,6 +211,9 @@ pub struct Mcts {
     next_gains: Vec<i32>,
     path: Vec<u32>,
     deepest: u32,
+    /// The move the searching seat plays while it is early in its race
+    /// ([`Settings::racer_until`]).
+    racer: Option<RaceMove>,
 }
 
 impl Mcts {
@@ -209,7 +223,7 @@ impl Mcts {
 
     /// A search with other settings than Master's (for experiments and tests).
     pub fn with_settings(position: &RacePosition, cfg: &SearchConfig, settings: Settings) -> Mcts {
-        Mcts {
+        let mut search = Mcts {
             root: position.clone(),
             root_finished: position.finish_order().len(),
             nodes: vec![Node::new(None)],
@@ -227,7 +241,40 @@ impl Mcts {
             next_gains: Vec::new(),
             path: Vec::new(),
             deepest: 0,
+            racer: None,
+        };
+        search.racer = search.racer_move();
+        search
+    }
+
+    /// The searching seat's move while it is early in its race ([`Settings::racer_until`]):
+    /// a finishing move if it has one, else the move its playouts would choose for it.
+    fn racer_move(&mut self) -> Option<RaceMove> {
+        let seat = self.root.side_to_move();
+        let s = self.settings;
+        if s.racer_until == 0
+            || s.look_ahead == 0
+            || self.root.is_game_over()
+            || self.root.pieces_in_target(seat) >= s.racer_until
+        {
+            return None;
         }
+        let mut pos = self.root.clone();
+        self.moves.clear();
+        pos.legal_moves(&mut self.moves);
+        if self.moves.is_empty() {
+            return None;
+        }
+        let finishing = self.moves.iter().copied().find(|mv| {
+            let undo = pos.play_unchecked(mv);
+            let done = pos.has_finished(seat);
+            pos.undo(mv, undo);
+            done
+        });
+        Some(finishing.unwrap_or_else(|| {
+            let pick = self.looking_ahead(&mut pos, seat);
+            self.moves[pick]
+        }))
     }
 
     pub fn nodes(&self) -> u64 {
@@ -288,26 +335,41 @@ impl Mcts {
             return r.clone();
         }
         let seat = self.root.side_to_move();
-        let mut pv = Vec::new();
-        let mut at = 0usize;
-        let mut score = 0;
-        let mut first = true;
-        while let Some(&best) = self.nodes[at]
-            .children
-            .iter()
-            .max_by_key(|&&c| self.nodes[c as usize].visits)
-        {
-            let node = &self.nodes[best as usize];
-            if node.visits == 0 {
-                break;
-            }
-            if first {
-                let q = node.reward[seat.index()] / node.visits as f32;
-                score = (q * 1000.0).round() as i32;
-                first = false;
-            }
-            pv.push(node.mv.expect("a child has a move"));
-            at = best as usize;
+        // A node's mean reward for the mover, in thousandths.
+        let mean = |n: u32| {
+            let node = &self.nodes[n as usize];
+            (node.reward[seat.index()] / node.visits.max(1) as f32 * 1000.0).round() as i32
+        };
+        let most_visited = |n: u32| {
+            self.nodes[n as usize]
+                .children
+                .iter()
+                .copied()
+                .filter(|&c| self.nodes[c as usize].visits > 0)
+                .max_by_key(|&c| self.nodes[c as usize].visits)
+        };
+        let child_of = |mv: RaceMove| {
+            self.nodes[0].children.iter().copied().find(|&c| {
+                self.nodes[c as usize].mv == Some(mv) && self.nodes[c as usize].visits > 0
+            })
+        };
+        // The move played, the node its line goes on from and its value: early in the race the
+        // racer's move (valued by its child, or by the position where the search made none),
+        // else the most visited child.
+        let (played, mut at, score) = match self.racer {
+            Some(mv) => match child_of(mv) {
+                Some(c) => (Some(mv), Some(c), mean(c)),
+                None => (Some(mv), None, mean(0)),
+            },
+            None => match most_visited(0) {
+                Some(c) => (self.nodes[c as usize].mv, Some(c), mean(c)),
+                None => (None, None, 0),
+            },
+        };
+        let mut pv: Vec<RaceMove> = played.into_iter().collect();
+        while let Some(next) = at.and_then(most_visited) {
+            pv.push(self.nodes[next as usize].mv.expect("a child has a move"));
+            at = Some(next);
         }
         if pv.is_empty() {
             let mut moves = Vec::new();
@@ -742,10 +804,73 @@ mod tests {
             let settings = Settings::for_seats(seats);
             assert_eq!(settings.reward, Reward::Place { power: 2 });
             assert_eq!(settings.look_ahead, 0);
+            assert_eq!(settings.racer_until, 0);
         }
         let six = Settings::for_seats(6);
         assert_eq!(six.reward, Reward::Lead { scale: 120.0 });
         assert_eq!(six.look_ahead, 8);
+        assert_eq!(six.racer_until, 5);
+    }
+
+    /// A six-seat race played by greedy racers until the seat to move has `home` pieces in its
+    /// target.
+    fn with_pieces_home(home: u32) -> RacePosition {
+        let mut pos = star(6);
+        let mut moves = Vec::new();
+        let mut gains = Vec::new();
+        while pos.pieces_in_target(pos.side_to_move()) < home {
+            assert!(pos.finish_order().is_empty(), "nobody has finished yet");
+            moves.clear();
+            pos.legal_moves(&mut moves);
+            let mover = pos.side_to_move();
+            corner_gains(&pos, mover, &moves, &mut gains);
+            let best = (0..moves.len()).max_by_key(|&i| gains[i]).unwrap();
+            pos.play(&moves[best]).unwrap();
+        }
+        pos
+    }
+
+    #[test]
+    fn early_in_its_race_the_seat_plays_its_racers_move_and_later_the_searchs() {
+        for home in [0, 3, 4] {
+            let pos = with_pieces_home(home);
+            let seat = pos.side_to_move();
+            let cfg = SearchConfig::new(Budget::nodes(60_000)).with_seed(home.into());
+            let search = Mcts::with_settings(&pos, &cfg, Settings::for_seats(6));
+            let racer = search.racer.expect("fewer than five pieces home");
+            // The racer's move is the one its playouts would play: the best start of two own
+            // moves among its eight most forward.
+            let mut probe = Mcts::with_settings(&pos, &cfg, Settings::for_seats(6));
+            let mut p = pos.clone();
+            probe.moves.clear();
+            p.legal_moves(&mut probe.moves);
+            probe.rng = SplitMix64::new(cfg.seed ^ 0x4d43_5453);
+            let pick = probe.looking_ahead(&mut p, seat);
+            assert_eq!(racer, probe.moves[pick], "{home} pieces home");
+            let result = search.run();
+            assert_eq!(result.best_move, Some(racer), "{home} pieces home");
+            assert_eq!(result.pv.first(), Some(&racer));
+            assert!((0..=1000).contains(&result.score.0));
+        }
+        // From five pieces home the search's own choice: its most visited child.
+        let pos = with_pieces_home(5);
+        let cfg = SearchConfig::new(Budget::nodes(60_000)).with_seed(5);
+        let mut search = Mcts::with_settings(&pos, &cfg, Settings::for_seats(6));
+        assert_eq!(search.racer, None);
+        while let Progress::Running = search.step(10_000) {}
+        let most_visited = search.nodes[0]
+            .children
+            .iter()
+            .max_by_key(|&&c| search.nodes[c as usize].visits)
+            .map(|&c| search.nodes[c as usize].mv.unwrap());
+        assert_eq!(search.finish().best_move, most_visited);
+        // Without the setting, the search's choice from the start too.
+        let cfg = SearchConfig::new(Budget::nodes(1_000));
+        let greedy = Settings {
+            racer_until: 0,
+            ..Settings::for_seats(6)
+        };
+        assert_eq!(Mcts::with_settings(&star(6), &cfg, greedy).racer, None);
     }
 
     #[test]
