@@ -700,12 +700,12 @@ mod tests {
         lead_rewards(pos, finished_before, 120.0)
     }
 
-    /// The star for `players`, raced greedily until the first seat finishes.
-    fn to_the_first_finish(players: usize) -> RacePosition {
+    /// The star for `players`, every seat racing greedily until `done` says so.
+    fn raced_greedily(players: usize, done: impl Fn(&RacePosition) -> bool) -> RacePosition {
         let mut pos = star(players);
         let mut moves = Vec::new();
         let mut gains = Vec::new();
-        while pos.finish_order().is_empty() {
+        while !done(&pos) {
             moves.clear();
             pos.legal_moves(&mut moves);
             let seat = pos.side_to_move();
@@ -714,6 +714,11 @@ mod tests {
             pos.play(&moves[best]).unwrap();
         }
         pos
+    }
+
+    /// The star for `players`, raced greedily until the first seat finishes.
+    fn to_the_first_finish(players: usize) -> RacePosition {
+        raced_greedily(players, |pos| !pos.finish_order().is_empty())
     }
 
     /// Own moves `seat` needs to fill its target on the three-seat star (every target starts
@@ -813,20 +818,12 @@ mod tests {
     }
 
     /// A six-seat race played by greedy racers until the seat to move has `home` pieces in its
-    /// target.
+    /// target, before any seat has finished.
     fn with_pieces_home(home: u32) -> RacePosition {
-        let mut pos = star(6);
-        let mut moves = Vec::new();
-        let mut gains = Vec::new();
-        while pos.pieces_in_target(pos.side_to_move()) < home {
-            assert!(pos.finish_order().is_empty(), "nobody has finished yet");
-            moves.clear();
-            pos.legal_moves(&mut moves);
-            let mover = pos.side_to_move();
-            corner_gains(&pos, mover, &moves, &mut gains);
-            let best = (0..moves.len()).max_by_key(|&i| gains[i]).unwrap();
-            pos.play(&moves[best]).unwrap();
-        }
+        let pos = raced_greedily(6, |pos| {
+            pos.pieces_in_target(pos.side_to_move()) >= home || !pos.finish_order().is_empty()
+        });
+        assert!(pos.finish_order().is_empty(), "nobody has finished yet");
         pos
     }
 
