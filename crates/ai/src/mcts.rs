@@ -265,12 +265,11 @@ impl Mcts {
         if self.moves.is_empty() {
             return None;
         }
-        let finishing = self.moves.iter().copied().find(|mv| {
-            let undo = pos.play_unchecked(mv);
-            let done = pos.has_finished(seat);
-            pos.undo(mv, undo);
-            done
-        });
+        let finishing = self
+            .moves
+            .iter()
+            .copied()
+            .find(|mv| finishes(&mut pos, seat, mv));
         Some(finishing.unwrap_or_else(|| {
             let pick = self.looking_ahead(&mut pos, seat);
             self.moves[pick]
@@ -436,12 +435,7 @@ impl Mcts {
         let mut probe = pos.clone();
         let finishing: Vec<RaceMove> = moves
             .iter()
-            .filter(|mv| {
-                let undo = probe.play_unchecked(mv);
-                let done = probe.has_finished(seat);
-                probe.undo(mv, undo);
-                done
-            })
+            .filter(|mv| finishes(&mut probe, seat, mv))
             .copied()
             .collect();
         if !finishing.is_empty() {
@@ -614,6 +608,14 @@ impl Mcts {
             Reward::Lead { scale } => lead_rewards(pos, self.root_finished, scale),
         }
     }
+}
+
+/// Whether `mv` finishes `seat`'s race.
+fn finishes(pos: &mut RacePosition, seat: Seat, mv: &RaceMove) -> bool {
+    let undo = pos.play_unchecked(mv);
+    let done = pos.has_finished(seat);
+    pos.undo(mv, undo);
+    done
 }
 
 fn place_rewards(pos: &RacePosition, power: i32) -> [f32; Seat::MAX] {
