@@ -32,6 +32,10 @@ use crate::{
     search::{Budget, Progress, SearchConfig, ThinkResult, search_time},
 };
 
+/// Mixed into the search's seed, so that its random draws differ from other searches' of the
+/// same seed.
+const SEED_SALT: u64 = 0x4d43_5453;
+
 /// A node of the tree: the position after `mv`.
 struct Node {
     mv: Option<RaceMove>,
@@ -227,7 +231,7 @@ impl Mcts {
             root: position.clone(),
             root_finished: position.finish_order().len(),
             nodes: vec![Node::new(None)],
-            rng: SplitMix64::new(cfg.seed ^ 0x4d43_5453),
+            rng: SplitMix64::new(cfg.seed ^ SEED_SALT),
             budget: cfg.budget,
             plies: 0,
             playouts: 0,
@@ -843,7 +847,7 @@ mod tests {
             let mut p = pos.clone();
             probe.moves.clear();
             p.legal_moves(&mut probe.moves);
-            probe.rng = SplitMix64::new(cfg.seed ^ 0x4d43_5453);
+            probe.rng = SplitMix64::new(cfg.seed ^ SEED_SALT);
             let pick = probe.looking_ahead(&mut p, seat);
             assert_eq!(racer, probe.moves[pick], "{home} pieces home");
             let result = search.run();
